@@ -1,0 +1,3 @@
+/** Impulse core: the engine, free of three, react, electron, DOM and node. */
+export * from './math';
+export * from './document';

@@ -1,0 +1,4 @@
+export * from './vec3';
+export * from './quat';
+export * from './mat3';
+export * from './mat4';
