@@ -1,0 +1,245 @@
+/**
+ * Continuous collision detection for linearly moving points (vertex–triangle
+ * and edge–edge), conservative: a contact is never missed.
+ *
+ * Method (inclusion-based root finding, after Wang et al. 2021): both queries
+ * are a root of a function that is linear in each of its three unknowns,
+ *
+ *   F(t, u, v) = X(t) + u·U(t) + v·V(t) = 0,   X, U, V linear in t,
+ *
+ *   vertex–triangle: X = p − a, U = a − b, V = a − c, u, v ≥ 0, u + v ≤ 1
+ *                    (the point p(t) equals a + u(b − a) + v(c − a))
+ *   edge–edge:       X = a0 − b0, U = a1 − a0, V = b0 − b1, u, v in [0, 1]
+ *                    (a0 + u(a1 − a0) equals b0 + v(b1 − b0))
+ *
+ * A multilinear function takes its extremes over a box at the box's corners, so
+ * the 8 corner values bound F over a box of (t, u, v) exactly; padding the bound
+ * with a rigorous floating-point error bound makes it conservative. Boxes whose
+ * bound excludes 0 are dropped; the others are bisected (along the axis that
+ * moves F the most), earliest time first, until the image of a box is smaller
+ * than `tolerance` (then it counts as a contact at the box's start time) or the
+ * work budget runs out (then the earliest remaining box counts as a contact: a
+ * false positive is allowed, a false negative is not).
+ */
+
+/** Scratch for one query (no allocation per query). */
+const STACK_BOXES = 4096;
+const _stack = new Float64Array(STACK_BOXES * 6);
+const _X = new Float64Array(6);
+const _U = new Float64Array(6);
+const _V = new Float64Array(6);
+const _corner = new Float64Array(24); // 8 corners × 3 components
+const _res = new Float64Array(4);
+const _err = new Float64Array(3);
+
+const EPS = 2 ** -52;
+
+export interface CcdOptions {
+  /** Image-box size (scene units) below which a box is a contact. Default 1e-9 × coordinate scale. */
+  tolerance?: number;
+  /** Maximum boxes examined before answering conservatively. Default 100 000. */
+  maxBoxes?: number;
+}
+
+/** Result detail of a CCD query: time of impact and the two feature parameters. */
+export interface CcdHit {
+  /** Time of first contact in [0, 1]. */
+  t: number;
+  /** Vertex–triangle: barycentric weight of b; edge–edge: parameter along edge a. */
+  u: number;
+  /** Vertex–triangle: barycentric weight of c; edge–edge: parameter along edge b. */
+  v: number;
+  /** Contact point at time t (on the triangle, or on edge a). */
+  point: [number, number, number];
+}
+
+function solve(coords: ArrayLike<number>, off: number, triangleDomain: boolean, tol: number, maxBoxes: number): boolean {
+  let m = 0;
+  for (let i = 0; i < 24; i++) {
+    const a = Math.abs(coords[off + i]);
+    if (a > m) m = a;
+  }
+  const X = _X, U = _U, V = _V;
+  for (let s = 0; s < 2; s++) {
+    const o = off + s * 12;
+    for (let k = 0; k < 3; k++) {
+      const q0 = coords[o + k], q1 = coords[o + 3 + k], q2 = coords[o + 6 + k], q3 = coords[o + 9 + k];
+      if (triangleDomain) {
+        X[s * 3 + k] = q0 - q1;
+        U[s * 3 + k] = q1 - q2;
+        V[s * 3 + k] = q1 - q3;
+      } else {
+        X[s * 3 + k] = q0 - q2;
+        U[s * 3 + k] = q1 - q0;
+        V[s * 3 + k] = q2 - q3;
+      }
+    }
+  }
+  // Rounding bound per component: X, U, V are differences of two inputs (one
+  // rounding, relative to the difference itself), and a corner value is
+  // X(t) + u·U(t) + v·V(t) with u, v, t in [0, 1]: fewer than 10 further
+  // roundings of terms bounded by S = max|X| + max|U| + max|V|. 16·ε·S bounds
+  // all of it (γ_n·S with n ≤ 12, unit roundoff ε/2), so a padded interval
+  // that excludes 0 proves there is no root in the box.
+  const err = _err;
+  let errMax = 0;
+  for (let k = 0; k < 3; k++) {
+    const S = Math.max(Math.abs(X[k]), Math.abs(X[3 + k])) + Math.max(Math.abs(U[k]), Math.abs(U[3 + k])) + Math.max(Math.abs(V[k]), Math.abs(V[3 + k]));
+    err[k] = 16 * EPS * S + Number.MIN_VALUE;
+    if (err[k] > errMax) errMax = err[k];
+  }
+  const delta = tol > 0 ? tol : Math.max(1e-9 * m, errMax);
+  const st = _stack;
+  let sp = 0;
+  st[0] = 0; st[1] = 1; st[2] = 0; st[3] = 1; st[4] = 0; st[5] = 1;
+  sp = 1;
+  let best = Infinity, bestU = 0, bestV = 0;
+  let boxes = 0;
+  const c = _corner;
+  while (sp > 0) {
+    sp--;
+    const b = sp * 6;
+    const t0 = st[b], t1 = st[b + 1], u0 = st[b + 2], u1 = st[b + 3], v0 = st[b + 4], v1 = st[b + 5];
+    if (t0 >= best) continue;
+    if (triangleDomain && u0 + v0 > 1) continue;
+    if (++boxes > maxBoxes) {
+      // Out of budget: the earliest box still open is a (conservative) contact.
+      if (t0 < best) { best = t0; bestU = u0; bestV = v0; }
+      for (let i = 0; i < sp; i++) {
+        const tt = st[i * 6];
+        if (tt < best) { best = tt; bestU = st[i * 6 + 2]; bestV = st[i * 6 + 4]; }
+      }
+      break;
+    }
+    // Corner values: index bits (t, u, v) = (i & 1, i & 2, i & 4).
+    let excluded = false;
+    let wMax = 0;
+    for (let k = 0; k < 3; k++) {
+      const xa = X[k] + t0 * (X[3 + k] - X[k]), xb = X[k] + t1 * (X[3 + k] - X[k]);
+      const ua = U[k] + t0 * (U[3 + k] - U[k]), ub = U[k] + t1 * (U[3 + k] - U[k]);
+      const va = V[k] + t0 * (V[3 + k] - V[k]), vb = V[k] + t1 * (V[3 + k] - V[k]);
+      let lo = Infinity, hi = -Infinity;
+      for (let i = 0; i < 8; i++) {
+        const x = i & 1 ? xb : xa, uu = i & 1 ? ub : ua, vv = i & 1 ? vb : va;
+        const f = x + (i & 2 ? u1 : u0) * uu + (i & 4 ? v1 : v0) * vv;
+        c[i * 3 + k] = f;
+        if (f < lo) lo = f;
+        if (f > hi) hi = f;
+      }
+      if (lo - err[k] > 0 || hi + err[k] < 0) { excluded = true; break; }
+      if (hi - lo > wMax) wMax = hi - lo;
+    }
+    if (excluded) continue;
+    if (wMax <= delta) {
+      best = t0; bestU = u0; bestV = v0;
+      continue;
+    }
+    // Split the axis along which F changes most.
+    let dt = 0, du = 0, dv = 0;
+    for (let i = 0; i < 8; i++) {
+      for (let k = 0; k < 3; k++) {
+        const f = c[i * 3 + k];
+        if (!(i & 1)) { const d = Math.abs(c[(i | 1) * 3 + k] - f); if (d > dt) dt = d; }
+        if (!(i & 2)) { const d = Math.abs(c[(i | 2) * 3 + k] - f); if (d > du) du = d; }
+        if (!(i & 4)) { const d = Math.abs(c[(i | 4) * 3 + k] - f); if (d > dv) dv = d; }
+      }
+    }
+    if (sp + 2 > STACK_BOXES) {
+      // Stack exhausted (cannot happen with bisection depth < 4096): be conservative.
+      if (t0 < best) { best = t0; bestU = u0; bestV = v0; }
+      continue;
+    }
+    let w = sp * 6;
+    if (dt >= du && dt >= dv && t1 - t0 > 0) {
+      const tm = 0.5 * (t0 + t1);
+      // Later half pushed first so the earlier half is explored first.
+      st[w] = tm; st[w + 1] = t1; st[w + 2] = u0; st[w + 3] = u1; st[w + 4] = v0; st[w + 5] = v1;
+      w += 6;
+      st[w] = t0; st[w + 1] = tm; st[w + 2] = u0; st[w + 3] = u1; st[w + 4] = v0; st[w + 5] = v1;
+    } else if (du >= dv && u1 - u0 > 0) {
+      const um = 0.5 * (u0 + u1);
+      st[w] = t0; st[w + 1] = t1; st[w + 2] = um; st[w + 3] = u1; st[w + 4] = v0; st[w + 5] = v1;
+      w += 6;
+      st[w] = t0; st[w + 1] = t1; st[w + 2] = u0; st[w + 3] = um; st[w + 4] = v0; st[w + 5] = v1;
+    } else if (v1 - v0 > 0) {
+      const vm = 0.5 * (v0 + v1);
+      st[w] = t0; st[w + 1] = t1; st[w + 2] = u0; st[w + 3] = u1; st[w + 4] = vm; st[w + 5] = v1;
+      w += 6;
+      st[w] = t0; st[w + 1] = t1; st[w + 2] = u0; st[w + 3] = u1; st[w + 4] = v0; st[w + 5] = vm;
+    } else {
+      // Box cannot be split further: conservative contact.
+      best = t0; bestU = u0; bestV = v0;
+      continue;
+    }
+    sp += 2;
+  }
+  if (best === Infinity) return false;
+  _res[0] = best; _res[1] = bestU; _res[2] = bestV;
+  return true;
+}
+
+function resolveTol(opts?: CcdOptions): [number, number] {
+  return [opts?.tolerance ?? 0, opts?.maxBoxes ?? 100_000];
+}
+
+/**
+ * Earliest time in [0, 1] at which a moving point touches a moving triangle, or
+ * null. `coords`: p, a, b, c at t = 0, then p, a, b, c at t = 1 (24 numbers).
+ */
+export function ccdVertexTriangle(coords: ArrayLike<number>, offset = 0, opts?: CcdOptions): number | null {
+  const [tol, maxBoxes] = resolveTol(opts);
+  return solve(coords, offset, true, tol, maxBoxes) ? _res[0] : null;
+}
+
+/**
+ * Earliest time in [0, 1] at which two moving segments touch, or null.
+ * `coords`: a0, a1, b0, b1 at t = 0, then a0, a1, b0, b1 at t = 1 (24 numbers).
+ */
+export function ccdEdgeEdge(coords: ArrayLike<number>, offset = 0, opts?: CcdOptions): number | null {
+  const [tol, maxBoxes] = resolveTol(opts);
+  return solve(coords, offset, false, tol, maxBoxes) ? _res[0] : null;
+}
+
+function lerpPoint(coords: ArrayLike<number>, off: number, i: number, t: number, k: number): number {
+  const a = coords[off + i * 3 + k];
+  return a + t * (coords[off + 12 + i * 3 + k] - a);
+}
+
+/** Vertex–triangle CCD with the contact parameters and point (on the triangle). */
+export function ccdVertexTriangleHit(coords: ArrayLike<number>, offset = 0, opts?: CcdOptions): CcdHit | null {
+  const [tol, maxBoxes] = resolveTol(opts);
+  if (!solve(coords, offset, true, tol, maxBoxes)) return null;
+  const t = _res[0], u = _res[1], v = _res[2];
+  const point: [number, number, number] = [0, 0, 0];
+  for (let k = 0; k < 3; k++) {
+    const a = lerpPoint(coords, offset, 1, t, k), b = lerpPoint(coords, offset, 2, t, k), c = lerpPoint(coords, offset, 3, t, k);
+    point[k] = a + u * (b - a) + v * (c - a);
+  }
+  return { t, u, v, point };
+}
+
+/** Edge–edge CCD with the contact parameters and point (on edge a). */
+export function ccdEdgeEdgeHit(coords: ArrayLike<number>, offset = 0, opts?: CcdOptions): CcdHit | null {
+  const [tol, maxBoxes] = resolveTol(opts);
+  if (!solve(coords, offset, false, tol, maxBoxes)) return null;
+  const t = _res[0], u = _res[1], v = _res[2];
+  const point: [number, number, number] = [0, 0, 0];
+  for (let k = 0; k < 3; k++) {
+    const a0 = lerpPoint(coords, offset, 0, t, k), a1 = lerpPoint(coords, offset, 1, t, k);
+    point[k] = a0 + u * (a1 - a0);
+  }
+  return { t, u, v, point };
+}
+
+/**
+ * Flat form for hot loops: writes t, u, v into out[oo..oo+2] and returns true
+ * on contact. `vertexTriangle` selects the query kind.
+ */
+export function ccdQueryFlat(
+  vertexTriangle: boolean, coords: ArrayLike<number>, offset: number, out: Float64Array, oo: number,
+  tolerance = 0, maxBoxes = 100_000,
+): boolean {
+  if (!solve(coords, offset, vertexTriangle, tolerance, maxBoxes)) return false;
+  out[oo] = _res[0]; out[oo + 1] = _res[1]; out[oo + 2] = _res[2];
+  return true;
+}
