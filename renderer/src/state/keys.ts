@@ -1,0 +1,279 @@
+/**
+ * Keyframe editing on the document (runs inside immer recipes, so it mutates
+ * its arguments). The dope sheet works in whole frames; tracks store seconds,
+ * so a key's frame is `round(time * frameRate)` and a key is written at
+ * exactly `frame / frameRate`.
+ *
+ * Cubic tracks keep glTF CUBICSPLINE layout (in-tangent, value, out-tangent per
+ * key). The app has no tangent editor, so inserted keys get Catmull-Rom
+ * tangents; keys that already exist keep theirs.
+ */
+import type {
+  Character,
+  Clip,
+  ImpulseDocument,
+  Interpolation,
+  Prop,
+  Track,
+  TrackPath,
+  TrackTarget,
+  Transform,
+} from '../../../core/document/types';
+
+export const PATHS: readonly TrackPath[] = ['translation', 'rotation', 'scale'];
+
+export function pathStride(path: TrackPath): number {
+  return path === 'rotation' ? 4 : 3;
+}
+
+export function targetKey(t: TrackTarget): string {
+  return t.kind === 'joint' ? `j:${t.character}:${t.joint}` : `p:${t.prop}`;
+}
+
+export function sameTarget(a: TrackTarget, b: TrackTarget): boolean {
+  if (a.kind === 'joint') return b.kind === 'joint' && a.character === b.character && a.joint === b.joint;
+  return b.kind === 'prop' && a.prop === b.prop;
+}
+
+export function timeToFrame(timeSec: number, frameRate: number): number {
+  return Math.round(timeSec * frameRate);
+}
+
+export function frameToTime(frame: number, frameRate: number): number {
+  return frame / frameRate;
+}
+
+export function activeClip(doc: ImpulseDocument): Clip | undefined {
+  return doc.clips.find((c) => c.id === doc.activeClip) ?? doc.clips[0];
+}
+
+export function findTrack(clip: Clip, target: TrackTarget, path: TrackPath): Track | undefined {
+  return clip.tracks.find((t) => t.path === path && sameTarget(t.target, target));
+}
+
+/** Index of the key of `track` on `frame`, or -1. */
+export function keyIndexAtFrame(track: Track, frame: number, frameRate: number): number {
+  for (let i = 0; i < track.times.length; i++) if (timeToFrame(track.times[i], frameRate) === frame) return i;
+  return -1;
+}
+
+/** Sorted distinct frames that hold a key of any path of `target`. */
+export function keyFramesOf(clip: Clip, target: TrackTarget): number[] {
+  const frames = new Set<number>();
+  for (const t of clip.tracks) {
+    if (!sameTarget(t.target, target)) continue;
+    for (const time of t.times) frames.add(timeToFrame(time, clip.frameRate));
+  }
+  return [...frames].sort((a, b) => a - b);
+}
+
+/** Sorted distinct frames holding any key in the clip (for previous/next key). */
+export function allKeyFrames(clip: Clip, filter?: (t: Track) => boolean): number[] {
+  const frames = new Set<number>();
+  for (const t of clip.tracks) {
+    if (filter && !filter(t)) continue;
+    for (const time of t.times) frames.add(timeToFrame(time, clip.frameRate));
+  }
+  return [...frames].sort((a, b) => a - b);
+}
+
+export function nextKeyFrame(frames: readonly number[], frame: number): number | undefined {
+  for (const f of frames) if (f > frame) return f;
+  return undefined;
+}
+
+export function previousKeyFrame(frames: readonly number[], frame: number): number | undefined {
+  for (let i = frames.length - 1; i >= 0; i--) if (frames[i] < frame) return frames[i];
+  return undefined;
+}
+
+/** Value of key `i` (the middle group for cubic tracks) copied into `out`. */
+export function keyValue(track: Track, i: number, out: number[] = []): number[] {
+  const n = pathStride(track.path);
+  const base = track.interpolation === 'cubic' ? (3 * i + 1) * n : i * n;
+  for (let k = 0; k < n; k++) out[k] = track.values[base + k];
+  return out;
+}
+
+function valueOffset(track: Track, i: number): number {
+  const n = pathStride(track.path);
+  return track.interpolation === 'cubic' ? (3 * i + 1) * n : i * n;
+}
+
+/** Catmull-Rom tangent (units per second) of key `i` of a cubic track, written into its in/out groups. */
+function autoTangent(track: Track, i: number): void {
+  const n = pathStride(track.path);
+  const count = track.times.length;
+  const lo = Math.max(0, i - 1);
+  const hi = Math.min(count - 1, i + 1);
+  const dt = track.times[hi] - track.times[lo];
+  for (let k = 0; k < n; k++) {
+    const slope = hi === lo || dt <= 0 ? 0 : (track.values[valueOffset(track, hi) + k] - track.values[valueOffset(track, lo) + k]) / dt;
+    track.values[3 * i * n + k] = slope;
+    track.values[(3 * i + 2) * n + k] = slope;
+  }
+}
+
+/** Flips quaternion `value` into the hemisphere of key `i` of a rotation track (shortest arc between keys). */
+function alignQuat(track: Track, i: number, value: number[]): void {
+  if (track.path !== 'rotation' || i < 0 || i >= track.times.length) return;
+  const o = valueOffset(track, i);
+  const dot = value[0] * track.values[o] + value[1] * track.values[o + 1] + value[2] * track.values[o + 2] + value[3] * track.values[o + 3];
+  if (dot < 0) for (let k = 0; k < 4; k++) value[k] = -value[k];
+}
+
+/**
+ * Sets a key of `target.path` on `frame`: replaces the value of an existing key
+ * there, or inserts one (creating the track with `interpolation` if needed).
+ */
+export function setKey(
+  clip: Clip,
+  target: TrackTarget,
+  path: TrackPath,
+  frame: number,
+  value: ArrayLike<number>,
+  interpolation: Interpolation = 'linear',
+): void {
+  const n = pathStride(path);
+  if (value.length !== n) throw new Error(`setKey ${targetKey(target)}.${path}: expected ${n} numbers, got ${value.length}`);
+  const v = Array.from(value);
+  let track = findTrack(clip, target, path);
+  if (!track) {
+    track = { target: { ...target }, path, interpolation, times: [], values: [] };
+    clip.tracks.push(track);
+  }
+  const time = frameToTime(frame, clip.frameRate);
+  const existing = keyIndexAtFrame(track, frame, clip.frameRate);
+  if (existing >= 0) {
+    alignQuat(track, existing, v);
+    const o = valueOffset(track, existing);
+    for (let k = 0; k < n; k++) track.values[o + k] = v[k];
+    track.times[existing] = time;
+    return;
+  }
+  let at = 0;
+  while (at < track.times.length && track.times[at] < time) at++;
+  alignQuat(track, at > 0 ? at - 1 : at, v);
+  track.times.splice(at, 0, time);
+  if (track.interpolation === 'cubic') {
+    // Neighbours keep their (possibly authored) tangents; the new key gets automatic ones.
+    track.values.splice(3 * at * n, 0, ...new Array<number>(n).fill(0), ...v, ...new Array<number>(n).fill(0));
+    autoTangent(track, at);
+  } else {
+    track.values.splice(at * n, 0, ...v);
+  }
+}
+
+/** Removes the keys of every path of `target` that sit on one of `frames`; empty tracks go. */
+export function deleteKeys(clip: Clip, target: TrackTarget, frames: readonly number[]): number {
+  const drop = new Set(frames);
+  let removed = 0;
+  for (let ti = clip.tracks.length - 1; ti >= 0; ti--) {
+    const track = clip.tracks[ti];
+    if (!sameTarget(track.target, target)) continue;
+    const n = pathStride(track.path) * (track.interpolation === 'cubic' ? 3 : 1);
+    for (let i = track.times.length - 1; i >= 0; i--) {
+      if (!drop.has(timeToFrame(track.times[i], clip.frameRate))) continue;
+      track.times.splice(i, 1);
+      track.values.splice(i * n, n);
+      removed++;
+    }
+    if (track.times.length === 0) clip.tracks.splice(ti, 1);
+  }
+  return removed;
+}
+
+/**
+ * Moves the keys of `target` on `frames` by `deltaFrames`. A moved key landing
+ * on a key that did not move replaces it (as in Blender's dope sheet).
+ * Keys moved before frame 0 are allowed (tracks may start before the range).
+ */
+export function moveKeys(clip: Clip, target: TrackTarget, frames: readonly number[], deltaFrames: number): void {
+  if (deltaFrames === 0 || frames.length === 0) return;
+  const moving = new Set(frames);
+  for (const track of clip.tracks) {
+    if (!sameTarget(track.target, target)) continue;
+    const group = pathStride(track.path) * (track.interpolation === 'cubic' ? 3 : 1);
+    const keys: { frame: number; moved: boolean; values: number[] }[] = [];
+    for (let i = 0; i < track.times.length; i++) {
+      const f = timeToFrame(track.times[i], clip.frameRate);
+      const moved = moving.has(f);
+      keys.push({ frame: moved ? f + deltaFrames : f, moved, values: track.values.slice(i * group, (i + 1) * group) });
+    }
+    const byFrame = new Map<number, (typeof keys)[number]>();
+    for (const k of keys) {
+      const other = byFrame.get(k.frame);
+      if (!other || (k.moved && !other.moved)) byFrame.set(k.frame, k);
+    }
+    const sorted = [...byFrame.values()].sort((a, b) => a.frame - b.frame);
+    track.times = sorted.map((k) => frameToTime(k.frame, clip.frameRate));
+    track.values = sorted.flatMap((k) => k.values);
+  }
+}
+
+/** Converts tracks of `target` (all paths) to `interpolation`; cubic gets Catmull-Rom tangents. */
+export function setInterpolation(clip: Clip, target: TrackTarget, interpolation: Interpolation): void {
+  for (const track of clip.tracks) {
+    if (!sameTarget(track.target, target) || track.interpolation === interpolation) continue;
+    const n = pathStride(track.path);
+    const count = track.times.length;
+    const values: number[] = [];
+    for (let i = 0; i < count; i++) values.push(...keyValue(track, i));
+    if (interpolation === 'cubic') {
+      const cubic: number[] = new Array<number>(count * 3 * n).fill(0);
+      for (let i = 0; i < count; i++) for (let k = 0; k < n; k++) cubic[(3 * i + 1) * n + k] = values[i * n + k];
+      track.values = cubic;
+      track.interpolation = 'cubic';
+      for (let i = 0; i < count; i++) autoTangent(track, i);
+    } else {
+      track.values = values;
+      track.interpolation = interpolation;
+    }
+  }
+}
+
+/** The transform a channel falls back to where it has no track. */
+export function restTransform(doc: ImpulseDocument, target: TrackTarget): Transform {
+  if (target.kind === 'joint') {
+    const c = doc.characters.find((ch) => ch.id === target.character);
+    if (!c) throw new Error(`no character ${target.character}`);
+    const j = c.skeleton.joints[target.joint];
+    if (!j) throw new Error(`character ${c.name}: no joint ${target.joint}`);
+    return j.rest;
+  }
+  const p = doc.props.find((pr) => pr.id === target.prop);
+  if (!p) throw new Error(`no prop ${target.prop}`);
+  return p.transform;
+}
+
+/**
+ * Writes a posed value the way the posing tools do: a channel that already has
+ * a track gets a key on `frame` (so the edit is not lost on the next frame
+ * change); an untracked channel gets a new track when auto-key is on, and
+ * otherwise has its rest value changed.
+ */
+export function writeChannel(
+  doc: ImpulseDocument,
+  target: TrackTarget,
+  path: TrackPath,
+  frame: number,
+  value: ArrayLike<number>,
+  autoKey: boolean,
+): void {
+  const clip = activeClip(doc);
+  if (clip && (autoKey || findTrack(clip, target, path))) {
+    setKey(clip, target, path, frame, value);
+    return;
+  }
+  const rest = restTransform(doc, target);
+  const n = pathStride(path);
+  for (let k = 0; k < n; k++) (rest[path] as number[])[k] = value[k];
+}
+
+export function characterById(doc: ImpulseDocument, id: string): Character | undefined {
+  return doc.characters.find((c) => c.id === id);
+}
+
+export function propById(doc: ImpulseDocument, id: string): Prop | undefined {
+  return doc.props.find((p) => p.id === id);
+}
