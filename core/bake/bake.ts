@@ -1,0 +1,331 @@
+/**
+ * Baking: sample every joint of every character and every prop transform of
+ * a clip from our own curves (core/anim), and turn each channel into glTF
+ * keys — sparse (key reduction within tolerances, the default) or one key per
+ * frame.
+ *
+ * Times of baked keys are relative to the clip's first frame, so the exported
+ * animation starts at 0 s as game engines expect: baked time τ plays document
+ * time startFrame / frameRate + τ.
+ *
+ * Sparse sampling grid per channel: every frame, the track's own key times
+ * inside the clip (where linear or stepped curves have kinks or jumps), and
+ * `subSamples` points between each pair of those, so a curve that passes the
+ * check stays within tolerance between frames too. Cubic fits take the exact
+ * derivatives of the track (one-sided at the track's keys) as tangents.
+ */
+import type { Clip, ImpulseDocument, TrackPath } from '../document/types';
+import { SceneEvaluator, TRS_STRIDE } from '../anim';
+import type { TrackSampler } from '../anim';
+import { type ChannelKind, type DenseSignal, type KeyCurve, type ReduceResult, keysAtEverySample, reduceSignal, toFloat32Curve } from './reduce';
+
+export interface Tolerances {
+  /** Metres. */
+  translation: number;
+  /** Radians of rotation angle. */
+  rotationRad: number;
+  /** Scale units (1 = 100 %). */
+  scale: number;
+}
+
+export const DEFAULT_TOLERANCES: Readonly<Tolerances> = Object.freeze({ translation: 5e-4, rotationRad: 1e-3, scale: 1e-3 });
+
+export type BakeMode = 'sparse' | 'every-frame';
+
+export interface BakeOptions {
+  /** Clip ids to bake; default every clip of the document. */
+  clipIds?: string[];
+  mode?: BakeMode;
+  tolerance?: Partial<Tolerances>;
+  /** Check points between consecutive frames / key times (sparse mode). Default 3. */
+  subSamples?: number;
+  /**
+   * Also write channels the clip does not animate (their constant rest value,
+   * two keys), so playing several clips in a row in an engine never leaves a
+   * joint in another clip's pose. Default true.
+   */
+  includeStatic?: boolean;
+}
+
+export type BakedTarget = { kind: 'joint'; character: number; joint: number } | { kind: 'prop'; prop: number };
+
+export interface BakedChannel {
+  target: BakedTarget;
+  path: TrackPath;
+  /** Keys, times relative to the clip's first frame, already float32-exact. */
+  curve: KeyCurve;
+  /** Largest error against our evaluation at the sampled points. */
+  maxError: number;
+  method: ReduceResult['method'] | 'every-frame' | 'static';
+}
+
+export interface BakedClip {
+  id: string;
+  name: string;
+  frameRate: number;
+  startFrame: number;
+  endFrame: number;
+  /** Document time of baked time 0. */
+  startTimeSec: number;
+  durationSec: number;
+  mode: BakeMode;
+  tolerance: Tolerances;
+  channels: BakedChannel[];
+}
+
+const PATHS: TrackPath[] = ['translation', 'rotation', 'scale'];
+const PATH_OFFSET = [0, 3, 7];
+/** Half-width of the one-sided derivative probe at key times (seconds). */
+const SIDE_SEC = 1e-7;
+
+export class BakeError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'BakeError';
+  }
+}
+
+function toleranceFor(path: TrackPath, tol: Tolerances): number {
+  return path === 'translation' ? tol.translation : path === 'rotation' ? tol.rotationRad : tol.scale;
+}
+
+function kindOf(path: TrackPath): ChannelKind {
+  return path === 'rotation' ? 'rotation' : 'vector';
+}
+
+/** Frames of the clip as relative times (seconds from the first frame). */
+function frameTimes(clip: Clip): Float64Array {
+  const n = clip.endFrame - clip.startFrame + 1;
+  const out = new Float64Array(n);
+  for (let k = 0; k < n; k++) out[k] = k / clip.frameRate;
+  return out;
+}
+
+/**
+ * Dense grid for one track: frames ∪ the track's key times inside the clip,
+ * with `sub` check points between neighbours. Relative times.
+ */
+function denseGrid(clip: Clip, sampler: TrackSampler | null, start: number, sub: number): { times: Float64Array; preferred: Uint8Array; atKey: Uint8Array } {
+  const frames = frameTimes(clip);
+  const duration = frames[frames.length - 1];
+  const anchors: number[] = [];
+  const keyFlags: number[] = [];
+  let k = 0;
+  const keys = sampler ? sampler.times : null;
+  const eps = 1e-9;
+  for (let f = 0; f < frames.length; f++) {
+    const tf = frames[f];
+    if (keys) {
+      while (k < keys.length && keys[k] - start < tf - eps) {
+        const tk = keys[k] - start;
+        if (tk > eps && tk < duration - eps) {
+          anchors.push(tk);
+          keyFlags.push(1);
+        }
+        k++;
+      }
+      const onKey = k < keys.length && Math.abs(keys[k] - start - tf) <= eps;
+      if (onKey) k++;
+      anchors.push(tf);
+      keyFlags.push(onKey ? 1 : 0);
+    } else {
+      anchors.push(tf);
+      keyFlags.push(0);
+    }
+  }
+  const m = anchors.length;
+  const n = m + (m - 1) * sub;
+  const times = new Float64Array(n);
+  const preferred = new Uint8Array(n);
+  const atKey = new Uint8Array(n);
+  let i = 0;
+  for (let a = 0; a < m; a++) {
+    times[i] = anchors[a];
+    preferred[i] = 1;
+    atKey[i] = keyFlags[a];
+    i++;
+    if (a + 1 < m) {
+      const t0 = anchors[a], dt = anchors[a + 1] - t0;
+      for (let s = 1; s <= sub; s++) times[i++] = t0 + (dt * s) / (sub + 1);
+    }
+  }
+  return { times, preferred, atKey };
+}
+
+/** Samples a track over the grid: values, and slopes (one-sided at the track's keys). */
+function sampleTrack(sampler: TrackSampler, grid: { times: Float64Array; atKey: Uint8Array }, start: number, dims: number): { values: Float64Array; slopeIn: Float64Array; slopeOut: Float64Array } {
+  const n = grid.times.length;
+  const values = new Float64Array(n * dims);
+  const slopeIn = new Float64Array(n * dims);
+  const slopeOut = new Float64Array(n * dims);
+  for (let i = 0; i < n; i++) {
+    const t = grid.times[i] + start;
+    sampler.valueAt(t, values, i * dims);
+    if (grid.atKey[i]) {
+      sampler.derivativeAt(t - SIDE_SEC, slopeIn, i * dims);
+      sampler.derivativeAt(t + SIDE_SEC, slopeOut, i * dims);
+    } else {
+      sampler.derivativeAt(t, slopeOut, i * dims);
+      for (let c = 0; c < dims; c++) slopeIn[i * dims + c] = slopeOut[i * dims + c];
+    }
+  }
+  // At the clip ends only one side is played: use the inner side for both tangents.
+  const last = (n - 1) * dims;
+  for (let c = 0; c < dims; c++) {
+    slopeIn[c] = slopeOut[c];
+    slopeOut[last + c] = slopeIn[last + c];
+  }
+  return { values, slopeIn, slopeOut };
+}
+
+/**
+ * The track's own keys limited to the clip (relative times): inner keys kept
+ * as they are, plus keys at the clip's ends carrying the curve's value there
+ * (and its derivative as tangents), which reproduces the curve exactly.
+ */
+function originalCurve(sampler: TrackSampler, start: number, duration: number, dims: number): KeyCurve {
+  const interp = sampler.interpolation;
+  const cubic = interp === 'cubic';
+  const g = cubic ? 3 : 1;
+  const stride = g * dims;
+  const eps = 1e-9;
+  const times: number[] = [];
+  const values: number[] = [];
+  const tmp = new Float64Array(4);
+  const boundary = (tRel: number, inside: number) => {
+    times.push(tRel);
+    sampler.valueAt(tRel + start, tmp, 0);
+    if (cubic) {
+      const d = new Float64Array(4);
+      sampler.derivativeAt(tRel + start + inside * SIDE_SEC, d, 0);
+      for (let c = 0; c < dims; c++) values.push(d[c]);
+      for (let c = 0; c < dims; c++) values.push(tmp[c]);
+      for (let c = 0; c < dims; c++) values.push(d[c]);
+    } else for (let c = 0; c < dims; c++) values.push(tmp[c]);
+  };
+  boundary(0, 1);
+  let firstInner = true;
+  for (let k = 0; k < sampler.keyCount; k++) {
+    const tk = sampler.times[k] - start;
+    if (!(tk > eps && tk < duration - eps)) continue;
+    times.push(tk);
+    const base = values.length;
+    for (let c = 0; c < stride; c++) values.push(sampler.values[k * stride + c]);
+    // A curve's first key has no segment before it: its in-tangent is unused by
+    // our evaluator (clamped) but would shape the new segment from the clip start.
+    if (cubic && firstInner && k === 0) for (let c = 0; c < dims; c++) values[base + c] = 0;
+    if (cubic && k === sampler.keyCount - 1) for (let c = 0; c < dims; c++) values[base + 2 * dims + c] = 0;
+    firstInner = false;
+  }
+  boundary(duration, -1);
+  return {
+    interpolation: interp === 'step' ? 'STEP' : interp === 'linear' ? 'LINEAR' : 'CUBICSPLINE',
+    times: Float64Array.from(times),
+    values: Float64Array.from(values),
+  };
+}
+
+function staticCurve(value: ArrayLike<number>, vo: number, dims: number, duration: number): KeyCurve {
+  const values = new Float64Array(2 * dims);
+  for (let c = 0; c < dims; c++) values[c] = values[dims + c] = value[vo + c];
+  return toFloat32Curve({ interpolation: duration > 0 ? 'LINEAR' : 'STEP', times: duration > 0 ? Float64Array.of(0, duration) : Float64Array.of(0, 0).subarray(0, 1), values: duration > 0 ? values : values.subarray(0, dims) });
+}
+
+function bakeChannel(
+  clip: Clip,
+  sampler: TrackSampler | null,
+  rest: ArrayLike<number>,
+  restOffset: number,
+  path: TrackPath,
+  options: { mode: BakeMode; tol: Tolerances; sub: number; start: number; duration: number },
+): BakedChannel | null {
+  const kind = kindOf(path);
+  const dims = kind === 'rotation' ? 4 : 3;
+  const { mode, tol, sub, start, duration } = options;
+  if (mode === 'every-frame') {
+    const times = frameTimes(clip);
+    const values = new Float64Array(times.length * dims);
+    for (let i = 0; i < times.length; i++) {
+      if (sampler) sampler.valueAt(times[i] + start, values, i * dims);
+      else for (let c = 0; c < dims; c++) values[i * dims + c] = rest[restOffset + c];
+    }
+    return { target: { kind: 'prop', prop: -1 }, path, curve: keysAtEverySample({ kind, times, values }), maxError: 0, method: 'every-frame' };
+  }
+  if (!sampler) return { target: { kind: 'prop', prop: -1 }, path, curve: staticCurve(rest, restOffset, dims, duration), maxError: 0, method: 'static' };
+  const grid = denseGrid(clip, sampler, start, duration > 0 ? sub : 0);
+  const sampled = sampleTrack(sampler, grid, start, dims);
+  const signal: DenseSignal = { kind, times: grid.times, values: sampled.values, slopeIn: sampled.slopeIn, slopeOut: sampled.slopeOut, preferred: grid.preferred };
+  if (grid.times.length === 1) {
+    return { target: { kind: 'prop', prop: -1 }, path, curve: toFloat32Curve({ interpolation: 'STEP', times: Float64Array.of(0), values: sampled.values }), maxError: 0, method: 'original' };
+  }
+  const res = reduceSignal(signal, { tolerance: toleranceFor(path, tol), original: originalCurve(sampler, start, duration, dims) });
+  return { target: { kind: 'prop', prop: -1 }, path, curve: res.curve, maxError: res.maxError, method: res.method };
+}
+
+/** Bakes one clip of the document (see the module comment). */
+export function bakeClip(doc: ImpulseDocument, clipId: string, options: BakeOptions = {}): BakedClip {
+  const clip = doc.clips.find((c) => c.id === clipId);
+  if (!clip) throw new BakeError(`clip "${clipId}" not found (document has ${doc.clips.map((c) => `"${c.id}"`).join(', ') || 'no clips'})`);
+  if (!(clip.frameRate > 0)) throw new BakeError(`clip "${clip.name}": frameRate must be > 0, got ${clip.frameRate}`);
+  if (!(clip.endFrame >= clip.startFrame) || !Number.isInteger(clip.startFrame) || !Number.isInteger(clip.endFrame))
+    throw new BakeError(`clip "${clip.name}": frame range ${clip.startFrame}..${clip.endFrame} is not a range of whole frames`);
+  const mode = options.mode ?? 'sparse';
+  const tol: Tolerances = { ...DEFAULT_TOLERANCES, ...options.tolerance };
+  for (const [k, v] of Object.entries(tol)) if (!(v >= 0)) throw new BakeError(`tolerance ${k} must be >= 0, got ${v}`);
+  const sub = options.subSamples ?? 3;
+  const includeStatic = options.includeStatic ?? true;
+  const evaluator = new SceneEvaluator(doc, clip.id);
+  const start = clip.startFrame / clip.frameRate;
+  const duration = (clip.endFrame - clip.startFrame) / clip.frameRate;
+  const ctx = { mode, tol, sub, start, duration };
+  const channels: BakedChannel[] = [];
+  doc.characters.forEach((ch, ci) => {
+    const table = evaluator.characterChannels[ci];
+    const rest = evaluator.restPoses[ci];
+    for (let j = 0; j < ch.skeleton.joints.length; j++) {
+      for (let p = 0; p < 3; p++) {
+        const k = table[j * 3 + p];
+        if (k < 0 && !includeStatic) continue;
+        const baked = bakeChannel(clip, k >= 0 ? evaluator.samplers[k] : null, rest, j * TRS_STRIDE + PATH_OFFSET[p], PATHS[p], ctx);
+        if (!baked) continue;
+        baked.target = { kind: 'joint', character: ci, joint: j };
+        channels.push(baked);
+      }
+    }
+  });
+  doc.props.forEach((_prop, pi) => {
+    for (let p = 0; p < 3; p++) {
+      const k = evaluator.propChannels[pi * 3 + p];
+      if (k < 0 && !includeStatic) continue;
+      const baked = bakeChannel(clip, k >= 0 ? evaluator.samplers[k] : null, evaluator.propRest, pi * TRS_STRIDE + PATH_OFFSET[p], PATHS[p], ctx);
+      if (!baked) continue;
+      baked.target = { kind: 'prop', prop: pi };
+      channels.push(baked);
+    }
+  });
+  return {
+    id: clip.id,
+    name: clip.name,
+    frameRate: clip.frameRate,
+    startFrame: clip.startFrame,
+    endFrame: clip.endFrame,
+    startTimeSec: start,
+    durationSec: duration,
+    mode,
+    tolerance: tol,
+    channels,
+  };
+}
+
+/** Bakes the requested clips (default: all, in document order). */
+export function bakeDocument(doc: ImpulseDocument, options: BakeOptions = {}): BakedClip[] {
+  const ids = options.clipIds ?? doc.clips.map((c) => c.id);
+  return ids.map((id) => bakeClip(doc, id, options));
+}
+
+/** Total number of keys in a baked clip. */
+export function bakedKeyCount(clip: BakedClip): number {
+  let n = 0;
+  for (const ch of clip.channels) n += ch.curve.times.length;
+  return n;
+}

@@ -1,0 +1,269 @@
+/**
+ * Export tests. Helpers first:
+ * gltf-validator, and a round trip through three.js's GLTFLoader +
+ * AnimationMixer compared against our own evaluation.
+ */
+import { createRequire } from 'node:module';
+import { describe, expect, it } from 'vitest';
+import { WebIO } from '@gltf-transform/core';
+import { sampleDocument } from '../document/fixtures';
+import { AnimationMixer, LoopOnce, type Object3D } from 'three';
+import { GLTFLoader, type GLTF } from 'three/examples/jsm/loaders/GLTFLoader.js';
+import type { ImpulseDocument } from '../document/types';
+import { SceneEvaluator, TRS_STRIDE } from '../anim';
+import { valueError } from './reduce';
+import { type ExportLayout, type ExportOptions, buildGltfDocument, exportGlb } from './exportGlb';
+import { DEFAULT_TOLERANCES, bakedKeyCount } from './bake';
+
+export interface ValidationReport {
+  issues: {
+    numErrors: number;
+    numWarnings: number;
+    messages: { code: string; message: string; severity: number; pointer?: string }[];
+  };
+}
+
+const validator = createRequire(import.meta.url)('gltf-validator') as {
+  validateBytes(data: Uint8Array, options?: Record<string, unknown>): Promise<ValidationReport>;
+};
+
+export async function validateGlb(glb: Uint8Array): Promise<ValidationReport> {
+  return validator.validateBytes(glb, { maxIssues: 200, writeTimestamp: false });
+}
+
+/** Error messages of a report, for assertion messages. */
+export function errorsOf(report: ValidationReport): string[] {
+  return report.issues.messages.filter((m) => m.severity === 0).map((m) => `${m.code} ${m.pointer ?? ''}: ${m.message}`);
+}
+
+export async function loadWithThree(glb: Uint8Array): Promise<GLTF> {
+  const buffer = glb.buffer.slice(glb.byteOffset, glb.byteOffset + glb.byteLength) as ArrayBuffer;
+  return new Promise((resolve, reject) => new GLTFLoader().parse(buffer, '', resolve, reject));
+}
+
+/** three.js object of every glTF node index. */
+export function objectsByNodeIndex(gltf: GLTF): Map<number, Object3D> {
+  const map = new Map<number, Object3D>();
+  gltf.scene.traverse((o) => {
+    const a = gltf.parser.associations.get(o);
+    if (a && a.nodes !== undefined) map.set(a.nodes, o);
+  });
+  return map;
+}
+
+export interface RoundTripResult {
+  samples: number;
+  /** Largest differences between three.js playback and our evaluation. */
+  translation: number;
+  rotationRad: number;
+  scale: number;
+}
+
+/**
+ * Plays each baked clip in three.js at `times` (relative to the clip start)
+ * and compares every joint and prop node's local transform with our
+ * SceneEvaluator at the same document time.
+ */
+export function compareWithThree(gltf: GLTF, layout: ExportLayout, doc: ImpulseDocument, timesFor: (clipIndex: number) => number[]): RoundTripResult {
+  const nodes = layout.document.getRoot().listNodes();
+  const index = new Map(nodes.map((n, i) => [n, i]));
+  const objects = objectsByNodeIndex(gltf);
+  const res: RoundTripResult = { samples: 0, translation: 0, rotationRad: 0, scale: 0 };
+  const pose = new Float64Array(10 * 256);
+  const got = new Float64Array(10);
+  layout.clips.forEach((baked, ci) => {
+    const clip = gltf.animations.find((a) => a.name === baked.name);
+    if (!clip) throw new Error(`three.js did not load animation "${baked.name}" (has ${gltf.animations.map((a) => a.name).join(', ')})`);
+    const mixer = new AnimationMixer(gltf.scene);
+    const action = mixer.clipAction(clip);
+    action.setLoop(LoopOnce, 1);
+    action.clampWhenFinished = true;
+    action.play();
+    const evaluator = new SceneEvaluator(doc, baked.id);
+    const compare = (obj: Object3D, want: ArrayLike<number>, wo: number) => {
+      got[0] = obj.position.x;
+      got[1] = obj.position.y;
+      got[2] = obj.position.z;
+      got[3] = obj.quaternion.x;
+      got[4] = obj.quaternion.y;
+      got[5] = obj.quaternion.z;
+      got[6] = obj.quaternion.w;
+      got[7] = obj.scale.x;
+      got[8] = obj.scale.y;
+      got[9] = obj.scale.z;
+      res.translation = Math.max(res.translation, valueError('vector', got, 0, want, wo));
+      res.rotationRad = Math.max(res.rotationRad, valueError('rotation', got, 3, want, wo + 3));
+      res.scale = Math.max(res.scale, valueError('vector', got, 7, want, wo + 7));
+      res.samples++;
+    };
+    for (const tau of timesFor(ci)) {
+      mixer.setTime(tau);
+      const t = baked.startTimeSec + tau;
+      doc.characters.forEach((ch, c) => {
+        const p = ch.skeleton.joints.length > 256 ? new Float64Array(10 * ch.skeleton.joints.length) : pose;
+        evaluator.characterLocalPose(c, t, p);
+        for (let j = 0; j < ch.skeleton.joints.length; j++) {
+          const obj = objects.get(index.get(layout.jointNodes[c][j])!);
+          if (!obj) throw new Error(`joint node ${j} of character ${c} not loaded by three.js`);
+          compare(obj, p, j * TRS_STRIDE);
+        }
+      });
+      doc.props.forEach((_p, pi) => {
+        evaluator.propTransform(pi, t, pose);
+        const obj = objects.get(index.get(layout.propNodes[pi])!);
+        if (!obj) throw new Error(`prop node ${pi} not loaded by three.js`);
+        compare(obj, pose, 0);
+      });
+    }
+    mixer.stopAllAction();
+    mixer.uncacheRoot(gltf.scene);
+  });
+  return res;
+}
+
+/** Frame times of a baked clip relative to its start, and `perFrame` seeded sub-frame times. */
+export function clipTimes(layout: ExportLayout, ci: number, subPerFrame: number, seed = 1): number[] {
+  const c = layout.clips[ci];
+  const out: number[] = [];
+  let a = seed >>> 0;
+  const r = () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  const frames = c.endFrame - c.startFrame;
+  for (let k = 0; k <= frames; k++) {
+    out.push(k / c.frameRate);
+    if (k < frames) for (let s = 0; s < subPerFrame; s++) out.push((k + r()) / c.frameRate);
+  }
+  return out;
+}
+
+/** Exports, validates, reloads in three.js and compares; returns what it measured. */
+async function exportAndCheck(doc: ImpulseDocument, options: ExportOptions, subPerFrame: number, label: string) {
+  const layout = buildGltfDocument(doc, options);
+  const glb = await exportGlb(doc, { ...options, baked: layout.clips });
+  const report = await validateGlb(glb);
+  const gltf = await loadWithThree(glb);
+  const rt = compareWithThree(gltf, layout, doc, (ci) => clipTimes(layout, ci, subPerFrame));
+  const keys = layout.clips.reduce((n, c) => n + bakedKeyCount(c), 0);
+  console.log(
+    `${label}: ${glb.byteLength} bytes, ${keys} keys, validator ${report.issues.numErrors} errors / ${report.issues.numWarnings} warnings, ` +
+      `three.js vs ours over ${rt.samples} node samples: translation ${rt.translation.toExponential(2)} m, rotation ${rt.rotationRad.toExponential(2)} rad, scale ${rt.scale.toExponential(2)}`,
+  );
+  return { layout, glb, report, rt };
+}
+
+/** Float32 storage adds this much on top of the reduction tolerance. */
+const STORAGE_SLACK = 2e-6;
+
+describe('exportGlb on the fixture document (every interpolation: step, linear, cubic)', () => {
+  it('sparse export: 0 validator errors; three.js playback matches our evaluation within tolerance at frames and between them', async () => {
+    const doc = sampleDocument();
+    const { report, rt } = await exportAndCheck(doc, {}, 4, 'fixture sparse');
+    expect(errorsOf(report), 'gltf-validator errors').toEqual([]);
+    expect(report.issues.numErrors).toBe(0);
+    expect(rt.translation).toBeLessThanOrEqual(DEFAULT_TOLERANCES.translation + STORAGE_SLACK);
+    expect(rt.rotationRad).toBeLessThanOrEqual(DEFAULT_TOLERANCES.rotationRad + STORAGE_SLACK);
+    expect(rt.scale).toBeLessThanOrEqual(DEFAULT_TOLERANCES.scale + STORAGE_SLACK);
+  });
+
+  it('every-frame export: one key per frame per channel, 0 validator errors, matches at every frame', async () => {
+    const doc = sampleDocument();
+    const { report, rt, layout } = await exportAndCheck(doc, { mode: 'every-frame' }, 0, 'fixture every-frame');
+    expect(errorsOf(report)).toEqual([]);
+    const frames = doc.clips[0].endFrame - doc.clips[0].startFrame + 1;
+    for (const ch of layout.clips[0].channels) expect(ch.curve.times.length).toBe(frames);
+    expect(rt.translation).toBeLessThanOrEqual(STORAGE_SLACK);
+    expect(rt.rotationRad).toBeLessThanOrEqual(STORAGE_SLACK);
+    expect(rt.scale).toBeLessThanOrEqual(STORAGE_SLACK);
+  });
+
+  it('tight tolerance export still matches between frames (1e-5 m, 1e-5 rad)', async () => {
+    const doc = sampleDocument();
+    const tolerance = { translation: 1e-5, rotationRad: 1e-5, scale: 1e-5 };
+    const { report, rt } = await exportAndCheck(doc, { tolerance }, 4, 'fixture tight');
+    expect(errorsOf(report)).toEqual([]);
+    expect(rt.translation).toBeLessThanOrEqual(1e-5 + STORAGE_SLACK);
+    expect(rt.rotationRad).toBeLessThanOrEqual(1e-5 + STORAGE_SLACK);
+  });
+
+  it('several clips become several glTF animations, each matching its own clip', async () => {
+    const doc = sampleDocument();
+    const second = structuredClone(doc.clips[0]);
+    second.id = 'swing-back';
+    second.name = 'Swing back';
+    second.startFrame = 10;
+    second.endFrame = 40;
+    for (const t of second.tracks) t.times = t.times.map((x) => x * 1.3);
+    doc.clips.push(second);
+    const { report, rt, layout } = await exportAndCheck(doc, {}, 2, 'fixture two clips');
+    expect(errorsOf(report)).toEqual([]);
+    expect(layout.document.getRoot().listAnimations().map((a) => a.getName())).toEqual(['Swing', 'Swing back']);
+    expect(rt.rotationRad).toBeLessThanOrEqual(DEFAULT_TOLERANCES.rotationRad + STORAGE_SLACK);
+    expect(rt.translation).toBeLessThanOrEqual(DEFAULT_TOLERANCES.translation + STORAGE_SLACK);
+  });
+
+  it('meshes, skin and materials survive: three.js skins the mesh as our rest pose, materials keep their factors', async () => {
+    const doc = sampleDocument();
+    doc.characters[0].materials[0] = { name: 'skin', baseColor: [0.8, 0.5, 0.3, 1], metallic: 0.1, roughness: 0.7 };
+    const glb = await exportGlb(doc, {});
+    const io = new WebIO();
+    const back = await io.readBinary(glb);
+    const root = back.getRoot();
+    expect(root.listSkins().length).toBe(1);
+    expect(root.listSkins()[0].listJoints().map((j) => j.getName())).toEqual(doc.characters[0].skeleton.joints.map((j) => j.name));
+    const ibm = root.listSkins()[0].getInverseBindMatrices()!.getArray()!;
+    expect(Array.from(ibm)).toEqual(Array.from(doc.characters[0].meshes[0].inverseBindMatrices));
+    const skinMat = root.listMaterials().find((m) => m.getName() === 'skin')!;
+    expect(skinMat.getBaseColorFactor().map((x) => Math.fround(x))).toEqual([0.8, 0.5, 0.3, 1].map(Math.fround));
+    expect(skinMat.getRoughnessFactor()).toBeCloseTo(0.7, 6);
+    const prim = root.listMeshes().find((m) => m.getName() === 'body')!.listPrimitives()[0];
+    expect(Array.from(prim.getAttribute('POSITION')!.getArray()!)).toEqual(Array.from(doc.characters[0].meshes[0].positions));
+    expect(prim.getAttribute('JOINTS_0')).not.toBeNull();
+    expect(prim.getAttribute('WEIGHTS_0')).not.toBeNull();
+    // Joint hierarchy sits under the character node.
+    const hero = root.listNodes().find((n) => n.getName() === 'Hero')!;
+    expect(hero.listChildren().map((n) => n.getName())).toEqual(['joint0']);
+  });
+
+  for (const physics of ['khr', 'omi'] as const) {
+    it(`physics extension ${physics}: props carry mass, friction/restitution (khr), kinematic vs dynamic; 0 validator errors`, async () => {
+      const doc = sampleDocument();
+      const glb = await exportGlb(doc, { physics });
+      const report = await validateGlb(glb);
+      expect(errorsOf(report)).toEqual([]);
+      const json = (await new WebIO().binaryToJSON(glb)).json;
+      const used = json.extensionsUsed ?? [];
+      const nodes = json.nodes ?? [];
+      const crate = nodes.find((n) => n.name === 'Crate')!;
+      const ball = nodes.find((n) => n.name === 'Ball')!;
+      if (physics === 'khr') {
+        expect(used).toContain('KHR_physics_rigid_bodies');
+        const c = (crate.extensions as Record<string, any>).KHR_physics_rigid_bodies;
+        const b = (ball.extensions as Record<string, any>).KHR_physics_rigid_bodies;
+        expect(c.motion.isKinematic).toBe(true);
+        expect(c.motion.mass).toBeCloseTo(4, 9);
+        expect(b.motion.isKinematic).toBe(false);
+        // Ball: density 200 kg/m³ on an icosphere of radius 0.11 m: a bit under the sphere's 4/3 π r³ ρ.
+        expect(b.motion.mass).toBeLessThan((4 / 3) * Math.PI * 0.11 ** 3 * 200);
+        expect(b.motion.mass).toBeGreaterThan(0.9 * (4 / 3) * Math.PI * 0.11 ** 3 * 200);
+        const mats = (json.extensions as Record<string, any>).KHR_physics_rigid_bodies.physicsMaterials;
+        expect(mats[b.collider.physicsMaterial]).toEqual({ staticFriction: 0.4, dynamicFriction: 0.4, restitution: 0.8 });
+        expect(mats[c.collider.physicsMaterial]).toEqual({ staticFriction: 0.6, dynamicFriction: 0.6, restitution: 0.3 });
+        expect(json.meshes![b.collider.geometry.mesh].name).toBe('Ball');
+      } else {
+        expect(used).toEqual(expect.arrayContaining(['OMI_physics_body', 'OMI_physics_shape']));
+        const c = (crate.extensions as Record<string, any>).OMI_physics_body;
+        const b = (ball.extensions as Record<string, any>).OMI_physics_body;
+        expect(c.motion.type).toBe('kinematic');
+        expect(b.motion.type).toBe('dynamic');
+        expect(c.motion.mass).toBeCloseTo(4, 9);
+        const shapes = (json.extensions as Record<string, any>).OMI_physics_shape.shapes;
+        expect(json.meshes![shapes[b.collider.shape].convex.mesh].name).toBe('Ball');
+      }
+    });
+  }
+});

@@ -1,0 +1,233 @@
+/**
+ * glTF 2.0 (.glb) export of a document with its baked clips, written with
+ * @gltf-transform/core (no node or DOM APIs: runs in the renderer, a worker
+ * or the CLI).
+ *
+ * Layout:
+ * - one node per character carrying `character.transform`, the skeleton's
+ *   joint nodes under it (rest transforms, parents as in the skeleton);
+ * - one root node per skinned mesh (glTF ignores a skinned mesh node's own
+ *   transform), with POSITION/NORMAL/JOINTS_0/WEIGHTS_0 and a skin whose
+ *   joints are the skeleton nodes and whose inverse bind matrices are the
+ *   document's;
+ * - one node per prop with its mesh and rest transform;
+ * - PBR metallic-roughness materials (base colour, metallic, roughness);
+ * - one animation per baked clip, channels on joint and prop nodes;
+ * - optionally each prop's physics in KHR_physics_rigid_bodies or
+ *   OMI_physics_body.
+ */
+import { type Accessor, type Buffer, Document, type Material as GltfMaterial, type Node, WebIO } from '@gltf-transform/core';
+import type { Character, ImpulseDocument, Material, Prop, SkinnedMesh, Transform } from '../document/types';
+import { propMassProperties } from '../document/massProperties';
+import { type BakeOptions, type BakedClip, bakeDocument } from './bake';
+import { type BodyDescription, KHRPhysicsRigidBodies, OMIPhysicsBody, OMIPhysicsShape } from './physicsExtensions';
+
+export type PhysicsExtension = 'none' | 'khr' | 'omi';
+
+export interface ExportOptions extends BakeOptions {
+  /** Already baked clips (skips baking; `clipIds`, `mode`, `tolerance` are then ignored). */
+  baked?: BakedClip[];
+  /** Physics extension for props. Default 'none'. */
+  physics?: PhysicsExtension;
+  /** Text for asset.generator. */
+  generator?: string;
+}
+
+export class ExportError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ExportError';
+  }
+}
+
+/** Where each exported object ended up, for callers that inspect the document. */
+export interface ExportLayout {
+  document: Document;
+  characterNodes: Node[];
+  /** jointNodes[ci][j] */
+  jointNodes: Node[][];
+  propNodes: Node[];
+  clips: BakedClip[];
+}
+
+function applyTransform(node: Node, t: Transform): Node {
+  return node
+    .setTranslation([t.translation[0], t.translation[1], t.translation[2]])
+    .setRotation([t.rotation[0], t.rotation[1], t.rotation[2], t.rotation[3]])
+    .setScale([t.scale[0], t.scale[1], t.scale[2]]);
+}
+
+function createMaterial(doc: Document, m: Material): GltfMaterial {
+  const clamp01 = (x: number) => Math.min(1, Math.max(0, x));
+  return doc
+    .createMaterial(m.name)
+    .setBaseColorFactor([clamp01(m.baseColor[0]), clamp01(m.baseColor[1]), clamp01(m.baseColor[2]), clamp01(m.baseColor[3])])
+    .setMetallicFactor(clamp01(m.metallic))
+    .setRoughnessFactor(clamp01(m.roughness))
+    .setAlphaMode(m.baseColor[3] < 1 ? 'BLEND' : 'OPAQUE');
+}
+
+/** Unit normals (glTF requires them); zero normals become +Y. */
+function unitNormals(normals: Float32Array): Float32Array {
+  const out = new Float32Array(normals.length);
+  for (let i = 0; i < normals.length; i += 3) {
+    const l = Math.hypot(normals[i], normals[i + 1], normals[i + 2]);
+    if (l > 0) {
+      out[i] = normals[i] / l;
+      out[i + 1] = normals[i + 1] / l;
+      out[i + 2] = normals[i + 2] / l;
+    } else out[i + 1] = 1;
+  }
+  return out;
+}
+
+/** Weights summing to 1 in float32 (glTF validator checks), unused slots' joints set to 0. */
+function normalizedSkinData(mesh: SkinnedMesh, where: string): { joints: Uint8Array | Uint16Array; weights: Float32Array } {
+  const n = mesh.weights.length / 4;
+  const weights = new Float32Array(mesh.weights.length);
+  let maxJoint = 0;
+  for (let i = 0; i < mesh.joints.length; i++) if (mesh.joints[i] > maxJoint) maxJoint = mesh.joints[i];
+  const joints = maxJoint < 256 ? new Uint8Array(mesh.joints.length) : new Uint16Array(mesh.joints.length);
+  for (let v = 0; v < n; v++) {
+    let sum = 0;
+    for (let k = 0; k < 4; k++) sum += Math.max(0, mesh.weights[v * 4 + k]);
+    if (!(sum > 0)) throw new ExportError(`${where}: vertex ${v} has no skin weight`);
+    for (let k = 0; k < 4; k++) {
+      const w = Math.max(0, mesh.weights[v * 4 + k]) / sum;
+      const j = mesh.joints[v * 4 + k];
+      // The same joint twice in one vertex: one slot with the summed weight
+      // (same skinning, and glTF forbids duplicates).
+      let merged = false;
+      for (let e = 0; e < k; e++)
+        if (weights[v * 4 + e] > 0 && joints[v * 4 + e] === j) {
+          weights[v * 4 + e] += w;
+          merged = true;
+          break;
+        }
+      weights[v * 4 + k] = merged ? 0 : w;
+      joints[v * 4 + k] = merged || w === 0 ? 0 : j;
+    }
+  }
+  return { joints, weights };
+}
+
+function indexArray(indices: Uint32Array, vertexCount: number): Uint16Array | Uint32Array {
+  return vertexCount <= 65535 ? Uint16Array.from(indices) : Uint32Array.from(indices);
+}
+
+/** Builds the gltf-transform Document (exposed for tests and tools); `exportGlb` writes it. */
+export function buildGltfDocument(src: ImpulseDocument, options: ExportOptions = {}): ExportLayout {
+  const clips = options.baked ?? bakeDocument(src, options);
+  const doc = new Document();
+  doc.getRoot().getAsset().generator = options.generator ?? 'Impulse';
+  const buffer: Buffer = doc.createBuffer();
+  const scene = doc.createScene(src.name || 'Scene');
+  doc.getRoot().setDefaultScene(scene);
+  const accessor = (type: 'SCALAR' | 'VEC3' | 'VEC4' | 'MAT4', array: Float32Array | Uint8Array | Uint16Array | Uint32Array) =>
+    doc.createAccessor().setType(type).setArray(array).setBuffer(buffer);
+
+  const characterNodes: Node[] = [];
+  const jointNodes: Node[][] = [];
+  src.characters.forEach((ch: Character, ci) => {
+    const where = `characters[${ci}] "${ch.name}"`;
+    const root = applyTransform(doc.createNode(ch.name), ch.transform);
+    scene.addChild(root);
+    characterNodes.push(root);
+    const nodes = ch.skeleton.joints.map((j) => applyTransform(doc.createNode(j.name), j.rest));
+    ch.skeleton.joints.forEach((j, ji) => {
+      if (j.parent >= ji) throw new ExportError(`${where}.skeleton.joints[${ji}].parent: ${j.parent} does not come before the joint`);
+      (j.parent < 0 ? root : nodes[j.parent]).addChild(nodes[ji]);
+    });
+    jointNodes.push(nodes);
+    const materials = ch.materials.map((m) => createMaterial(doc, m));
+    ch.meshes.forEach((m, mi) => {
+      const mwhere = `${where}.meshes[${mi}]`;
+      const vertexCount = m.positions.length / 3;
+      const skinData = normalizedSkinData(m, mwhere);
+      const prim = doc
+        .createPrimitive()
+        .setAttribute('POSITION', accessor('VEC3', Float32Array.from(m.positions)))
+        .setAttribute('JOINTS_0', accessor('VEC4', skinData.joints))
+        .setAttribute('WEIGHTS_0', accessor('VEC4', skinData.weights))
+        .setIndices(accessor('SCALAR', indexArray(m.indices, vertexCount)));
+      if (m.normals) prim.setAttribute('NORMAL', accessor('VEC3', unitNormals(m.normals)));
+      if (materials[m.material]) prim.setMaterial(materials[m.material]);
+      const mesh = doc.createMesh(m.name).addPrimitive(prim);
+      const skin = doc.createSkin(`${ch.name}.${m.name}`).setInverseBindMatrices(accessor('MAT4', Float32Array.from(m.inverseBindMatrices)));
+      for (let s = 0; s < m.skinJoints.length; s++) {
+        const j = m.skinJoints[s];
+        if (!nodes[j]) throw new ExportError(`${mwhere}.skinJoints[${s}]: joint ${j} out of range`);
+        skin.addJoint(nodes[j]);
+      }
+      scene.addChild(doc.createNode(`${ch.name}.${m.name}`).setMesh(mesh).setSkin(skin));
+    });
+  });
+
+  const propNodes: Node[] = [];
+  const bodies: BodyDescription[] = [];
+  const physics = options.physics ?? 'none';
+  src.props.forEach((p: Prop, pi) => {
+    const vertexCount = p.mesh.positions.length / 3;
+    const prim = doc
+      .createPrimitive()
+      .setAttribute('POSITION', accessor('VEC3', Float32Array.from(p.mesh.positions)))
+      .setIndices(accessor('SCALAR', indexArray(p.mesh.indices, vertexCount)))
+      .setMaterial(createMaterial(doc, p.material));
+    if (p.mesh.normals) prim.setAttribute('NORMAL', accessor('VEC3', unitNormals(p.mesh.normals)));
+    const mesh = doc.createMesh(p.name).addPrimitive(prim);
+    const node = applyTransform(doc.createNode(p.name), p.transform).setMesh(mesh);
+    scene.addChild(node);
+    propNodes.push(node);
+    if (physics !== 'none') {
+      let mass: { massKg: number; centerOfMass: [number, number, number] };
+      try {
+        mass = propMassProperties(p);
+      } catch (e) {
+        throw new ExportError(`props[${pi}]: cannot export physics: ${(e as Error).message}`);
+      }
+      bodies.push({
+        node,
+        mesh,
+        kinematic: p.physics.mode === 'keyframed',
+        massKg: mass.massKg,
+        centerOfMass: mass.centerOfMass,
+        friction: p.physics.friction,
+        restitution: p.physics.restitution,
+      });
+    }
+  });
+  if (physics === 'khr') doc.createExtension(KHRPhysicsRigidBodies).bodies.push(...bodies);
+  else if (physics === 'omi') {
+    doc.createExtension(OMIPhysicsBody).bodies.push(...bodies);
+    doc.createExtension(OMIPhysicsShape);
+  }
+
+  // Animations: inputs shared between channels with identical key times.
+  for (const clip of clips) {
+    const anim = doc.createAnimation(clip.name);
+    const inputs = new Map<string, Accessor>();
+    for (const ch of clip.channels) {
+      const t = ch.target;
+      const node = t.kind === 'joint' ? jointNodes[t.character]?.[t.joint] : propNodes[t.prop];
+      if (!node) throw new ExportError(`clip "${clip.name}": channel targets a missing ${t.kind}`);
+      const times = Float32Array.from(ch.curve.times);
+      const key = times.join(',');
+      let input = inputs.get(key);
+      if (!input) {
+        input = accessor('SCALAR', times);
+        inputs.set(key, input);
+      }
+      const output = accessor(ch.path === 'rotation' ? 'VEC4' : 'VEC3', Float32Array.from(ch.curve.values));
+      const sampler = doc.createAnimationSampler().setInput(input).setOutput(output).setInterpolation(ch.curve.interpolation);
+      anim.addSampler(sampler).addChannel(doc.createAnimationChannel().setTargetNode(node).setTargetPath(ch.path).setSampler(sampler));
+    }
+  }
+  return { document: doc, characterNodes, jointNodes, propNodes, clips };
+}
+
+/** Bakes (unless `options.baked` is given) and writes a .glb. */
+export async function exportGlb(src: ImpulseDocument, options: ExportOptions = {}): Promise<Uint8Array> {
+  const { document } = buildGltfDocument(src, options);
+  const io = new WebIO().registerExtensions([KHRPhysicsRigidBodies, OMIPhysicsBody, OMIPhysicsShape]);
+  return io.writeBinary(document);
+}
