@@ -20,7 +20,7 @@ function issueDetail(issue: z.core.$ZodIssue, input: unknown): string {
       if (issue.expected === 'number' && (received === 'NaN' || received === 'Infinity' || received === '-Infinity'))
         return `expected a finite number, got ${received}`;
       if (issue.expected === 'int') return `expected an integer, got ${describeValue(input)}`;
-      return input === undefined && !('input' in issue) ? `missing (expected ${expected})` : `expected ${expected}, got ${describeValue(input)}`;
+      return input === undefined ? `missing (expected ${expected})` : `expected ${expected}, got ${describeValue(input)}`;
     }
     case 'invalid_value':
       return `expected ${issue.values.map((v) => JSON.stringify(v)).join(' or ')}, got ${describeValue(input)}`;
