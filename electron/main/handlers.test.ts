@@ -283,3 +283,18 @@ describe('payload validation (every channel)', () => {
     await expect(h.invoke(99, 'openProject', undefined)).rejects.toThrow(/no window 99/);
   });
 });
+
+describe('window lifecycle', () => {
+  it('a crashed renderer that reloads is offered its own last autosave', async () => {
+    await h.invoke(W, 'autosave', { text: 'before the renderer crashed' });
+    h.rendererRestarted(W);
+    expect(await h.invoke(W, 'checkRecovery', undefined)).toMatchObject({ text: 'before the renderer crashed' });
+  });
+
+  it('closing a clean window removes its recovery file', async () => {
+    await h.invoke(W, 'autosave', { text: 'x' });
+    await h.closedCleanly(W);
+    expect(readdirSync(h.recoveryDir)).toEqual([]);
+    expect(h.windowIds()).toEqual([]);
+  });
+});

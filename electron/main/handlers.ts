@@ -152,6 +152,23 @@ export class Handlers {
     this.windows.delete(id);
   }
 
+  /** The window closed with nothing unsaved: its recovery file goes, then the window. */
+  async closedCleanly(id: WindowId): Promise<void> {
+    const w = this.windows.get(id);
+    if (w?.recoveryFile) await fsp.rm(w.recoveryFile, { force: true });
+    this.windows.delete(id);
+  }
+
+  /**
+   * The window's renderer crashed and is being reloaded: it starts over as a
+   * fresh window, and its last autosave becomes a pending recovery it is offered.
+   */
+  rendererRestarted(id: WindowId): void {
+    const w = this.win(id);
+    if (w.recoveryFile) this.claimed.delete(w.recoveryFile);
+    this.windows.set(id, { id, initial: w.initial, path: null, title: '', dirty: false, recoveryFile: null });
+  }
+
   windowState(id: WindowId): Readonly<WindowState> | undefined {
     return this.windows.get(id);
   }
