@@ -1,0 +1,1059 @@
+import type { Vec3Like } from '../math';
+import { invertDefinite, luFactor, luSolve, solveDenseRobust } from './linalg';
+import { ContactState, CONTACT_STATE_NAMES, ResponseInputError } from './types';
+import type { ContactInput, ContactStateValue, JointInput, RigidBodyInput, SolveOptions } from './types';
+
+/*
+ * Analytic impulse solver after Moore & Wilhelms 1988, section 3.2.
+ *
+ * Unknowns: the new linear and angular velocity u = (v̄, ω̄) of every dynamic
+ * body and one impulse per constraint row (contact rows and joint rows).
+ * Equations (the paper's 15-equation system, generalised):
+ *   M u − Σ_r G_rᵀ λ_r = M u⁻          (momentum of every dynamic body)
+ *   J_r u = c_r                          (one velocity condition per row)
+ * where J_r·u is the relative velocity of the row's point along its direction
+ * (seen from A minus seen from B) and G_r is the direction the impulse acts in
+ * (G = J except for sliding contacts, whose impulse is k + α i + β j while the
+ * condition stays along k). Keyframed bodies and the world have fixed
+ * velocities: their columns leave the system and their known velocity moves to
+ * the right-hand side (section 3.3).
+ *
+ * Restitution: the paper solves with ε = 0 and scales the impulses by (1 + ε).
+ * For a row whose velocity before is J u⁻ that is the same as asking for
+ * J u⁺ = −ε J u⁻, which is what we impose per row (so each contact can have
+ * its own ε; with one ε for all contacts and consistent joints both are equal,
+ * which a test checks).
+ *
+ * Sparse solve (Baraff 1996, "Linear-time dynamics using Lagrange
+ * multipliers"): the bodies and the joints of a spanning forest form a tree of
+ * blocks (bodies 6×6, joints 1..3); ordering children before parents, a block
+ * LDLᵀ factorisation of [M Jᵀ; J 0] has no fill-in, so factor and solve cost
+ * O(n). Joints that close loops, joints beyond the first one to a keyframed
+ * body in a tree, and all contacts are "secondary" rows handled by a small
+ * dense Schur complement of size s (s tree solves, O(n·s + s³)).
+ */
+
+const KIND_BALL = 0;
+const KIND_LINEAR = 1;
+const KIND_PLANAR = 2;
+
+const F64 = (n: number) => new Float64Array(n);
+function growF(a: Float64Array<ArrayBuffer>, n: number): Float64Array<ArrayBuffer> {
+  return a.length >= n ? a : new Float64Array(Math.max(n, a.length * 2));
+}
+function growI(a: Int32Array<ArrayBuffer>, n: number): Int32Array<ArrayBuffer> {
+  return a.length >= n ? a : new Int32Array(Math.max(n, a.length * 2));
+}
+function growU(a: Uint8Array<ArrayBuffer>, n: number): Uint8Array<ArrayBuffer> {
+  return a.length >= n ? a : new Uint8Array(Math.max(n, a.length * 2));
+}
+
+/** Result of a solve. Arrays are flat (3 numbers per body / contact / joint); accessors fill structural vectors. */
+export class ImpulseSolution {
+  bodyCount = 0;
+  jointCount = 0;
+  contactCount = 0;
+  /** New velocity of each body's centre of mass (keyframed bodies: the input, unchanged). */
+  linearVelocity = F64(0);
+  /** New angular velocity of each body. */
+  angularVelocity = F64(0);
+  /** Impulse on body A of each contact (B receives the opposite), world frame, N·s. */
+  contactImpulse = F64(0);
+  /** Final `ContactState` of each contact. */
+  contactState = new Uint8Array(0);
+  /** Impulse on body A of each joint from body B (the paper's R_AB), world frame. */
+  jointImpulse = F64(0);
+  /** Number of linear solves (1 + one per change of the contact states). */
+  iterations = 0;
+
+  resize(nb: number, nj: number, nc: number): void {
+    this.bodyCount = nb;
+    this.jointCount = nj;
+    this.contactCount = nc;
+    if (this.linearVelocity.length !== 3 * nb) {
+      this.linearVelocity = F64(3 * nb);
+      this.angularVelocity = F64(3 * nb);
+    }
+    if (this.jointImpulse.length !== 3 * nj) this.jointImpulse = F64(3 * nj);
+    if (this.contactImpulse.length !== 3 * nc) {
+      this.contactImpulse = F64(3 * nc);
+      this.contactState = new Uint8Array(nc);
+    }
+  }
+  getLinearVelocity<T extends Vec3Like>(body: number, out: T): T {
+    return read3(this.linearVelocity, body, out);
+  }
+  getAngularVelocity<T extends Vec3Like>(body: number, out: T): T {
+    return read3(this.angularVelocity, body, out);
+  }
+  getContactImpulse<T extends Vec3Like>(contact: number, out: T): T {
+    return read3(this.contactImpulse, contact, out);
+  }
+  getJointImpulse<T extends Vec3Like>(joint: number, out: T): T {
+    return read3(this.jointImpulse, joint, out);
+  }
+  getContactState(contact: number): ContactStateValue {
+    return this.contactState[contact] as ContactStateValue;
+  }
+  contactStateName(contact: number): (typeof CONTACT_STATE_NAMES)[number] {
+    return CONTACT_STATE_NAMES[this.contactState[contact]];
+  }
+}
+
+function read3<T extends Vec3Like>(a: Float64Array, i: number, out: T): T {
+  out.x = a[3 * i];
+  out.y = a[3 * i + 1];
+  out.z = a[3 * i + 2];
+  return out;
+}
+
+function label(kind: string, i: number, id: string | undefined): string {
+  return id ? `${kind}[${i}] ("${id}")` : `${kind}[${i}]`;
+}
+
+function finite3(v: Vec3Like | undefined): boolean {
+  return !!v && Number.isFinite(v.x) && Number.isFinite(v.y) && Number.isFinite(v.z);
+}
+
+/** Writes the 6-vector [d, r × d]·sign at out[o]. */
+function setRow(out: Float64Array, o: number, dx: number, dy: number, dz: number, rx: number, ry: number, rz: number, sign: number): void {
+  out[o] = sign * dx;
+  out[o + 1] = sign * dy;
+  out[o + 2] = sign * dz;
+  out[o + 3] = sign * (ry * dz - rz * dy);
+  out[o + 4] = sign * (rz * dx - rx * dz);
+  out[o + 5] = sign * (rx * dy - ry * dx);
+}
+
+/** Unit vectors t1, t2 completing the unit normal n to a right-handed frame. */
+function tangentBasis(nx: number, ny: number, nz: number, out: Float64Array, o: number): void {
+  let ax = 0, ay = 0, az = 0;
+  if (Math.abs(nx) < 0.57735) ax = 1;
+  else if (Math.abs(ny) < 0.57735) ay = 1;
+  else az = 1;
+  // t1 = normalize(a × n)
+  let tx = ay * nz - az * ny, ty = az * nx - ax * nz, tz = ax * ny - ay * nx;
+  const l = Math.hypot(tx, ty, tz);
+  tx /= l;
+  ty /= l;
+  tz /= l;
+  out[o] = tx;
+  out[o + 1] = ty;
+  out[o + 2] = tz;
+  out[o + 3] = ny * tz - nz * ty;
+  out[o + 4] = nz * tx - nx * tz;
+  out[o + 5] = nx * ty - ny * tx;
+}
+
+/**
+ * Reusable solver: keeps its buffers between calls, so repeated solves of
+ * similar size do not allocate (except the result on first use and the dense
+ * reference path).
+ */
+export class ImpulseSolver {
+  // bodies
+  private nb = 0;
+  private nd = 0;
+  private com = F64(0);
+  private vel = F64(0); // 6 per body: v, ω
+  private mass = F64(0);
+  private inertia = F64(0); // 9 per body (symmetric)
+  private dyn = new Int32Array(0); // dynamic index or -1
+  private dynBody = new Int32Array(0);
+  private rest = F64(0);
+  private fric = F64(0);
+  private kf = new Uint8Array(0);
+
+  // constraints: joints 0..nj-1 then contacts nj..nj+nc-1
+  private nj = 0;
+  private nc = 0;
+  private cA = new Int32Array(0);
+  private cB = new Int32Array(0);
+  private cRow0 = new Int32Array(0);
+  private cRows = new Int32Array(0);
+  private cPrimary = new Uint8Array(0);
+  private jointKind = new Uint8Array(0);
+  private jointDirs = F64(0); // 9 per joint: up to three unit row directions
+  private jointPoint = F64(0);
+  private contactPoint = F64(0);
+  private contactFrame = F64(0); // 9 per contact: n, t1, t2
+  private contactSlide = F64(0); // 3 per contact: unit tangential direction P of the sliding impulse
+  private contactEps = F64(0);
+  private contactGamma = F64(0);
+  private contactState = new Uint8Array(0);
+
+  // rows
+  private nRows = 0;
+  private rowOwner = new Int32Array(0);
+  private rowJA = F64(0);
+  private rowJB = F64(0);
+  private rowGA = F64(0);
+  private rowGB = F64(0);
+  private rowDA = new Int32Array(0); // dynamic index of A or -1
+  private rowDB = new Int32Array(0);
+  private rowC = F64(0); // effective right-hand side (target minus keyframed velocity)
+  private rowLambda = F64(0);
+
+  // tree
+  private nNodes = 0;
+  private totalDim = 0;
+  private nodeDim = new Int32Array(0);
+  private nodeOff = new Int32Array(0);
+  private nodeParent = new Int32Array(0);
+  private nodeRef = new Int32Array(0); // dyn index (body nodes) or joint index
+  private post = new Int32Array(0);
+  private blkD = F64(0);
+  private blkDinv = F64(0);
+  private blkW = F64(0);
+  private hScratch = F64(36);
+  private work36 = F64(36);
+  private x = F64(0);
+  private x0 = F64(0);
+  private ufree = F64(0); // M u⁻ per dynamic body (6 each)
+  private adjStart = new Int32Array(0);
+  private adjList = new Int32Array(0);
+  private ufParent = new Int32Array(0);
+  private compRoot = new Int32Array(0);
+  private queue = new Int32Array(0);
+
+  // secondary / Schur
+  private secRows = new Int32Array(0);
+  private S = F64(0);
+  private sRhs = F64(0);
+  private sMu = F64(0);
+  private sWork = F64(0);
+  private sPiv = new Int32Array(0);
+
+  solve(
+    bodies: readonly RigidBodyInput[],
+    joints: readonly JointInput[],
+    contacts: readonly ContactInput[],
+    options: SolveOptions = {},
+    out: ImpulseSolution = new ImpulseSolution(),
+  ): ImpulseSolution {
+    const frictionModel = options.friction ?? 'coulomb';
+    const restModel = options.restitution ?? 'paper';
+    const unilateral = options.unilateral ?? true;
+    const dense = options.linearSolver === 'dense';
+    if (frictionModel !== 'coulomb' && frictionModel !== 'frictionless' && frictionModel !== 'rough')
+      throw new ResponseInputError(`options.friction: unknown model '${String(frictionModel)}'`);
+    if (restModel !== 'paper' && restModel !== 'normalOnly')
+      throw new ResponseInputError(`options.restitution: unknown model '${String(restModel)}'`);
+
+    this.loadBodies(bodies);
+    this.ensureConstraints(joints.length + contacts.length);
+    this.loadJoints(joints, bodies);
+    this.loadContacts(contacts, bodies, frictionModel);
+    this.buildForest();
+    if (!dense) this.factor();
+
+    const nj = this.nj, nc = this.nc;
+    let iterations = 0;
+    for (;;) {
+      iterations++;
+      this.buildRows(restModel);
+      if (dense) this.solveDense();
+      else this.solveSparse();
+      // Contact impulses: normal component and the tangential part.
+      let scale = 0;
+      for (let c = 0; c < nc; c++) {
+        const k = nj + c;
+        const r0 = this.cRow0[k];
+        if (this.cRows[k] > 0) scale = Math.max(scale, Math.abs(this.rowLambda[r0]));
+      }
+      let changed = false;
+      if (unilateral) {
+        let worst = -1;
+        let worstVal = -1e-9 * scale;
+        for (let c = 0; c < nc; c++) {
+          const k = nj + c;
+          if (this.cRows[k] === 0) continue;
+          const ln = this.rowLambda[this.cRow0[k]]; // normal component (G·n = 1 for every contact state)
+          if (ln < worstVal) {
+            worstVal = ln;
+            worst = c;
+          }
+        }
+        if (worst >= 0) {
+          this.contactState[worst] = ContactState.Separated;
+          changed = true;
+        }
+      }
+      if (!changed) {
+        for (let c = 0; c < nc; c++) {
+          if (this.contactState[c] !== ContactState.Stick) continue;
+          const g = this.contactGamma[c];
+          if (g === Infinity) continue;
+          const k = nj + c, r0 = this.cRow0[k];
+          const ln = this.rowLambda[r0], l1 = this.rowLambda[r0 + 1], l2 = this.rowLambda[r0 + 2];
+          const lt = Math.hypot(l1, l2);
+          if (lt > g * Math.max(ln, 0) * (1 + 1e-9) + 1e-12 * scale) {
+            // Slide: keep the direction of the parallel component (α = γ P·i, β = γ P·j).
+            const f = this.contactFrame, o = 9 * c;
+            const px = (l1 * f[o + 3] + l2 * f[o + 6]) / lt;
+            const py = (l1 * f[o + 4] + l2 * f[o + 7]) / lt;
+            const pz = (l1 * f[o + 5] + l2 * f[o + 8]) / lt;
+            this.contactSlide[3 * c] = px;
+            this.contactSlide[3 * c + 1] = py;
+            this.contactSlide[3 * c + 2] = pz;
+            this.contactState[c] = ContactState.Slide;
+            changed = true;
+          }
+        }
+      }
+      if (!changed) break;
+    }
+    this.writeResult(out, iterations);
+    return out;
+  }
+
+  // ---------------------------------------------------------------- input
+
+  private loadBodies(bodies: readonly RigidBodyInput[]): void {
+    const nb = bodies.length;
+    this.nb = nb;
+    this.com = growF(this.com, 3 * nb);
+    this.vel = growF(this.vel, 6 * nb);
+    this.mass = growF(this.mass, nb);
+    this.inertia = growF(this.inertia, 9 * nb);
+    this.dyn = growI(this.dyn, nb);
+    this.dynBody = growI(this.dynBody, nb);
+    this.rest = growF(this.rest, nb);
+    this.fric = growF(this.fric, nb);
+    this.kf = growU(this.kf, nb);
+    let nd = 0;
+    for (let i = 0; i < nb; i++) {
+      const b = bodies[i];
+      const name = label('bodies', i, b?.id);
+      if (!b) throw new ResponseInputError(`${name}: missing`);
+      if (!finite3(b.centerOfMass)) throw new ResponseInputError(`${name}: centerOfMass must be a finite {x, y, z}`);
+      if (!finite3(b.linearVelocity)) throw new ResponseInputError(`${name}: linearVelocity must be a finite {x, y, z}`);
+      if (!finite3(b.angularVelocity)) throw new ResponseInputError(`${name}: angularVelocity must be a finite {x, y, z}`);
+      const e = b.restitution ?? 0, g = b.friction ?? 0;
+      if (!(e >= 0 && e <= 1)) throw new ResponseInputError(`${name}: restitution must be in [0, 1] (got ${e})`);
+      if (!(g >= 0)) throw new ResponseInputError(`${name}: friction must be ≥ 0 or Infinity (got ${g})`);
+      this.com[3 * i] = b.centerOfMass.x;
+      this.com[3 * i + 1] = b.centerOfMass.y;
+      this.com[3 * i + 2] = b.centerOfMass.z;
+      const v = this.vel, o = 6 * i;
+      v[o] = b.linearVelocity.x;
+      v[o + 1] = b.linearVelocity.y;
+      v[o + 2] = b.linearVelocity.z;
+      v[o + 3] = b.angularVelocity.x;
+      v[o + 4] = b.angularVelocity.y;
+      v[o + 5] = b.angularVelocity.z;
+      this.rest[i] = e;
+      this.fric[i] = g;
+      if (b.keyframed) {
+        this.kf[i] = 1;
+        this.dyn[i] = -1;
+        continue;
+      }
+      this.kf[i] = 0;
+      const m = b.massKg;
+      if (!(Number.isFinite(m) && m > 0)) throw new ResponseInputError(`${name}: massKg must be finite and > 0 (got ${m})`);
+      const I = b.inertia;
+      if (!I || I.length !== 9) throw new ResponseInputError(`${name}: inertia must have 9 numbers (column-major 3×3)`);
+      for (let k = 0; k < 9; k++)
+        if (!Number.isFinite(I[k])) throw new ResponseInputError(`${name}: inertia[${k}] is not finite (${I[k]})`);
+      const scale = Math.max(Math.abs(I[0]), Math.abs(I[4]), Math.abs(I[8]), Number.MIN_VALUE);
+      if (Math.abs(I[1] - I[3]) > 1e-9 * scale || Math.abs(I[2] - I[6]) > 1e-9 * scale || Math.abs(I[5] - I[7]) > 1e-9 * scale)
+        throw new ResponseInputError(`${name}: inertia tensor is not symmetric`);
+      // positive definite: leading principal minors > 0 (relative to scale)
+      const a = I[0], bb = I[3], c = I[6], d = I[4], f = I[7], h = I[8];
+      const m2 = a * d - bb * bb;
+      const m3 = a * (d * h - f * f) - bb * (bb * h - f * c) + c * (bb * f - d * c);
+      if (!(a > 0 && m2 > 1e-14 * scale * scale && m3 > 1e-14 * scale * scale * scale))
+        throw new ResponseInputError(`${name}: inertia tensor is not positive definite`);
+      for (let k = 0; k < 9; k++) this.inertia[9 * i + k] = I[k];
+      this.mass[i] = m;
+      this.dyn[i] = nd;
+      this.dynBody[nd] = i;
+      nd++;
+    }
+    this.nd = nd;
+  }
+
+  private checkBodyRef(idx: number, what: string, allowWorld: boolean): void {
+    if (!Number.isInteger(idx) || idx < (allowWorld ? -1 : 0) || idx >= this.nb)
+      throw new ResponseInputError(`${what}: references a missing body (index ${idx}, ${this.nb} bodies)`);
+  }
+
+  private ensureConstraints(nk: number): void {
+    this.cA = growI(this.cA, nk);
+    this.cB = growI(this.cB, nk);
+    this.cRow0 = growI(this.cRow0, nk);
+    this.cRows = growI(this.cRows, nk);
+    this.cPrimary = growU(this.cPrimary, nk);
+  }
+
+  private loadJoints(joints: readonly JointInput[], bodies: readonly RigidBodyInput[]): void {
+    const nj = joints.length;
+    this.nj = nj;
+    this.jointKind = growU(this.jointKind, nj);
+    this.jointDirs = growF(this.jointDirs, 9 * nj);
+    this.jointPoint = growF(this.jointPoint, 3 * nj);
+    for (let j = 0; j < nj; j++) {
+      const jt = joints[j];
+      const name = label('joints', j, jt?.id);
+      if (!jt) throw new ResponseInputError(`${name}: missing`);
+      this.checkBodyRef(jt.bodyA, name, true);
+      this.checkBodyRef(jt.bodyB, name, true);
+      if (jt.bodyA === jt.bodyB) throw new ResponseInputError(`${name}: bodyA and bodyB are the same body (${jt.bodyA})`);
+      if (!finite3(jt.point)) throw new ResponseInputError(`${name}: point must be a finite {x, y, z}`);
+      this.cA[j] = jt.bodyA;
+      this.cB[j] = jt.bodyB;
+      this.jointPoint[3 * j] = jt.point.x;
+      this.jointPoint[3 * j + 1] = jt.point.y;
+      this.jointPoint[3 * j + 2] = jt.point.z;
+      const D = this.jointDirs, o = 9 * j;
+      if (jt.kind === 'ball' || jt.kind === 'revolute') {
+        this.jointKind[j] = KIND_BALL;
+        D.fill(0, o, o + 9);
+        D[o] = 1;
+        D[o + 4] = 1;
+        D[o + 8] = 1;
+      } else if (jt.kind === 'linearSlide' || jt.kind === 'planarSlide') {
+        const ax = jt.kind === 'linearSlide' ? jt.axis : jt.normal;
+        const field = jt.kind === 'linearSlide' ? 'axis' : 'normal';
+        if (!finite3(ax)) throw new ResponseInputError(`${name}: ${field} must be a finite {x, y, z}`);
+        const l = Math.hypot(ax.x, ax.y, ax.z);
+        if (!(l > 1e-12)) throw new ResponseInputError(`${name}: ${field} has zero length`);
+        const nx = ax.x / l, ny = ax.y / l, nz = ax.z / l;
+        if (jt.kind === 'linearSlide') {
+          this.jointKind[j] = KIND_LINEAR;
+          // rows along the two directions perpendicular to the free axis
+          tangentBasis(nx, ny, nz, D, o);
+        } else {
+          this.jointKind[j] = KIND_PLANAR;
+          D[o] = nx;
+          D[o + 1] = ny;
+          D[o + 2] = nz;
+        }
+      } else {
+        throw new ResponseInputError(`${name}: unknown kind '${String((jt as { kind: unknown }).kind)}'`);
+      }
+    }
+    void bodies;
+  }
+
+  private loadContacts(contacts: readonly ContactInput[], bodies: readonly RigidBodyInput[], model: string): void {
+    const nc = contacts.length, nj = this.nj;
+    this.nc = nc;
+    this.contactPoint = growF(this.contactPoint, 3 * nc);
+    this.contactFrame = growF(this.contactFrame, 9 * nc);
+    this.contactSlide = growF(this.contactSlide, 3 * nc);
+    this.contactEps = growF(this.contactEps, nc);
+    this.contactGamma = growF(this.contactGamma, nc);
+    this.contactState = growU(this.contactState, nc);
+    for (let c = 0; c < nc; c++) {
+      const ct = contacts[c];
+      const name = label('contacts', c, ct?.id);
+      if (!ct) throw new ResponseInputError(`${name}: missing`);
+      this.checkBodyRef(ct.bodyA, name, false);
+      this.checkBodyRef(ct.bodyB, name, true);
+      if (ct.bodyA === ct.bodyB) throw new ResponseInputError(`${name}: bodyA and bodyB are the same body (${ct.bodyA})`);
+      if (!finite3(ct.point)) throw new ResponseInputError(`${name}: point must be a finite {x, y, z}`);
+      if (!finite3(ct.normal)) throw new ResponseInputError(`${name}: normal must be a finite {x, y, z}`);
+      const l = Math.hypot(ct.normal.x, ct.normal.y, ct.normal.z);
+      if (!(l > 1e-12)) throw new ResponseInputError(`${name}: normal has zero length`);
+      const nx = ct.normal.x / l, ny = ct.normal.y / l, nz = ct.normal.z / l;
+      const f = this.contactFrame, o = 9 * c;
+      f[o] = nx;
+      f[o + 1] = ny;
+      f[o + 2] = nz;
+      tangentBasis(nx, ny, nz, f, o + 3);
+      this.contactPoint[3 * c] = ct.point.x;
+      this.contactPoint[3 * c + 1] = ct.point.y;
+      this.contactPoint[3 * c + 2] = ct.point.z;
+      const a = ct.bodyA, b = ct.bodyB;
+      const eA = bodies[a].restitution ?? 0, gA = bodies[a].friction ?? 0;
+      const eB = b >= 0 ? (bodies[b].restitution ?? 0) : eA;
+      const gB = b >= 0 ? (bodies[b].friction ?? 0) : gA;
+      const e = ct.restitution ?? Math.min(eA, eB);
+      const g = ct.friction ?? Math.max(gA, gB);
+      if (!(e >= 0 && e <= 1)) throw new ResponseInputError(`${name}: restitution must be in [0, 1] (got ${e})`);
+      if (!(g >= 0)) throw new ResponseInputError(`${name}: friction must be ≥ 0 or Infinity (got ${g})`);
+      this.contactEps[c] = e;
+      const gamma = model === 'frictionless' ? 0 : model === 'rough' ? Infinity : g;
+      this.contactGamma[c] = gamma;
+      const k = nj + c;
+      this.cA[k] = a;
+      this.cB[k] = b;
+      this.cPrimary[k] = 0;
+      const dynamicSide = this.dyn[a] >= 0 || (b >= 0 && this.dyn[b] >= 0);
+      this.contactState[c] = !dynamicSide ? ContactState.Static : gamma > 0 ? ContactState.Stick : ContactState.Frictionless;
+    }
+  }
+
+  // ---------------------------------------------------------------- tree
+
+  private find(i: number): number {
+    const p = this.ufParent;
+    while (p[i] !== i) {
+      p[i] = p[p[i]];
+      i = p[i];
+    }
+    return i;
+  }
+
+  /** Chooses the primary joints (a spanning forest) and orders the tree nodes children-first. */
+  private buildForest(): void {
+    const nd = this.nd, nj = this.nj;
+    this.ufParent = growI(this.ufParent, nd);
+    this.compRoot = growI(this.compRoot, nd);
+    for (let i = 0; i < nd; i++) {
+      this.ufParent[i] = i;
+      this.compRoot[i] = -1;
+    }
+    let np = 0;
+    // joints between two dynamic bodies: primary unless they close a loop
+    for (let j = 0; j < nj; j++) {
+      const a = this.cA[j], b = this.cB[j];
+      const da = a >= 0 ? this.dyn[a] : -1, db = b >= 0 ? this.dyn[b] : -1;
+      this.cPrimary[j] = 0;
+      if (da < 0 || db < 0) continue;
+      const ra = this.find(da), rb = this.find(db);
+      if (ra === rb) continue;
+      this.ufParent[ra] = rb;
+      this.cPrimary[j] = 1;
+      np++;
+    }
+    // joints to a keyframed body or the world: the first per tree becomes its root
+    for (let j = 0; j < nj; j++) {
+      const a = this.cA[j], b = this.cB[j];
+      const da = a >= 0 ? this.dyn[a] : -1, db = b >= 0 ? this.dyn[b] : -1;
+      if ((da < 0) === (db < 0)) continue;
+      const r = this.find(da >= 0 ? da : db);
+      if (this.compRoot[r] >= 0) continue;
+      this.compRoot[r] = j;
+      this.cPrimary[j] = 1;
+      np++;
+    }
+    const N = nd + np;
+    this.nNodes = N;
+    this.nodeDim = growI(this.nodeDim, N);
+    this.nodeOff = growI(this.nodeOff, N);
+    this.nodeParent = growI(this.nodeParent, N);
+    this.nodeRef = growI(this.nodeRef, N);
+    this.post = growI(this.post, N);
+    this.queue = growI(this.queue, N);
+    // joint nodes nd.. ; map joint -> node through a scratch array (reuse cRow0 temporarily is unsafe; use queue later)
+    const jointNode = this.secRows = growI(this.secRows, Math.max(nj, 1));
+    let q = nd;
+    for (let j = 0; j < nj; j++) {
+      if (this.cPrimary[j]) {
+        jointNode[j] = q;
+        this.nodeRef[q] = j;
+        this.nodeDim[q] = this.jointKind[j] === KIND_BALL ? 3 : this.jointKind[j] === KIND_LINEAR ? 2 : 1;
+        q++;
+      } else jointNode[j] = -1;
+    }
+    for (let i = 0; i < nd; i++) {
+      this.nodeRef[i] = i;
+      this.nodeDim[i] = 6;
+    }
+    // adjacency: dynamic body -> incident primary joints (CSR)
+    this.adjStart = growI(this.adjStart, nd + 1);
+    this.adjList = growI(this.adjList, 2 * np + 1);
+    const st = this.adjStart;
+    st.fill(0, 0, nd + 1);
+    for (let j = 0; j < nj; j++) {
+      if (!this.cPrimary[j]) continue;
+      const a = this.cA[j], b = this.cB[j];
+      if (a >= 0 && this.dyn[a] >= 0) st[this.dyn[a] + 1]++;
+      if (b >= 0 && this.dyn[b] >= 0) st[this.dyn[b] + 1]++;
+    }
+    for (let i = 0; i < nd; i++) st[i + 1] += st[i];
+    const fill = this.ufParent; // reuse as insertion cursor (union-find no longer needed)
+    for (let i = 0; i < nd; i++) fill[i] = st[i];
+    for (let j = 0; j < nj; j++) {
+      if (!this.cPrimary[j]) continue;
+      const a = this.cA[j], b = this.cB[j];
+      if (a >= 0 && this.dyn[a] >= 0) this.adjList[fill[this.dyn[a]]++] = jointNode[j];
+      if (b >= 0 && this.dyn[b] >= 0) this.adjList[fill[this.dyn[b]]++] = jointNode[j];
+    }
+    // BFS from each tree root; post-order = reverse BFS order
+    const parent = this.nodeParent;
+    for (let i = 0; i < N; i++) parent[i] = -2; // unvisited
+    const queue = this.queue;
+    let head = 0, tail = 0;
+    const visit = (root: number) => {
+      parent[root] = -1;
+      queue[tail++] = root;
+      while (head < tail) {
+        const u = queue[head++];
+        if (u < nd) {
+          for (let e = st[u]; e < st[u + 1]; e++) {
+            const w = this.adjList[e];
+            if (parent[w] !== -2) continue;
+            parent[w] = u;
+            queue[tail++] = w;
+          }
+        } else {
+          const j = this.nodeRef[u];
+          const a = this.cA[j], b = this.cB[j];
+          const da = a >= 0 ? this.dyn[a] : -1, db = b >= 0 ? this.dyn[b] : -1;
+          if (da >= 0 && parent[da] === -2) {
+            parent[da] = u;
+            queue[tail++] = da;
+          }
+          if (db >= 0 && parent[db] === -2) {
+            parent[db] = u;
+            queue[tail++] = db;
+          }
+        }
+      }
+    };
+    // roots: joints to keyframed/world first, then any unvisited body
+    for (let j = 0; j < nj; j++) {
+      const node = jointNode[j];
+      if (node < 0) continue;
+      const a = this.cA[j], b = this.cB[j];
+      const da = a >= 0 ? this.dyn[a] : -1, db = b >= 0 ? this.dyn[b] : -1;
+      if ((da < 0) !== (db < 0) && parent[node] === -2) visit(node);
+    }
+    for (let i = 0; i < nd; i++) if (parent[i] === -2) visit(i);
+    for (let t = 0; t < N; t++) this.post[t] = queue[N - 1 - t];
+    let off = 0;
+    for (let t = 0; t < N; t++) {
+      this.nodeOff[t] = off;
+      off += this.nodeDim[t];
+    }
+    this.totalDim = off;
+    this.x = growF(this.x, off);
+    this.x0 = growF(this.x0, off);
+    this.ufree = growF(this.ufree, 6 * nd);
+    this.blkD = growF(this.blkD, 36 * N);
+    this.blkDinv = growF(this.blkDinv, 36 * N);
+    this.blkW = growF(this.blkW, 36 * N);
+  }
+
+  /** Rows of joint j (velocity direction = impulse direction). Written at row r0. */
+  private writeJointRows(j: number, r0: number): number {
+    const n = this.jointKind[j] === KIND_BALL ? 3 : this.jointKind[j] === KIND_LINEAR ? 2 : 1;
+    const a = this.cA[j], b = this.cB[j];
+    const px = this.jointPoint[3 * j], py = this.jointPoint[3 * j + 1], pz = this.jointPoint[3 * j + 2];
+    for (let k = 0; k < n; k++) {
+      const o = 9 * j + 3 * k;
+      const dx = this.jointDirs[o], dy = this.jointDirs[o + 1], dz = this.jointDirs[o + 2];
+      this.writeRowPair(r0 + k, a, b, px, py, pz, dx, dy, dz, dx, dy, dz);
+      this.rowOwner[r0 + k] = j;
+      this.rowC[r0 + k] = -this.kfVelocity(r0 + k); // target 0
+    }
+    return n;
+  }
+
+  /** J rows along (dx,dy,dz), G rows along (gx,gy,gz), both at point p, for sides a (+) and b (−). */
+  private writeRowPair(r: number, a: number, b: number, px: number, py: number, pz: number, dx: number, dy: number, dz: number, gx: number, gy: number, gz: number): void {
+    const c = this.com, o = 6 * r;
+    if (a >= 0) {
+      const rx = px - c[3 * a], ry = py - c[3 * a + 1], rz = pz - c[3 * a + 2];
+      setRow(this.rowJA, o, dx, dy, dz, rx, ry, rz, 1);
+      setRow(this.rowGA, o, gx, gy, gz, rx, ry, rz, 1);
+      this.rowDA[r] = this.dyn[a];
+    } else {
+      setRow(this.rowJA, o, dx, dy, dz, 0, 0, 0, 1);
+      setRow(this.rowGA, o, gx, gy, gz, 0, 0, 0, 1);
+      this.rowDA[r] = -1;
+    }
+    if (b >= 0) {
+      const rx = px - c[3 * b], ry = py - c[3 * b + 1], rz = pz - c[3 * b + 2];
+      setRow(this.rowJB, o, dx, dy, dz, rx, ry, rz, -1);
+      setRow(this.rowGB, o, gx, gy, gz, rx, ry, rz, -1);
+      this.rowDB[r] = this.dyn[b];
+    } else {
+      setRow(this.rowJB, o, dx, dy, dz, 0, 0, 0, -1);
+      setRow(this.rowGB, o, gx, gy, gz, 0, 0, 0, -1);
+      this.rowDB[r] = -1;
+    }
+  }
+
+  /** J_r·u⁻ over all sides (dynamic and keyframed): the row's relative velocity before the impact. */
+  private rowVelocity(r: number): number {
+    const k = this.rowOwner[r];
+    return this.sideVelocity(this.rowJA, r, this.cA[k]) + this.sideVelocity(this.rowJB, r, this.cB[k]);
+  }
+  /** The part of J_r·u⁻ that comes from keyframed bodies (fixed, moved to the right-hand side). */
+  private kfVelocity(r: number): number {
+    const k = this.rowOwner[r];
+    const a = this.cA[k], b = this.cB[k];
+    let s = 0;
+    if (a >= 0 && this.kf[a]) s += this.sideVelocity(this.rowJA, r, a);
+    if (b >= 0 && this.kf[b]) s += this.sideVelocity(this.rowJB, r, b);
+    return s;
+  }
+  private sideVelocity(J: Float64Array, r: number, body: number): number {
+    if (body < 0) return 0;
+    const o = 6 * r, v = this.vel, vo = 6 * body;
+    return J[o] * v[vo] + J[o + 1] * v[vo + 1] + J[o + 2] * v[vo + 2] + J[o + 3] * v[vo + 3] + J[o + 4] * v[vo + 4] + J[o + 5] * v[vo + 5];
+  }
+
+  private ensureRows(n: number): void {
+    if (this.rowOwner.length >= n) return;
+    const m = Math.max(n, 2 * this.rowOwner.length);
+    this.rowOwner = new Int32Array(m);
+    this.rowJA = F64(6 * m);
+    this.rowJB = F64(6 * m);
+    this.rowGA = F64(6 * m);
+    this.rowGB = F64(6 * m);
+    this.rowDA = new Int32Array(m);
+    this.rowDB = new Int32Array(m);
+    this.rowC = F64(m);
+    this.rowLambda = F64(m);
+  }
+
+  private buildRows(restModel: string): void {
+    const nj = this.nj, nc = this.nc;
+    this.ensureRows(3 * (nj + nc) + 1);
+    let r = 0;
+    for (let j = 0; j < nj; j++) {
+      this.cRow0[j] = r;
+      const a = this.cA[j], b = this.cB[j];
+      const anyDyn = (a >= 0 && this.dyn[a] >= 0) || (b >= 0 && this.dyn[b] >= 0);
+      const n = anyDyn ? this.writeJointRows(j, r) : 0;
+      this.cRows[j] = n;
+      r += n;
+    }
+    for (let c = 0; c < nc; c++) {
+      const k = nj + c;
+      this.cRow0[k] = r;
+      const st = this.contactState[c];
+      const a = this.cA[k], b = this.cB[k];
+      const P = this.contactPoint, px = P[3 * c], py = P[3 * c + 1], pz = P[3 * c + 2];
+      const f = this.contactFrame, o = 9 * c;
+      const eps = this.contactEps[c];
+      let n = 0;
+      if (st === ContactState.Frictionless || st === ContactState.Stick) {
+        n = st === ContactState.Stick ? 3 : 1;
+        for (let q = 0; q < n; q++) {
+          const dx = f[o + 3 * q], dy = f[o + 3 * q + 1], dz = f[o + 3 * q + 2];
+          this.writeRowPair(r + q, a, b, px, py, pz, dx, dy, dz, dx, dy, dz);
+          this.rowOwner[r + q] = k;
+          const factor = q === 0 || restModel === 'paper' ? -eps : 0;
+          this.rowC[r + q] = factor * this.rowVelocity(r + q) - this.kfVelocity(r + q);
+        }
+      } else if (st === ContactState.Slide) {
+        n = 1;
+        const g = this.contactGamma[c], S = this.contactSlide;
+        const nx = f[o], ny = f[o + 1], nz = f[o + 2];
+        this.writeRowPair(r, a, b, px, py, pz, nx, ny, nz, nx + g * S[3 * c], ny + g * S[3 * c + 1], nz + g * S[3 * c + 2]);
+        this.rowOwner[r] = k;
+        this.rowC[r] = -eps * this.rowVelocity(r) - this.kfVelocity(r);
+      }
+      this.cRows[k] = n;
+      r += n;
+    }
+    this.nRows = r;
+  }
+
+  // ---------------------------------------------------------------- sparse
+
+  /** Fills hScratch (row-major, stride 6) with H_ip, the block coupling node i to its parent p. Returns [di, dp] via fields. */
+  private couplingBlock(i: number, p: number): void {
+    const H = this.hScratch, nd = this.nd;
+    if (i < nd) {
+      // i body, p joint: H_ip = J_{p,i}ᵀ (6 × dp)
+      const j = this.nodeRef[p], r0 = this.cRow0[j], dp = this.nodeDim[p];
+      const side = this.cA[j] >= 0 && this.dyn[this.cA[j]] === i ? this.rowJA : this.rowJB;
+      for (let c = 0; c < dp; c++) for (let rr = 0; rr < 6; rr++) H[rr * 6 + c] = side[6 * (r0 + c) + rr];
+    } else {
+      // i joint, p body: H_ip = J_{i,p} (di × 6)
+      const j = this.nodeRef[i], r0 = this.cRow0[j], di = this.nodeDim[i];
+      const side = this.cA[j] >= 0 && this.dyn[this.cA[j]] === p ? this.rowJA : this.rowJB;
+      for (let rr = 0; rr < di; rr++) for (let c = 0; c < 6; c++) H[rr * 6 + c] = side[6 * (r0 + rr) + c];
+    }
+  }
+
+  /** Block LDLᵀ of the tree part of [M Jᵀ; J 0], children first (no fill-in). */
+  private factor(): void {
+    // joint rows are needed for the coupling blocks; contact rows are not
+    this.ensureRows(3 * this.nj + 1);
+    let r = 0;
+    for (let j = 0; j < this.nj; j++) {
+      this.cRow0[j] = r;
+      const a = this.cA[j], b = this.cB[j];
+      const anyDyn = (a >= 0 && this.dyn[a] >= 0) || (b >= 0 && this.dyn[b] >= 0);
+      const n = anyDyn ? this.writeJointRows(j, r) : 0;
+      this.cRows[j] = n;
+      r += n;
+    }
+    const N = this.nNodes, nd = this.nd, D = this.blkD, Dinv = this.blkDinv, W = this.blkW, H = this.hScratch;
+    for (let i = 0; i < N; i++) {
+      const o = 36 * i;
+      D.fill(0, o, o + 36);
+      if (i < nd) {
+        const b = this.dynBody[i], m = this.mass[b], I = this.inertia;
+        D[o] = m;
+        D[o + 7] = m;
+        D[o + 14] = m;
+        for (let rr = 0; rr < 3; rr++) for (let c = 0; c < 3; c++) D[o + (3 + rr) * 6 + 3 + c] = I[9 * b + c * 3 + rr];
+      }
+    }
+    for (let t = 0; t < N; t++) {
+      const i = this.post[t], di = this.nodeDim[i], o = 36 * i;
+      const sign = i < nd ? 1 : -1;
+      if (!invertDefinite(D, o, 6, di, sign, Dinv, o, this.work36)) {
+        if (i < nd) throw new ResponseInputError(`bodies[${this.dynBody[i]}]: singular body block in the impulse system`);
+        throw new ResponseInputError(`joints[${this.nodeRef[i]}]: degenerate joint constraint (rows are not independent)`);
+      }
+      const p = this.nodeParent[i];
+      if (p < 0) continue;
+      const dp = this.nodeDim[p], op = 36 * p;
+      this.couplingBlock(i, p);
+      // W_i = Dinv_i · H_ip  (di × dp)
+      for (let rr = 0; rr < di; rr++)
+        for (let c = 0; c < dp; c++) {
+          let s = 0;
+          for (let k = 0; k < di; k++) s += Dinv[o + rr * 6 + k] * H[k * 6 + c];
+          W[o + rr * 6 + c] = s;
+        }
+      // D_p −= H_ipᵀ W_i
+      for (let rr = 0; rr < dp; rr++)
+        for (let c = 0; c < dp; c++) {
+          let s = 0;
+          for (let k = 0; k < di; k++) s += H[k * 6 + rr] * W[o + k * 6 + c];
+          D[op + rr * 6 + c] -= s;
+        }
+    }
+  }
+
+  /** Solves the factored tree system in place: x holds b on entry (node-ordered blocks), the solution on exit. */
+  private treeSolve(x: Float64Array): void {
+    const N = this.nNodes, W = this.blkW, Dinv = this.blkDinv, off = this.nodeOff, dim = this.nodeDim, par = this.nodeParent;
+    for (let t = 0; t < N; t++) {
+      const i = this.post[t], p = par[i];
+      if (p < 0) continue;
+      const di = dim[i], dp = dim[p], oi = off[i], op = off[p], o = 36 * i;
+      for (let c = 0; c < dp; c++) {
+        let s = 0;
+        for (let rr = 0; rr < di; rr++) s += W[o + rr * 6 + c] * x[oi + rr];
+        x[op + c] -= s;
+      }
+    }
+    const tmp = this.work36;
+    for (let i = 0; i < N; i++) {
+      const di = dim[i], oi = off[i], o = 36 * i;
+      for (let rr = 0; rr < di; rr++) {
+        let s = 0;
+        for (let k = 0; k < di; k++) s += Dinv[o + rr * 6 + k] * x[oi + k];
+        tmp[rr] = s;
+      }
+      for (let rr = 0; rr < di; rr++) x[oi + rr] = tmp[rr];
+    }
+    for (let t = N - 1; t >= 0; t--) {
+      const i = this.post[t], p = par[i];
+      if (p < 0) continue;
+      const di = dim[i], dp = dim[p], oi = off[i], op = off[p], o = 36 * i;
+      for (let rr = 0; rr < di; rr++) {
+        let s = 0;
+        for (let c = 0; c < dp; c++) s += W[o + rr * 6 + c] * x[op + c];
+        x[oi + rr] -= s;
+      }
+    }
+  }
+
+  /** x ← [M u⁻ on bodies; c on primary joint rows]. */
+  private fillBaseRhs(x: Float64Array): void {
+    const nd = this.nd, N = this.nNodes;
+    for (let i = 0; i < nd; i++) {
+      const b = this.dynBody[i], o = this.nodeOff[i], m = this.mass[b], v = this.vel, vo = 6 * b, I = this.inertia, io = 9 * b;
+      const wx = v[vo + 3], wy = v[vo + 4], wz = v[vo + 5];
+      x[o] = m * v[vo];
+      x[o + 1] = m * v[vo + 1];
+      x[o + 2] = m * v[vo + 2];
+      x[o + 3] = I[io] * wx + I[io + 3] * wy + I[io + 6] * wz;
+      x[o + 4] = I[io + 1] * wx + I[io + 4] * wy + I[io + 7] * wz;
+      x[o + 5] = I[io + 2] * wx + I[io + 5] * wy + I[io + 8] * wz;
+    }
+    for (let i = nd; i < N; i++) {
+      const j = this.nodeRef[i], r0 = this.cRow0[j], o = this.nodeOff[i];
+      for (let k = 0; k < this.nodeDim[i]; k++) x[o + k] = this.rowC[r0 + k];
+    }
+  }
+
+  /** x[body blocks] += μ·G_rᵀ. */
+  private addImpulse(x: Float64Array, r: number, mu: number): void {
+    const da = this.rowDA[r], db = this.rowDB[r], o = 6 * r;
+    if (da >= 0) {
+      const xo = this.nodeOff[da];
+      for (let k = 0; k < 6; k++) x[xo + k] += mu * this.rowGA[o + k];
+    }
+    if (db >= 0) {
+      const xo = this.nodeOff[db];
+      for (let k = 0; k < 6; k++) x[xo + k] += mu * this.rowGB[o + k];
+    }
+  }
+
+  /** J_r · u over dynamic sides, u read from node blocks of x. */
+  private rowDot(x: Float64Array, r: number): number {
+    const da = this.rowDA[r], db = this.rowDB[r], o = 6 * r;
+    let s = 0;
+    if (da >= 0) {
+      const xo = this.nodeOff[da];
+      for (let k = 0; k < 6; k++) s += this.rowJA[o + k] * x[xo + k];
+    }
+    if (db >= 0) {
+      const xo = this.nodeOff[db];
+      for (let k = 0; k < 6; k++) s += this.rowJB[o + k] * x[xo + k];
+    }
+    return s;
+  }
+
+  private solveSparse(): void {
+    const T = this.totalDim, nRows = this.nRows;
+    // secondary rows: non-primary joints and all contact rows, with at least one dynamic side
+    this.secRows = growI(this.secRows, nRows + 1);
+    let s = 0;
+    for (let r = 0; r < nRows; r++) {
+      const k = this.rowOwner[r];
+      if (k < this.nj && this.cPrimary[k]) continue;
+      if (this.rowDA[r] < 0 && this.rowDB[r] < 0) {
+        this.rowLambda[r] = 0;
+        continue;
+      }
+      this.secRows[s++] = r;
+    }
+    const x = this.x, x0 = this.x0;
+    this.fillBaseRhs(x0);
+    this.treeSolve(x0);
+    if (s > 0) {
+      this.S = growF(this.S, s * s);
+      this.sRhs = growF(this.sRhs, s);
+      this.sMu = growF(this.sMu, s);
+      this.sWork = growF(this.sWork, 2 * s * s + 3 * s);
+      this.sPiv = growI(this.sPiv, s);
+      const S = this.S;
+      for (let q = 0; q < s; q++) {
+        x.fill(0, 0, T);
+        this.addImpulse(x, this.secRows[q], 1);
+        this.treeSolve(x);
+        for (let m = 0; m < s; m++) S[m * s + q] = this.rowDot(x, this.secRows[m]);
+      }
+      for (let m = 0; m < s; m++) {
+        const r = this.secRows[m];
+        this.sRhs[m] = this.rowC[r] - this.rowDot(x0, r);
+      }
+      solveDenseRobust(S, s, this.sRhs, this.sMu, this.sWork, this.sPiv);
+      this.fillBaseRhs(x);
+      for (let q = 0; q < s; q++) {
+        const r = this.secRows[q];
+        this.rowLambda[r] = this.sMu[q];
+        this.addImpulse(x, r, this.sMu[q]);
+      }
+      this.treeSolve(x);
+    } else {
+      x.set(x0.subarray(0, T));
+    }
+    // primary joint impulses: λ = −λ' (KKT sign convention)
+    for (let i = this.nd; i < this.nNodes; i++) {
+      const j = this.nodeRef[i], r0 = this.cRow0[j], o = this.nodeOff[i];
+      for (let k = 0; k < this.nodeDim[i]; k++) this.rowLambda[r0 + k] = -x[o + k];
+    }
+  }
+
+  // ---------------------------------------------------------------- dense reference
+
+  /**
+   * The whole system at once, as the paper writes it: unknowns u (6 per
+   * dynamic body) and λ (one per row); Gaussian elimination with partial
+   * pivoting. O((6n + rows)³): a reference, not for production.
+   */
+  private solveDense(): void {
+    const nd = this.nd, nRows = this.nRows, n6 = 6 * nd, N = n6 + nRows;
+    const A = new Float64Array(N * N), b = new Float64Array(N), piv = new Int32Array(N);
+    for (let i = 0; i < nd; i++) {
+      const bi = this.dynBody[i], m = this.mass[bi], I = this.inertia, o = 6 * i;
+      for (let k = 0; k < 3; k++) A[(o + k) * N + o + k] = m;
+      for (let rr = 0; rr < 3; rr++) for (let c = 0; c < 3; c++) A[(o + 3 + rr) * N + o + 3 + c] = I[9 * bi + c * 3 + rr];
+      const v = this.vel, vo = 6 * bi;
+      b[o] = m * v[vo];
+      b[o + 1] = m * v[vo + 1];
+      b[o + 2] = m * v[vo + 2];
+      for (let rr = 0; rr < 3; rr++) b[o + 3 + rr] = I[9 * bi + rr] * v[vo + 3] + I[9 * bi + 3 + rr] * v[vo + 4] + I[9 * bi + 6 + rr] * v[vo + 5];
+    }
+    for (let r = 0; r < nRows; r++) {
+      const col = n6 + r, row = n6 + r, o = 6 * r;
+      const da = this.rowDA[r], db = this.rowDB[r];
+      if (da < 0 && db < 0) {
+        A[row * N + col] = 1; // λ = 0
+        continue;
+      }
+      if (da >= 0)
+        for (let k = 0; k < 6; k++) {
+          A[(6 * da + k) * N + col] -= this.rowGA[o + k];
+          A[row * N + 6 * da + k] += this.rowJA[o + k];
+        }
+      if (db >= 0)
+        for (let k = 0; k < 6; k++) {
+          A[(6 * db + k) * N + col] -= this.rowGB[o + k];
+          A[row * N + 6 * db + k] += this.rowJB[o + k];
+        }
+      b[row] = this.rowC[r];
+    }
+    luFactor(A, N, piv, 1e-13);
+    luSolve(A, N, piv, b);
+    // store velocities in the node layout used by writeResult (body nodes first, offsets 6·i)
+    for (let i = 0; i < nd; i++) {
+      const o = this.nodeOff[i];
+      for (let k = 0; k < 6; k++) this.x[o + k] = b[6 * i + k];
+    }
+    for (let r = 0; r < nRows; r++) this.rowLambda[r] = b[n6 + r];
+  }
+
+  // ---------------------------------------------------------------- output
+
+  private writeResult(out: ImpulseSolution, iterations: number): void {
+    const nb = this.nb, nj = this.nj, nc = this.nc;
+    out.resize(nb, nj, nc);
+    out.iterations = iterations;
+    const x = this.x;
+    for (let i = 0; i < nb; i++) {
+      const d = this.dyn[i];
+      if (d < 0) {
+        for (let k = 0; k < 3; k++) {
+          out.linearVelocity[3 * i + k] = this.vel[6 * i + k];
+          out.angularVelocity[3 * i + k] = this.vel[6 * i + 3 + k];
+        }
+      } else {
+        const o = this.nodeOff[d];
+        for (let k = 0; k < 3; k++) {
+          out.linearVelocity[3 * i + k] = x[o + k];
+          out.angularVelocity[3 * i + k] = x[o + 3 + k];
+        }
+      }
+    }
+    for (let k = 0; k < nj + nc; k++) {
+      const target = k < nj ? out.jointImpulse : out.contactImpulse;
+      const o = 3 * (k < nj ? k : k - nj);
+      let ix = 0, iy = 0, iz = 0;
+      for (let r = this.cRow0[k]; r < this.cRow0[k] + this.cRows[k]; r++) {
+        const l = this.rowLambda[r], g = 6 * r;
+        ix += l * this.rowGA[g];
+        iy += l * this.rowGA[g + 1];
+        iz += l * this.rowGA[g + 2];
+      }
+      target[o] = ix;
+      target[o + 1] = iy;
+      target[o + 2] = iz;
+    }
+    for (let c = 0; c < nc; c++) out.contactState[c] = this.contactState[c];
+  }
+}
+
+const sharedSolver = new ImpulseSolver();
+
+/**
+ * Post-impact velocities of every body and every impulse (contacts and
+ * joints) for simultaneous contacts among rigid and articulated bodies.
+ * See `ImpulseSolver` to reuse buffers across calls.
+ */
+export function solveImpulses(
+  bodies: readonly RigidBodyInput[],
+  joints: readonly JointInput[],
+  contacts: readonly ContactInput[],
+  options?: SolveOptions,
+  out?: ImpulseSolution,
+): ImpulseSolution {
+  return sharedSolver.solve(bodies, joints, contacts, options, out);
+}

@@ -1,0 +1,126 @@
+import type { Vec3Like } from '../math';
+
+/**
+ * Input of the analytic impulse solver (Moore & Wilhelms 1988, section 3.2).
+ * Everything is expressed in ONE world frame: centre of mass, inertia tensor
+ * about the centre of mass, velocities, contact points and normals, joint points
+ * and axes. Bodies, joints and contacts refer to each other by array index;
+ * `-1` stands for the fixed world (infinite mass, zero velocity).
+ */
+export interface RigidBodyInput {
+  /** Used in error messages only. */
+  id?: string;
+  /** Mass of a dynamic body, kg, finite and > 0. Ignored for keyframed bodies. */
+  massKg: number;
+  /**
+   * Inertia tensor about the centre of mass in the world frame, 9 numbers,
+   * column-major (as `massProperties` returns it), symmetric positive definite.
+   * Ignored for keyframed bodies.
+   */
+  inertia: ArrayLike<number>;
+  centerOfMass: Vec3Like;
+  /** Velocity of the centre of mass, m/s. */
+  linearVelocity: Vec3Like;
+  /** Angular velocity, rad/s, world frame. */
+  angularVelocity: Vec3Like;
+  /**
+   * Keyframed (non-dynamic) body: its velocities are fixed and it acts with
+   * infinite mass (section 3.3). The velocity of its material point at a
+   * contact is `linearVelocity + angularVelocity × (point − centerOfMass)`;
+   * callers take both from the exact derivative of the body's curves.
+   */
+  keyframed?: boolean;
+  /** Surface restitution ε in [0, 1] (default 0). A contact uses the lower of its two bodies' values. */
+  restitution?: number;
+  /** Surface friction coefficient γ ≥ 0, `Infinity` = perfectly rough (default 0). A contact uses the larger of its two bodies' values. */
+  friction?: number;
+}
+
+/**
+ * Joints of articulated bodies. Every joint has ONE world point where the two
+ * bodies are attached (for sliding joints: the current position of body B's
+ * attachment point, which lies on body A's line / plane).
+ *
+ * - `ball` (the paper's "revolute" joint, 3 rotational degrees of freedom;
+ *   `revolute` is accepted as a synonym): the point's velocity seen from A and
+ *   from B is the same.
+ * - `linearSlide`: B's point may slide along `axis` (a direction fixed in A);
+ *   the velocities match across the axis; the impulse is perpendicular to it.
+ * - `planarSlide`: B's point may slide in the plane through `point` with
+ *   normal `normal` (fixed in A); the velocities match along the normal; the
+ *   impulse is along the normal.
+ */
+export type JointInput =
+  | { kind: 'ball' | 'revolute'; id?: string; bodyA: number; bodyB: number; point: Vec3Like }
+  | { kind: 'linearSlide'; id?: string; bodyA: number; bodyB: number; point: Vec3Like; axis: Vec3Like }
+  | { kind: 'planarSlide'; id?: string; bodyA: number; bodyB: number; point: Vec3Like; normal: Vec3Like };
+
+/**
+ * A contact point. `normal` points from body B towards body A: the impulse on
+ * A has a non-negative component along it, B receives the opposite impulse
+ * (the paper's R "directed from object 2 to object 1" with A = 1, B = 2).
+ * A and B approach at the point when (v_A(p) − v_B(p))·normal < 0.
+ */
+export interface ContactInput {
+  id?: string;
+  bodyA: number;
+  /** Index of body B, or -1 for the fixed world. */
+  bodyB: number;
+  point: Vec3Like;
+  normal: Vec3Like;
+  /** Overrides min(ε_A, ε_B) for this contact. */
+  restitution?: number;
+  /** Overrides max(γ_A, γ_B) for this contact (`Infinity` = perfectly rough). */
+  friction?: number;
+}
+
+/** Friction model for all contacts; `coulomb` uses each contact's γ. */
+export type FrictionModel = 'coulomb' | 'frictionless' | 'rough';
+
+/**
+ * How restitution acts on sticking contacts.
+ * - `paper` (default): the ε = 0 solution's impulses are scaled by (1 + ε)
+ *   (R_actual = (1 + ε) R), so the whole relative velocity at a sticking point
+ *   ends as −ε times its value before (the tangential part reverses too) and
+ *   kinetic energy never increases.
+ * - `normalOnly`: the normal relative velocity ends at −ε times the approach,
+ *   the tangential relative velocity of a sticking point ends at zero. With
+ *   ε > 0 this can add energy for strongly coupled bodies (a known property of
+ *   Newton restitution with friction).
+ */
+export type RestitutionModel = 'paper' | 'normalOnly';
+
+export interface SolveOptions {
+  friction?: FrictionModel;
+  restitution?: RestitutionModel;
+  /**
+   * Contacts may only push (default true): a contact whose impulse would pull
+   * is removed and the system solved again. With `false` every contact is an
+   * equality (the paper's formulation).
+   */
+  unilateral?: boolean;
+  /** `sparse` (default, ~linear in body count for trees) or `dense` (the full 9n system by Gaussian elimination; a reference). */
+  linearSolver?: 'sparse' | 'dense';
+}
+
+/** Final state of a contact after the solve. */
+export const ContactState = {
+  /** Frictionless contact: impulse along the normal. */
+  Frictionless: 0,
+  /** Sticking (or perfectly rough): full 3-D impulse inside the friction cone. */
+  Stick: 1,
+  /** Sliding: impulse on the cone surface, γ·R·k = |R − k(R·k)|. */
+  Slide: 2,
+  /** Removed because it would have to pull (unilateral), impulse zero. */
+  Separated: 3,
+  /** Both sides keyframed or world: no dynamic body, impulse zero. */
+  Static: 4,
+} as const;
+export type ContactStateValue = (typeof ContactState)[keyof typeof ContactState];
+
+export const CONTACT_STATE_NAMES = ['frictionless', 'stick', 'slide', 'separated', 'static'] as const;
+
+/** Bad solver input. The message names the body, joint or contact. */
+export class ResponseInputError extends Error {
+  override name = 'ResponseInputError';
+}
