@@ -1,0 +1,229 @@
+/**
+ * `impulse bake <file> --out <out.glb> [--clip NAME] [--every-frame]
+ *  [--tolerance T | --tolerance POS,ROT,SCALE] [--physics khr|omi] [--force]`
+ *
+ * Bakes a project (.impulse) or a glTF file (.glb/.gltf) to a .glb with one
+ * animation per clip. Never writes over its input; refuses an existing output
+ * unless --force. Progress goes to stderr when it is a terminal.
+ */
+import { dirname, join, normalize, resolve, isAbsolute } from 'node:path';
+import type { CliIo } from './io';
+import type { ImpulseDocument } from '../document/types';
+import { parseDocument } from '../document/parse';
+import { createEmptyDocument } from '../document/defaults';
+import { importGltf } from '../io/importGltf';
+import { DEFAULT_TOLERANCES, type Tolerances, bakeClip, bakedKeyCount, type BakedClip } from '../bake/bake';
+import { type PhysicsExtension, exportGlb } from '../bake/exportGlb';
+
+export const BAKE_USAGE = `usage: impulse bake <file> --out <out.glb> [options]
+
+Bakes every clip (or one) of a project (.impulse) or glTF file (.glb/.gltf)
+to a glTF 2.0 .glb: meshes, skins, materials and one animation per clip.
+
+options:
+  --out <out.glb>       output file (required; never the input file)
+  --clip <NAME>         bake only the clip with this name (or id)
+  --every-frame         one key per frame instead of reduced (sparse) keys
+  --tolerance <T>       key reduction tolerance: T for all channels, or
+                        POS,ROT,SCALE (metres, radians, scale units);
+                        default ${DEFAULT_TOLERANCES.translation},${DEFAULT_TOLERANCES.rotationRad},${DEFAULT_TOLERANCES.scale}
+  --physics <khr|omi>   write prop physics (mass, friction, restitution, kinematic
+                        or dynamic) as KHR_physics_rigid_bodies or OMI_physics_body
+  --force               overwrite an existing output file
+  -h, --help            show this help
+`;
+
+class UsageError extends Error {}
+
+interface BakeArgs {
+  input: string;
+  out: string;
+  clip?: string;
+  everyFrame: boolean;
+  tolerance: Tolerances;
+  physics: PhysicsExtension;
+  force: boolean;
+}
+
+function parseTolerance(text: string): Tolerances {
+  const parts = text.split(',').map((s) => s.trim());
+  const nums = parts.map(Number);
+  if (!(parts.length === 1 || parts.length === 3) || nums.some((x, i) => parts[i] === '' || !Number.isFinite(x) || x <= 0))
+    throw new UsageError(`--tolerance: expected one positive number or three (POS,ROT,SCALE), got "${text}"`);
+  return parts.length === 1
+    ? { translation: nums[0], rotationRad: nums[0], scale: nums[0] }
+    : { translation: nums[0], rotationRad: nums[1], scale: nums[2] };
+}
+
+function parseArgs(argv: string[]): BakeArgs | 'help' {
+  let input: string | undefined, out: string | undefined, clip: string | undefined;
+  let everyFrame = false, force = false;
+  let tolerance: Tolerances = { ...DEFAULT_TOLERANCES };
+  let physics: PhysicsExtension = 'none';
+  const value = (i: number, flag: string): string => {
+    const v = argv[i + 1];
+    if (v === undefined || v.startsWith('--')) throw new UsageError(`${flag} needs a value`);
+    return v;
+  };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    const eq = a.startsWith('--') ? a.indexOf('=') : -1;
+    const flag = eq > 0 ? a.slice(0, eq) : a;
+    const inline = eq > 0 ? a.slice(eq + 1) : undefined;
+    const take = () => (inline !== undefined ? inline : value(i++, flag));
+    switch (flag) {
+      case '-h':
+      case '--help':
+        return 'help';
+      case '--out':
+      case '-o':
+        out = take();
+        break;
+      case '--clip':
+        clip = take();
+        break;
+      case '--every-frame':
+        everyFrame = true;
+        break;
+      case '--force':
+        force = true;
+        break;
+      case '--tolerance':
+        tolerance = parseTolerance(take());
+        break;
+      case '--physics': {
+        const p = take();
+        if (p !== 'khr' && p !== 'omi' && p !== 'none') throw new UsageError(`--physics: expected khr or omi, got "${p}"`);
+        physics = p;
+        break;
+      }
+      default:
+        if (a.startsWith('-')) throw new UsageError(`unknown option ${a}`);
+        if (input !== undefined) throw new UsageError(`one input file expected, got "${input}" and "${a}"`);
+        input = a;
+    }
+  }
+  if (input === undefined) throw new UsageError('missing input file');
+  if (out === undefined) throw new UsageError('missing --out <out.glb>');
+  if (!/\.glb$/i.test(out)) throw new UsageError(`--out: the output is a binary glTF and must end in .glb, got "${out}"`);
+  return { input, out, clip, everyFrame, tolerance, physics, force };
+}
+
+/** External buffers of a .gltf, read next to it (only plain relative names, no `..`). */
+async function gltfResources(bytes: Uint8Array, input: string, io: CliIo): Promise<Record<string, Uint8Array>> {
+  let json: { buffers?: { uri?: string }[] };
+  try {
+    json = JSON.parse(new TextDecoder().decode(bytes));
+  } catch (e) {
+    throw new Error(`${input}: not valid glTF JSON: ${(e as Error).message}`);
+  }
+  const out: Record<string, Uint8Array> = {};
+  for (const b of json.buffers ?? []) {
+    const uri = b.uri;
+    if (!uri || uri.startsWith('data:')) continue;
+    const rel = decodeURIComponent(uri);
+    if (isAbsolute(rel) || normalize(rel).split(/[\\/]/).includes('..'))
+      throw new Error(`${input}: buffer uri "${uri}" points outside the file's folder; refusing to read it`);
+    out[uri] = await io.readFile(join(dirname(input), rel));
+  }
+  return out;
+}
+
+async function loadDocument(input: string, io: CliIo): Promise<{ doc: ImpulseDocument; warnings: string[] }> {
+  const bytes = await io.readFile(input);
+  if (/\.(glb|gltf)$/i.test(input)) {
+    const resources = /\.gltf$/i.test(input) ? await gltfResources(bytes, input, io) : undefined;
+    const name = input.split(/[\\/]/).pop() ?? input;
+    const imported = await importGltf(bytes, name, { resources });
+    const doc = createEmptyDocument(name.replace(/\.(glb|gltf)$/i, ''));
+    doc.characters = imported.characters;
+    doc.props = imported.props;
+    doc.clips = imported.clips;
+    if (imported.clips.length > 0) doc.activeClip = imported.clips[0].id;
+    return { doc, warnings: imported.warnings };
+  }
+  if (!/\.impulse$/i.test(input)) throw new UsageError(`${input}: expected a .impulse project or a .glb/.gltf file`);
+  const text = new TextDecoder().decode(bytes);
+  return { doc: parseDocument(text), warnings: [] };
+}
+
+function describeClip(c: BakedClip): string {
+  return `"${c.name}" (${c.endFrame - c.startFrame + 1} frames at ${c.frameRate} fps): ${c.channels.length} channels, ${bakedKeyCount(c)} keys`;
+}
+
+export async function runBake(argv: string[], io: CliIo): Promise<number> {
+  let args: BakeArgs | 'help';
+  try {
+    args = parseArgs(argv);
+  } catch (e) {
+    if (e instanceof UsageError) {
+      io.stderr(`impulse bake: ${e.message}\n\n${BAKE_USAGE}`);
+      return 2;
+    }
+    throw e;
+  }
+  if (args === 'help') {
+    io.stdout(BAKE_USAGE);
+    return 0;
+  }
+  const { input, out } = args;
+  try {
+    if (resolve(input) === resolve(out)) {
+      io.stderr(`impulse bake: --out ${out} is the input file; refusing to overwrite the input\n`);
+      return 2;
+    }
+    if (!(await io.exists(input))) {
+      io.stderr(`impulse bake: ${input}: no such file\n`);
+      return 1;
+    }
+    if (!args.force && (await io.exists(out))) {
+      io.stderr(`impulse bake: ${out} already exists; use --force to overwrite it\n`);
+      return 1;
+    }
+    const { doc, warnings } = await loadDocument(input, io);
+    for (const w of warnings) io.stderr(`warning: ${w}\n`);
+    let clips = doc.clips;
+    if (args.clip !== undefined) {
+      const wanted = args.clip;
+      clips = doc.clips.filter((c) => c.name === wanted);
+      if (clips.length === 0) clips = doc.clips.filter((c) => c.id === wanted);
+      if (clips.length === 0) {
+        const names = doc.clips.map((c) => `"${c.name}"`).join(', ') || 'none';
+        io.stderr(`impulse bake: no clip named "${wanted}" in ${input} (clips: ${names})\n`);
+        return 1;
+      }
+      if (clips.length > 1) {
+        io.stderr(`impulse bake: ${clips.length} clips are named "${wanted}" in ${input}; pass the clip id instead (${clips.map((c) => c.id).join(', ')})\n`);
+        return 1;
+      }
+    }
+    const mode = args.everyFrame ? 'every-frame' : 'sparse';
+    const baked: BakedClip[] = [];
+    const t0 = Date.now();
+    clips.forEach((clip, i) => {
+      if (io.isTTY) io.stderr(`\r\x1b[Kbaking clip ${i + 1}/${clips.length} "${clip.name}"...`);
+      baked.push(bakeClip(doc, clip.id, { mode, tolerance: args.tolerance }));
+    });
+    if (io.isTTY) io.stderr(`\r\x1b[Kwriting ${out}...`);
+    const glb = await exportGlb(doc, { baked, physics: args.physics, generator: 'Impulse (impulse bake)' });
+    await io.writeFile(out, glb);
+    if (io.isTTY) io.stderr('\r\x1b[K');
+    const tol = args.tolerance;
+    io.stdout(
+      `wrote ${out} (${glb.byteLength} bytes, ${Date.now() - t0} ms, ${mode}` +
+        (mode === 'sparse' ? `, tolerance ${tol.translation} m / ${tol.rotationRad} rad / ${tol.scale}` : '') +
+        `)\n` +
+        (baked.length === 0 ? '  no clips: meshes and rest pose only\n' : baked.map((c) => `  clip ${describeClip(c)}\n`).join('')),
+    );
+    return 0;
+  } catch (e) {
+    if (io.isTTY) io.stderr('\r\x1b[K');
+    if (e instanceof UsageError) {
+      io.stderr(`impulse bake: ${e.message}\n`);
+      return 2;
+    }
+    const err = e as Error;
+    io.stderr(`impulse bake: ${input}: ${err?.message ?? String(e)}\n`);
+    return 1;
+  }
+}
