@@ -170,7 +170,7 @@ export class TrackSampler {
     const o = this.interpolation === 'cubic' ? (3 * k + 1) * s : k * s;
     const v = this.values;
     if (s === 4 && this.interpolation === 'cubic') {
-      const l = Math.hypot(v[o], v[o + 1], v[o + 2], v[o + 3]);
+      const l = Math.sqrt(v[o] * v[o] + v[o + 1] * v[o + 1] + v[o + 2] * v[o + 2] + v[o + 3] * v[o + 3]);
       out[oo] = v[o] / l;
       out[oo + 1] = v[o + 1] / l;
       out[oo + 2] = v[o + 2] / l;
@@ -229,7 +229,7 @@ export class TrackSampler {
     const py = h00 * v[vk + 1] + h10 * v[bk + 1] + h01 * v[vk1 + 1] + h11 * v[ak1 + 1];
     const pz = h00 * v[vk + 2] + h10 * v[bk + 2] + h01 * v[vk1 + 2] + h11 * v[ak1 + 2];
     const pw = h00 * v[vk + 3] + h10 * v[bk + 3] + h01 * v[vk1 + 3] + h11 * v[ak1 + 3];
-    const l = Math.hypot(px, py, pz, pw);
+    const l = Math.sqrt(px * px + py * py + pz * pz + pw * pw);
     if (!(l > 0)) throw new TrackError(`${this.label}: cubic rotation spline passes through zero at t=${timeSec}s (keys ${i}..${i + 1})`);
     out[offset] = px / l;
     out[offset + 1] = py / l;
@@ -292,7 +292,7 @@ export class TrackSampler {
     const dy = d00 * v[vk + 1] + d10 * v[bk + 1] + d01 * v[vk1 + 1] + d11 * v[ak1 + 1];
     const dz = d00 * v[vk + 2] + d10 * v[bk + 2] + d01 * v[vk1 + 2] + d11 * v[ak1 + 2];
     const dw = d00 * v[vk + 3] + d10 * v[bk + 3] + d01 * v[vk1 + 3] + d11 * v[ak1 + 3];
-    const l = Math.hypot(px, py, pz, pw);
+    const l = Math.sqrt(px * px + py * py + pz * pz + pw * pw);
     if (!(l > 0)) throw new TrackError(`${this.label}: cubic rotation spline passes through zero at t=${timeSec}s (keys ${i}..${i + 1})`);
     // d/dt (p/|p|) = (ṗ − q (q·ṗ)) / |p| with q = p/|p|.
     const qx = px / l, qy = py / l, qz = pz / l, qw = pw / l;
@@ -337,7 +337,7 @@ export function slerpUnit(
   const ry = aw * by - ay * bw - az * bx + ax * bz;
   const rz = aw * bz - az * bw - ax * by + ay * bx;
   const rw = aw * bw + ax * bx + ay * by + az * bz;
-  const sinTheta = Math.hypot(rx, ry, rz);
+  const sinTheta = Math.sqrt(rx * rx + ry * ry + rz * rz);
   const theta = Math.atan2(sinTheta, rw); // in [0, π/2] since rw >= 0
   // r^u = (r̂ sin(uθ), cos(uθ)); k = sin(uθ)/sinθ → u as θ → 0.
   const k = sinTheta > 1e-12 ? Math.sin(u * theta) / sinTheta : u;

@@ -110,7 +110,7 @@ export function skinPositions<T extends Writable>(mesh: SkinMesh, skinMatrices: 
       let oy = c10 * nx + c11 * ny + c12 * nz;
       let oz = c20 * nx + c21 * ny + c22 * nz;
       const det = m0 * c00 + m4 * c01 + m8 * c02;
-      const l = Math.hypot(ox, oy, oz);
+      const l = Math.sqrt(ox * ox + oy * oy + oz * oz);
       const s = l > 0 ? (det < 0 ? -1 : 1) / l : 0;
       ox *= s;
       oy *= s;
