@@ -328,7 +328,11 @@ export function main(options: { bundleDir: string; appRoot?: string }): boolean 
       win.on('move', remember);
       win.on('close', (event) => {
         remember();
-        if (savedBounds) void saveWindowBounds(app.getPath('userData'), savedBounds);
+        if (savedBounds) {
+          saveWindowBounds(app.getPath('userData'), savedBounds).catch((err: unknown) => {
+            console.error('Impulse: could not remember the window position:', err);
+          });
+        }
         if (shell.allowClose.has(id)) return;
         if (!shell.handlers.isDirty(id)) {
           void shell.handlers.closedCleanly(id);
