@@ -1,3 +1,5 @@
 /** Impulse core: the engine, free of three, react, electron, DOM and node. */
 export * from './math';
 export * from './document';
+export * from './anim';
+export * from './skeleton';
