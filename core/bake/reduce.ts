@@ -74,21 +74,19 @@ const _b = new Float64Array(4);
 /** Error between value a (at ao) and b (at bo): distance for vectors, rotation angle for quaternions. */
 export function valueError(kind: ChannelKind, a: ArrayLike<number>, ao: number, b: ArrayLike<number>, bo: number): number {
   if (kind === 'vector') {
-    return Math.hypot(a[ao] - b[bo], a[ao + 1] - b[bo + 1], a[ao + 2] - b[bo + 2]);
+    const dx = a[ao] - b[bo], dy = a[ao + 1] - b[bo + 1], dz = a[ao + 2] - b[bo + 2];
+    return Math.sqrt(dx * dx + dy * dy + dz * dz);
   }
   // Angle between orientations: the 4D angle θ between ±q satisfies chord = 2 sin(θ/2);
   // the rotation angle is 2θ. Accurate for small angles, unlike acos(dot).
-  const la = Math.hypot(a[ao], a[ao + 1], a[ao + 2], a[ao + 3]);
-  const lb = Math.hypot(b[bo], b[bo + 1], b[bo + 2], b[bo + 3]);
+  const la = Math.sqrt(a[ao] * a[ao] + a[ao + 1] * a[ao + 1] + a[ao + 2] * a[ao + 2] + a[ao + 3] * a[ao + 3]);
+  const lb = Math.sqrt(b[bo] * b[bo] + b[bo + 1] * b[bo + 1] + b[bo + 2] * b[bo + 2] + b[bo + 3] * b[bo + 3]);
   const dot = a[ao] * b[bo] + a[ao + 1] * b[bo + 1] + a[ao + 2] * b[bo + 2] + a[ao + 3] * b[bo + 3];
   const s = dot < 0 ? -1 / lb : 1 / lb;
   const ia = 1 / la;
-  const chord = Math.hypot(
-    a[ao] * ia - b[bo] * s,
-    a[ao + 1] * ia - b[bo + 1] * s,
-    a[ao + 2] * ia - b[bo + 2] * s,
-    a[ao + 3] * ia - b[bo + 3] * s,
-  );
+  const cx = a[ao] * ia - b[bo] * s, cy = a[ao + 1] * ia - b[bo + 1] * s;
+  const cz = a[ao + 2] * ia - b[bo + 2] * s, cw = a[ao + 3] * ia - b[bo + 3] * s;
+  const chord = Math.sqrt(cx * cx + cy * cy + cz * cz + cw * cw);
   return 4 * Math.asin(Math.min(1, chord / 2));
 }
 
@@ -226,8 +224,8 @@ export function curveError(curve: KeyCurve, signal: DenseSignal): number {
 }
 
 /**
- * Copy of a rotation signal with every quaternion in the hemisphere of its
- * predecessor (slopes flipped with it), so component-wise Hermite
+ * Copy of a rotation signal with unit quaternions, each in the hemisphere of
+ * its predecessor (slopes flipped with it), so component-wise Hermite
  * interpolation between neighbours never takes the long way round.
  */
 function alignHemispheres(signal: DenseSignal): DenseSignal {
@@ -236,6 +234,11 @@ function alignHemispheres(signal: DenseSignal): DenseSignal {
   const values = Float64Array.from(signal.values);
   const slopeIn = signal.slopeIn ? Float64Array.from(signal.slopeIn) : undefined;
   const slopeOut = signal.slopeOut ? Float64Array.from(signal.slopeOut) : undefined;
+  for (let i = 0; i < n; i++) {
+    const o = 4 * i;
+    const l = Math.sqrt(values[o] * values[o] + values[o + 1] * values[o + 1] + values[o + 2] * values[o + 2] + values[o + 3] * values[o + 3]);
+    if (l > 0 && l !== 1) for (let c = 0; c < 4; c++) values[o + c] /= l;
+  }
   for (let i = 1; i < n; i++) {
     const o = 4 * i, p = o - 4;
     const d = values[o] * values[p] + values[o + 1] * values[p + 1] + values[o + 2] * values[p + 2] + values[o + 3] * values[p + 3];
@@ -272,6 +275,107 @@ function differenceSlopes(signal: DenseSignal): { slopeIn: Float64Array; slopeOu
   return { slopeIn, slopeOut };
 }
 
+/** Worst error of a segment, written by the worst* helpers (value in the cheap form). */
+const _worst = new Float64Array(1);
+
+/** Worst sample strictly inside (a, b) against the lerp of the end samples: returns its index, squared distance in _worst. */
+function worstLerp(t: Float64Array, v: Float64Array, a: number, b: number): number {
+  const ta = t[a], inv = 1 / (t[b] - ta);
+  const ax = v[3 * a], ay = v[3 * a + 1], az = v[3 * a + 2];
+  const dx = v[3 * b] - ax, dy = v[3 * b + 1] - ay, dz = v[3 * b + 2] - az;
+  let worst = -1, at = -1;
+  for (let i = a + 1; i < b; i++) {
+    const u = (t[i] - ta) * inv;
+    const ex = ax + dx * u - v[3 * i], ey = ay + dy * u - v[3 * i + 1], ez = az + dz * u - v[3 * i + 2];
+    const e = ex * ex + ey * ey + ez * ez;
+    if (!(e <= worst)) {
+      worst = e !== e ? Infinity : e;
+      at = i;
+    }
+  }
+  _worst[0] = worst;
+  return at;
+}
+
+/** Same for slerp of unit quaternions; error 1 - |q·q'|. */
+function worstSlerp(t: Float64Array, v: Float64Array, a: number, b: number): number {
+  const ta = t[a], inv = 1 / (t[b] - ta);
+  const ax = v[4 * a], ay = v[4 * a + 1], az = v[4 * a + 2], aw = v[4 * a + 3];
+  let bx = v[4 * b], by = v[4 * b + 1], bz = v[4 * b + 2], bw = v[4 * b + 3];
+  let cos = ax * bx + ay * by + az * bz + aw * bw;
+  if (cos < 0) {
+    cos = -cos;
+    bx = -bx;
+    by = -by;
+    bz = -bz;
+    bw = -bw;
+  }
+  const nearlyEqual = cos > 1 - 1e-9;
+  const theta = nearlyEqual ? 0 : Math.acos(Math.min(1, cos));
+  const invSin = nearlyEqual ? 0 : 1 / Math.sin(theta);
+  let worst = -1, at = -1;
+  for (let i = a + 1; i < b; i++) {
+    const u = (t[i] - ta) * inv;
+    let s0: number, s1: number;
+    if (nearlyEqual) {
+      s0 = 1 - u;
+      s1 = u;
+    } else {
+      s0 = Math.sin((1 - u) * theta) * invSin;
+      s1 = Math.sin(u * theta) * invSin;
+    }
+    const x = s0 * ax + s1 * bx, y = s0 * ay + s1 * by, z = s0 * az + s1 * bz, w = s0 * aw + s1 * bw;
+    const o = 4 * i;
+    const d = (x * v[o] + y * v[o + 1] + z * v[o + 2] + w * v[o + 3]) / Math.sqrt(x * x + y * y + z * z + w * w);
+    const e = 1 - Math.abs(d);
+    if (!(e <= worst)) {
+      worst = e !== e ? Infinity : e;
+      at = i;
+    }
+  }
+  _worst[0] = worst;
+  return at;
+}
+
+/**
+ * Same for a glTF Hermite segment; `p` packs [values | slopeIn | slopeOut]
+ * (n samples each). Error: squared distance, or 1 - |q·q'| after normalising.
+ */
+function worstHermite(dims: number, p: Float64Array, t: Float64Array, v: Float64Array, n: number, a: number, b: number): number {
+  const ta = t[a], dt = t[b] - ta, inv = 1 / dt;
+  const p0 = a * dims, m0 = (2 * n + a) * dims, p1 = b * dims, m1 = (n + b) * dims;
+  let worst = -1, at = -1;
+  for (let i = a + 1; i < b; i++) {
+    const u = (t[i] - ta) * inv;
+    const u2 = u * u, u3 = u2 * u;
+    const h00 = 2 * u3 - 3 * u2 + 1;
+    const h10 = (u3 - 2 * u2 + u) * dt;
+    const h01 = -2 * u3 + 3 * u2;
+    const h11 = (u3 - u2) * dt;
+    const o = i * dims;
+    let e: number;
+    if (dims === 3) {
+      const ex = h00 * p[p0] + h10 * p[m0] + h01 * p[p1] + h11 * p[m1] - v[o];
+      const ey = h00 * p[p0 + 1] + h10 * p[m0 + 1] + h01 * p[p1 + 1] + h11 * p[m1 + 1] - v[o + 1];
+      const ez = h00 * p[p0 + 2] + h10 * p[m0 + 2] + h01 * p[p1 + 2] + h11 * p[m1 + 2] - v[o + 2];
+      e = ex * ex + ey * ey + ez * ez;
+    } else {
+      const x = h00 * p[p0] + h10 * p[m0] + h01 * p[p1] + h11 * p[m1];
+      const y = h00 * p[p0 + 1] + h10 * p[m0 + 1] + h01 * p[p1 + 1] + h11 * p[m1 + 1];
+      const z = h00 * p[p0 + 2] + h10 * p[m0 + 2] + h01 * p[p1 + 2] + h11 * p[m1 + 2];
+      const w = h00 * p[p0 + 3] + h10 * p[m0 + 3] + h01 * p[p1 + 3] + h11 * p[m1 + 3];
+      const l = Math.sqrt(x * x + y * y + z * z + w * w);
+      e = l > 0 ? 1 - Math.abs((x * v[o] + y * v[o + 1] + z * v[o + 2] + w * v[o + 3]) / l) : Infinity;
+    }
+    if (!(e <= worst)) {
+      worst = e !== e ? Infinity : e;
+      at = i;
+    }
+  }
+  _worst[0] = worst;
+  return at;
+}
+
 /**
  * Douglas–Peucker fit. `cubic` uses Hermite segments with the signal's
  * slopes as tangents; otherwise linear (slerp) segments.
@@ -297,24 +401,21 @@ function fitDouglasPeucker(signal: DenseSignal, tolerance: number, cubic: boolea
       packed.set(slopeIn!, n * dims);
       packed.set(slopeOut!, 2 * n * dims);
     }
+    // Errors are compared in a cheap monotone form: squared distance for
+    // vectors, 1 - |q·q'| for unit quaternions (= 2 sin²(angle / 4)).
+    const threshold = kind === 'vector' ? tolerance * tolerance : 2 * Math.sin(tolerance / 4) ** 2;
     const stack: number[] = [0, n - 1];
     while (stack.length > 0) {
       const b = stack.pop()!;
       const a = stack.pop()!;
       if (b - a < 2) continue;
-      const ta = t[a], dt = t[b] - ta;
-      let worst = -1, worstAt = -1;
-      for (let i = a + 1; i < b; i++) {
-        const u = (t[i] - ta) / dt;
-        if (cubic) interpolateHermite(dims, _a, packed, a * dims, (2 * n + a) * dims, b * dims, (n + b) * dims, dt, u);
-        else interpolateLinear(kind, _a, v, a * dims, b * dims, u);
-        const e = valueError(kind, _a, 0, v, i * dims);
-        if (e > worst || e !== e) {
-          worst = e !== e ? Infinity : e;
-          worstAt = i;
-        }
-      }
-      if (worst <= tolerance) continue;
+      const worstAt = cubic
+        ? worstHermite(dims, packed, t, v, n, a, b)
+        : kind === 'vector'
+          ? worstLerp(t, v, a, b)
+          : worstSlerp(t, v, a, b);
+      const worst = _worst[0];
+      if (worst <= threshold) continue;
       let split = worstAt;
       if (preferred && !preferred[split]) {
         // Nearest preferred sample strictly inside (a, b), if any.

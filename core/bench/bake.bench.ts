@@ -1,0 +1,189 @@
+/**
+ * Bake benchmark (plain script: `npx tsx core/bench/bake.bench.ts`).
+ *
+ * 1. Baking a 300-frame clip of two 67-joint characters (the mannequin, twice)
+ *    and 10 props: goal ≤ 1 s. One character has mocap-like linear keys on
+ *    every frame of every joint, the other animator-like cubic keys every 8
+ *    frames; props have linear keys every 5 frames.
+ * 2. Sparse vs every-frame .glb size on the sample clip
+ *    (assets/sample/bat-and-ball.impulse): goal sparse ≤ 1/3. Printed for the
+ *    whole file and for the animation alone (the part the mode changes).
+ */
+import { readFileSync, existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { dirname, join } from 'node:path';
+import type { Character, ImpulseDocument, Prop, Track } from '../document/types';
+import { createEmptyDocument } from '../document/defaults';
+import { parseDocument } from '../document/parse';
+import { boxProp } from '../document/fixtures';
+import { importGltf } from '../io/importGltf';
+import { bakeDocument, bakedKeyCount } from '../bake/bake';
+import { exportGlb } from '../bake/exportGlb';
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+function mulberry32(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** Smooth random rotation about a random axis, times the rest rotation: q(t) = rest · axisAngle(a sin(ωt+φ)). */
+function rotationKeys(r: () => number, rest: number[], times: number[], cubic: boolean): number[] {
+  const z = r() * 2 - 1, phi = r() * 2 * Math.PI, s = Math.sqrt(1 - z * z);
+  const ax = s * Math.cos(phi), ay = s * Math.sin(phi), az = z;
+  const amp = 0.1 + r() * 0.6, w = 2 * Math.PI * (0.2 + r() * 0.8), ph = r() * 6.28;
+  const q = (t: number, out: number[]) => {
+    const ang = amp * Math.sin(w * t + ph);
+    const sh = Math.sin(ang / 2), ch = Math.cos(ang / 2);
+    const bx = ax * sh, by = ay * sh, bz = az * sh, bw = ch;
+    const [x, y, zz, ww] = rest;
+    out[0] = ww * bx + x * bw + y * bz - zz * by;
+    out[1] = ww * by + y * bw + zz * bx - x * bz;
+    out[2] = ww * bz + zz * bw + x * by - y * bx;
+    out[3] = ww * bw - x * bx - y * by - zz * bz;
+  };
+  const values: number[] = [];
+  const a = [0, 0, 0, 0], b = [0, 0, 0, 0], c = [0, 0, 0, 0];
+  const h = 1e-5;
+  for (const t of times) {
+    q(t, a);
+    if (!cubic) values.push(...a);
+    else {
+      q(t - h, b);
+      q(t + h, c);
+      const d = [0, 1, 2, 3].map((i) => (c[i] - b[i]) / (2 * h));
+      values.push(...d, ...a, ...d);
+    }
+  }
+  return values;
+}
+
+function benchScene(mannequin: Character): ImpulseDocument {
+  const r = mulberry32(42);
+  const doc = createEmptyDocument('bench');
+  const fps = 30, frames = 300;
+  const a = structuredClone(mannequin);
+  a.id = 'mocap';
+  a.name = 'Mocap';
+  const b = structuredClone(mannequin);
+  b.id = 'keyed';
+  b.name = 'Keyed';
+  b.transform.translation = [1.5, 0, 0];
+  doc.characters = [a, b];
+  const props: Prop[] = [];
+  for (let i = 0; i < 10; i++) {
+    const p = boxProp(`prop${i}`);
+    p.name = `Prop ${i}`;
+    props.push(p);
+  }
+  doc.props = props;
+  const tracks: Track[] = [];
+  const every = Array.from({ length: frames + 1 }, (_, k) => k / fps);
+  const every8 = Array.from({ length: frames / 8 + 2 }, (_, k) => Math.min(frames, k * 8) / fps).filter((t, i, arr) => i === 0 || t > arr[i - 1]);
+  const every5 = Array.from({ length: frames / 5 + 1 }, (_, k) => (k * 5) / fps);
+  for (const [ch, times, cubic] of [[a, every, false], [b, every8, true]] as const) {
+    ch.skeleton.joints.forEach((j, ji) => {
+      tracks.push({
+        target: { kind: 'joint', character: ch.id, joint: ji },
+        path: 'rotation',
+        interpolation: cubic ? 'cubic' : 'linear',
+        times: [...times],
+        values: rotationKeys(r, j.rest.rotation, times, cubic),
+      });
+    });
+    const root = ch.skeleton.joints.findIndex((j) => j.parent < 0);
+    tracks.push({
+      target: { kind: 'joint', character: ch.id, joint: root },
+      path: 'translation',
+      interpolation: 'linear',
+      times: [...every],
+      values: every.flatMap((t) => [0.3 * Math.sin(t), ch.skeleton.joints[root].rest.translation[1] + 0.02 * Math.sin(6 * t), 0.5 * t]),
+    });
+  }
+  for (const p of props) {
+    const x0 = r() * 4 - 2, w = 1 + r() * 2;
+    tracks.push({
+      target: { kind: 'prop', prop: p.id },
+      path: 'translation',
+      interpolation: 'linear',
+      times: [...every5],
+      values: every5.flatMap((t) => [x0 + 0.5 * Math.sin(w * t), 0.5 + 0.3 * Math.abs(Math.sin(2 * w * t)), 0.2 * t]),
+    });
+    tracks.push({
+      target: { kind: 'prop', prop: p.id },
+      path: 'rotation',
+      interpolation: 'linear',
+      times: [...every5],
+      values: every5.flatMap((t) => [0, Math.sin(w * t / 2), 0, Math.cos(w * t / 2)]),
+    });
+  }
+  doc.clips = [{ id: 'bench', name: 'Bench', frameRate: fps, startFrame: 0, endFrame: frames, tracks }];
+  doc.activeClip = 'bench';
+  return doc;
+}
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((p, q) => p - q);
+  return s[Math.floor(s.length / 2)];
+}
+
+async function main(): Promise<void> {
+  const mannequinPath = join(ROOT, 'assets/characters/mannequin.glb');
+  const imported = await importGltf(new Uint8Array(readFileSync(mannequinPath)), 'mannequin.glb');
+  const mannequin = imported.characters[0];
+  const doc = benchScene(mannequin);
+  const channels = doc.characters.reduce((n, c) => n + 3 * c.skeleton.joints.length, 0) + 3 * doc.props.length;
+  console.log(`bake bench: 300-frame clip, ${doc.characters.length} characters × ${mannequin.skeleton.joints.length} joints, ${doc.props.length} props (${channels} channels, ${doc.clips[0].tracks.length} tracks)`);
+  const rows: string[] = [];
+  for (const mode of ['sparse', 'every-frame'] as const) {
+    const times: number[] = [];
+    let keys = 0;
+    for (let run = 0; run < 5; run++) {
+      const t0 = performance.now();
+      const baked = bakeDocument(doc, { mode });
+      times.push(performance.now() - t0);
+      keys = baked.reduce((n, c) => n + bakedKeyCount(c), 0);
+    }
+    const t0 = performance.now();
+    const glb = await exportGlb(doc, { mode });
+    const total = performance.now() - t0;
+    const ms = median(times);
+    rows.push(
+      `  ${mode.padEnd(12)} bake ${ms.toFixed(0).padStart(5)} ms (median of 5; goal ≤ 1000 ms: ${ms <= 1000 ? 'PASS' : 'FAIL'})  ` +
+        `bake+write ${total.toFixed(0)} ms  ${keys} keys  ${(glb.byteLength / 1024).toFixed(0)} KiB`,
+    );
+  }
+  console.log(rows.join('\n'));
+
+  const samplePath = join(ROOT, 'assets/sample/bat-and-ball.impulse');
+  if (!existsSync(samplePath)) {
+    console.log(`sample clip: ${samplePath} not found, size comparison not run`);
+    return;
+  }
+  const sample = parseDocument(readFileSync(samplePath, 'utf8'));
+  const clip = sample.clips.find((c) => c.id === sample.activeClip) ?? sample.clips[0];
+  const sizes: Record<string, { full: number; anim: number }> = {};
+  for (const mode of ['sparse', 'every-frame'] as const) {
+    const full = (await exportGlb(sample, { mode, clipIds: [clip.id] })).byteLength;
+    const noClip = (await exportGlb(sample, { baked: [] })).byteLength;
+    sizes[mode] = { full, anim: full - noClip };
+  }
+  const ratio = sizes.sparse.full / sizes['every-frame'].full;
+  const animRatio = sizes.sparse.anim / sizes['every-frame'].anim;
+  console.log(
+    `sample clip "${clip.name}" (${clip.endFrame - clip.startFrame + 1} frames):\n` +
+      `  .glb       sparse ${(sizes.sparse.full / 1024).toFixed(1)} KiB, every-frame ${(sizes['every-frame'].full / 1024).toFixed(1)} KiB, ratio ${ratio.toFixed(3)} (goal ≤ 0.333: ${ratio <= 1 / 3 ? 'PASS' : 'FAIL'})\n` +
+      `  animation  sparse ${(sizes.sparse.anim / 1024).toFixed(1)} KiB, every-frame ${(sizes['every-frame'].anim / 1024).toFixed(1)} KiB, ratio ${animRatio.toFixed(3)}`,
+  );
+}
+
+main().catch((e) => {
+  console.error(e);
+  process.exitCode = 1;
+});
