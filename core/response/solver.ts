@@ -261,14 +261,43 @@ export class ImpulseSolver {
         const r0 = this.cRow0[k];
         if (this.cRows[k] > 0) scale = Math.max(scale, Math.abs(this.rowLambda[r0]));
       }
+      // State changes, each one-way (stick → slide → frictionless → separated), so the loop ends.
       let changed = false;
-      if (unilateral) {
+      for (let c = 0; c < nc; c++) {
+        const k = nj + c, r0 = this.cRow0[k];
+        const st = this.contactState[c];
+        if (st === ContactState.Stick) {
+          const g = this.contactGamma[c];
+          const ln = this.rowLambda[r0], l1 = this.rowLambda[r0 + 1], l2 = this.rowLambda[r0 + 2];
+          const lt = Math.hypot(l1, l2);
+          // the paper's cone test γ R·k ≥ |R − k(R·k)| (fails for a pulling R·k < 0 too)
+          const inside = g === Infinity ? !unilateral || ln >= -1e-9 * scale : lt <= g * ln * (1 + 1e-9) + 1e-12 * scale;
+          if (inside) continue;
+          changed = true;
+          if (g !== Infinity && lt > 0) {
+            // Slide: keep the direction of the parallel component (α = γ P·i, β = γ P·j).
+            const f = this.contactFrame, o = 9 * c;
+            this.contactSlide[3 * c] = (l1 * f[o + 3] + l2 * f[o + 6]) / lt;
+            this.contactSlide[3 * c + 1] = (l1 * f[o + 4] + l2 * f[o + 7]) / lt;
+            this.contactSlide[3 * c + 2] = (l1 * f[o + 5] + l2 * f[o + 8]) / lt;
+            this.contactState[c] = ContactState.Slide;
+          } else {
+            // a perfectly rough contact that would have to pull cannot stick: no friction
+            this.contactState[c] = ContactState.Frictionless;
+          }
+        } else if (st === ContactState.Slide && unilateral && this.rowLambda[r0] < -1e-9 * scale) {
+          // no pushing impulse exists on the cone in that direction (Painlevé-type case): drop the friction
+          this.contactState[c] = ContactState.Frictionless;
+          changed = true;
+        }
+      }
+      if (!changed && unilateral) {
+        // frictionless contacts that pull are separating: remove the worst one and solve again
         let worst = -1;
         let worstVal = -1e-9 * scale;
         for (let c = 0; c < nc; c++) {
-          const k = nj + c;
-          if (this.cRows[k] === 0) continue;
-          const ln = this.rowLambda[this.cRow0[k]]; // normal component (G·n = 1 for every contact state)
+          if (this.contactState[c] !== ContactState.Frictionless) continue;
+          const ln = this.rowLambda[this.cRow0[nj + c]];
           if (ln < worstVal) {
             worstVal = ln;
             worst = c;
@@ -277,28 +306,6 @@ export class ImpulseSolver {
         if (worst >= 0) {
           this.contactState[worst] = ContactState.Separated;
           changed = true;
-        }
-      }
-      if (!changed) {
-        for (let c = 0; c < nc; c++) {
-          if (this.contactState[c] !== ContactState.Stick) continue;
-          const g = this.contactGamma[c];
-          if (g === Infinity) continue;
-          const k = nj + c, r0 = this.cRow0[k];
-          const ln = this.rowLambda[r0], l1 = this.rowLambda[r0 + 1], l2 = this.rowLambda[r0 + 2];
-          const lt = Math.hypot(l1, l2);
-          if (lt > g * Math.max(ln, 0) * (1 + 1e-9) + 1e-12 * scale) {
-            // Slide: keep the direction of the parallel component (α = γ P·i, β = γ P·j).
-            const f = this.contactFrame, o = 9 * c;
-            const px = (l1 * f[o + 3] + l2 * f[o + 6]) / lt;
-            const py = (l1 * f[o + 4] + l2 * f[o + 7]) / lt;
-            const pz = (l1 * f[o + 5] + l2 * f[o + 8]) / lt;
-            this.contactSlide[3 * c] = px;
-            this.contactSlide[3 * c + 1] = py;
-            this.contactSlide[3 * c + 2] = pz;
-            this.contactState[c] = ContactState.Slide;
-            changed = true;
-          }
         }
       }
       if (!changed) break;

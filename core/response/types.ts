@@ -94,9 +94,12 @@ export interface SolveOptions {
   friction?: FrictionModel;
   restitution?: RestitutionModel;
   /**
-   * Contacts may only push (default true): a contact whose impulse would pull
-   * is removed and the system solved again. With `false` every contact is an
-   * equality (the paper's formulation).
+   * Contacts may only push (default true). A sticking contact whose impulse
+   * leaves the cone slides (the paper's rule); one that cannot push while
+   * sticking or sliding loses its friction; a frictionless one that would pull
+   * is separating and is removed; after each change the system is solved
+   * again. With `false` every contact is an equality (the paper's formulation:
+   * only the stick → slide switch is made).
    */
   unilateral?: boolean;
   /** `sparse` (default, ~linear in body count for trees) or `dense` (the full 9n system by Gaussian elimination; a reference). */
@@ -105,7 +108,12 @@ export interface SolveOptions {
 
 /** Final state of a contact after the solve. */
 export const ContactState = {
-  /** Frictionless contact: impulse along the normal. */
+  /**
+   * Impulse along the normal: γ = 0, or (unilateral solves) a contact whose
+   * friction cannot act with a pushing impulse — a perfectly rough contact
+   * whose sticking impulse would pull, or a sliding one whose impulse on the
+   * cone would pull (a Painlevé-type case).
+   */
   Frictionless: 0,
   /** Sticking (or perfectly rough): full 3-D impulse inside the friction cone. */
   Stick: 1,
