@@ -197,6 +197,13 @@ describe('validateDocument (in-memory documents)', () => {
     expect(() => validateDocument(doc)).toThrow('props[0].mesh.positions: expected a Float32Array, got a Float64Array of 24');
   });
 
+  it('requires typed arrays in memory, though a file may hold plain arrays', () => {
+    const doc = sampleDocument();
+    (doc.characters[0].meshes[0] as { weights: unknown }).weights = Array.from(doc.characters[0].meshes[0].weights);
+    expect(() => validateDocument(doc)).toThrow('characters[0].meshes[0].weights: expected a Float32Array, got an array of 32');
+    expect(() => serializeDocument(doc)).toThrow('characters[0].meshes[0].weights: expected a Float32Array');
+  });
+
   it('lists every problem in document order', () => {
     const doc = sampleDocument();
     doc.props[0].physics.friction = -1;

@@ -94,6 +94,15 @@ function checkSource(p: Problems, path: string, s: SourceRef | undefined): void 
   if (s && (!Number.isInteger(s.index) || s.index < 0)) p.add(`${path}.index`, `must be an integer >= 0 (got ${describeValue(s.index)})`);
 }
 
+type TypedCtor = Float32ArrayConstructor | Uint32ArrayConstructor | Uint16ArrayConstructor | Int32ArrayConstructor;
+
+/** In memory, bulk data must be the typed array `types.ts` names (the schema also accepts plain arrays on disk). */
+function checkTyped(p: Problems, path: string, a: unknown, ctor: TypedCtor): boolean {
+  if (a instanceof ctor) return true;
+  p.add(path, `expected a ${ctor.name}, got ${describeValue(a)}`);
+  return false;
+}
+
 /** Checks positions/normals/indices; returns the vertex count, or -1 when positions are unusable. */
 function checkTriangles(
   p: Problems,
@@ -102,6 +111,9 @@ function checkTriangles(
   normals: ArrayLike<number> | undefined,
   indices: ArrayLike<number>,
 ): number {
+  if (!checkTyped(p, `${path}.positions`, positions, Float32Array)) return -1;
+  if (normals !== undefined && !checkTyped(p, `${path}.normals`, normals, Float32Array)) return -1;
+  if (!checkTyped(p, `${path}.indices`, indices, Uint32Array)) return -1;
   if (positions.length % 3 !== 0) {
     p.add(`${path}.positions`, `length ${positions.length} is not a multiple of 3 (xyz per vertex)`);
     return -1;
@@ -125,6 +137,13 @@ function checkTriangles(
 
 function checkSkinnedMesh(p: Problems, path: string, m: SkinnedMesh, jointCount: number, materialCount: number): void {
   const vertexCount = checkTriangles(p, path, m.positions, m.normals, m.indices);
+  if (
+    !checkTyped(p, `${path}.joints`, m.joints, Uint16Array) ||
+    !checkTyped(p, `${path}.weights`, m.weights, Float32Array) ||
+    !checkTyped(p, `${path}.skinJoints`, m.skinJoints, Int32Array) ||
+    !checkTyped(p, `${path}.inverseBindMatrices`, m.inverseBindMatrices, Float32Array)
+  )
+    return;
   if (!Number.isInteger(m.material) || m.material < 0 || m.material >= materialCount)
     p.add(`${path}.material`, `index ${describeValue(m.material)} out of range (character has ${materialCount} materials)`);
   const slots = m.skinJoints.length;
