@@ -36,5 +36,5 @@ export function describeValue(v: unknown): string {
   if (typeof v === 'boolean') return String(v);
   if (Array.isArray(v)) return `an array of ${v.length}`;
   if (ArrayBuffer.isView(v)) return `a ${Object.prototype.toString.call(v).slice(8, -1)} of ${(v as unknown as ArrayLike<number>).length}`;
-  return `a ${typeof v}`;
+  return typeof v === 'object' ? 'an object' : `a ${typeof v}`;
 }
