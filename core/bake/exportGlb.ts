@@ -31,6 +31,12 @@ export interface ExportOptions extends BakeOptions {
   physics?: PhysicsExtension;
   /** Text for asset.generator. */
   generator?: string;
+  /**
+   * Write meshes, skins and materials (default true). False gives an
+   * animation-only file: the skeleton and prop nodes with their animations,
+   * as game pipelines import clips separately from the model.
+   */
+  includeMeshes?: boolean;
 }
 
 export class ExportError extends Error {
@@ -126,6 +132,9 @@ export function buildGltfDocument(src: ImpulseDocument, options: ExportOptions =
   const accessor = (type: 'SCALAR' | 'VEC3' | 'VEC4' | 'MAT4', array: Float32Array | Uint8Array | Uint16Array | Uint32Array) =>
     doc.createAccessor().setType(type).setArray(array).setBuffer(buffer);
 
+  const includeMeshes = options.includeMeshes ?? true;
+  const physics = options.physics ?? 'none';
+  if (!includeMeshes && physics !== 'none') throw new ExportError(`physics (${physics}) needs the prop meshes as colliders; it cannot be written with includeMeshes: false`);
   const characterNodes: Node[] = [];
   const jointNodes: Node[][] = [];
   src.characters.forEach((ch: Character, ci) => {
@@ -139,6 +148,7 @@ export function buildGltfDocument(src: ImpulseDocument, options: ExportOptions =
       (j.parent < 0 ? root : nodes[j.parent]).addChild(nodes[ji]);
     });
     jointNodes.push(nodes);
+    if (!includeMeshes) return;
     const materials = ch.materials.map((m) => createMaterial(doc, m));
     ch.meshes.forEach((m, mi) => {
       const mwhere = `${where}.meshes[${mi}]`;
@@ -165,8 +175,13 @@ export function buildGltfDocument(src: ImpulseDocument, options: ExportOptions =
 
   const propNodes: Node[] = [];
   const bodies: BodyDescription[] = [];
-  const physics = options.physics ?? 'none';
   src.props.forEach((p: Prop, pi) => {
+    if (!includeMeshes) {
+      const node = applyTransform(doc.createNode(p.name), p.transform);
+      scene.addChild(node);
+      propNodes.push(node);
+      return;
+    }
     const vertexCount = p.mesh.positions.length / 3;
     const prim = doc
       .createPrimitive()

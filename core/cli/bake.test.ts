@@ -117,6 +117,27 @@ describe('impulse bake', () => {
     expect(m.store.get('loose.glb')!.byteLength).toBeLessThanOrEqual(m.store.get('tight.glb')!.byteLength);
   });
 
+  it('--animation-only writes skeleton and animation without meshes; refuses --physics with it', async () => {
+    const m = memoryIo({ 'scene.impulse': project() });
+    expect(await runBake(['scene.impulse', '--out', 'anim.glb', '--animation-only'], m.io)).toBe(0);
+    const glb = m.store.get('anim.glb')!;
+    expect((await validator.validateBytes(glb)).issues.numErrors).toBe(0);
+    const root = (await new WebIO().readBinary(glb)).getRoot();
+    expect(root.listMeshes()).toEqual([]);
+    expect(root.listSkins()).toEqual([]);
+    expect(root.listAnimations().length).toBe(1);
+    expect(root.listNodes().map((n) => n.getName())).toEqual(expect.arrayContaining(['Hero', 'joint0', 'joint3', 'Crate', 'Ball']));
+    expect(await runBake(['scene.impulse', '--out', 'p.glb', '--animation-only', '--physics', 'khr'], m.io)).toBe(2);
+    expect(m.err()).toMatch(/--physics needs the prop meshes/);
+  });
+
+  it('--physics khr writes the physics extension', async () => {
+    const m = memoryIo({ 'scene.impulse': project() });
+    expect(await runBake(['scene.impulse', '--out', 'p.glb', '--physics', 'khr'], m.io)).toBe(0);
+    const json = (await new WebIO().binaryToJSON(m.store.get('p.glb')!)).json;
+    expect(json.extensionsUsed).toContain('KHR_physics_rigid_bodies');
+  });
+
   it('shows progress only on a terminal', async () => {
     const tty = memoryIo({ 'scene.impulse': project() }, true);
     expect(await runBake(['scene.impulse', '--out', 'a.glb'], tty.io)).toBe(0);

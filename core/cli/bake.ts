@@ -1,6 +1,7 @@
 /**
  * `impulse bake <file> --out <out.glb> [--clip NAME] [--every-frame]
- *  [--tolerance T | --tolerance POS,ROT,SCALE] [--physics khr|omi] [--force]`
+ *  [--tolerance T | --tolerance POS,ROT,SCALE] [--physics khr|omi]
+ *  [--animation-only] [--force]`
  *
  * Bakes a project (.impulse) or a glTF file (.glb/.gltf) to a .glb with one
  * animation per clip. Never writes over its input; refuses an existing output
@@ -29,6 +30,9 @@ options:
                         default ${DEFAULT_TOLERANCES.translation},${DEFAULT_TOLERANCES.rotationRad},${DEFAULT_TOLERANCES.scale}
   --physics <khr|omi>   write prop physics (mass, friction, restitution, kinematic
                         or dynamic) as KHR_physics_rigid_bodies or OMI_physics_body
+  --animation-only      skeleton, prop nodes and animations only (no meshes,
+                        skins or materials), for engines that import clips
+                        separately from the model
   --force               overwrite an existing output file
   -h, --help            show this help
 `;
@@ -42,6 +46,7 @@ interface BakeArgs {
   everyFrame: boolean;
   tolerance: Tolerances;
   physics: PhysicsExtension;
+  animationOnly: boolean;
   force: boolean;
 }
 
@@ -57,7 +62,7 @@ function parseTolerance(text: string): Tolerances {
 
 function parseArgs(argv: string[]): BakeArgs | 'help' {
   let input: string | undefined, out: string | undefined, clip: string | undefined;
-  let everyFrame = false, force = false;
+  let everyFrame = false, force = false, animationOnly = false;
   let tolerance: Tolerances = { ...DEFAULT_TOLERANCES };
   let physics: PhysicsExtension = 'none';
   const value = (i: number, flag: string): string => {
@@ -88,6 +93,9 @@ function parseArgs(argv: string[]): BakeArgs | 'help' {
       case '--force':
         force = true;
         break;
+      case '--animation-only':
+        animationOnly = true;
+        break;
       case '--tolerance':
         tolerance = parseTolerance(take());
         break;
@@ -106,7 +114,8 @@ function parseArgs(argv: string[]): BakeArgs | 'help' {
   if (input === undefined) throw new UsageError('missing input file');
   if (out === undefined) throw new UsageError('missing --out <out.glb>');
   if (!/\.glb$/i.test(out)) throw new UsageError(`--out: the output is a binary glTF and must end in .glb, got "${out}"`);
-  return { input, out, clip, everyFrame, tolerance, physics, force };
+  if (animationOnly && physics !== 'none') throw new UsageError('--physics needs the prop meshes (colliders); it cannot be combined with --animation-only');
+  return { input, out, clip, everyFrame, tolerance, physics, animationOnly, force };
 }
 
 /** External buffers of a .gltf, read next to it (only plain relative names, no `..`). */
@@ -205,12 +214,12 @@ export async function runBake(argv: string[], io: CliIo): Promise<number> {
       baked.push(bakeClip(doc, clip.id, { mode, tolerance: args.tolerance }));
     });
     if (io.isTTY) io.stderr(`\r\x1b[Kwriting ${out}...`);
-    const glb = await exportGlb(doc, { baked, physics: args.physics, generator: 'Impulse (impulse bake)' });
+    const glb = await exportGlb(doc, { baked, physics: args.physics, includeMeshes: !args.animationOnly, generator: 'Impulse (impulse bake)' });
     await io.writeFile(out, glb);
     if (io.isTTY) io.stderr('\r\x1b[K');
     const tol = args.tolerance;
     io.stdout(
-      `wrote ${out} (${glb.byteLength} bytes, ${Date.now() - t0} ms, ${mode}` +
+      `wrote ${out} (${glb.byteLength} bytes, ${Date.now() - t0} ms, ${mode}${args.animationOnly ? ', animation only' : ''}` +
         (mode === 'sparse' ? `, tolerance ${tol.translation} m / ${tol.rotationRad} rad / ${tol.scale}` : '') +
         `)\n` +
         (baked.length === 0 ? '  no clips: meshes and rest pose only\n' : baked.map((c) => `  clip ${describeClip(c)}\n`).join('')),
