@@ -59,7 +59,7 @@ function jointViolation(bodies: RigidBodyInput[], joints: JointInput[], sol: Imp
       const along = dot(rv, ax);
       worst = Math.max(worst, len(v3(rv.x - along * ax.x, rv.y - along * ax.y, rv.z - along * ax.z)));
       expect(Math.abs(dot(R, ax)), `joint ${j}: linear slide impulse ⊥ axis`).toBeLessThanOrEqual(1e-12 * (1 + len(R)));
-    } else {
+    } else if (jt.kind === 'planarSlide') {
       const a = jt.normal, l = len(a), nn = v3(a.x / l, a.y / l, a.z / l);
       worst = Math.max(worst, Math.abs(dot(rv, nn)));
       const rn = dot(R, nn);
