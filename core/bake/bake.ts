@@ -40,9 +40,11 @@ export interface BakeOptions {
   /** Check points between consecutive frames / key times (sparse mode). Default 3. */
   subSamples?: number;
   /**
-   * Also write channels the clip does not animate (their constant rest value,
-   * two keys), so playing several clips in a row in an engine never leaves a
-   * joint in another clip's pose. Default true.
+   * Also bake channels the clip does not animate (their constant rest value:
+   * two keys, or one per frame in every-frame mode; method 'static'). Default
+   * true. The exporter drops the ones no clip animates (the node's rest
+   * transform already holds them) and keeps the others, so playing several
+   * clips in a row in an engine never leaves a joint in another clip's pose.
    */
   includeStatic?: boolean;
 }
@@ -56,6 +58,7 @@ export interface BakedChannel {
   curve: KeyCurve;
   /** Largest error against our evaluation at the sampled points. */
   maxError: number;
+  /** 'static': the clip does not animate this channel (its rest value). */
   method: ReduceResult['method'] | 'every-frame' | 'static';
 }
 
@@ -249,7 +252,7 @@ function bakeChannel(
       if (sampler) sampler.valueAt(times[i] + start, values, i * dims);
       else for (let c = 0; c < dims; c++) values[i * dims + c] = rest[restOffset + c];
     }
-    return { target: { kind: 'prop', prop: -1 }, path, curve: keysAtEverySample({ kind, times, values }), maxError: 0, method: 'every-frame' };
+    return { target: { kind: 'prop', prop: -1 }, path, curve: keysAtEverySample({ kind, times, values }), maxError: 0, method: sampler ? 'every-frame' : 'static' };
   }
   if (!sampler) return { target: { kind: 'prop', prop: -1 }, path, curve: staticCurve(rest, restOffset, dims, duration), maxError: 0, method: 'static' };
   const grid = denseGrid(clip, sampler, start, duration > 0 ? sub : 0);
@@ -328,4 +331,16 @@ export function bakedKeyCount(clip: BakedClip): number {
   let n = 0;
   for (const ch of clip.channels) n += ch.curve.times.length;
   return n;
+}
+
+/**
+ * Channels to write: drops a channel from every clip when no clip animates it
+ * (it is 'static', the rest value, everywhere), since the node's own
+ * transform already holds that value. Returns new clip objects.
+ */
+export function pruneStaticChannels(clips: BakedClip[]): BakedClip[] {
+  const key = (ch: BakedChannel) => (ch.target.kind === 'joint' ? `j${ch.target.character}/${ch.target.joint}` : `p${ch.target.prop}`) + `/${ch.path}`;
+  const animated = new Set<string>();
+  for (const c of clips) for (const ch of c.channels) if (ch.method !== 'static') animated.add(key(ch));
+  return clips.map((c) => ({ ...c, channels: c.channels.filter((ch) => animated.has(key(ch))) }));
 }

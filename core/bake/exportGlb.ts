@@ -19,7 +19,7 @@
 import { type Accessor, type Buffer, Document, type Material as GltfMaterial, type Node, WebIO } from '@gltf-transform/core';
 import type { Character, ImpulseDocument, Material, Prop, SkinnedMesh, Transform } from '../document/types';
 import { propMassProperties } from '../document/massProperties';
-import { type BakeOptions, type BakedClip, bakeDocument } from './bake';
+import { type BakeOptions, type BakedClip, bakeDocument, pruneStaticChannels } from './bake';
 import { type BodyDescription, KHRPhysicsRigidBodies, OMIPhysicsBody, OMIPhysicsShape } from './physicsExtensions';
 
 export type PhysicsExtension = 'none' | 'khr' | 'omi';
@@ -37,6 +37,8 @@ export interface ExportOptions extends BakeOptions {
    * as game pipelines import clips separately from the model.
    */
   includeMeshes?: boolean;
+  /** Keep channels no clip animates (constant rest values). Default false: the nodes' rest transforms hold them. */
+  keepStaticChannels?: boolean;
 }
 
 export class ExportError extends Error {
@@ -123,7 +125,8 @@ function indexArray(indices: Uint32Array, vertexCount: number): Uint16Array | Ui
 
 /** Builds the gltf-transform Document (exposed for tests and tools); `exportGlb` writes it. */
 export function buildGltfDocument(src: ImpulseDocument, options: ExportOptions = {}): ExportLayout {
-  const clips = options.baked ?? bakeDocument(src, options);
+  const baked = options.baked ?? bakeDocument(src, options);
+  const clips = options.keepStaticChannels ? baked : pruneStaticChannels(baked);
   const doc = new Document();
   doc.getRoot().getAsset().generator = options.generator ?? 'Impulse';
   const buffer: Buffer = doc.createBuffer();
@@ -219,6 +222,7 @@ export function buildGltfDocument(src: ImpulseDocument, options: ExportOptions =
 
   // Animations: inputs shared between channels with identical key times.
   for (const clip of clips) {
+    if (clip.channels.length === 0) continue; // glTF animations need at least one channel
     const anim = doc.createAnimation(clip.name);
     const inputs = new Map<string, Accessor>();
     for (const ch of clip.channels) {

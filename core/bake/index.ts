@@ -27,6 +27,7 @@ export {
   bakeClip,
   bakeDocument,
   bakedKeyCount,
+  pruneStaticChannels,
 } from './bake';
 export { type PhysicsExtension, type ExportOptions, type ExportLayout, ExportError, buildGltfDocument, exportGlb } from './exportGlb';
 export { KHRPhysicsRigidBodies, OMIPhysicsBody, OMIPhysicsShape, type BodyDescription } from './physicsExtensions';
