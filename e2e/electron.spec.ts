@@ -5,6 +5,7 @@
  * and the handlers.
  */
 import { _electron as electron, expect, test } from '@playwright/test';
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -27,6 +28,12 @@ const bundle = join(REPO_ROOT, 'dist-electron', 'main.cjs');
 
 test.describe('Electron app', () => {
   test.skip(binary === null, 'Electron binary not installed (it cannot be downloaded on this machine); the Chromium bridge specs cover the renderer');
+
+  test.beforeAll(() => {
+    // `npm run test:e2e` builds the renderer; the main/preload bundles are built here (esbuild, about a second).
+    const r = spawnSync(process.execPath, [join(REPO_ROOT, 'scripts', 'build-electron.mjs')], { cwd: REPO_ROOT, encoding: 'utf8' });
+    if (r.status !== 0) throw new Error(`build-electron failed: ${r.stderr}`);
+  });
 
   test('opens the sample in a sandboxed window whose preload exposes exactly the contract', async () => {
     expect(existsSync(bundle), 'dist-electron/main.cjs exists (npm run build:electron)').toBe(true);
