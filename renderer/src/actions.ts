@@ -1,0 +1,264 @@
+/**
+ * Editing commands of the app: they read the selection and the playhead,
+ * the evaluated pose (runtime), and change the document through one undoable
+ * edit each.
+ */
+import type { ImpulseDocument, Interpolation, TrackPath, TrackTarget } from '../../core/document/types';
+import { docActions, getDoc } from './state/documentStore';
+import { useEphemeral, setStatus, type Selection, type SelectedKey } from './state/ephemeral';
+import { usePrefs } from './state/preferences';
+import {
+  activeClip,
+  allKeyFrames,
+  deleteKeys,
+  findTrack,
+  keyFramesOf,
+  nextKeyFrame,
+  previousKeyFrame,
+  sameTarget,
+  setInterpolation,
+  setKey,
+  targetKey,
+  writeChannel,
+} from './state/keys';
+import { runtime } from './scene/runtime';
+import { findLimbChains } from './scene/limbs';
+
+export const currentFrame = (): number => Math.round(useEphemeral.getState().frame);
+
+export function setFrame(frame: number): void {
+  useEphemeral.setState({ frame });
+}
+
+/** The channels (target, path) a key on the selection writes. */
+export function selectionChannels(doc: ImpulseDocument, sel: Selection): { target: TrackTarget; path: TrackPath }[] {
+  if (!sel) return [];
+  const clip = activeClip(doc);
+  const jointChannels = (character: string, joint: number, parent: number) => {
+    const target: TrackTarget = { kind: 'joint', character, joint };
+    const out: { target: TrackTarget; path: TrackPath }[] = [{ target, path: 'rotation' }];
+    if (parent < 0 || (clip && findTrack(clip, target, 'translation'))) out.unshift({ target, path: 'translation' });
+    if (clip && findTrack(clip, target, 'scale')) out.push({ target, path: 'scale' });
+    return out;
+  };
+  switch (sel.kind) {
+    case 'prop': {
+      const target: TrackTarget = { kind: 'prop', prop: sel.id };
+      return (['translation', 'rotation', 'scale'] as TrackPath[]).map((path) => ({ target, path }));
+    }
+    case 'joint': {
+      const c = doc.characters.find((ch) => ch.id === sel.character);
+      if (!c || !c.skeleton.joints[sel.joint]) return [];
+      return jointChannels(c.id, sel.joint, c.skeleton.joints[sel.joint].parent);
+    }
+    case 'character': {
+      const c = doc.characters.find((ch) => ch.id === sel.id);
+      if (!c) return [];
+      return c.skeleton.joints.flatMap((j, i) => jointChannels(c.id, i, j.parent));
+    }
+    case 'ik': {
+      const c = doc.characters.find((ch) => ch.id === sel.character);
+      const chain = c ? findLimbChains(c.skeleton)[sel.chain] : undefined;
+      if (!c || !chain) return [];
+      return [chain.upper, chain.lower, chain.end].flatMap((j) => jointChannels(c.id, j, c.skeleton.joints[j].parent));
+    }
+  }
+}
+
+/** Targets (objects and joints) the selection stands for. */
+export function selectionTargets(doc: ImpulseDocument, sel: Selection): TrackTarget[] {
+  const out: TrackTarget[] = [];
+  for (const ch of selectionChannels(doc, sel)) if (!out.some((t) => sameTarget(t, ch.target))) out.push(ch.target);
+  return out;
+}
+
+const _local = new Float64Array(10);
+const PATH_SLICE: Record<TrackPath, [number, number]> = { translation: [0, 3], rotation: [3, 7], scale: [7, 10] };
+
+/** The evaluated value of a channel at the playhead (what is on screen). */
+export function currentValue(target: TrackTarget, path: TrackPath): number[] {
+  const [a, b] = PATH_SLICE[path];
+  if (target.kind === 'joint') {
+    if (!runtime.jointLocal(target.character, target.joint, _local)) throw new Error(`no joint ${target.joint} of ${target.character}`);
+    return Array.from(_local.subarray(a, b));
+  }
+  const pr = runtime.props.get(target.prop);
+  if (!pr) throw new Error(`no prop ${target.prop}`);
+  return Array.from(pr.trs.subarray(a, b));
+}
+
+/** Makes sure the runtime shows the current document at the current frame (for reads outside useFrame). */
+export function syncRuntime(): void {
+  const doc = getDoc();
+  const clip = activeClip(doc);
+  runtime.sync(doc, clip ? useEphemeral.getState().frame / clip.frameRate : 0);
+}
+
+export function setKeyOnSelection(): void {
+  syncRuntime();
+  const doc = getDoc();
+  const sel = useEphemeral.getState().selection;
+  const channels = selectionChannels(doc, sel);
+  if (!channels.length) {
+    setStatus('Select a bone, character or prop to set a key');
+    return;
+  }
+  if (!activeClip(doc)) {
+    setStatus('The document has no clip to key', true);
+    return;
+  }
+  const frame = currentFrame();
+  const values = channels.map((c) => currentValue(c.target, c.path));
+  const interpolation = usePrefs.getState().defaultInterpolation;
+  docActions.edit(`Set key at ${frame}`, (d) => {
+    const clip = activeClip(d as ImpulseDocument)!;
+    channels.forEach((c, i) => setKey(clip, c.target, c.path, frame, values[i], interpolation));
+  });
+  setStatus(`Key set at frame ${frame} on ${channels.length} channel${channels.length === 1 ? '' : 's'}`);
+}
+
+export function deleteSelectedKeys(): void {
+  const doc = getDoc();
+  const eph = useEphemeral.getState();
+  let groups: { target: TrackTarget; frames: number[] }[];
+  if (eph.selectedKeys.length) groups = groupKeys(eph.selectedKeys);
+  else groups = selectionTargets(doc, eph.selection).map((target) => ({ target, frames: [currentFrame()] }));
+  if (!groups.length) return;
+  let removed = 0;
+  docActions.edit('Delete keys', (d) => {
+    const clip = activeClip(d as ImpulseDocument);
+    if (!clip) return;
+    for (const g of groups) removed += deleteKeys(clip, g.target, g.frames);
+  });
+  useEphemeral.setState({ selectedKeys: [] });
+  setStatus(removed ? `Deleted ${removed} key${removed === 1 ? '' : 's'}` : 'No keys to delete');
+}
+
+export function groupKeys(keys: readonly SelectedKey[]): { target: TrackTarget; frames: number[] }[] {
+  const groups = new Map<string, { target: TrackTarget; frames: number[] }>();
+  for (const k of keys) {
+    const id = targetKey(k.target);
+    let g = groups.get(id);
+    if (!g) groups.set(id, (g = { target: k.target, frames: [] }));
+    if (!g.frames.includes(k.frame)) g.frames.push(k.frame);
+  }
+  return [...groups.values()];
+}
+
+export function setInterpolationOnSelection(interpolation: Interpolation): void {
+  const doc = getDoc();
+  const eph = useEphemeral.getState();
+  const targets = eph.selectedKeys.length ? groupKeys(eph.selectedKeys).map((g) => g.target) : selectionTargets(doc, eph.selection);
+  if (!targets.length) {
+    setStatus('Select keys or an object to change interpolation');
+    return;
+  }
+  docActions.edit(`Interpolation ${interpolation}`, (d) => {
+    const clip = activeClip(d as ImpulseDocument);
+    if (!clip) return;
+    for (const t of targets) setInterpolation(clip, t, interpolation);
+  });
+  setStatus(`Interpolation: ${interpolation}`);
+}
+
+export function copyPose(): void {
+  syncRuntime();
+  const doc = getDoc();
+  const sel = useEphemeral.getState().selection;
+  if (!sel) return setStatus('Select a character, bone or prop to copy its pose');
+  if (sel.kind === 'prop') {
+    const v = (p: TrackPath) => currentValue({ kind: 'prop', prop: sel.id }, p);
+    useEphemeral.setState({
+      clipboard: {
+        kind: 'prop',
+        owner: sel.id,
+        transforms: [{ joint: -1, transform: { translation: v('translation') as never, rotation: v('rotation') as never, scale: v('scale') as never } }],
+      },
+    });
+    return setStatus('Copied prop transform');
+  }
+  const character = sel.kind === 'character' ? sel.id : sel.character;
+  const c = doc.characters.find((ch) => ch.id === character);
+  if (!c) return;
+  const joints = sel.kind === 'joint' ? [sel.joint] : c.skeleton.joints.map((_, i) => i);
+  const transforms = joints.map((j) => {
+    const t: TrackTarget = { kind: 'joint', character, joint: j };
+    return {
+      joint: j,
+      transform: {
+        translation: currentValue(t, 'translation') as [number, number, number],
+        rotation: currentValue(t, 'rotation') as [number, number, number, number],
+        scale: currentValue(t, 'scale') as [number, number, number],
+      },
+    };
+  });
+  useEphemeral.setState({ clipboard: { kind: sel.kind === 'joint' ? 'joint' : 'character', owner: character, transforms } });
+  setStatus(`Copied pose of ${joints.length} joint${joints.length === 1 ? '' : 's'}`);
+}
+
+/**
+ * Pastes the copied pose onto the selected character (same joint indices; the
+ * joint count must match) or prop, keyed at the playhead when auto-key is on
+ * or the channel is animated, as a manual pose would be.
+ */
+export function pastePose(): void {
+  const eph = useEphemeral.getState();
+  const clip = eph.clipboard;
+  const sel = eph.selection;
+  if (!clip) return setStatus('Nothing copied');
+  if (!sel) return setStatus('Select where to paste the pose');
+  const doc = getDoc();
+  const frame = currentFrame();
+  const autoKey = usePrefs.getState().autoKey;
+  if (clip.kind === 'prop') {
+    if (sel.kind !== 'prop') return setStatus('A prop transform pastes onto a prop', true);
+    const tr = clip.transforms[0].transform;
+    docActions.edit('Paste transform', (d) => {
+      for (const path of ['translation', 'rotation', 'scale'] as TrackPath[])
+        writeChannel(d as ImpulseDocument, { kind: 'prop', prop: sel.id }, path, frame, tr[path], autoKey);
+    });
+    return setStatus('Pasted transform');
+  }
+  if (sel.kind === 'prop') return setStatus('A pose pastes onto a character', true);
+  const character = sel.kind === 'character' ? sel.id : sel.character;
+  const c = doc.characters.find((ch) => ch.id === character);
+  if (!c) return;
+  const src = doc.characters.find((ch) => ch.id === clip.owner);
+  const joints = clip.kind === 'joint' && sel.kind === 'joint' ? [{ joint: sel.joint, transform: clip.transforms[0].transform }] : clip.transforms;
+  if (clip.kind === 'character' && src && src.skeleton.joints.length !== c.skeleton.joints.length)
+    return setStatus(`Pose has ${src.skeleton.joints.length} joints, ${c.name} has ${c.skeleton.joints.length}`, true);
+  docActions.edit('Paste pose', (d) => {
+    for (const { joint, transform } of joints) {
+      if (joint >= c.skeleton.joints.length) continue;
+      const target: TrackTarget = { kind: 'joint', character, joint };
+      // Translation only for roots (the rest keep their bone lengths) unless animated.
+      const cl = activeClip(d as ImpulseDocument);
+      const paths: TrackPath[] = ['rotation'];
+      if (c.skeleton.joints[joint].parent < 0 || (cl && findTrack(cl, target, 'translation'))) paths.push('translation');
+      if (cl && findTrack(cl, target, 'scale')) paths.push('scale');
+      for (const p of paths) writeChannel(d as ImpulseDocument, target, p, frame, transform[p], autoKey);
+    }
+  });
+  setStatus(`Pasted pose of ${joints.length} joint${joints.length === 1 ? '' : 's'}`);
+}
+
+/** Previous/next key of the selection (or of the whole clip when nothing is selected or it has no keys). */
+export function jumpToKey(direction: 1 | -1): void {
+  const doc = getDoc();
+  const clip = activeClip(doc);
+  if (!clip) return;
+  const targets = selectionTargets(doc, useEphemeral.getState().selection);
+  let frames = targets.length ? [...new Set(targets.flatMap((t) => keyFramesOf(clip, t)))].sort((a, b) => a - b) : [];
+  if (!frames.length) frames = allKeyFrames(clip);
+  const f = currentFrame();
+  const next = direction > 0 ? nextKeyFrame(frames, f) : previousKeyFrame(frames, f);
+  if (next !== undefined) setFrame(next);
+}
+
+export function stepFrame(delta: number): void {
+  const doc = getDoc();
+  const clip = activeClip(doc);
+  const f = currentFrame() + delta;
+  if (!clip) return setFrame(f);
+  setFrame(Math.min(clip.endFrame, Math.max(clip.startFrame, f)));
+}

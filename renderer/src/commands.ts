@@ -1,0 +1,239 @@
+/**
+ * Every command of the app in one table: the in-app menu bar, native menu
+ * events (`onMenuCommand`), keyboard shortcuts and the help panel all read it.
+ */
+import type { MenuCommand } from '../../electron/ipc/contract';
+import {
+  copyPose,
+  deleteSelectedKeys,
+  jumpToKey,
+  pastePose,
+  setInterpolationOnSelection,
+  setKeyOnSelection,
+  stepFrame,
+  setFrame,
+} from './actions';
+import {
+  autosaveNow,
+  handleCloseRequest,
+  importGltfFile,
+  newProject,
+  openProject,
+  openRecent,
+  openSample,
+  saveProject,
+} from './project';
+import { docActions, getDoc } from './state/documentStore';
+import { useEphemeral, setStatus } from './state/ephemeral';
+import { usePrefs, setPref } from './state/preferences';
+import { activeClip } from './state/keys';
+
+/** Hooks the viewport installs (camera operations need the three.js camera). */
+export const viewportCommands: {
+  frameSelected: () => void;
+  setView: (view: 'front' | 'right' | 'top') => void;
+} = {
+  frameSelected: () => undefined,
+  setView: () => undefined,
+};
+
+/** Called on Escape before anything else; returns true when it consumed the key (a drag was cancelled). */
+export const escapeHandlers: (() => boolean)[] = [];
+
+export type CommandId =
+  | MenuCommand
+  | 'toolTranslate'
+  | 'toolRotate'
+  | 'toolScale'
+  | 'playPause'
+  | 'toggleLoop'
+  | 'toggleAutoKey'
+  | 'nextFrame'
+  | 'previousFrame'
+  | 'nextKey'
+  | 'previousKey'
+  | 'firstFrame'
+  | 'lastFrame'
+  | 'interpolationStep'
+  | 'interpolationLinear'
+  | 'interpolationCubic'
+  | 'toggleGrid'
+  | 'toggleBones'
+  | 'escape';
+
+export interface CommandDef {
+  id: CommandId;
+  label: string;
+  /** Shortcut labels for the help panel and menus (first one is shown in menus). */
+  keys: string[];
+  run: () => void | Promise<void>;
+  /** Returns a reason when the command cannot run now (menus show it disabled). */
+  disabledReason?: () => string | null;
+}
+
+function togglePlay(): void {
+  const e = useEphemeral.getState();
+  const clip = activeClip(getDoc());
+  if (!e.playing && clip && Math.round(e.frame) >= clip.endFrame && !usePrefs.getState().loop) setFrame(clip.startFrame);
+  useEphemeral.setState({ playing: !e.playing, frame: e.playing ? Math.round(e.frame) : e.frame });
+}
+
+const noClip = () => (activeClip(getDoc()) ? null : 'The document has no clip');
+
+export const COMMANDS: CommandDef[] = [
+  { id: 'new', label: 'New', keys: ['Ctrl+N'], run: newProject },
+  { id: 'open', label: 'Open…', keys: ['Ctrl+O'], run: openProject },
+  { id: 'openSample', label: 'Open Sample', keys: [], run: openSample },
+  { id: 'save', label: 'Save', keys: ['Ctrl+S'], run: () => void saveProject(false) },
+  { id: 'saveAs', label: 'Save As…', keys: ['Ctrl+Shift+S'], run: () => void saveProject(true) },
+  { id: 'import', label: 'Import glTF…', keys: ['Ctrl+I'], run: importGltfFile },
+  {
+    id: 'export',
+    label: 'Export GLB…',
+    keys: ['Ctrl+E'],
+    run: () => setStatus('Export is not available yet (needs the baking exporter)', true),
+    disabledReason: () => 'Export needs the baking exporter (core/bake), which is not part of this build yet',
+  },
+  { id: 'undo', label: 'Undo', keys: ['Ctrl+Z'], run: docActions.undo },
+  { id: 'redo', label: 'Redo', keys: ['Ctrl+Shift+Z', 'Ctrl+Y'], run: docActions.redo },
+  { id: 'setKey', label: 'Set Key', keys: ['S', 'K'], run: setKeyOnSelection, disabledReason: noClip },
+  { id: 'deleteKeys', label: 'Delete Keys', keys: ['Delete', 'Alt+I'], run: deleteSelectedKeys, disabledReason: noClip },
+  { id: 'copyPose', label: 'Copy Pose', keys: ['Ctrl+C'], run: copyPose },
+  { id: 'pastePose', label: 'Paste Pose', keys: ['Ctrl+V'], run: pastePose },
+  { id: 'interpolationStep', label: 'Interpolation: Step', keys: [], run: () => setInterpolationOnSelection('step') },
+  { id: 'interpolationLinear', label: 'Interpolation: Linear', keys: [], run: () => setInterpolationOnSelection('linear') },
+  { id: 'interpolationCubic', label: 'Interpolation: Cubic', keys: [], run: () => setInterpolationOnSelection('cubic') },
+  { id: 'toolTranslate', label: 'Move tool', keys: ['W'], run: () => useEphemeral.setState({ tool: 'translate' }) },
+  { id: 'toolRotate', label: 'Rotate tool', keys: ['E'], run: () => useEphemeral.setState({ tool: 'rotate' }) },
+  { id: 'toolScale', label: 'Scale tool', keys: ['R'], run: () => useEphemeral.setState({ tool: 'scale' }) },
+  { id: 'frameSelected', label: 'Frame Selected', keys: ['F'], run: () => viewportCommands.frameSelected() },
+  {
+    id: 'togglePerspective',
+    label: 'Perspective / Orthographic',
+    keys: ['O', 'Numpad5'],
+    run: () => setPref('projection', usePrefs.getState().projection === 'perspective' ? 'orthographic' : 'perspective'),
+  },
+  { id: 'viewFront', label: 'Front View', keys: ['1', 'Numpad1'], run: () => viewportCommands.setView('front') },
+  { id: 'viewRight', label: 'Right View', keys: ['3', 'Numpad3'], run: () => viewportCommands.setView('right') },
+  { id: 'viewTop', label: 'Top View', keys: ['7', 'Numpad7'], run: () => viewportCommands.setView('top') },
+  { id: 'toggleGrid', label: 'Show Grid', keys: [], run: () => setPref('showGrid', !usePrefs.getState().showGrid) },
+  { id: 'toggleBones', label: 'Show Bones', keys: [], run: () => setPref('showBones', !usePrefs.getState().showBones) },
+  { id: 'playPause', label: 'Play / Pause', keys: ['Space'], run: togglePlay, disabledReason: noClip },
+  { id: 'toggleLoop', label: 'Loop Playback', keys: ['L'], run: () => setPref('loop', !usePrefs.getState().loop) },
+  { id: 'toggleAutoKey', label: 'Auto-Key', keys: ['N'], run: () => setPref('autoKey', !usePrefs.getState().autoKey) },
+  { id: 'nextFrame', label: 'Next Frame', keys: ['ArrowRight'], run: () => stepFrame(1) },
+  { id: 'previousFrame', label: 'Previous Frame', keys: ['ArrowLeft'], run: () => stepFrame(-1) },
+  { id: 'nextKey', label: 'Next Key', keys: ['.', 'ArrowUp'], run: () => jumpToKey(1) },
+  { id: 'previousKey', label: 'Previous Key', keys: [',', 'ArrowDown'], run: () => jumpToKey(-1) },
+  {
+    id: 'firstFrame',
+    label: 'First Frame',
+    keys: ['Shift+ArrowLeft', 'Home'],
+    run: () => setFrame(activeClip(getDoc())?.startFrame ?? 0),
+  },
+  {
+    id: 'lastFrame',
+    label: 'Last Frame',
+    keys: ['Shift+ArrowRight', 'End'],
+    run: () => setFrame(activeClip(getDoc())?.endFrame ?? 0),
+  },
+  {
+    id: 'checkClip',
+    label: 'Check Clip',
+    keys: [],
+    run: () => undefined,
+    disabledReason: () => 'Checking arrives with the interpenetration checker',
+  },
+  {
+    id: 'suggest',
+    label: 'Suggest Motion',
+    keys: [],
+    run: () => undefined,
+    disabledReason: () => 'Suggestions arrive with the impulse solver',
+  },
+  { id: 'help', label: 'Keyboard Shortcuts', keys: ['?', 'F1'], run: () => useEphemeral.setState({ helpOpen: !useEphemeral.getState().helpOpen }) },
+  {
+    id: 'escape',
+    label: 'Cancel drag / close / clear key selection',
+    keys: ['Escape'],
+    run: () => {
+      for (const h of escapeHandlers) if (h()) return;
+      if (docActions.cancelDrag()) return;
+      const e = useEphemeral.getState();
+      if (e.helpOpen) useEphemeral.setState({ helpOpen: false });
+      else if (e.selectedKeys.length) useEphemeral.setState({ selectedKeys: [] });
+      else useEphemeral.setState({ selection: null });
+    },
+  },
+  { id: 'autosave', label: 'Autosave', keys: [], run: autosaveNow },
+  { id: 'closeRequested', label: 'Close', keys: [], run: handleCloseRequest },
+  { id: 'quitRequested', label: 'Quit', keys: [], run: handleCloseRequest },
+  { id: 'openRecent', label: 'Open Recent', keys: [], run: () => undefined },
+];
+
+const byId = new Map(COMMANDS.map((c) => [c.id, c]));
+
+export function commandDef(id: CommandId): CommandDef {
+  const c = byId.get(id);
+  if (!c) throw new Error(`unknown command ${id}`);
+  return c;
+}
+
+export function runCommand(id: CommandId, arg?: { path?: string }): void {
+  if (id === 'openRecent') {
+    if (arg?.path) void openRecent(arg.path);
+    return;
+  }
+  const c = commandDef(id);
+  const reason = c.disabledReason?.();
+  if (reason) {
+    setStatus(reason);
+    return;
+  }
+  Promise.resolve(c.run()).catch((e: unknown) => setStatus(`${c.label}: ${e instanceof Error ? e.message : String(e)}`, true));
+}
+
+/** Normalises a keyboard event to the labels used in `keys` (e.g. "Ctrl+Shift+Z", "S", "?"). */
+export function keyLabel(e: KeyboardEvent): string {
+  const parts: string[] = [];
+  if (e.ctrlKey || e.metaKey) parts.push('Ctrl');
+  if (e.altKey) parts.push('Alt');
+  let key = e.key;
+  if (e.code.startsWith('Numpad') && /^Numpad\d$/.test(e.code)) key = e.code;
+  else if (key === ' ') key = 'Space';
+  else if (key.length === 1) key = key.toUpperCase();
+  // Shift is part of printable characters like "?" already.
+  if (e.shiftKey && (key.length > 1 || /[A-Z]/.test(key))) parts.push('Shift');
+  parts.push(key === 'Del' ? 'Delete' : key);
+  return parts.join('+');
+}
+
+const keymap = new Map<string, CommandId>();
+for (const c of COMMANDS) for (const k of c.keys) keymap.set(k.toUpperCase(), c.id);
+keymap.set('BACKSPACE', 'deleteKeys');
+keymap.set('X', 'deleteKeys');
+
+export function commandForKey(e: KeyboardEvent): CommandId | undefined {
+  return keymap.get(keyLabel(e).toUpperCase());
+}
+
+function isTextField(el: EventTarget | null): boolean {
+  if (!(el instanceof HTMLElement)) return false;
+  if (el.isContentEditable) return true;
+  if (el instanceof HTMLTextAreaElement || el instanceof HTMLSelectElement) return true;
+  return el instanceof HTMLInputElement && !['checkbox', 'radio', 'button', 'range'].includes(el.type);
+}
+
+/** Global shortcuts. Text fields keep their own keys (typing, text undo) except Escape. */
+export function installShortcuts(): () => void {
+  const onKey = (e: KeyboardEvent) => {
+    if (e.repeat && !['ArrowLeft', 'ArrowRight'].includes(e.key)) return;
+    const id = commandForKey(e);
+    if (!id) return;
+    if (isTextField(e.target) && id !== 'escape') return;
+    e.preventDefault();
+    runCommand(id);
+  };
+  window.addEventListener('keydown', onKey);
+  return () => window.removeEventListener('keydown', onKey);
+}

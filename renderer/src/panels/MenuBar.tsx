@@ -1,0 +1,148 @@
+/** In-app menu bar (shown when the shell has no native menus, e.g. Chromium). */
+import { useEffect, useRef, useState } from 'react';
+import { COMMANDS, commandDef, runCommand, type CommandId } from '../commands';
+import { useCanRedo, useCanUndo } from '../state/documentStore';
+import { useEphemeral } from '../state/ephemeral';
+import { usePrefs } from '../state/preferences';
+
+const MENUS: { name: string; items: (CommandId | '-')[] }[] = [
+  { name: 'File', items: ['new', 'open', 'openSample', '-', 'save', 'saveAs', '-', 'import', 'export'] },
+  { name: 'Edit', items: ['undo', 'redo', '-', 'setKey', 'deleteKeys', 'copyPose', 'pastePose', '-', 'interpolationStep', 'interpolationLinear', 'interpolationCubic'] },
+  { name: 'View', items: ['frameSelected', 'togglePerspective', 'viewFront', 'viewRight', 'viewTop', '-', 'toggleGrid', 'toggleBones', '-', 'toolTranslate', 'toolRotate', 'toolScale'] },
+  { name: 'Playback', items: ['playPause', 'toggleLoop', 'toggleAutoKey', '-', 'previousKey', 'nextKey', 'firstFrame', 'lastFrame'] },
+  { name: 'Clip', items: ['checkClip', 'suggest'] },
+  { name: 'Help', items: ['help'] },
+];
+
+export function MenuBar({ native }: { native: boolean }) {
+  const [open, setOpen] = useState<string | null>(null);
+  const canUndo = useCanUndo();
+  const canRedo = useCanRedo();
+  const recent = useEphemeral((s) => s.recent);
+  const prefs = usePrefs();
+  const bar = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (!open) return;
+    const close = (e: PointerEvent) => {
+      if (!bar.current?.contains(e.target as Node)) setOpen(null);
+    };
+    window.addEventListener('pointerdown', close);
+    return () => window.removeEventListener('pointerdown', close);
+  }, [open]);
+  if (native) return null;
+  const disabled = (id: CommandId): string | null => {
+    if (id === 'undo' && !canUndo) return 'Nothing to undo';
+    if (id === 'redo' && !canRedo) return 'Nothing to redo';
+    return commandDef(id).disabledReason?.() ?? null;
+  };
+  const checked = (id: CommandId): boolean | undefined =>
+    id === 'toggleGrid' ? prefs.showGrid : id === 'toggleBones' ? prefs.showBones : id === 'toggleLoop' ? prefs.loop : id === 'toggleAutoKey' ? prefs.autoKey : id === 'togglePerspective' ? prefs.projection === 'orthographic' : undefined;
+  return (
+    <div className="menubar" ref={bar} data-testid="menubar">
+      {MENUS.map((m) => (
+        <div key={m.name} className={`menu${open === m.name ? ' open' : ''}`}>
+          <button data-testid={`menu-${m.name.toLowerCase()}`} onClick={() => setOpen(open === m.name ? null : m.name)} onMouseEnter={() => open && setOpen(m.name)}>
+            {m.name}
+          </button>
+          {open === m.name && (
+            <div className="menu-items">
+              {m.items.map((id, i) =>
+                id === '-' ? (
+                  <div key={i} className="menu-sep" />
+                ) : (
+                  <button
+                    key={id}
+                    data-testid={`menuitem-${id}`}
+                    disabled={disabled(id) !== null}
+                    title={disabled(id) ?? undefined}
+                    onClick={() => {
+                      setOpen(null);
+                      runCommand(id);
+                    }}
+                  >
+                    <span className="check">{checked(id) === undefined ? '' : checked(id) ? '✓' : ''}</span>
+                    <span className="label">{commandDef(id).label}</span>
+                    <span className="shortcut">{commandDef(id).keys[0] ?? ''}</span>
+                  </button>
+                ),
+              )}
+              {m.name === 'File' && recent.length > 0 && (
+                <>
+                  <div className="menu-sep" />
+                  <div className="menu-heading">Open Recent</div>
+                  {recent.slice(0, 8).map((p) => (
+                    <button
+                      key={p}
+                      data-testid="menuitem-recent"
+                      title={p}
+                      onClick={() => {
+                        setOpen(null);
+                        runCommand('openRecent', { path: p });
+                      }}
+                    >
+                      <span className="check" />
+                      <span className="label">{p.split(/[\\/]/).pop()}</span>
+                      <span className="shortcut" />
+                    </button>
+                  ))}
+                </>
+              )}
+            </div>
+          )}
+        </div>
+      ))}
+    </div>
+  );
+}
+
+export function HelpPanel() {
+  const open = useEphemeral((s) => s.helpOpen);
+  if (!open) return null;
+  const listed = COMMANDS.filter((c) => c.keys.length);
+  return (
+    <div className="modal-backdrop" onClick={() => useEphemeral.setState({ helpOpen: false })}>
+      <div className="modal help" data-testid="help-panel" onClick={(e) => e.stopPropagation()}>
+        <h2>Keyboard shortcuts</h2>
+        <table>
+          <tbody>
+            {listed.map((c) => (
+              <tr key={c.id} data-testid={`help-${c.id}`}>
+                <td>{c.label}</td>
+                <td>
+                  {c.keys.map((k) => (
+                    <kbd key={k}>{k}</kbd>
+                  ))}
+                </td>
+              </tr>
+            ))}
+            <tr>
+              <td>Orbit / pan / zoom</td>
+              <td>
+                <kbd>Left drag</kbd> <kbd>Right drag</kbd> <kbd>Wheel</kbd>
+              </td>
+            </tr>
+            <tr>
+              <td>Select</td>
+              <td>
+                <kbd>Click</kbd> in the viewport, outliner or dope sheet
+              </td>
+            </tr>
+            <tr>
+              <td>Move keys in time</td>
+              <td>
+                <kbd>Drag</kbd> diamonds (<kbd>Shift</kbd>+click adds)
+              </td>
+            </tr>
+          </tbody>
+        </table>
+        <p className="muted">
+          Posing a channel that already has keys sets a key at the playhead. With auto-key on, any channel you pose is keyed; otherwise unanimated
+          channels change their rest pose.
+        </p>
+        <button data-testid="help-close" onClick={() => useEphemeral.setState({ helpOpen: false })}>
+          Close
+        </button>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,95 @@
+/** Scene tree: characters (with their bones) and props; click to select. */
+import { useMemo, useState } from 'react';
+import type { Character } from '../../../core/document/types';
+import { useDocStore } from '../state/documentStore';
+import { useEphemeral, select } from '../state/ephemeral';
+
+function boneDepths(c: Character): number[] {
+  const depth: number[] = [];
+  c.skeleton.joints.forEach((j, i) => (depth[i] = j.parent < 0 ? 0 : depth[j.parent] + 1));
+  return depth;
+}
+
+function CharacterNode({ c }: { c: Character }) {
+  const selectedHere = useEphemeral((s) => {
+    const sel = s.selection;
+    if (!sel) return null;
+    if (sel.kind === 'character') return sel.id === c.id ? -1 : null;
+    if (sel.kind === 'joint') return sel.character === c.id ? sel.joint : null;
+    if (sel.kind === 'ik') return sel.character === c.id ? -2 : null;
+    return null;
+  });
+  const [open, setOpen] = useState(false);
+  const [filter, setFilter] = useState('');
+  const depths = useMemo(() => boneDepths(c), [c.skeleton]);
+  const expanded = open || (selectedHere !== null && selectedHere >= 0);
+  const f = filter.trim().toLowerCase();
+  return (
+    <li>
+      <div className={`row${selectedHere === -1 ? ' selected' : ''}`} data-testid={`outliner-character-${c.id}`} onClick={() => select({ kind: 'character', id: c.id })}>
+        <button
+          className="twisty"
+          data-testid={`outliner-expand-${c.id}`}
+          onClick={(e) => {
+            e.stopPropagation();
+            setOpen(!expanded);
+          }}
+          aria-label={expanded ? 'Collapse' : 'Expand'}
+        >
+          {expanded ? '▾' : '▸'}
+        </button>
+        <span className="icon">☻</span>
+        {c.name}
+      </div>
+      {expanded && (
+        <>
+          <input className="filter" placeholder="Filter bones" value={filter} onChange={(e) => setFilter(e.target.value)} data-testid={`outliner-filter-${c.id}`} />
+          <ul className="bones">
+            {c.skeleton.joints.map((j, i) =>
+              f && !j.name.toLowerCase().includes(f) ? null : (
+                <li key={i}>
+                  <div
+                    className={`row bone${selectedHere === i ? ' selected' : ''}`}
+                    style={{ paddingLeft: 8 + (f ? 0 : depths[i]) * 10 }}
+                    data-testid={`outliner-joint-${c.id}-${i}`}
+                    data-name={j.name}
+                    onClick={() => select({ kind: 'joint', character: c.id, joint: i })}
+                  >
+                    <span className="icon">◆</span>
+                    {j.name}
+                  </div>
+                </li>
+              ),
+            )}
+          </ul>
+        </>
+      )}
+    </li>
+  );
+}
+
+export function Outliner() {
+  const characters = useDocStore((s) => s.history.doc.characters);
+  const props = useDocStore((s) => s.history.doc.props);
+  const selectedProp = useEphemeral((s) => (s.selection?.kind === 'prop' ? s.selection.id : null));
+  return (
+    <div className="panel outliner" data-testid="outliner">
+      <h3>Scene</h3>
+      <ul>
+        {characters.map((c) => (
+          <CharacterNode key={c.id} c={c} />
+        ))}
+        {props.map((p) => (
+          <li key={p.id}>
+            <div className={`row${selectedProp === p.id ? ' selected' : ''}`} data-testid={`outliner-prop-${p.id}`} onClick={() => select({ kind: 'prop', id: p.id })}>
+              <span className="icon">◼</span>
+              {p.name}
+              {p.physics.mode === 'dynamic' && <span className="badge">dynamic</span>}
+            </div>
+          </li>
+        ))}
+        {!characters.length && !props.length && <li className="empty">Empty scene. File › Import glTF… adds characters and props.</li>}
+      </ul>
+    </div>
+  );
+}

@@ -1,0 +1,333 @@
+/**
+ * Timeline and dope sheet: transport, frame range and rate, a ruler to scrub,
+ * and a row of key diamonds per object and per animated bone. Click a diamond
+ * to select it (Shift adds), drag selected diamonds to move keys in time (one
+ * undo step; Escape cancels), Delete removes them.
+ *
+ * The playhead moves every frame during playback; it is positioned by a store
+ * subscription writing the DOM directly, not by React renders.
+ */
+import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import type { Clip, ImpulseDocument, Interpolation, TrackTarget } from '../../../core/document/types';
+import { docActions, useDocStore } from '../state/documentStore';
+import { useEphemeral, select, type SelectedKey, type Selection } from '../state/ephemeral';
+import { usePrefs, setPref } from '../state/preferences';
+import { activeClip, findTrack, keyFramesOf, moveKeys, sameTarget, targetKey } from '../state/keys';
+import { groupKeys, setFrame } from '../actions';
+import { runCommand, escapeHandlers } from '../commands';
+import { NumberField } from './fields';
+
+interface RowDef {
+  id: string;
+  label: string;
+  depth: number;
+  /** Targets whose keys this row shows (several for a character's summary row). */
+  targets: TrackTarget[];
+  selection: Selection;
+}
+
+function buildRows(doc: ImpulseDocument, clip: Clip | undefined, sel: Selection): RowDef[] {
+  const rows: RowDef[] = [];
+  for (const c of doc.characters) {
+    const jointTargets: TrackTarget[] = c.skeleton.joints.map((_, j) => ({ kind: 'joint', character: c.id, joint: j }));
+    rows.push({ id: `c:${c.id}`, label: c.name, depth: 0, targets: jointTargets, selection: { kind: 'character', id: c.id } });
+    c.skeleton.joints.forEach((j, i) => {
+      const t = jointTargets[i];
+      const animated = clip?.tracks.some((tr) => sameTarget(tr.target, t));
+      const selected = sel?.kind === 'joint' && sel.character === c.id && sel.joint === i;
+      if (animated || selected) rows.push({ id: targetKey(t), label: j.name, depth: 1, targets: [t], selection: { kind: 'joint', character: c.id, joint: i } });
+    });
+  }
+  for (const p of doc.props) rows.push({ id: targetKey({ kind: 'prop', prop: p.id }), label: p.name, depth: 0, targets: [{ kind: 'prop', prop: p.id }], selection: { kind: 'prop', id: p.id } });
+  return rows;
+}
+
+function rowFrames(clip: Clip | undefined, row: RowDef): number[] {
+  if (!clip) return [];
+  if (row.targets.length === 1) return keyFramesOf(clip, row.targets[0]);
+  const set = new Set<number>();
+  for (const t of clip.tracks) {
+    if (!row.targets.some((x) => sameTarget(x, t.target))) continue;
+    for (const time of t.times) set.add(Math.round(time * clip.frameRate));
+  }
+  return [...set].sort((a, b) => a - b);
+}
+
+function rowKeysAt(clip: Clip, row: RowDef, frame: number): SelectedKey[] {
+  return row.targets.filter((t) => keyFramesOf(clip, t).includes(frame)).map((target) => ({ target, frame }));
+}
+
+function isKeySelected(selected: readonly SelectedKey[], row: RowDef, frame: number): boolean {
+  return selected.some((k) => k.frame === frame && row.targets.some((t) => sameTarget(t, k.target)));
+}
+
+const NAME_WIDTH = 190;
+
+function Transport({ clip }: { clip: Clip | undefined }) {
+  const playing = useEphemeral((s) => s.playing);
+  const loop = usePrefs((s) => s.loop);
+  const autoKey = usePrefs((s) => s.autoKey);
+  const frameIdle = useEphemeral((s) => (s.playing ? null : Math.round(s.frame)));
+  const clips = useDocStore((s) => s.history.doc.clips);
+  const activeId = useDocStore((s) => s.history.doc.activeClip);
+  const frameLabel = useRef<HTMLSpanElement>(null);
+  useEffect(
+    () =>
+      useEphemeral.subscribe((s) => {
+        if (frameLabel.current) frameLabel.current.textContent = String(Math.round(s.frame));
+      }),
+    [],
+  );
+  const editClip = (label: string, fn: (c: Clip) => void) =>
+    docActions.edit(label, (d) => {
+      const c = activeClip(d as ImpulseDocument);
+      if (c) fn(c);
+    });
+  return (
+    <div className="transport">
+      <button title="First frame (Shift+←)" data-testid="first-frame" onClick={() => runCommand('firstFrame')}>|◀</button>
+      <button title="Previous key (, or ↓)" data-testid="prev-key" onClick={() => runCommand('previousKey')}>◆◀</button>
+      <button title="Play / pause (Space)" data-testid="play" className={playing ? 'on' : ''} onClick={() => runCommand('playPause')}>
+        {playing ? '❚❚' : '▶'}
+      </button>
+      <button title="Next key (. or ↑)" data-testid="next-key" onClick={() => runCommand('nextKey')}>▶◆</button>
+      <button title="Last frame (Shift+→)" data-testid="last-frame" onClick={() => runCommand('lastFrame')}>▶|</button>
+      <button title="Loop (L)" data-testid="loop" className={loop ? 'on' : ''} onClick={() => setPref('loop', !loop)}>Loop</button>
+      <span className="sep" />
+      <label>Frame</label>
+      {frameIdle === null ? (
+        <span className="frame-readout" ref={frameLabel} data-testid="frame-readout" />
+      ) : (
+        <NumberField testId="timeline-frame" value={frameIdle} step={1} digits={0} onCommit={(v) => setFrame(Math.round(v))} />
+      )}
+      <label>Start</label>
+      <NumberField testId="timeline-start" value={clip?.startFrame ?? 0} step={1} digits={0} disabled={!clip} onCommit={(v) => editClip('Start frame', (c) => void (c.startFrame = Math.min(Math.round(v), c.endFrame - 1)))} />
+      <label>End</label>
+      <NumberField testId="timeline-end" value={clip?.endFrame ?? 0} step={1} digits={0} disabled={!clip} onCommit={(v) => editClip('End frame', (c) => void (c.endFrame = Math.max(Math.round(v), c.startFrame + 1)))} />
+      <label>FPS</label>
+      <NumberField
+        testId="timeline-fps"
+        value={clip?.frameRate ?? 24}
+        step={1}
+        min={1}
+        max={240}
+        digits={3}
+        disabled={!clip}
+        title="Frame rate. Keys keep their time in seconds; the frame range is rescaled to the same duration."
+        onCommit={(v) =>
+          editClip('Frame rate', (c) => {
+            const k = v / c.frameRate;
+            c.startFrame = Math.round(c.startFrame * k);
+            c.endFrame = Math.max(c.startFrame + 1, Math.round(c.endFrame * k));
+            c.frameRate = v;
+          })
+        }
+      />
+      {clips.length > 1 && (
+        <select data-testid="clip-select" value={activeId} onChange={(e) => docActions.edit('Active clip', (d) => void (d.activeClip = e.target.value))}>
+          {clips.map((c) => (
+            <option key={c.id} value={c.id}>
+              {c.name}
+            </option>
+          ))}
+        </select>
+      )}
+      <span className="sep" />
+      <button title="Auto-key (N): posing keys every channel you touch" data-testid="autokey" className={`autokey${autoKey ? ' on' : ''}`} onClick={() => setPref('autoKey', !autoKey)}>
+        ● Auto-key
+      </button>
+      <button title="Set key on the selection (S or K)" data-testid="set-key" onClick={() => runCommand('setKey')}>◆ Key</button>
+      <button title="Delete selected keys (Delete)" data-testid="delete-keys" onClick={() => runCommand('deleteKeys')}>✕ Key</button>
+      <select
+        data-testid="interpolation"
+        value=""
+        title="Interpolation of the selected keys' channels (or the selection's)"
+        onChange={(e) => {
+          const v = e.target.value as Interpolation;
+          if (v) runCommand(v === 'step' ? 'interpolationStep' : v === 'linear' ? 'interpolationLinear' : 'interpolationCubic');
+        }}
+      >
+        <option value="">Interpolation…</option>
+        <option value="step">Step</option>
+        <option value="linear">Linear</option>
+        <option value="cubic">Cubic</option>
+      </select>
+    </div>
+  );
+}
+
+export function Timeline() {
+  const doc = useDocStore((s) => s.history.doc);
+  const clip = activeClip(doc);
+  const sel = useEphemeral((s) => s.selection);
+  const selectedKeys = useEphemeral((s) => s.selectedKeys);
+  const rows = useMemo(() => buildRows(doc, clip, sel), [doc, clip, sel]);
+  const area = useRef<HTMLDivElement>(null);
+  const playhead = useRef<HTMLDivElement>(null);
+  const [width, setWidth] = useState(600);
+  const start = clip?.startFrame ?? 0;
+  const end = clip?.endFrame ?? 48;
+  const span = Math.max(1, end - start);
+  const pad = 10;
+  const pxPerFrame = Math.max(1, (width - NAME_WIDTH - 2 * pad) / span);
+  const xOf = (f: number) => NAME_WIDTH + pad + (f - start) * pxPerFrame;
+  const frameAt = (clientX: number) => {
+    const r = area.current!.getBoundingClientRect();
+    return Math.round((clientX - r.left - NAME_WIDTH - pad) / pxPerFrame + start);
+  };
+
+  useLayoutEffect(() => {
+    const el = area.current;
+    if (!el) return;
+    const ro = new ResizeObserver(() => setWidth(el.clientWidth));
+    ro.observe(el);
+    setWidth(el.clientWidth);
+    return () => ro.disconnect();
+  }, []);
+
+  // Playhead: imperative, follows the store without re-rendering the sheet.
+  const geometry = useRef({ start, pxPerFrame });
+  geometry.current = { start, pxPerFrame };
+  useLayoutEffect(() => {
+    const place = (frame: number) => {
+      if (playhead.current) playhead.current.style.transform = `translateX(${NAME_WIDTH + pad + (frame - geometry.current.start) * geometry.current.pxPerFrame}px)`;
+    };
+    place(useEphemeral.getState().frame);
+    return useEphemeral.subscribe((s) => place(s.frame));
+  }, [start, pxPerFrame]);
+
+  // Scrubbing.
+  const scrubbing = useRef(false);
+  const onScrubDown = (e: React.PointerEvent) => {
+    if (e.button !== 0) return;
+    scrubbing.current = true;
+    (e.currentTarget as HTMLElement).setPointerCapture(e.pointerId);
+    useEphemeral.setState({ playing: false, frame: frameAt(e.clientX) });
+    if (!e.shiftKey) useEphemeral.setState({ selectedKeys: [] });
+  };
+  const onScrubMove = (e: React.PointerEvent) => {
+    if (scrubbing.current) setFrame(frameAt(e.clientX));
+  };
+  const onScrubUp = () => {
+    scrubbing.current = false;
+  };
+
+  // Key dragging.
+  const keyDrag = useRef<{ startX: number; delta: number; keys: SelectedKey[]; active: boolean } | null>(null);
+  useEffect(() => {
+    const cancel = () => {
+      if (!keyDrag.current) return false;
+      const wasActive = keyDrag.current.active;
+      keyDrag.current = null;
+      if (wasActive) docActions.cancelDrag();
+      return wasActive;
+    };
+    escapeHandlers.push(cancel);
+    return () => void escapeHandlers.splice(escapeHandlers.indexOf(cancel), 1);
+  }, []);
+
+  const onKeyDown = (e: React.PointerEvent, row: RowDef, frame: number) => {
+    e.stopPropagation();
+    if (e.button !== 0 || !clip) return;
+    const here = rowKeysAt(clip, row, frame);
+    const cur = useEphemeral.getState().selectedKeys;
+    let next: SelectedKey[];
+    if (e.shiftKey) {
+      const already = isKeySelected(cur, row, frame);
+      next = already ? cur.filter((k) => !(k.frame === frame && row.targets.some((t) => sameTarget(t, k.target)))) : [...cur, ...here];
+    } else next = isKeySelected(cur, row, frame) ? cur : here;
+    useEphemeral.setState({ selectedKeys: next, playing: false });
+    if (!e.shiftKey) select(row.selection);
+    (e.currentTarget as HTMLElement).setPointerCapture(e.pointerId);
+    keyDrag.current = { startX: e.clientX, delta: 0, keys: next, active: false };
+  };
+  const onKeyMove = (e: React.PointerEvent) => {
+    const d = keyDrag.current;
+    if (!d) return;
+    const delta = Math.round((e.clientX - d.startX) / pxPerFrame);
+    if (delta === d.delta) return;
+    if (!d.active) {
+      d.active = true;
+      docActions.beginDrag('Move keys');
+    }
+    d.delta = delta;
+    const groups = groupKeys(d.keys);
+    docActions.updateDrag((doc) => {
+      const c = activeClip(doc as ImpulseDocument);
+      if (c) for (const g of groups) moveKeys(c, g.target, g.frames, delta);
+    });
+  };
+  const onKeyUp = () => {
+    const d = keyDrag.current;
+    keyDrag.current = null;
+    if (!d || !d.active) return;
+    docActions.commitDrag();
+    if (d.delta !== 0) useEphemeral.setState({ selectedKeys: d.keys.map((k) => ({ target: k.target, frame: k.frame + d.delta })) });
+  };
+
+  const ticks = useMemo(() => {
+    const step = [1, 2, 5, 10, 20, 50, 100, 200, 500].find((s) => s * pxPerFrame >= 40) ?? 1000;
+    const out: number[] = [];
+    for (let f = Math.ceil(start / step) * step; f <= end; f += step) out.push(f);
+    return out;
+  }, [start, end, pxPerFrame]);
+
+  return (
+    <div className="panel timeline" data-testid="timeline">
+      <Transport clip={clip} />
+      <div className="sheet" ref={area} data-testid="dopesheet" data-px-per-frame={pxPerFrame} data-start={start} data-name-width={NAME_WIDTH + pad}>
+        <div className="ruler" data-testid="ruler" onPointerDown={onScrubDown} onPointerMove={onScrubMove} onPointerUp={onScrubUp}>
+          <div className="names-spacer" style={{ width: NAME_WIDTH }} />
+          {ticks.map((f) => (
+            <span key={f} className="tick" style={{ left: xOf(f) }}>
+              {f}
+            </span>
+          ))}
+        </div>
+        <div className="rows" onPointerDown={onScrubDown} onPointerMove={onScrubMove} onPointerUp={onScrubUp}>
+          {rows.map((row) => {
+            const isSel = row.selection && sel && JSON.stringify(row.selection) === JSON.stringify(sel);
+            return (
+              <div key={row.id} className={`sheet-row depth${row.depth}${isSel ? ' selected' : ''}`} data-testid={`row-${row.id}`}>
+                <div
+                  className="row-name"
+                  style={{ width: NAME_WIDTH, paddingLeft: 6 + row.depth * 12 }}
+                  onPointerDown={(e) => {
+                    e.stopPropagation();
+                    select(row.selection);
+                  }}
+                >
+                  {row.label}
+                  {row.targets.length === 1 && clip && <InterpolationBadge clip={clip} target={row.targets[0]} />}
+                </div>
+                {rowFrames(clip, row).map((f) => (
+                  <div
+                    key={f}
+                    className={`key${isKeySelected(selectedKeys, row, f) ? ' selected' : ''}${row.targets.length > 1 ? ' summary' : ''}`}
+                    style={{ left: xOf(f) }}
+                    data-testid={`key-${row.id}-${f}`}
+                    data-frame={f}
+                    title={`Frame ${f}`}
+                    onPointerDown={(e) => onKeyDown(e, row, f)}
+                    onPointerMove={onKeyMove}
+                    onPointerUp={onKeyUp}
+                  />
+                ))}
+              </div>
+            );
+          })}
+          {!rows.length && <div className="muted empty-sheet">No objects. Import a glTF or open the sample.</div>}
+        </div>
+        <div className="range-shade" style={{ left: NAME_WIDTH, width: pad }} />
+        <div className="playhead" ref={playhead} data-testid="playhead" />
+      </div>
+    </div>
+  );
+}
+
+function InterpolationBadge({ clip, target }: { clip: Clip; target: TrackTarget }) {
+  const t = findTrack(clip, target, 'rotation') ?? findTrack(clip, target, 'translation') ?? findTrack(clip, target, 'scale');
+  if (!t) return null;
+  return <span className={`interp ${t.interpolation}`} data-testid={`interp-${targetKey(target)}`}>{t.interpolation[0].toUpperCase()}</span>;
+}
+

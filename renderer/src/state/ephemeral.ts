@@ -1,0 +1,77 @@
+/**
+ * Ephemeral state: selection, hover, playhead, playback, dialogs. Not saved,
+ * not undoable. The playhead changes every frame during playback, so
+ * per-frame readers use `useEphemeral.getState()` inside useFrame or
+ * `subscribe`, not React renders.
+ */
+import { create } from 'zustand';
+import type { RecoveryInfo } from '../../../electron/ipc/contract';
+import type { Transform, TrackTarget } from '../../../core/document/types';
+
+export type Selection =
+  | { kind: 'character'; id: string }
+  | { kind: 'joint'; character: string; joint: number }
+  | { kind: 'prop'; id: string }
+  | { kind: 'ik'; character: string; chain: number }
+  | null;
+
+export interface SelectedKey {
+  target: TrackTarget;
+  frame: number;
+}
+
+export interface PoseClipboard {
+  kind: 'character' | 'joint' | 'prop';
+  /** Character id for joint poses, prop id for props. */
+  owner: string;
+  /** Joint index -> local transform (characters and single joints), or the prop's transform under key -1. */
+  transforms: { joint: number; transform: Transform }[];
+}
+
+export type Tool = 'translate' | 'rotate' | 'scale';
+
+export interface Ephemeral {
+  selection: Selection;
+  hover: Selection;
+  /** Playhead, in frames (fractional during playback). */
+  frame: number;
+  playing: boolean;
+  selectedKeys: SelectedKey[];
+  tool: Tool;
+  clipboard: PoseClipboard | null;
+  helpOpen: boolean;
+  recovery: RecoveryInfo | null;
+  status: { text: string; error: boolean; at: number } | null;
+  recent: string[];
+  busy: string | null;
+}
+
+export const useEphemeral = create<Ephemeral>()(() => ({
+  selection: null,
+  hover: null,
+  frame: 0,
+  playing: false,
+  selectedKeys: [],
+  tool: 'rotate',
+  clipboard: null,
+  helpOpen: false,
+  recovery: null,
+  status: null,
+  recent: [],
+  busy: null,
+}));
+
+export function select(selection: Selection): void {
+  const cur = useEphemeral.getState();
+  const tool: Tool =
+    selection?.kind === 'ik' ? 'translate' : selection?.kind === 'joint' && cur.tool === 'scale' ? 'rotate' : cur.tool;
+  useEphemeral.setState({ selection, tool });
+}
+
+export function setStatus(text: string, error = false): void {
+  useEphemeral.setState({ status: { text, error, at: Date.now() } });
+}
+
+export function sameSelection(a: Selection, b: Selection): boolean {
+  return JSON.stringify(a) === JSON.stringify(b);
+}
