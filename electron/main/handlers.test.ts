@@ -154,6 +154,27 @@ describe('autosave and recovery', () => {
     expect(readdirSync(next.recoveryDir)).toEqual([]);
   });
 
+  it('the recovery file survives state updates while the question is open; taking it over keeps its file', async () => {
+    const f = project('walk');
+    host.openAnswers.push(f);
+    await h.invoke(W, 'openProject', undefined);
+    await h.invoke(W, 'autosave', { text: 'unsaved walk' });
+    const [file] = readdirSync(h.recoveryDir);
+    const next = new Handlers(host, { sessionId: 'second' });
+    next.openWindow(1, { kind: 'sample' });
+    expect(await next.invoke(1, 'checkRecovery', undefined)).toMatchObject({ path: f });
+    // The page publishes its (still empty) state while the user reads the prompt.
+    await next.invoke(1, 'setDocumentState', { dirty: false, title: 'Untitled', path: null });
+    expect(readdirSync(next.recoveryDir), 'still there').toEqual([file]);
+    // The user accepts: the recovered document is dirty and has the old path.
+    await next.invoke(1, 'setDocumentState', { dirty: true, title: 'walk.impulse', path: f });
+    await next.invoke(1, 'autosave', { text: 'more walk' });
+    expect(readdirSync(next.recoveryDir), 'autosaves go to the same file').toEqual([file]);
+    await next.invoke(1, 'saveProject', { text: 'more walk', path: f, saveAs: false });
+    expect(readFileSync(f, 'utf8')).toBe('more walk');
+    expect(readdirSync(next.recoveryDir)).toEqual([]);
+  });
+
   it('accepting a recovery keeps autosaving to the same file; saving removes it', async () => {
     await h.invoke(W, 'autosave', { text: 'untitled work' });
     const next = new Handlers(host, { sessionId: 'second' });

@@ -73,6 +73,8 @@ interface WindowState {
   dirty: boolean;
   /** Recovery file this window writes (or adopted from a crashed session). */
   recoveryFile: string | null;
+  /** A crashed session's recovery handed out by `checkRecovery`, until the renderer takes it (or not). */
+  pendingRecovery: { file: string; path: string | null } | null;
 }
 
 interface RecoveryFileContent {
@@ -144,7 +146,7 @@ export class Handlers {
   openWindow(id: WindowId, initial: InitialProject): void {
     if (this.windows.has(id)) throw new Error(`window ${id} is already registered`);
     if (initial.kind === 'file') this.grant(initial.path);
-    this.windows.set(id, { id, initial, path: null, title: '', dirty: false, recoveryFile: null });
+    this.windows.set(id, { id, initial, path: null, title: '', dirty: false, recoveryFile: null, pendingRecovery: null });
   }
 
   /** The window is gone (closed or crashed renderer). Its recovery file stays unless it closed cleanly. */
@@ -166,7 +168,7 @@ export class Handlers {
   rendererRestarted(id: WindowId): void {
     const w = this.win(id);
     if (w.recoveryFile) this.claimed.delete(w.recoveryFile);
-    this.windows.set(id, { id, initial: w.initial, path: null, title: '', dirty: false, recoveryFile: null });
+    this.windows.set(id, { id, initial: w.initial, path: null, title: '', dirty: false, recoveryFile: null, pendingRecovery: null });
   }
 
   windowState(id: WindowId): Readonly<WindowState> | undefined {
@@ -253,6 +255,7 @@ export class Handlers {
   private async changeProject(w: WindowState, path: string | null): Promise<void> {
     if (w.recoveryFile) await fsp.rm(w.recoveryFile, { force: true });
     w.recoveryFile = null;
+    w.pendingRecovery = null;
     w.path = path;
     w.dirty = false;
   }
@@ -365,6 +368,7 @@ export class Handlers {
     await writeFileAtomic(file, JSON.stringify(content));
     if (w.recoveryFile && w.recoveryFile !== file) await fsp.rm(w.recoveryFile, { force: true });
     w.recoveryFile = file;
+    w.pendingRecovery = null;
   }
 
   /** Recovery files that no live window of this session owns, newest first. */
@@ -412,10 +416,12 @@ export class Handlers {
     const [first] = await this.pendingRecoveries();
     if (!first) return null;
     this.claimed.add(first.file);
-    // The window adopts the crashed session's project: same path, same recovery file.
+    // The window owns the crashed session's file now; it takes the project over when the
+    // renderer reports the recovered document (setDocumentState with that path, dirty).
     if (w.recoveryFile && w.recoveryFile !== first.file) await fsp.rm(w.recoveryFile, { force: true });
     w.recoveryFile = first.file;
-    if (first.info.path) w.path = this.grant(first.info.path);
+    w.pendingRecovery = { file: first.file, path: first.info.path };
+    if (first.info.path) this.grant(first.info.path);
     return first.info;
   }
 
@@ -423,6 +429,7 @@ export class Handlers {
     const w = this.win(id);
     if (w.recoveryFile) await fsp.rm(w.recoveryFile, { force: true });
     w.recoveryFile = null;
+    w.pendingRecovery = null;
   }
 
   // ---- glTF ------------------------------------------------------------------------
@@ -471,7 +478,14 @@ export class Handlers {
   async setDocumentState(id: WindowId, state: DocumentState): Promise<void> {
     const w = this.win(id);
     const path = state.path === null ? null : this.requireAllowed('setDocumentState', state.path);
-    if (path !== w.path) await this.changeProject(w, path);
+    const pending = w.pendingRecovery;
+    if (pending) {
+      // While the recovery question is open the file stays, whatever the page shows meanwhile.
+      w.path = path;
+      if (state.dirty && path === pending.path) w.pendingRecovery = null;
+    } else if (path !== w.path) {
+      await this.changeProject(w, path);
+    }
     w.dirty = state.dirty;
     w.title = state.title;
     this.host.documentStateChanged(id, { dirty: state.dirty, title: state.title, path });

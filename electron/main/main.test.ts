@@ -97,6 +97,7 @@ vi.mock('electron', () => ({
     quit: () => void fake.state.quit++,
     getPath: (name: string) => join(fake.state.root, name),
     getAppPath: () => join(fake.state.root, 'app'),
+    setPath: vi.fn(),
     isPackaged: false,
     on: (name: string, f: Fn) => fake.state.app.on(name, f),
     whenReady: () => new Promise<void>((ok) => (fake.state.ready = ok)),

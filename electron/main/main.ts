@@ -260,6 +260,8 @@ export function senderWindowId(event: IpcMainInvokeEvent, shell: Shell): WindowI
 
 /** Starts the app. Returns false when another instance already runs (it gets our arguments). */
 export function main(options: { bundleDir: string; appRoot?: string }): boolean {
+  // A separate data folder (tests, portable use) before anything reads it; also scopes the single-instance lock.
+  if (process.env.IMPULSE_USER_DATA) app.setPath('userData', resolve(process.env.IMPULSE_USER_DATA));
   if (!app.requestSingleInstanceLock()) {
     app.quit();
     return false;
