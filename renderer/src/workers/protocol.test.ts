@@ -115,16 +115,20 @@ describe('engine protocol', () => {
 
   it('a job that ignores its abort flag is cancelled by restarting the worker, which gets the document again', async () => {
     let release: () => void = () => undefined;
+    let started: () => void = () => undefined;
+    const running = new Promise<void>((r) => (started = r));
     const h = harness({
       checkClip: (_doc, params) =>
         new Promise((resolve) => {
           release = () => resolve({ clipId: params.clipId, frames: [], warnings: [] });
+          started();
         }),
     });
     h.client.cancelGraceMs = 30;
     h.client.setDocument(sampleDocument());
     const stuck = h.client.run('checkClip', { clipId: 'swing' });
     const queued = h.client.run('export', { mode: 'sparse' });
+    await running;
     stuck.cancel();
     await expect(stuck.promise).rejects.toBeInstanceOf(JobCancelled);
     await expect(queued.promise).rejects.toThrow(/restarted/);
@@ -138,15 +142,19 @@ describe('engine protocol', () => {
 
   it('cancelling a queued job answers at once; the running one finishes', async () => {
     let release: () => void = () => undefined;
+    let started: () => void = () => undefined;
+    const running = new Promise<void>((r) => (started = r));
     const h = harness({
       checkClip: (_doc, params) =>
         new Promise((resolve) => {
           release = () => resolve({ clipId: params.clipId, frames: [{ frame: 3, contacts: [] }], warnings: [] });
+          started();
         }),
     });
     h.client.setDocument(sampleDocument());
     const first = h.client.run('checkClip', { clipId: 'swing' });
     const second = h.client.run('export', { mode: 'sparse' });
+    await running;
     second.cancel();
     await expect(second.promise).rejects.toBeInstanceOf(JobCancelled);
     release();

@@ -1,0 +1,127 @@
+/**
+ * Findings and bands from seeded random per-frame contacts, compared with the
+ * obvious per-frame answers: a frame is in a band exactly when some visible
+ * contact touches it; each finding is a maximal run of one pair.
+ */
+import { describe, expect, it } from 'vitest';
+import { mulberry32 } from '../../../core/document/fixtures';
+import type { IgnoreRule } from '../../../core/document/types';
+import type { ContactSide, FrameCheck, FrameContact } from '../workers/protocol';
+import { buildFindings, computeBands, isIgnored, pairKey, ruleForFinding, ruleMatches, visibleFindings } from './findings';
+
+const SIDES: ContactSide[] = [
+  { object: 'hero', joint: 2, label: 'Spine' },
+  { object: 'hero', joint: 7, label: 'LeftHand' },
+  { object: 'hero', joint: 9, label: 'RightHand' },
+  { object: 'bat', label: 'Bat' },
+  { object: 'ball', label: 'Ball' },
+  { object: 'table', label: 'Table' },
+];
+
+function randomFrames(seed: number, frames: number): FrameCheck[] {
+  const r = mulberry32(seed);
+  const out: FrameCheck[] = [];
+  // A few pairs that switch on and off in runs.
+  const on = new Map<string, boolean>();
+  for (let f = 0; f < frames; f++) {
+    const contacts: FrameContact[] = [];
+    for (let i = 0; i < SIDES.length; i++)
+      for (let j = i + 1; j < SIDES.length; j++) {
+        const k = `${i}-${j}`;
+        const cur = on.get(k) ?? false;
+        const next = cur ? r() < 0.8 : r() < 0.03;
+        on.set(k, next);
+        if (!next) continue;
+        const n = 1 + Math.floor(r() * 2);
+        for (let c = 0; c < n; c++) {
+          const swap = r() < 0.5;
+          contacts.push({
+            a: swap ? SIDES[j] : SIDES[i],
+            b: swap ? SIDES[i] : SIDES[j],
+            kind: r() < 0.3 ? 'ccd' : 'intersect',
+            depth: r() * 0.05,
+            point: [r(), r(), r()],
+            normal: [0, 1, 0],
+            firstContactTimeSec: r() < 0.3 ? (f - r()) / 30 : null,
+          });
+        }
+      }
+    out.push({ frame: f, contacts });
+  }
+  return out;
+}
+
+describe('findings', () => {
+  for (const seed of [1, 2, 3, 4, 5]) {
+    it(`are the maximal per-pair runs of frames, with the deepest contact (seed ${seed})`, () => {
+      const frames = randomFrames(seed, 120);
+      const findings = buildFindings(frames, 30);
+      // Reference: per pair, the set of frames.
+      const ref = new Map<string, Map<number, number>>();
+      for (const fc of frames)
+        for (const c of fc.contacts) {
+          const k = pairKey(c.a, c.b);
+          let m = ref.get(k);
+          if (!m) ref.set(k, (m = new Map()));
+          m.set(fc.frame, Math.max(m.get(fc.frame) ?? -1, c.depth));
+        }
+      for (const [k, m] of ref) {
+        const mine = findings.filter((f) => f.pair === k);
+        const covered = new Set<number>();
+        for (const f of mine) {
+          for (let x = f.startFrame; x <= f.endFrame; x++) {
+            expect(m.has(x), `finding ${f.id} covers frame ${x} with no contact`).toBe(true);
+            expect(covered.has(x), `frame ${x} in two findings of ${k}`).toBe(false);
+            covered.add(x);
+          }
+          expect(m.has(f.startFrame - 1), 'run is maximal at its start').toBe(false);
+          expect(m.has(f.endFrame + 1), 'run is maximal at its end').toBe(false);
+          let deepest = -1;
+          for (let x = f.startFrame; x <= f.endFrame; x++) deepest = Math.max(deepest, m.get(x)!);
+          expect(f.maxDepth).toBe(deepest);
+          expect(m.get(f.maxDepthFrame)).toBe(deepest);
+          expect(f.firstContactTimeSec).toBeLessThanOrEqual(f.startFrame / 30 + 1e-12);
+          expect(f.firstContactTimeSec).toBeGreaterThan((f.startFrame - 1) / 30 - 1e-12);
+        }
+        expect(covered.size).toBe(m.size);
+      }
+    });
+
+    it(`bands are exactly the frames with a visible contact (seed ${seed})`, () => {
+      const frames = randomFrames(seed + 100, 150);
+      const rules: IgnoreRule[] = [{ a: { object: 'bat' }, b: { object: 'hero', joint: 7 } }, { a: { object: 'table' }, b: { object: 'hero' } }];
+      const bands = computeBands(visibleFindings(buildFindings(frames, 30), rules));
+      const expected = new Set<number>();
+      for (const fc of frames) if (fc.contacts.some((c) => !isIgnored(rules, c.a, c.b))) expected.add(fc.frame);
+      const got = new Set<number>();
+      for (let i = 0; i < bands.length; i++) {
+        const b = bands[i];
+        expect(b.to).toBeGreaterThanOrEqual(b.from);
+        if (i > 0) expect(b.from, 'bands are separated by at least one clean frame').toBeGreaterThan(bands[i - 1].to + 1);
+        for (let f = b.from; f <= b.to; f++) got.add(f);
+      }
+      expect([...got].sort((x, y) => x - y)).toEqual([...expected].sort((x, y) => x - y));
+    });
+  }
+});
+
+describe('ignore rules', () => {
+  const hand: ContactSide = { object: 'hero', joint: 7, label: 'LeftHand' };
+  const spine: ContactSide = { object: 'hero', joint: 2, label: 'Spine' };
+  const bat: ContactSide = { object: 'bat', label: 'Bat' };
+  it('match in either order; a rule without a joint covers every part of the object', () => {
+    expect(ruleMatches({ a: { object: 'bat' }, b: { object: 'hero', joint: 7 } }, hand, bat)).toBe(true);
+    expect(ruleMatches({ a: { object: 'bat' }, b: { object: 'hero', joint: 7 } }, bat, hand)).toBe(true);
+    expect(ruleMatches({ a: { object: 'bat' }, b: { object: 'hero', joint: 7 } }, bat, spine)).toBe(false);
+    expect(ruleMatches({ a: { object: 'hero' }, b: { object: 'bat' } }, spine, bat)).toBe(true);
+    expect(ruleMatches({ a: { object: 'hero' }, b: { object: 'hero' } }, spine, hand), 'self-collision group rule').toBe(true);
+  });
+  it('the rules made from a finding cover it (pair) or its objects (group)', () => {
+    const f = buildFindings([{ frame: 4, contacts: [{ a: hand, b: bat, kind: 'intersect', depth: 0.01, point: [0, 0, 0], normal: [0, 1, 0], firstContactTimeSec: null }] }], 30)[0];
+    const pair = ruleForFinding(f, false);
+    const group = ruleForFinding(f, true);
+    expect(ruleMatches(pair, hand, bat)).toBe(true);
+    expect(ruleMatches(pair, spine, bat)).toBe(false);
+    expect(ruleMatches(group, spine, bat)).toBe(true);
+  });
+});

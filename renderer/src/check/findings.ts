@@ -1,0 +1,164 @@
+/**
+ * From per-frame contacts to what the animator sees: findings (one per pair
+ * of parts and run of consecutive frames), ignore-rule filtering, and the red
+ * bands of the timeline. Pure functions over plain data (no React, no three).
+ */
+import type { IgnoreRule, PartRef } from '../../../core/document/types';
+import type { ContactSide, FrameCheck, FrameContact } from '../workers/protocol';
+
+export interface Finding {
+  /** Stable id: pair key and first frame. */
+  id: string;
+  /** Pair key (sides in canonical order). */
+  pair: string;
+  a: ContactSide;
+  b: ContactSide;
+  startFrame: number;
+  endFrame: number;
+  /** First moment of contact in seconds (sub-frame when the checker found it between frames). */
+  firstContactTimeSec: number;
+  maxDepth: number;
+  maxDepthFrame: number;
+  /** Contact point and normal at the deepest frame. */
+  point: [number, number, number];
+  normal: [number, number, number];
+  kinds: string[];
+}
+
+export interface Band {
+  from: number;
+  to: number;
+  maxDepth: number;
+  count: number;
+}
+
+const sideKey = (s: ContactSide): string => (s.joint === undefined ? s.object : `${s.object}#${s.joint}`);
+
+/** Key of an unordered pair of parts. */
+export function pairKey(a: ContactSide, b: ContactSide): string {
+  const ka = sideKey(a), kb = sideKey(b);
+  return ka <= kb ? `${ka}|${kb}` : `${kb}|${ka}`;
+}
+
+function ordered(c: FrameContact): [ContactSide, ContactSide] {
+  return sideKey(c.a) <= sideKey(c.b) ? [c.a, c.b] : [c.b, c.a];
+}
+
+/**
+ * Groups per-frame contacts into findings: one per pair of parts and maximal
+ * run of consecutive checked frames where the pair touches. Several contacts
+ * of one pair in one frame count as one (the deepest).
+ */
+export function buildFindings(frames: Iterable<FrameCheck>, frameRate: number): Finding[] {
+  const byPair = new Map<string, { a: ContactSide; b: ContactSide; frames: Map<number, FrameContact> }>();
+  for (const fc of frames) {
+    for (const c of fc.contacts) {
+      const key = pairKey(c.a, c.b);
+      let e = byPair.get(key);
+      if (!e) {
+        const [a, b] = ordered(c);
+        byPair.set(key, (e = { a, b, frames: new Map() }));
+      }
+      const cur = e.frames.get(fc.frame);
+      if (!cur || c.depth > cur.depth || (cur.firstContactTimeSec === null && c.firstContactTimeSec !== null && c.depth === cur.depth)) {
+        // Keep the earliest sub-frame contact time seen in this frame either way.
+        const t = minTime(cur?.firstContactTimeSec ?? null, c.firstContactTimeSec);
+        e.frames.set(fc.frame, { ...c, firstContactTimeSec: t });
+      } else if (c.firstContactTimeSec !== null) {
+        e.frames.set(fc.frame, { ...cur, firstContactTimeSec: minTime(cur.firstContactTimeSec, c.firstContactTimeSec) });
+      }
+    }
+  }
+  const out: Finding[] = [];
+  for (const [pair, e] of byPair) {
+    const frameList = [...e.frames.keys()].sort((x, y) => x - y);
+    let runStart = 0;
+    for (let i = 1; i <= frameList.length; i++) {
+      if (i < frameList.length && frameList[i] === frameList[i - 1] + 1) continue;
+      const run = frameList.slice(runStart, i);
+      runStart = i;
+      let worst = e.frames.get(run[0])!;
+      let worstFrame = run[0];
+      const kinds = new Set<string>();
+      for (const f of run) {
+        const c = e.frames.get(f)!;
+        kinds.add(c.kind);
+        if (c.depth > worst.depth) {
+          worst = c;
+          worstFrame = f;
+        }
+      }
+      const first = e.frames.get(run[0])!;
+      out.push({
+        id: `${pair}@${run[0]}`,
+        pair,
+        a: e.a,
+        b: e.b,
+        startFrame: run[0],
+        endFrame: run[run.length - 1],
+        firstContactTimeSec: first.firstContactTimeSec ?? run[0] / frameRate,
+        maxDepth: worst.depth,
+        maxDepthFrame: worstFrame,
+        point: worst.point,
+        normal: worst.normal,
+        kinds: [...kinds].sort(),
+      });
+    }
+  }
+  out.sort((x, y) => x.startFrame - y.startFrame || y.maxDepth - x.maxDepth || x.pair.localeCompare(y.pair));
+  return out;
+}
+
+function minTime(a: number | null, b: number | null): number | null {
+  if (a === null) return b;
+  if (b === null) return a;
+  return Math.min(a, b);
+}
+
+function refMatches(r: PartRef, s: ContactSide): boolean {
+  return r.object === s.object && (r.joint === undefined || r.joint === s.joint);
+}
+
+/** Whether an ignore rule covers this pair of parts (in either order; a rule without a joint covers the whole object). */
+export function ruleMatches(rule: IgnoreRule, a: ContactSide, b: ContactSide): boolean {
+  return (refMatches(rule.a, a) && refMatches(rule.b, b)) || (refMatches(rule.a, b) && refMatches(rule.b, a));
+}
+
+export function isIgnored(rules: readonly IgnoreRule[], a: ContactSide, b: ContactSide): boolean {
+  for (const r of rules) if (ruleMatches(r, a, b)) return true;
+  return false;
+}
+
+export function visibleFindings(findings: readonly Finding[], rules: readonly IgnoreRule[]): Finding[] {
+  return findings.filter((f) => !isIgnored(rules, f.a, f.b));
+}
+
+/** The rule "ignore this pair of parts" (joint-level) or, with `wholeObjects`, "ignore these two objects". */
+export function ruleForFinding(f: Finding, wholeObjects: boolean): IgnoreRule {
+  const ref = (s: ContactSide): PartRef => (wholeObjects || s.joint === undefined ? { object: s.object } : { object: s.object, joint: s.joint });
+  const label = wholeObjects ? `${objectLabel(f.a)} / ${objectLabel(f.b)}` : `${f.a.label} / ${f.b.label}`;
+  return { a: ref(f.a), b: ref(f.b), note: `ignored from the findings panel (${label})` };
+}
+
+function objectLabel(s: ContactSide): string {
+  return s.joint === undefined ? s.label : s.object;
+}
+
+/**
+ * Timeline bands: the union of the findings' frame ranges, merged where they
+ * overlap or touch, each with the deepest penetration and the number of
+ * findings it covers.
+ */
+export function computeBands(findings: readonly Finding[]): Band[] {
+  const sorted = [...findings].sort((x, y) => x.startFrame - y.startFrame);
+  const out: Band[] = [];
+  for (const f of sorted) {
+    const last = out[out.length - 1];
+    if (last && f.startFrame <= last.to + 1) {
+      last.to = Math.max(last.to, f.endFrame);
+      last.maxDepth = Math.max(last.maxDepth, f.maxDepth);
+      last.count++;
+    } else out.push({ from: f.startFrame, to: f.endFrame, maxDepth: f.maxDepth, count: 1 });
+  }
+  return out;
+}
