@@ -37,6 +37,7 @@ import { mat4Compose, mat4Decompose, mat4Identity, mat4Invert, mat4Multiply } fr
 import { multiplyQuatFlat } from '../math/quat';
 import { newId } from '../document/ids';
 import { defaultCharacterCollision, defaultCollision } from '../document/defaults';
+import { isClosedMesh } from '../document/massProperties';
 import { GltfImportError, readContainer } from './gltfContainer';
 
 export { GltfImportError } from './gltfContainer';
@@ -596,7 +597,7 @@ class Importer {
         collision: defaultCollision(),
         source: { file: this.baseFile(), index: n, name: node.getName() },
       };
-      if (!isClosed(merged.indices)) this.warnings.push(`${this.file}: prop "${name}" (nodes[${n}]) is not a closed mesh; its mass cannot come from density`);
+      if (!isClosedMesh(merged.indices, merged.positions)) this.warnings.push(`${this.file}: prop "${name}" (nodes[${n}]) is not a closed mesh; its mass cannot come from density`);
       this.props.push(prop);
       this.propOfNode.set(n, prop);
     });
@@ -841,25 +842,4 @@ function toParentFrame(values: number[], path: TrackPath, cubic: boolean, m: Arr
       values[k + 2] *= _s[2];
     }
   }
-}
-
-/** Every undirected edge used by exactly two triangles, once in each direction. */
-export function isClosed(indices: Uint32Array): boolean {
-  if (indices.length === 0) return false;
-  const edges = new Map<number, number>();
-  let nv = 0;
-  for (let k = 0; k < indices.length; k++) nv = Math.max(nv, indices[k] + 1);
-  for (let k = 0; k < indices.length; k += 3) {
-    for (let e = 0; e < 3; e++) {
-      const a = indices[k + e], b = indices[k + ((e + 1) % 3)];
-      const key = a * nv + b;
-      edges.set(key, (edges.get(key) ?? 0) + 1);
-    }
-  }
-  for (const [key, n] of edges) {
-    if (n !== 1) return false;
-    const a = Math.floor(key / nv), b = key % nv;
-    if (edges.get(b * nv + a) !== 1) return false;
-  }
-  return true;
 }

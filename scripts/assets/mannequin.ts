@@ -125,11 +125,11 @@ export function mannequinParts(joints: JointDef[]): SkinnedPart[] {
     weigh(m, J(bone), from ? J(from) : -1, to ? J(to) : -1, blend, target.joints, target.weights);
     append(target.data, m);
   };
-  const body = part('Body', [0.55, 0.57, 0.62, 1]);
-  const head = part('Head', [0.75, 0.72, 0.68, 1]);
-  const arms = part('Arms', [0.55, 0.57, 0.62, 1]);
-  const hands = part('Hands', [0.75, 0.72, 0.68, 1]);
-  const legs = part('Legs', [0.3, 0.33, 0.4, 1]);
+  const body = part('Mannequin_Body', [0.55, 0.57, 0.62, 1]);
+  const head = part('Mannequin_Head', [0.75, 0.72, 0.68, 1]);
+  const arms = part('Mannequin_Arms', [0.55, 0.57, 0.62, 1]);
+  const hands = part('Mannequin_Hands', [0.75, 0.72, 0.68, 1]);
+  const legs = part('Mannequin_Legs', [0.3, 0.33, 0.4, 1]);
 
   // Torso: pelvis, belly, chest, neck (overlapping closed shells).
   put(body, ellipsoid([0, 0.99, 0], [0, 1, 0], 0.12, 0.16, 0.11, 18, 10, [1, 0, 0]), 'Hips', null, 'Spine', 0.35);
