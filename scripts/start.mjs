@@ -28,12 +28,13 @@ const rendererDir = process.env.IMPULSE_RENDERER_DIR ? resolve(process.env.IMPUL
 const rendererIndex = join(rendererDir, 'index.html');
 const bundles = ['main.cjs', 'preload.cjs', 'server.mjs'].map((b) => join(ROOT, 'dist-electron', b));
 function build(script) {
-  console.log(`Building (${script})…`);
+  if (script !== 'build:electron') console.log(`Building (${script})…`);
   const r = spawnSync('npm', ['run', '--silent', script], { cwd: ROOT, stdio: 'inherit', shell: process.platform === 'win32' });
   if (r.status !== 0) process.exit(r.status || 1);
 }
 if (!existsSync(rendererIndex)) build('build:renderer');
-if (!bundles.every((b) => existsSync(b))) build('build:electron');
+// The main/preload/bridge bundles take a second: always current with the sources.
+build('build:electron');
 
 const electron = electronBinary();
 if (electron && !flag('--chromium')) {

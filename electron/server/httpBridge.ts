@@ -182,7 +182,14 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       file = join(file, 'index.html');
       stat = await fsp.stat(file).catch(() => null);
     }
-    if (!stat || !stat.isFile()) return send(res, 404, 'Not found');
+    if (!stat || !stat.isFile()) {
+      // Browsers ask for a favicon on their own; an app without one is not an error.
+      if (pathname === '/favicon.ico') {
+        res.writeHead(204, { 'Cache-Control': 'no-store' });
+        return res.end();
+      }
+      return send(res, 404, 'Not found');
+    }
     const ext = extname(file).toLowerCase();
     let body = await fsp.readFile(file);
     if (ext === '.html' && token) {
