@@ -197,24 +197,37 @@ export class RigidBodySet {
    * composition is symplectic, keeps |L| exactly and the energy without drift).
    */
   private stepSymplectic(st: Float64Array, h: number): void {
-    const g = this.gravity,
-      wr = this.externalWrench;
     for (let i = 0; i < this.count; i++) {
-      const s = STATE_STRIDE * i,
-        m = this.massKg[i],
-        im = this.invMass[i];
-      for (let k = 0; k < 3; k++) st[s + 7 + k] += 0.5 * h * (m * g[k] + wr[6 * i + k]);
-      for (let k = 0; k < 3; k++) st[s + 10 + k] += 0.5 * h * wr[6 * i + 3 + k];
-      for (let k = 0; k < 3; k++) st[s + k] += h * st[s + 7 + k] * im;
-      // free rotation: L fixed in world, body turns
-      this.rotateAbout(st, i, 0, h / 2);
-      this.rotateAbout(st, i, 1, h / 2);
-      this.rotateAbout(st, i, 2, h);
-      this.rotateAbout(st, i, 1, h / 2);
-      this.rotateAbout(st, i, 0, h / 2);
-      for (let k = 0; k < 3; k++) st[s + 7 + k] += 0.5 * h * (m * g[k] + wr[6 * i + k]);
-      for (let k = 0; k < 3; k++) st[s + 10 + k] += 0.5 * h * wr[6 * i + 3 + k];
+      this.kickBody(st, i, 0.5 * h);
+      this.driftBody(st, i, h);
+      this.kickBody(st, i, 0.5 * h);
     }
+  }
+
+  /** Momentum kick of body i: P += (m g + F) h, L += τ h (half of a Störmer–Verlet step uses h/2). */
+  kickBody(st: Float64Array, i: number, h: number): void {
+    const g = this.gravity,
+      wr = this.externalWrench,
+      s = STATE_STRIDE * i,
+      m = this.massKg[i];
+    for (let k = 0; k < 3; k++) st[s + 7 + k] += h * (m * g[k] + wr[6 * i + k]);
+    for (let k = 0; k < 3; k++) st[s + 10 + k] += h * wr[6 * i + 3 + k];
+  }
+
+  /**
+   * Force-free drift of body i for h seconds: x += v h, and the orientation
+   * advanced by the symmetric splitting of the free rigid body into exact
+   * turns about the principal axes (L fixed in the world).
+   */
+  driftBody(st: Float64Array, i: number, h: number): void {
+    const s = STATE_STRIDE * i,
+      im = this.invMass[i];
+    for (let k = 0; k < 3; k++) st[s + k] += h * st[s + 7 + k] * im;
+    this.rotateAbout(st, i, 0, h / 2);
+    this.rotateAbout(st, i, 1, h / 2);
+    this.rotateAbout(st, i, 2, h);
+    this.rotateAbout(st, i, 1, h / 2);
+    this.rotateAbout(st, i, 0, h / 2);
   }
 
   /** Exact flow of H_axis = L_axis² / (2 I_axis) for time tau: a turn about the principal axis. */
@@ -284,7 +297,7 @@ export function quatMul(out: { [i: number]: number }, oo: number, q: ArrayLike<n
   out[oo + 3] = aw * bw - ax * bx - ay * by - az * bz;
 }
 
-function normalizeQuat(a: { [i: number]: number }, o: number): void {
+export function normalizeQuat(a: { [i: number]: number }, o: number): void {
   const l = Math.hypot(a[o], a[o + 1], a[o + 2], a[o + 3]);
   a[o] /= l;
   a[o + 1] /= l;

@@ -1,0 +1,128 @@
+/**
+ * Small geometric helpers of the simulator: unique edges of a triangle list,
+ * closest points between segments, point–triangle plane distance, swept boxes.
+ */
+
+/** Unique undirected edges of a triangle list (pairs of vertex indices, smaller first, in first-seen order). */
+export function uniqueEdges(indices: ArrayLike<number>, triangles?: ArrayLike<number>): Uint32Array {
+  const seen = new Set<number>();
+  const out: number[] = [];
+  const add = (a: number, b: number) => {
+    const lo = a < b ? a : b, hi = a < b ? b : a;
+    const key = lo * 4294967296 + hi;
+    if (seen.has(key)) return;
+    seen.add(key);
+    out.push(lo, hi);
+  };
+  if (triangles) {
+    for (let k = 0; k < triangles.length; k++) {
+      const t = 3 * triangles[k];
+      add(indices[t], indices[t + 1]);
+      add(indices[t + 1], indices[t + 2]);
+      add(indices[t + 2], indices[t]);
+    }
+  } else {
+    for (let t = 0; t < indices.length; t += 3) {
+      add(indices[t], indices[t + 1]);
+      add(indices[t + 1], indices[t + 2]);
+      add(indices[t + 2], indices[t]);
+    }
+  }
+  return new Uint32Array(out);
+}
+
+/**
+ * Closest points of segments p0p1 and q0q1: writes s, t (parameters) into
+ * out[0..1] and returns the squared distance (Ericson, Real-Time Collision
+ * Detection 5.1.9).
+ */
+export function segmentSegmentClosest(
+  P: ArrayLike<number>, p0: number, p1: number, Q: ArrayLike<number>, q0: number, q1: number, out: Float64Array,
+): number {
+  const d1x = P[p1] - P[p0], d1y = P[p1 + 1] - P[p0 + 1], d1z = P[p1 + 2] - P[p0 + 2];
+  const d2x = Q[q1] - Q[q0], d2y = Q[q1 + 1] - Q[q0 + 1], d2z = Q[q1 + 2] - Q[q0 + 2];
+  const rx = P[p0] - Q[q0], ry = P[p0 + 1] - Q[q0 + 1], rz = P[p0 + 2] - Q[q0 + 2];
+  const a = d1x * d1x + d1y * d1y + d1z * d1z, e = d2x * d2x + d2y * d2y + d2z * d2z;
+  const f = d2x * rx + d2y * ry + d2z * rz;
+  let s = 0, t = 0;
+  if (a <= 1e-30 && e <= 1e-30) {
+    s = 0;
+    t = 0;
+  } else if (a <= 1e-30) {
+    t = clamp01(f / e);
+  } else {
+    const c = d1x * rx + d1y * ry + d1z * rz;
+    if (e <= 1e-30) {
+      s = clamp01(-c / a);
+    } else {
+      const b = d1x * d2x + d1y * d2y + d1z * d2z;
+      const denom = a * e - b * b;
+      s = denom > 1e-30 ? clamp01((b * f - c * e) / denom) : 0;
+      t = (b * s + f) / e;
+      if (t < 0) {
+        t = 0;
+        s = clamp01(-c / a);
+      } else if (t > 1) {
+        t = 1;
+        s = clamp01((b - c) / a);
+      }
+    }
+  }
+  out[0] = s;
+  out[1] = t;
+  const dx = rx + d1x * s - d2x * t, dy = ry + d1y * s - d2y * t, dz = rz + d1z * s - d2z * t;
+  return dx * dx + dy * dy + dz * dz;
+}
+
+function clamp01(x: number): number {
+  return x < 0 ? 0 : x > 1 ? 1 : x;
+}
+
+/**
+ * Signed distance of point p from the plane of triangle abc (positive on the
+ * side of (b−a)×(c−a)) and the barycentric weights (u of b, v of c) of its
+ * projection: writes [dist, u, v, nx, ny, nz] into out. Returns false for a
+ * degenerate triangle.
+ */
+export function pointTrianglePlane(X: ArrayLike<number>, p: number, a: number, b: number, c: number, out: Float64Array): boolean {
+  const ax = X[a], ay = X[a + 1], az = X[a + 2];
+  const ux = X[b] - ax, uy = X[b + 1] - ay, uz = X[b + 2] - az;
+  const vx = X[c] - ax, vy = X[c + 1] - ay, vz = X[c + 2] - az;
+  let nx = uy * vz - uz * vy, ny = uz * vx - ux * vz, nz = ux * vy - uy * vx;
+  const l = Math.sqrt(nx * nx + ny * ny + nz * nz);
+  if (!(l > 1e-20)) return false;
+  nx /= l;
+  ny /= l;
+  nz /= l;
+  const wx = X[p] - ax, wy = X[p + 1] - ay, wz = X[p + 2] - az;
+  const d = wx * nx + wy * ny + wz * nz;
+  // barycentrics of the projection
+  const uu = ux * ux + uy * uy + uz * uz, uv = ux * vx + uy * vy + uz * vz, vv = vx * vx + vy * vy + vz * vz;
+  const wu = wx * ux + wy * uy + wz * uz, wv = wx * vx + wy * vy + wz * vz;
+  const den = uu * vv - uv * uv;
+  out[0] = d;
+  out[1] = (vv * wu - uv * wv) / den;
+  out[2] = (uu * wv - uv * wu) / den;
+  out[3] = nx;
+  out[4] = ny;
+  out[5] = nz;
+  return true;
+}
+
+/** Box [minx, miny, minz, maxx, maxy, maxz] at out[o] of vertex i in A and B (start and end). */
+export function sweptPointBox(A: ArrayLike<number>, B: ArrayLike<number>, i: number, out: Float64Array, o: number): void {
+  const k = 3 * i;
+  for (let c = 0; c < 3; c++) {
+    const a = A[k + c], b = B[k + c];
+    out[o + c] = a < b ? a : b;
+    out[o + 3 + c] = a < b ? b : a;
+  }
+}
+
+export function boxesOverlap(X: ArrayLike<number>, xo: number, Y: ArrayLike<number>, yo: number, pad: number): boolean {
+  return (
+    X[xo] <= Y[yo + 3] + pad && Y[yo] <= X[xo + 3] + pad &&
+    X[xo + 1] <= Y[yo + 4] + pad && Y[yo + 1] <= X[xo + 4] + pad &&
+    X[xo + 2] <= Y[yo + 5] + pad && Y[yo + 2] <= X[xo + 5] + pad
+  );
+}

@@ -1,0 +1,352 @@
+/**
+ * The suggestion an animator gets: simulate the dynamic objects over a frame
+ * range (SimWorld), and turn their motion into sparse keys (core/bake key
+ * reduction with a position and an angle tolerance) ready to merge into the
+ * clip, plus the impacts found and a per-frame trajectory for a ghost.
+ *
+ * Props get a translation and a rotation track (of the prop's origin, as the
+ * document animates props). Ragdoll characters get a rotation track for every
+ * joint whose local rotation changes and a translation track for the
+ * skeleton roots. The first key is the state at `fromFrame`, which is where
+ * the keyed motion hands over, so accepting a suggestion does not jump.
+ */
+import type { Clip, ImpulseDocument, Track, TrackTarget } from '../document/types';
+import { reduceSignal, type DenseSignal, type KeyCurve } from '../bake/reduce';
+import { SimWorld, SimulationError, type ImpactRecord, type WorldOptions, type WorldStats } from './world';
+import { ragdollPose } from './ragdoll';
+import { STATE_STRIDE } from './rigid';
+
+export interface SuggestOptions {
+  /** Names or ids of the props / characters to simulate. */
+  dynamic: string[];
+  fromFrame: number;
+  toFrame: number;
+  clipId?: string;
+  /** Default 240. */
+  stepHz?: number;
+  /** Key reduction tolerance for positions, metres (default 1e-3). */
+  positionTolerance?: number;
+  /** Key reduction tolerance for rotations, radians (default 2e-3). */
+  angleTolerance?: number;
+  /** Further simulation settings (thresholds, ragdoll). */
+  world?: Partial<Omit<WorldOptions, 'dynamic' | 'startTimeSec' | 'clipId' | 'stepHz'>>;
+}
+
+export interface TrajectoryEntry {
+  object: string;
+  kind: 'prop' | 'character';
+  /** Frame numbers sampled (fromFrame..toFrame). */
+  frames: number[];
+  /**
+   * Props: 7 numbers per frame (origin t xyz, q xyzw). Characters: the local
+   * pose, 10 numbers per joint per frame.
+   */
+  values: Float64Array;
+}
+
+export interface SuggestStats extends WorldStats {
+  frames: number;
+  keys: number;
+  /** Keys the same tracks would have with one key per frame. */
+  denseKeys: number;
+  /** Largest key-reduction error (m for translation, rad for rotation). */
+  maxPositionError: number;
+  maxAngleError: number;
+  elapsedSteps: number;
+  stepSec: number;
+  aborted: boolean;
+}
+
+export interface Suggestion {
+  clipId: string;
+  fromFrame: number;
+  toFrame: number;
+  /** Object ids that were simulated. */
+  objects: string[];
+  tracks: Track[];
+  impacts: ImpactRecord[];
+  trajectory: TrajectoryEntry[];
+  stats: SuggestStats;
+}
+
+export type ProgressCallback = (fraction: number) => void;
+
+export function suggestMotion(doc: ImpulseDocument, options: SuggestOptions, onProgress?: ProgressCallback, signal?: { aborted: boolean }): Suggestion {
+  const clip = findClip(doc, options.clipId);
+  const { fromFrame, toFrame } = options;
+  if (!Number.isFinite(fromFrame) || !Number.isFinite(toFrame) || !(toFrame > fromFrame))
+    throw new SimulationError(`frame range ${fromFrame}..${toFrame}: toFrame must be greater than fromFrame`);
+  if (options.dynamic.length === 0) throw new SimulationError('no dynamic objects given');
+  const posTol = options.positionTolerance ?? 1e-3;
+  const angTol = options.angleTolerance ?? 2e-3;
+  const fps = clip.frameRate;
+  const world = new SimWorld(doc, {
+    ...options.world,
+    dynamic: options.dynamic,
+    startTimeSec: fromFrame / fps,
+    clipId: clip.id,
+    stepHz: options.stepHz,
+  });
+  const perFrame = Math.round(1 / (world.stepSec * fps));
+  const frameCount = Math.floor(toFrame - fromFrame) + 1;
+  const sampleCount = (frameCount - 1) * perFrame + 1;
+  const times = new Float64Array(sampleCount);
+  const preferred = new Uint8Array(sampleCount);
+
+  // per object sample buffers
+  const propObjs = world.objects.filter((o) => o.kind === 'prop');
+  const charObjs = world.objects.filter((o) => o.kind === 'character');
+  const propT = propObjs.map(() => new Float64Array(3 * sampleCount));
+  const propQ = propObjs.map(() => new Float64Array(4 * sampleCount));
+  const propTd = propObjs.map(() => new Float64Array(3 * sampleCount));
+  const propQd = propObjs.map(() => new Float64Array(4 * sampleCount));
+  const charPose = charObjs.map((o) => new Float64Array(10 * o.ragdoll!.parents.length * sampleCount));
+  const o10 = new Float64Array(10), lin = new Float64Array(3), ang = new Float64Array(3);
+  let aborted = false;
+
+  const sample = (k: number) => {
+    times[k] = (fromFrame * perFrame + k) / (fps * perFrame);
+    propObjs.forEach((obj, i) => {
+      world.propOrigin(obj, o10);
+      const T = propT[i], Q = propQ[i];
+      T.set(o10.subarray(0, 3), 3 * k);
+      let qx = o10[3], qy = o10[4], qz = o10[5], qw = o10[6];
+      if (k > 0 && qx * Q[4 * k - 4] + qy * Q[4 * k - 3] + qz * Q[4 * k - 2] + qw * Q[4 * k - 1] < 0) {
+        qx = -qx;
+        qy = -qy;
+        qz = -qz;
+        qw = -qw;
+      }
+      Q[4 * k] = qx;
+      Q[4 * k + 1] = qy;
+      Q[4 * k + 2] = qz;
+      Q[4 * k + 3] = qw;
+      world.propOriginVelocity(obj, lin, ang);
+      propTd[i].set(lin, 3 * k);
+      // q̇ = ½ ω ⊗ q
+      const Qd = propQd[i], wx = ang[0], wy = ang[1], wz = ang[2];
+      Qd[4 * k] = 0.5 * (wx * qw + wy * qz - wz * qy);
+      Qd[4 * k + 1] = 0.5 * (wy * qw + wz * qx - wx * qz);
+      Qd[4 * k + 2] = 0.5 * (wz * qw + wx * qy - wy * qx);
+      Qd[4 * k + 3] = 0.5 * (-wx * qx - wy * qy - wz * qz);
+    });
+    charObjs.forEach((obj, i) => {
+      const rd = obj.ragdoll!;
+      const nj = rd.parents.length;
+      const bp = bodyPoseBuffer(rd.parts.length);
+      const st = world.bodies.state;
+      for (let p = 0; p < rd.parts.length; p++) {
+        const b = obj.bodies[p];
+        const s = STATE_STRIDE * b;
+        world.bodies.localOrientation(st, b, bp, 7 * p + 3);
+        // head = com + R_local · head_local
+        const hx = rd.parts[p].head[0], hy = rd.parts[p].head[1], hz = rd.parts[p].head[2];
+        const qx = bp[7 * p + 3], qy = bp[7 * p + 4], qz = bp[7 * p + 5], qw = bp[7 * p + 6];
+        const tx = 2 * (qy * hz - qz * hy), ty = 2 * (qz * hx - qx * hz), tz = 2 * (qx * hy - qy * hx);
+        bp[7 * p] = st[s] + hx + qw * tx + qy * tz - qz * ty;
+        bp[7 * p + 1] = st[s + 1] + hy + qw * ty + qz * tx - qx * tz;
+        bp[7 * p + 2] = st[s + 2] + hz + qw * tz + qx * ty - qy * tx;
+      }
+      const out = charPose[i].subarray(10 * nj * k, 10 * nj * (k + 1));
+      ragdollPose(rd, bp, out);
+      if (k > 0) {
+        const prev = charPose[i].subarray(10 * nj * (k - 1), 10 * nj * k);
+        for (let j = 0; j < nj; j++) {
+          const o = 10 * j + 3;
+          if (out[o] * prev[o] + out[o + 1] * prev[o + 1] + out[o + 2] * prev[o + 2] + out[o + 3] * prev[o + 3] < 0)
+            for (let c = 0; c < 4; c++) out[o + c] = -out[o + c];
+        }
+      }
+    });
+  };
+
+  sample(0);
+  preferred[0] = 1;
+  for (let k = 1; k < sampleCount; k++) {
+    if (signal?.aborted) {
+      aborted = true;
+      break;
+    }
+    world.step();
+    // keep time exactly on the frame grid
+    sample(k);
+    if (k % perFrame === 0) {
+      preferred[k] = 1;
+      onProgress?.(k / (sampleCount - 1));
+    }
+  }
+  if (aborted) throw new SimulationError('suggestion aborted');
+
+  // ---- key reduction
+  const tracks: Track[] = [];
+  let keys = 0, denseKeys = 0, maxPos = 0, maxAng = 0;
+  const addTrack = (target: TrackTarget, path: 'translation' | 'rotation', sig: DenseSignal, tol: number) => {
+    const r = reduceSignal(sig, { tolerance: tol });
+    tracks.push(curveToTrack(target, path, r.curve));
+    keys += r.curve.times.length;
+    denseKeys += frameCount;
+    if (path === 'translation') maxPos = Math.max(maxPos, r.maxError);
+    else maxAng = Math.max(maxAng, r.maxError);
+  };
+  propObjs.forEach((obj, i) => {
+    const target: TrackTarget = { kind: 'prop', prop: obj.id };
+    addTrack(target, 'translation', { kind: 'vector', times, values: propT[i], slopeIn: propTd[i], slopeOut: propTd[i], preferred }, posTol);
+    addTrack(target, 'rotation', { kind: 'rotation', times, values: propQ[i], slopeIn: propQd[i], slopeOut: propQd[i], preferred }, angTol);
+  });
+  charObjs.forEach((obj, i) => {
+    const rd = obj.ragdoll!;
+    const nj = rd.parents.length;
+    const P = charPose[i];
+    for (let j = 0; j < nj; j++) {
+      // rotation channel, if it moves at all
+      const q = new Float64Array(4 * sampleCount);
+      let moves = false;
+      for (let k = 0; k < sampleCount; k++) {
+        for (let c = 0; c < 4; c++) q[4 * k + c] = P[10 * nj * k + 10 * j + 3 + c];
+        const d = Math.abs(q[4 * k] * q[0] + q[4 * k + 1] * q[1] + q[4 * k + 2] * q[2] + q[4 * k + 3] * q[3]);
+        if (1 - d > 1e-12) moves = true;
+      }
+      const target: TrackTarget = { kind: 'joint', character: obj.id, joint: j };
+      if (moves) addTrack(target, 'rotation', { kind: 'rotation', times, values: q, preferred }, angTol);
+      if (rd.parents[j] < 0) {
+        const t = new Float64Array(3 * sampleCount);
+        for (let k = 0; k < sampleCount; k++) for (let c = 0; c < 3; c++) t[3 * k + c] = P[10 * nj * k + 10 * j + c];
+        // root translations are in the skeleton's units: scale the tolerance by the character's placement scale
+        const s = Math.hypot(rd.rootMatrix[0], rd.rootMatrix[1], rd.rootMatrix[2]) || 1;
+        addTrack(target, 'translation', { kind: 'vector', times, values: t, preferred }, posTol / s);
+      }
+    }
+  });
+
+  // ---- trajectory for the ghost (one sample per frame)
+  const frames: number[] = [];
+  for (let f = 0; f < frameCount; f++) frames.push(fromFrame + f);
+  const trajectory: TrajectoryEntry[] = [];
+  propObjs.forEach((obj, i) => {
+    const v = new Float64Array(7 * frameCount);
+    for (let f = 0; f < frameCount; f++) {
+      const k = f * perFrame;
+      v.set(propT[i].subarray(3 * k, 3 * k + 3), 7 * f);
+      v.set(propQ[i].subarray(4 * k, 4 * k + 4), 7 * f + 3);
+    }
+    trajectory.push({ object: obj.id, kind: 'prop', frames, values: v });
+  });
+  charObjs.forEach((obj, i) => {
+    const nj = obj.ragdoll!.parents.length;
+    const v = new Float64Array(10 * nj * frameCount);
+    for (let f = 0; f < frameCount; f++) v.set(charPose[i].subarray(10 * nj * f * perFrame, 10 * nj * (f * perFrame + 1)), 10 * nj * f);
+    trajectory.push({ object: obj.id, kind: 'character', frames, values: v });
+  });
+  onProgress?.(1);
+  return {
+    clipId: clip.id,
+    fromFrame,
+    toFrame,
+    objects: world.objects.map((o) => o.id),
+    tracks,
+    impacts: world.impacts,
+    trajectory,
+    stats: {
+      ...world.stats,
+      frames: frameCount,
+      keys,
+      denseKeys,
+      maxPositionError: maxPos,
+      maxAngleError: maxAng,
+      elapsedSteps: sampleCount - 1,
+      stepSec: world.stepSec,
+      aborted,
+    },
+  };
+}
+
+let _bp = new Float64Array(0);
+function bodyPoseBuffer(parts: number): Float64Array {
+  if (_bp.length < 7 * parts) _bp = new Float64Array(7 * parts);
+  return _bp;
+}
+
+function findClip(doc: ImpulseDocument, clipId?: string): Clip {
+  const id = clipId ?? doc.activeClip;
+  const clip = doc.clips.find((c) => c.id === id || c.name === id);
+  if (!clip) throw new SimulationError(`clip '${id}' not found (clips: ${doc.clips.map((c) => c.id).join(', ') || 'none'})`);
+  return clip;
+}
+
+function curveToTrack(target: TrackTarget, path: 'translation' | 'rotation', c: KeyCurve): Track {
+  return {
+    target,
+    path,
+    interpolation: c.interpolation === 'CUBICSPLINE' ? 'cubic' : c.interpolation === 'STEP' ? 'step' : 'linear',
+    times: Array.from(c.times),
+    values: Array.from(c.values),
+  };
+}
+
+function sameTarget(a: TrackTarget, b: TrackTarget): boolean {
+  if (a.kind === 'prop' && b.kind === 'prop') return a.prop === b.prop;
+  if (a.kind === 'joint' && b.kind === 'joint') return a.character === b.character && a.joint === b.joint;
+  return false;
+}
+
+/** Keys of a track as cubic (in-tangent, value, out-tangent) groups; linear keys get the slopes of their segments. */
+function asCubic(t: Track): Track {
+  if (t.interpolation === 'cubic') return t;
+  const d = t.path === 'rotation' ? 4 : 3;
+  const n = t.times.length;
+  const values: number[] = [];
+  for (let k = 0; k < n; k++) {
+    const slope = (a: number, b: number, c: number) =>
+      t.interpolation === 'linear' && a >= 0 && b < n && t.times[b] > t.times[a] ? (t.values[b * d + c] - t.values[a * d + c]) / (t.times[b] - t.times[a]) : 0;
+    for (let c = 0; c < d; c++) values.push(slope(k - 1, k, c));
+    for (let c = 0; c < d; c++) values.push(t.values[k * d + c]);
+    for (let c = 0; c < d; c++) values.push(slope(k, k + 1, c));
+  }
+  return { ...t, interpolation: 'cubic', values };
+}
+
+/**
+ * A new document (the input is not modified) where the suggestion's tracks
+ * replace the simulated objects' keys inside the suggestion's frame range
+ * of its clip; keys outside the range stay. Interpolations are unified to
+ * cubic when the two differ (linear keys become cubic keys with their
+ * segments' slopes, which keeps their shape).
+ */
+export function applySuggestion(doc: ImpulseDocument, s: Suggestion): ImpulseDocument {
+  const ci = doc.clips.findIndex((c) => c.id === s.clipId);
+  if (ci < 0) throw new SimulationError(`applySuggestion: clip '${s.clipId}' is not in the document`);
+  const clip = doc.clips[ci];
+  const t0 = s.fromFrame / clip.frameRate, t1 = s.toFrame / clip.frameRate;
+  const eps = 1e-9;
+  const tracks = clip.tracks.slice();
+  for (const sug of s.tracks) {
+    const i = tracks.findIndex((t) => t.path === sug.path && sameTarget(t.target, sug.target));
+    if (i < 0) {
+      tracks.push({ ...sug, times: sug.times.slice(), values: sug.values.slice() });
+      continue;
+    }
+    let old = tracks[i];
+    let neu = sug;
+    if (old.interpolation !== neu.interpolation) {
+      old = asCubic(old);
+      neu = asCubic(neu);
+    }
+    const d = (old.path === 'rotation' ? 4 : 3) * (old.interpolation === 'cubic' ? 3 : 1);
+    const times: number[] = [];
+    const values: number[] = [];
+    const pushOld = (k: number) => {
+      times.push(old.times[k]);
+      for (let c = 0; c < d; c++) values.push(old.values[k * d + c]);
+    };
+    for (let k = 0; k < old.times.length; k++) if (old.times[k] < t0 - eps) pushOld(k);
+    for (let k = 0; k < neu.times.length; k++) {
+      times.push(neu.times[k]);
+      for (let c = 0; c < d; c++) values.push(neu.values[k * d + c]);
+    }
+    for (let k = 0; k < old.times.length; k++) if (old.times[k] > t1 + eps) pushOld(k);
+    tracks[i] = { target: old.target, path: old.path, interpolation: old.interpolation === 'step' && neu.interpolation !== 'step' ? neu.interpolation : old.interpolation, times, values };
+  }
+  const clips = doc.clips.slice();
+  clips[ci] = { ...clip, tracks };
+  return { ...doc, clips };
+}

@@ -1,0 +1,70 @@
+/**
+ * Scene builders for the simulator tests and benchmark (not part of the public API).
+ */
+import { createEmptyDocument, defaultCollision, defaultMaterial } from '../document/defaults';
+import { boxMesh, icosphereMesh } from '../document/fixtures';
+import type { ImpulseDocument, Prop, Track } from '../document/types';
+
+/** A ball prop (icosphere) with the given mass, restitution and friction, at `position`. */
+export function ballPropAt(id: string, radius: number, position: [number, number, number], physics: Partial<Prop['physics']> = {}, subdivisions = 2): Prop {
+  const m = icosphereMesh(radius, subdivisions);
+  return {
+    id,
+    name: id,
+    transform: { translation: position, rotation: [0, 0, 0, 1], scale: [1, 1, 1] },
+    mesh: m,
+    material: defaultMaterial('ball'),
+    physics: { mode: 'dynamic', massKg: 1, restitution: 0.5, friction: 0.5, ...physics },
+    collision: defaultCollision(),
+  };
+}
+
+export function boxPropAt(id: string, half: [number, number, number], position: [number, number, number], physics: Partial<Prop['physics']> = {}, rotation: [number, number, number, number] = [0, 0, 0, 1]): Prop {
+  const m = boxMesh(half[0], half[1], half[2]);
+  return {
+    id,
+    name: id,
+    transform: { translation: position, rotation, scale: [1, 1, 1] },
+    mesh: m,
+    material: defaultMaterial('box'),
+    physics: { mode: 'dynamic', massKg: 1, restitution: 0, friction: 0.5, ...physics },
+    collision: defaultCollision(),
+  };
+}
+
+/** A document with the given props, ground at `groundY`, one clip `clip` of `frames` frames at `fps`. */
+export function sceneDoc(props: Prop[], opts: { groundY?: number | null; fps?: number; frames?: number; tracks?: Track[]; gravity?: [number, number, number] } = {}): ImpulseDocument {
+  const doc = createEmptyDocument('sim test');
+  doc.groundY = opts.groundY === undefined ? 0 : opts.groundY;
+  if (opts.gravity) doc.gravity = opts.gravity;
+  doc.props = props;
+  doc.clips = [{ id: 'clip', name: 'clip', frameRate: opts.fps ?? 30, startFrame: 0, endFrame: opts.frames ?? 60, tracks: opts.tracks ?? [] }];
+  doc.activeClip = 'clip';
+  return doc;
+}
+
+/** Linear translation track of a prop: from p0 at t0 to p1 at t1. */
+export function linearTranslation(prop: string, t0: number, p0: number[], t1: number, p1: number[]): Track {
+  return { target: { kind: 'prop', prop }, path: 'translation', interpolation: 'linear', times: [t0, t1], values: [...p0, ...p1] };
+}
+
+/** A regular octahedron (vertices on the axes at distance r) as a dynamic prop: a "ball" whose contacts are single vertices. */
+export function octahedronProp(id: string, r: number, position: [number, number, number], physics: Partial<Prop['physics']> = {}): Prop {
+  const positions = new Float32Array([r, 0, 0, -r, 0, 0, 0, r, 0, 0, -r, 0, 0, 0, r, 0, 0, -r]);
+  // outward winding: (x, y, z) octant faces
+  const faces: number[] = [];
+  for (const sx of [0, 1]) for (const sy of [2, 3]) for (const sz of [4, 5]) {
+    const flip = (sx === 1 ? 1 : 0) ^ (sy === 3 ? 1 : 0) ^ (sz === 5 ? 1 : 0);
+    if (flip) faces.push(sx, sz, sy);
+    else faces.push(sx, sy, sz);
+  }
+  return {
+    id,
+    name: id,
+    transform: { translation: position, rotation: [0, 0, 0, 1], scale: [1, 1, 1] },
+    mesh: { positions, indices: new Uint32Array(faces) },
+    material: defaultMaterial('ball'),
+    physics: { mode: 'dynamic', massKg: 1, restitution: 0.5, friction: 0.5, ...physics },
+    collision: defaultCollision(),
+  };
+}

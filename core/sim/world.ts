@@ -1,0 +1,1569 @@
+/**
+ * The simulated world of a suggestion: dynamic rigid bodies (props marked
+ * dynamic, ragdoll parts of dynamic characters), keyframed obstacles (props
+ * and skinned characters, moved by their curves, infinite mass), the ground
+ * plane and gravity.
+ *
+ * One fixed step of length h (an integer division of the clip's frame
+ * interval, ~`stepHz`):
+ *
+ *  1. The keyframed meshes are posed at the end of the step (their vertices
+ *     move linearly in between, which is what continuous detection assumes).
+ *  2. Sub-step from the current time to the end of the step, tentatively:
+ *     half kick of gravity; resting contacts (pairs already touching) get
+ *     impulses with ε = 0 so the drift cannot push into them (Moore &
+ *     Wilhelms' impulses, ε → 0 below a velocity threshold, together with the
+ *     ragdoll joints); drift (exact translation, symplectic splitting of the
+ *     free rotation); half kick.
+ *  3. Continuous detection between the start and end vertex positions:
+ *     vertex–plane against the ground, vertex–triangle both ways and
+ *     edge–edge CCD between every pair of colliders whose swept boxes (per
+ *     body part) overlap. Only approaching contacts count.
+ *  4. If there is a contact, macro-backtracking (Zachwieja 1992 §4.1): the
+ *     state goes back to the start of the sub-step and everything is
+ *     re-integrated to the time of first contact; there every contact found
+ *     within a small time window, together with the touching ones and the
+ *     joints, is solved analytically at once (core/response; keyframed sides
+ *     have infinite mass and the exact velocity of their curves at that
+ *     time). Then the rest of the step is simulated the same way.
+ *
+ * Bodies whose velocity stays tiny for a while go to sleep (frozen) and wake
+ * when something hits them. Everything runs in fixed orders without
+ * randomness, so the same input gives the same numbers.
+ */
+import type { Character, ImpulseDocument, Prop } from '../document/types';
+import { propMassProperties } from '../document/massProperties';
+import { SceneEvaluator } from '../anim/evaluate';
+import { Rig } from '../skeleton/rig';
+import { computeSkinMatrices, skinPositions, skinVelocities, dominantJointPerTriangle } from '../skeleton/skinning';
+import { ccdQueryFlat } from '../collision/ccd';
+import { ImpulseSolver, ImpulseSolution } from '../response/solver';
+import type { ContactInput, JointInput, RigidBodyInput } from '../response/types';
+import { RigidBodySet, STATE_STRIDE, rotate, rotateInv, type RigidBodyInit } from './rigid';
+import { boxesOverlap, pointTrianglePlane, segmentSegmentClosest, sweptPointBox, uniqueEdges } from './geometry';
+import { buildRagdoll, type Ragdoll, type RagdollOptions } from './ragdoll';
+
+export class SimulationError extends Error {
+  override name = 'SimulationError';
+}
+
+export interface WorldOptions {
+  /** Names or ids of the props and characters to simulate. */
+  dynamic: string[];
+  /** Simulation starts here (the dynamic objects take their keyed state and exact velocity at this time). */
+  startTimeSec: number;
+  clipId?: string;
+  /** Approximate step rate; the step is the frame interval divided by round(stepHz / frameRate). Default 240. */
+  stepHz?: number;
+  /** Approach speeds below this (m/s) use ε = 0: resting contact instead of ever smaller bounces. Default 0.1. */
+  restitutionThresholdMps?: number;
+  /** Contacts found within this long after the first one are solved together with it. Default 2e-5 s. */
+  simultaneousSec?: number;
+  /** Pairs closer than this (m) count as touching (resting contact). Default 2e-5. */
+  touchDistance?: number;
+  /** Velocity (m/s; angular velocity times body size) below which a body may sleep. Default 0.02. */
+  sleepSpeedMps?: number;
+  /** How long a body must stay that slow before it sleeps. Default 0.3 s. */
+  sleepTimeSec?: number;
+  ragdoll?: RagdollOptions;
+}
+
+/** One dynamic object of the world (a prop or a ragdoll character). */
+export interface SimObject {
+  kind: 'prop' | 'character';
+  id: string;
+  name: string;
+  /** Index in doc.props or doc.characters. */
+  index: number;
+  /** Rigid bodies of this object (one for a prop). */
+  bodies: number[];
+  ragdoll?: Ragdoll;
+}
+
+export interface ImpactRecord {
+  timeSec: number;
+  frame: number;
+  /** Names of the two objects ('ground' for the ground plane). */
+  objects: [string, string];
+  /** Body parts (joint names) for characters, '' otherwise. */
+  parts: [string, string];
+  point: [number, number, number];
+  /** Unit normal, pointing from the second object towards the first. */
+  normal: [number, number, number];
+  /** Impulse on the first object, N·s. */
+  impulse: [number, number, number];
+  /** Velocity of the first object's centre of mass before and after (m/s). */
+  preVelocity: [number, number, number];
+  postVelocity: [number, number, number];
+  /** Approach speed along the normal before the impact (m/s). */
+  approachSpeed: number;
+}
+
+export interface WorldStats {
+  steps: number;
+  subSteps: number;
+  impactEvents: number;
+  solves: number;
+  ccdQueries: number;
+  /** Steps where the sub-step budget ran out (the rest of the step was taken without further detection). */
+  budgetExceeded: number;
+}
+
+const KIND_DYNAMIC = 0, KIND_PROP = 1, KIND_CHARACTER = 2;
+
+interface Part {
+  /** Skeleton joint (characters) or -1. */
+  joint: number;
+  tris: Uint32Array;
+  verts: Uint32Array;
+  edges: Uint32Array;
+  box: Float64Array;
+}
+
+/** A triangle mesh that collides: a dynamic body's surface, a keyframed prop, or a character mesh. */
+interface Collider {
+  /** Index in the world's collider list (= body index for dynamic colliders). */
+  index: number;
+  kind: number;
+  /** Dynamic body index (KIND_DYNAMIC) or -1. */
+  body: number;
+  /** Prop or character index in the document. */
+  docIndex: number;
+  /** Mesh index for characters. */
+  mesh: number;
+  objectId: string;
+  objectName: string;
+  partName: string;
+  /** Index of the dynamic object (world.objects) or -1. */
+  object: number;
+  vOff: number;
+  nv: number;
+  tris: Uint32Array;
+  edges: Uint32Array;
+  parts: Part[];
+  /** Dynamic: vertex coordinates in the body's principal frame relative to its centre of mass. Prop: mesh positions. */
+  local: Float64Array;
+  triBox: Float64Array;
+  edgeBox: Float64Array;
+  restitution: number;
+  friction: number;
+  groups: number;
+  mask: number;
+  box: Float64Array;
+}
+
+/** A found contact (CCD hit or touching pair). */
+const enum HitKind {
+  VertexTriangle = 0,
+  EdgeEdge = 1,
+  Ground = 2,
+}
+
+const MAX_SUBSTEPS = 48;
+
+export class SimWorld {
+  readonly doc: ImpulseDocument;
+  readonly evaluator: SceneEvaluator;
+  readonly bodies: RigidBodySet;
+  readonly objects: SimObject[] = [];
+  readonly impacts: ImpactRecord[] = [];
+  readonly stats: WorldStats = { steps: 0, subSteps: 0, impactEvents: 0, solves: 0, ccdQueries: 0, budgetExceeded: 0 };
+  /** Fixed step, seconds. */
+  readonly stepSec: number;
+  readonly frameRate: number;
+  timeSec: number;
+  readonly startTimeSec: number;
+  readonly groundY: number | null;
+  /** Awake flag per body. */
+  readonly awake: Uint8Array;
+  /** Ball joints of the ragdolls. */
+  readonly joints: { bodyA: number; bodyB: number; rA: Float64Array; rB: Float64Array; coneAxisA: Float64Array; axisB: Float64Array; coneLen: number; coneLimitRad: number }[] = [];
+
+  private readonly colliders: Collider[] = [];
+  private readonly dynCount: number;
+  private readonly P0: Float64Array;
+  private readonly P1: Float64Array;
+  private readonly K0: Float64Array;
+  private readonly K1: Float64Array;
+  private readonly saved: Float64Array;
+  private readonly pairOk: Uint8Array;
+  private readonly rigs: Rig[] = [];
+  private readonly charPose: Float64Array[] = [];
+  private readonly charPoseDot: Float64Array[] = [];
+  private readonly skinMats: Float64Array[][] = [];
+  private readonly kfVel: Float64Array;
+  private kfVelTime = NaN;
+  private readonly slowTime: Float64Array;
+  private readonly bodySize: Float64Array;
+  private readonly opts: Required<Omit<WorldOptions, 'clipId' | 'ragdoll' | 'dynamic' | 'startTimeSec'>>;
+  private readonly solver = new ImpulseSolver();
+  private readonly solution = new ImpulseSolution();
+  private readonly ignore: { a: string; aj: number; b: string; bj: number }[];
+
+  // hits (flat, grow-only)
+  private hitCount = 0;
+  private hitKind = new Int32Array(64);
+  private hitI = new Int32Array(64 * 4); // colliderA, featA, colliderB, featB
+  private hitF = new Float64Array(64 * 7); // t, u, v, nx, ny, nz, approach
+  // persistent touching pairs (mesh–mesh), same layout
+  private persist: { kind: number; cA: number; fA: number; cB: number; fB: number; n: Float64Array }[] = [];
+
+  // solver input pools
+  private readonly bodyInputs: RigidBodyInput[] = [];
+  private readonly bodyView: RigidBodyInput[] = [];
+  private readonly contactPool: ContactInput[] = [];
+  private readonly contactView: ContactInput[] = [];
+  private readonly jointPool: JointInput[] = [];
+  private readonly jointView: JointInput[] = [];
+  /** Per contact: colliders (for reports), -1 for ground. */
+  private contactColA = new Int32Array(64);
+  private contactColB = new Int32Array(64);
+  private contactApproach = new Float64Array(64);
+
+  constructor(doc: ImpulseDocument, options: WorldOptions) {
+    this.doc = doc;
+    this.evaluator = new SceneEvaluator(doc, options.clipId);
+    const clip = this.evaluator.clip;
+    this.frameRate = clip ? clip.frameRate : 30;
+    const stepHz = options.stepHz ?? 240;
+    if (!(stepHz > 0 && Number.isFinite(stepHz))) throw new SimulationError(`stepHz must be a positive number (got ${stepHz})`);
+    const perFrame = Math.max(1, Math.round(stepHz / this.frameRate));
+    this.stepSec = 1 / (this.frameRate * perFrame);
+    this.opts = {
+      stepHz,
+      restitutionThresholdMps: options.restitutionThresholdMps ?? 0.1,
+      simultaneousSec: options.simultaneousSec ?? 2e-5,
+      touchDistance: options.touchDistance ?? 2e-5,
+      sleepSpeedMps: options.sleepSpeedMps ?? 0.02,
+      sleepTimeSec: options.sleepTimeSec ?? 0.3,
+    };
+    this.timeSec = options.startTimeSec;
+    this.startTimeSec = options.startTimeSec;
+    this.groundY = doc.groundY;
+    this.ignore = doc.check.ignore.map((r) => ({ a: r.a.object, aj: r.a.joint ?? -1, b: r.b.object, bj: r.b.joint ?? -1 }));
+
+    // ---- which objects are dynamic
+    const dynProps = new Set<number>(), dynChars = new Set<number>();
+    for (const name of options.dynamic) {
+      const pi = doc.props.findIndex((p) => p.id === name || p.name === name);
+      const ci = doc.characters.findIndex((c) => c.id === name || c.name === name);
+      if (pi < 0 && ci < 0) throw new SimulationError(`dynamic object '${name}': no prop or character has this name or id`);
+      if (pi >= 0) dynProps.add(pi);
+      else dynChars.add(ci);
+    }
+    for (let pi = 0; pi < doc.props.length; pi++) if (doc.props[pi].physics.mode === 'dynamic' && options.dynamic.length === 0) dynProps.add(pi);
+
+    // ---- dynamic bodies
+    const inits: RigidBodyInit[] = [];
+    const geoms: { local: Float64Array; tris: Uint32Array; parts?: undefined }[] = [];
+    const t0 = this.timeSec;
+    const trs = new Float64Array(10);
+    const lin = { x: 0, y: 0, z: 0 }, ang = { x: 0, y: 0, z: 0 };
+    const sortedProps = [...dynProps].sort((a, b) => a - b);
+    for (const pi of sortedProps) {
+      const prop = doc.props[pi];
+      const mp = propMassProperties(prop);
+      this.evaluator.propTransform(pi, t0, trs);
+      this.evaluator.propVelocity(pi, t0, lin, ang);
+      const q: [number, number, number, number] = [trs[3], trs[4], trs[5], trs[6]];
+      const c = mp.centerOfMass;
+      const rc = [0, 0, 0];
+      rotate(rc, 0, q, 0, c[0] * (trs[7] / prop.transform.scale[0]), c[1] * (trs[8] / prop.transform.scale[1]), c[2] * (trs[9] / prop.transform.scale[2]));
+      const init: RigidBodyInit = {
+        name: prop.name,
+        massKg: mp.massKg,
+        inertiaLocal: mp.inertia,
+        position: [trs[0] + rc[0], trs[1] + rc[1], trs[2] + rc[2]],
+        orientation: q,
+        linearVelocity: [lin.x + ang.y * rc[2] - ang.z * rc[1], lin.y + ang.z * rc[0] - ang.x * rc[2], lin.z + ang.x * rc[1] - ang.y * rc[0]],
+        angularVelocity: [ang.x, ang.y, ang.z],
+      };
+      const bodyIndex = inits.length;
+      inits.push(init);
+      const pos = prop.mesh.positions;
+      const local = new Float64Array(pos.length);
+      for (let v = 0; v < pos.length / 3; v++) {
+        for (let k = 0; k < 3; k++) local[3 * v + k] = pos[3 * v + k] * trs[7 + k] - c[k] * (trs[7 + k] / prop.transform.scale[k]);
+      }
+      geoms.push({ local, tris: prop.mesh.indices });
+      this.objects.push({ kind: 'prop', id: prop.id, name: prop.name, index: pi, bodies: [bodyIndex] });
+    }
+    const ragdollGeoms: { local: Float64Array; tris: Uint32Array; joint: number; restitution: number; friction: number }[] = [];
+    const sortedChars = [...dynChars].sort((a, b) => a - b);
+    for (const ci of sortedChars) {
+      const ch = doc.characters[ci];
+      const rd = buildRagdoll(ch, ci, this.evaluator, t0, options.ragdoll);
+      const first = inits.length;
+      const bodies: number[] = [];
+      for (let k = 0; k < rd.parts.length; k++) {
+        inits.push(rd.parts[k].init);
+        bodies.push(first + k);
+        ragdollGeoms.push({ local: Float64Array.from(rd.parts[k].local), tris: rd.parts[k].tris, joint: rd.parts[k].joint, restitution: rd.restitution, friction: rd.friction });
+      }
+      for (const j of rd.joints)
+        this.joints.push({
+          bodyA: first + j.partA, bodyB: first + j.partB, rA: Float64Array.from(j.rA), rB: Float64Array.from(j.rB),
+          coneAxisA: Float64Array.from(j.coneAxisA), axisB: Float64Array.from(j.axisB), coneLen: j.coneLen, coneLimitRad: j.coneLimitRad,
+        });
+      this.objects.push({ kind: 'character', id: ch.id, name: ch.name, index: ci, bodies, ragdoll: rd });
+    }
+    if (inits.length === 0) throw new SimulationError('nothing to simulate: no dynamic prop or character');
+    this.bodies = new RigidBodySet(inits);
+    this.bodies.gravity = [doc.gravity[0], doc.gravity[1], doc.gravity[2]];
+    this.dynCount = inits.length;
+    // geometry and joint anchors from the bodies' local frames into their principal frames
+    const toPrincipal = (i: number, a: Float64Array) => {
+      const q = this.bodies.principalToLocal;
+      for (let v = 0; v < a.length / 3; v++) {
+        rotateInv(_a, q, 4 * i, a[3 * v], a[3 * v + 1], a[3 * v + 2]);
+        a[3 * v] = _a[0];
+        a[3 * v + 1] = _a[1];
+        a[3 * v + 2] = _a[2];
+      }
+    };
+    geoms.forEach((g, i) => toPrincipal(i, g.local));
+    ragdollGeoms.forEach((g, k) => toPrincipal(geoms.length + k, g.local));
+    for (const j of this.joints) {
+      toPrincipal(j.bodyA, j.rA);
+      toPrincipal(j.bodyA, j.coneAxisA);
+      toPrincipal(j.bodyB, j.rB);
+      toPrincipal(j.bodyB, j.axisB);
+    }
+    this.awake = new Uint8Array(this.dynCount).fill(1);
+    this.slowTime = new Float64Array(this.dynCount);
+    this.bodySize = new Float64Array(this.dynCount);
+
+    // ---- colliders: dynamic bodies first (collider index = body index)
+    let vOff = 0;
+    let objIdx = 0;
+    for (let k = 0; k < sortedProps.length; k++) {
+      const pi = sortedProps[k];
+      const prop = doc.props[pi];
+      const g = geoms[k];
+      this.colliders.push(this.makeCollider(KIND_DYNAMIC, k, pi, 0, prop.id, prop.name, '', objIdx++, vOff, g.local, g.tris, null, prop.physics.restitution, prop.physics.friction, prop.collision.enabled ? prop.collision.groups : 0, prop.collision.mask));
+      vOff += g.local.length / 3;
+    }
+    {
+      let b = sortedProps.length;
+      let r = 0;
+      for (const ci of sortedChars) {
+        const ch = doc.characters[ci];
+        const obj = this.objects[objIdx];
+        for (let k = 0; k < obj.bodies.length; k++, r++, b++) {
+          const g = ragdollGeoms[r];
+          const jn = ch.skeleton.joints[g.joint]?.name ?? '';
+          this.colliders.push(this.makeCollider(KIND_DYNAMIC, b, ci, 0, ch.id, ch.name, jn, objIdx, vOff, g.local, g.tris, null, g.restitution, g.friction, ch.collision.enabled ? ch.collision.groups : 0, ch.collision.mask));
+          this.colliders[this.colliders.length - 1].parts[0].joint = g.joint;
+          vOff += g.local.length / 3;
+        }
+        objIdx++;
+      }
+    }
+    for (let i = 0; i < this.dynCount; i++) {
+      const c = this.colliders[i];
+      let r2 = 0;
+      for (let v = 0; v < c.nv; v++) r2 = Math.max(r2, c.local[3 * v] ** 2 + c.local[3 * v + 1] ** 2 + c.local[3 * v + 2] ** 2);
+      this.bodySize[i] = Math.sqrt(r2);
+    }
+    // keyframed props
+    for (let pi = 0; pi < doc.props.length; pi++) {
+      if (dynProps.has(pi)) continue;
+      const prop = doc.props[pi];
+      if (!prop.collision.enabled) continue;
+      const pos = prop.mesh.positions;
+      this.colliders.push(this.makeCollider(KIND_PROP, -1, pi, 0, prop.id, prop.name, '', -1, vOff, Float64Array.from(pos), prop.mesh.indices, null, prop.physics.restitution, prop.physics.friction, prop.collision.groups, prop.collision.mask));
+      vOff += pos.length / 3;
+    }
+    // keyframed characters
+    for (let ci = 0; ci < doc.characters.length; ci++) {
+      if (dynChars.has(ci)) continue;
+      const ch = doc.characters[ci];
+      if (!ch.collision.enabled) continue;
+      const rig = new Rig(ch);
+      this.rigs[ci] = rig;
+      this.charPose[ci] = new Float64Array(rig.jointCount * 10);
+      this.charPoseDot[ci] = new Float64Array(rig.jointCount * 10);
+      this.skinMats[ci] = ch.meshes.map((m) => new Float64Array(16 * m.skinJoints.length));
+      for (let mi = 0; mi < ch.meshes.length; mi++) {
+        const mesh = ch.meshes[mi];
+        const dom = dominantJointPerTriangle(mesh);
+        this.colliders.push(this.makeCollider(KIND_CHARACTER, -1, ci, mi, ch.id, ch.name, '', -1, vOff, new Float64Array(0), mesh.indices, dom, 0.3, 0.5, ch.collision.groups, ch.collision.mask));
+        this.colliders[this.colliders.length - 1].nv = mesh.positions.length / 3;
+        vOff += mesh.positions.length / 3;
+      }
+    }
+    this.P0 = new Float64Array(3 * vOff);
+    this.P1 = new Float64Array(3 * vOff);
+    this.K0 = new Float64Array(3 * vOff);
+    this.K1 = new Float64Array(3 * vOff);
+    this.kfVel = new Float64Array(3 * vOff);
+    this.groundMark = new Int32Array(vOff);
+    this.saved = new Float64Array(this.bodies.state.length);
+
+    // ---- which collider pairs may collide
+    const nc = this.colliders.length;
+    this.pairOk = new Uint8Array(nc * nc);
+    for (let a = 0; a < nc; a++)
+      for (let b = 0; b < nc; b++) {
+        const A = this.colliders[a], B = this.colliders[b];
+        if (a === b || (A.kind !== KIND_DYNAMIC && B.kind !== KIND_DYNAMIC)) continue;
+        if (A.object >= 0 && A.object === B.object) continue; // parts of one ragdoll
+        if (!(A.groups & B.mask) || !(B.groups & A.mask)) continue;
+        if (this.ignoredObjects(A.objectId, B.objectId)) continue;
+        this.pairOk[a * nc + b] = 1;
+      }
+
+    // ---- initial keyframed poses
+    this.poseKeyframed(this.timeSec, this.K1);
+    this.K0.set(this.K1);
+    for (let i = 0; i < this.dynCount; i++) {
+      const s = this.bodies.state;
+      const speed = Math.hypot(s[STATE_STRIDE * i + 7], s[STATE_STRIDE * i + 8], s[STATE_STRIDE * i + 9]);
+      if (!Number.isFinite(speed)) throw new SimulationError(`body '${this.bodies.names[i]}': initial velocity is not finite`);
+    }
+  }
+
+  private makeCollider(
+    kind: number, body: number, docIndex: number, mesh: number, objectId: string, objectName: string, partName: string, object: number,
+    vOff: number, local: Float64Array, tris: Uint32Array, dominant: Int32Array | null, restitution: number, friction: number, groups: number, mask: number,
+  ): Collider {
+    const ntri = tris.length / 3;
+    const edges = uniqueEdges(tris);
+    const parts: Part[] = [];
+    if (!dominant) {
+      const all = new Uint32Array(ntri);
+      for (let t = 0; t < ntri; t++) all[t] = t;
+      const nv = local.length / 3;
+      const verts = new Uint32Array(nv);
+      for (let v = 0; v < nv; v++) verts[v] = v;
+      const edgeIdx = new Uint32Array(edges.length / 2);
+      for (let e = 0; e < edgeIdx.length; e++) edgeIdx[e] = e;
+      parts.push({ joint: -1, tris: all, verts, edges: edgeIdx, box: new Float64Array(6) });
+    } else {
+      const byJoint = new Map<number, number[]>();
+      for (let t = 0; t < ntri; t++) {
+        const j = dominant[t];
+        let l = byJoint.get(j);
+        if (!l) byJoint.set(j, (l = []));
+        l.push(t);
+      }
+      const edgeKey = new Map<number, number>();
+      for (let e = 0; e < edges.length / 2; e++) edgeKey.set(edges[2 * e] * 4294967296 + edges[2 * e + 1], e);
+      for (const j of [...byJoint.keys()].sort((a, b) => a - b)) {
+        const tl = byJoint.get(j)!;
+        const vs = new Set<number>();
+        const es = new Set<number>();
+        for (const t of tl) {
+          for (let k = 0; k < 3; k++) {
+            const a = tris[3 * t + k], b = tris[3 * t + ((k + 1) % 3)];
+            vs.add(a);
+            es.add(edgeKey.get(Math.min(a, b) * 4294967296 + Math.max(a, b))!);
+          }
+        }
+        parts.push({
+          joint: j,
+          tris: Uint32Array.from(tl),
+          verts: Uint32Array.from([...vs].sort((a, b) => a - b)),
+          edges: Uint32Array.from([...es].sort((a, b) => a - b)),
+          box: new Float64Array(6),
+        });
+      }
+    }
+    return {
+      index: this.colliders.length, kind, body, docIndex, mesh, objectId, objectName, partName, object, vOff, nv: local.length / 3, tris, edges, parts, local,
+      triBox: new Float64Array(6 * ntri), edgeBox: new Float64Array(3 * edges.length), restitution, friction, groups, mask, box: new Float64Array(6),
+    };
+  }
+
+  private ignoredObjects(a: string, b: string): boolean {
+    for (const r of this.ignore) if (r.aj < 0 && r.bj < 0 && ((r.a === a && r.b === b) || (r.a === b && r.b === a))) return true;
+    return false;
+  }
+
+  private ignoredParts(A: Collider, ja: number, B: Collider, jb: number): boolean {
+    for (const r of this.ignore) {
+      if (r.a === A.objectId && r.b === B.objectId && (r.aj < 0 || r.aj === ja) && (r.bj < 0 || r.bj === jb)) return true;
+      if (r.a === B.objectId && r.b === A.objectId && (r.aj < 0 || r.aj === jb) && (r.bj < 0 || r.bj === ja)) return true;
+    }
+    return false;
+  }
+
+  /** World vertex positions of every keyframed collider at `timeSec`. */
+  private poseKeyframed(timeSec: number, out: Float64Array): void {
+    const m = _m16;
+    for (let c = this.dynCount; c < this.colliders.length; c++) {
+      const C = this.colliders[c];
+      if (C.kind === KIND_PROP) {
+        this.evaluator.propWorldMatrix(C.docIndex, timeSec, m);
+        const L = C.local;
+        for (let v = 0, o = 3 * C.vOff; v < C.nv; v++, o += 3) {
+          const x = L[3 * v], y = L[3 * v + 1], z = L[3 * v + 2];
+          out[o] = m[0] * x + m[4] * y + m[8] * z + m[12];
+          out[o + 1] = m[1] * x + m[5] * y + m[9] * z + m[13];
+          out[o + 2] = m[2] * x + m[6] * y + m[10] * z + m[14];
+        }
+      } else if (C.kind === KIND_CHARACTER) {
+        const ci = C.docIndex;
+        if (C.mesh === 0) {
+          const rig = this.rigs[ci];
+          this.evaluator.characterLocalPose(ci, timeSec, rig.local);
+          rig.computeWorld();
+        }
+        const mesh = this.doc.characters[ci].meshes[C.mesh];
+        const sm = this.skinMats[ci][C.mesh];
+        computeSkinMatrices(mesh, this.rigs[ci].world, sm);
+        skinPositions(mesh, sm, out.subarray(3 * C.vOff, 3 * (C.vOff + C.nv)));
+      }
+    }
+  }
+
+  /** Exact world velocities of every keyframed vertex at `timeSec` (cached per time). */
+  private keyframedVelocities(timeSec: number): Float64Array {
+    if (this.kfVelTime === timeSec) return this.kfVel;
+    const out = this.kfVel;
+    const m = _m16;
+    for (let c = this.dynCount; c < this.colliders.length; c++) {
+      const C = this.colliders[c];
+      if (C.kind === KIND_PROP) {
+        this.evaluator.propWorldMatrixDerivative(C.docIndex, timeSec, m);
+        const L = C.local;
+        for (let v = 0, o = 3 * C.vOff; v < C.nv; v++, o += 3) {
+          const x = L[3 * v], y = L[3 * v + 1], z = L[3 * v + 2];
+          out[o] = m[0] * x + m[4] * y + m[8] * z + m[12];
+          out[o + 1] = m[1] * x + m[5] * y + m[9] * z + m[13];
+          out[o + 2] = m[2] * x + m[6] * y + m[10] * z + m[14];
+        }
+      } else if (C.kind === KIND_CHARACTER) {
+        const ci = C.docIndex;
+        const rig = this.rigs[ci];
+        if (C.mesh === 0) {
+          this.evaluator.characterLocalPose(ci, timeSec, rig.local);
+          this.evaluator.characterLocalPoseDerivative(ci, timeSec, this.charPoseDot[ci]);
+          rig.computeWorldDerivative(this.charPoseDot[ci]);
+        }
+        const mesh = this.doc.characters[ci].meshes[C.mesh];
+        const sm = this.skinMats[ci][C.mesh];
+        computeSkinMatrices(mesh, rig.worldDot, sm);
+        skinVelocities(mesh, sm, out.subarray(3 * C.vOff, 3 * (C.vOff + C.nv)));
+      }
+    }
+    this.kfVelTime = timeSec;
+    return out;
+  }
+
+  /** World vertex positions of the dynamic colliders for state `st`. */
+  private placeDynamic(st: Float64Array, out: Float64Array): void {
+    for (let c = 0; c < this.dynCount; c++) {
+      const C = this.colliders[c];
+      const s = STATE_STRIDE * C.body;
+      const qx = st[s + 3], qy = st[s + 4], qz = st[s + 5], qw = st[s + 6];
+      const x0 = st[s], y0 = st[s + 1], z0 = st[s + 2];
+      const L = C.local;
+      for (let v = 0, o = 3 * C.vOff; v < C.nv; v++, o += 3) {
+        const vx = L[3 * v], vy = L[3 * v + 1], vz = L[3 * v + 2];
+        const tx = 2 * (qy * vz - qz * vy), ty = 2 * (qz * vx - qx * vz), tz = 2 * (qx * vy - qy * vx);
+        out[o] = x0 + vx + qw * tx + qy * tz - qz * ty;
+        out[o + 1] = y0 + vy + qw * ty + qz * tx - qx * tz;
+        out[o + 2] = z0 + vz + qw * tz + qx * ty - qy * tx;
+      }
+    }
+  }
+
+  private placeKeyframed(f: number, out: Float64Array): void {
+    const start = 3 * (this.dynCount > 0 ? this.colliders[this.dynCount - 1].vOff + this.colliders[this.dynCount - 1].nv : 0);
+    const K0 = this.K0, K1 = this.K1;
+    if (f === 1) {
+      for (let i = start; i < out.length; i++) out[i] = K1[i];
+    } else if (f === 0) {
+      for (let i = start; i < out.length; i++) out[i] = K0[i];
+    } else {
+      for (let i = start; i < out.length; i++) out[i] = K0[i] + f * (K1[i] - K0[i]);
+    }
+  }
+
+  /** Advances the world by one fixed step. */
+  step(): void {
+    const h = this.stepSec;
+    const t0 = this.timeSec;
+    const st = this.bodies.state;
+    this.poseKeyframed(this.startTimeSec + (this.stats.steps + 1) * h, this.K1);
+    let f = 0;
+    let sub = 0;
+    for (;;) {
+      this.stats.subSteps++;
+      const hs = (1 - f) * h;
+      this.placeKeyframed(f, this.P0);
+      this.placeDynamic(st, this.P0);
+      this.saved.set(st);
+      this.subStep(st, hs, t0 + f * h);
+      if (sub >= MAX_SUBSTEPS) {
+        this.stats.budgetExceeded++;
+        break;
+      }
+      this.placeDynamic(st, this.P1);
+      this.placeKeyframed(1, this.P1);
+      const tau = this.findHits(hs);
+      if (tau < 0) break;
+      // macro-backtracking: re-integrate everything to the time of first contact
+      st.set(this.saved);
+      if (tau > 0) this.subStep(st, tau * hs, t0 + f * h);
+      f = f + tau * (1 - f);
+      if (f > 1) f = 1;
+      this.placeKeyframed(f, this.P0);
+      this.placeDynamic(st, this.P0);
+      this.resolveImpact(t0 + f * h, tau, hs);
+      sub++;
+      if (f >= 1) break;
+    }
+    this.timeSec = this.startTimeSec + (this.stats.steps + 1) * h;
+    this.K0.set(this.K1);
+    this.afterStep(h);
+    this.stats.steps++;
+  }
+
+  /**
+   * One Störmer–Verlet sub-step of length hs: half kick, resting-contact and
+   * joint impulses, drift, joint position correction, half kick.
+   */
+  private subStep(st: Float64Array, hs: number, timeSec: number): void {
+    const B = this.bodies;
+    for (let i = 0; i < this.dynCount; i++) if (this.awake[i]) B.kickBody(st, i, 0.5 * hs);
+    this.placeDynamic(st, this.P0);
+    this.solveContacts(st, timeSec, hs, false);
+    for (let i = 0; i < this.dynCount; i++) if (this.awake[i]) B.driftBody(st, i, hs);
+    this.correctJoints(st);
+    for (let i = 0; i < this.dynCount; i++) if (this.awake[i]) B.kickBody(st, i, 0.5 * hs);
+  }
+
+  /** Pulls ball-joint anchors back together (mass-weighted translation), a few sweeps. */
+  private correctJoints(st: Float64Array): void {
+    const J = this.joints;
+    if (J.length === 0) return;
+    const im = this.bodies.invMass;
+    for (let sweep = 0; sweep < 4; sweep++) {
+      for (let k = 0; k < J.length; k++) {
+        const j = J[k];
+        const sa = STATE_STRIDE * j.bodyA, sb = STATE_STRIDE * j.bodyB;
+        rotate(_a, 0, st, sa + 3, j.rA[0], j.rA[1], j.rA[2]);
+        rotate(_b, 0, st, sb + 3, j.rB[0], j.rB[1], j.rB[2]);
+        const wa = this.awake[j.bodyA] ? im[j.bodyA] : 0, wb = this.awake[j.bodyB] ? im[j.bodyB] : 0;
+        const w = wa + wb;
+        if (w === 0) continue;
+        for (let c = 0; c < 3; c++) {
+          const e = st[sb + c] + _b[c] - st[sa + c] - _a[c];
+          st[sa + c] += (wa / w) * e;
+          st[sb + c] -= (wb / w) * e;
+        }
+      }
+    }
+  }
+
+  // ------------------------------------------------------------ detection
+
+  private pushHit(kind: number, cA: number, fA: number, cB: number, fB: number, t: number, u: number, v: number, nx: number, ny: number, nz: number, approach: number): void {
+    const n = this.hitCount;
+    if (n >= this.hitKind.length) {
+      const k = new Int32Array(2 * n), I = new Int32Array(8 * n), F = new Float64Array(14 * n);
+      k.set(this.hitKind);
+      I.set(this.hitI);
+      F.set(this.hitF);
+      this.hitKind = k;
+      this.hitI = I;
+      this.hitF = F;
+    }
+    this.hitKind[n] = kind;
+    this.hitI.set([cA, fA, cB, fB], 4 * n);
+    const F = this.hitF, o = 7 * n;
+    F[o] = t;
+    F[o + 1] = u;
+    F[o + 2] = v;
+    F[o + 3] = nx;
+    F[o + 4] = ny;
+    F[o + 5] = nz;
+    F[o + 6] = approach;
+    this.hitCount = n + 1;
+  }
+
+  /**
+   * Continuous detection between P0 and P1. Fills the hit list with every
+   * approaching contact and returns the earliest time (fraction of the
+   * sub-step), or -1.
+   */
+  private findHits(hs: number): number {
+    this.hitCount = 0;
+    const P0 = this.P0, P1 = this.P1;
+    const minApproach = 1e-9;
+    let tmin = Infinity;
+    // ground: vertex–plane, exact for linearly moving vertices
+    if (this.groundY !== null) {
+      const g = this.groundY;
+      for (let c = 0; c < this.dynCount; c++) {
+        const C = this.colliders[c];
+        if (!this.awake[C.body] || !C.groups) continue;
+        for (let v = 0, o = 3 * C.vOff + 1; v < C.nv; v++, o += 3) {
+          const y0 = P0[o] - g, y1 = P1[o] - g;
+          if (y1 < -1e-12 && y1 < y0 - minApproach) {
+            const t = y0 <= 0 ? 0 : y0 / (y0 - y1);
+            this.pushHit(HitKind.Ground, c, v, -1, -1, t, 0, 0, 0, 1, 0, (y0 - y1) / hs);
+            if (t < tmin) tmin = t;
+          }
+        }
+      }
+    }
+    // collider pairs
+    const nc = this.colliders.length;
+    for (let c = 0; c < nc; c++) this.colliderBox(this.colliders[c]);
+    for (let a = 0; a < this.dynCount; a++) {
+      const A = this.colliders[a];
+      for (let b = 0; b < nc; b++) {
+        if (b < this.dynCount && b <= a) continue;
+        if (!this.pairOk[a * nc + b]) continue;
+        const Bc = this.colliders[b];
+        if (!this.awake[A.body] && (Bc.kind !== KIND_DYNAMIC ? !this.kfMoves(Bc) : !this.awake[Bc.body])) continue;
+        if (!boxesOverlap(A.box, 0, Bc.box, 0, 0)) continue;
+        for (const pa of A.parts) {
+          for (const pb of Bc.parts) {
+            if (!boxesOverlap(pa.box, 0, pb.box, 0, 0)) continue;
+            if (this.ignore.length && this.ignoredParts(A, pa.joint, Bc, pb.joint)) continue;
+            const t = this.partPair(A, pa, Bc, pb, hs);
+            if (t < tmin) tmin = t;
+          }
+        }
+      }
+    }
+    return tmin === Infinity ? -1 : tmin;
+  }
+
+  private kfMoves(C: Collider): boolean {
+    const o = 3 * C.vOff;
+    for (let i = o; i < o + 3 * C.nv; i++) if (this.K0[i] !== this.K1[i]) return true;
+    return false;
+  }
+
+  /** Swept boxes of a collider, of its parts, triangles and edges. */
+  private colliderBox(C: Collider): void {
+    const P0 = this.P0, P1 = this.P1, off = C.vOff;
+    C.box.set(_emptyBox);
+    for (const p of C.parts) {
+      const bx = p.box;
+      bx.set(_emptyBox);
+      const vs = p.verts;
+      for (let k = 0; k < vs.length; k++) {
+        const o = 3 * (off + vs[k]);
+        for (let c = 0; c < 3; c++) {
+          const a = P0[o + c], b = P1[o + c];
+          const lo = a < b ? a : b, hi = a < b ? b : a;
+          if (lo < bx[c]) bx[c] = lo;
+          if (hi > bx[3 + c]) bx[3 + c] = hi;
+        }
+      }
+      for (let c = 0; c < 3; c++) {
+        if (bx[c] < C.box[c]) C.box[c] = bx[c];
+        if (bx[3 + c] > C.box[3 + c]) C.box[3 + c] = bx[3 + c];
+      }
+    }
+  }
+
+  private primitiveBoxes(C: Collider, p: Part): void {
+    const P0 = this.P0, P1 = this.P1, off = C.vOff, T = C.tris, TB = C.triBox;
+    for (let k = 0; k < p.tris.length; k++) {
+      const t = p.tris[k];
+      const o = 6 * t;
+      TB.set(_emptyBox, o);
+      for (let j = 0; j < 3; j++) {
+        const vo = 3 * (off + T[3 * t + j]);
+        for (let c = 0; c < 3; c++) {
+          const a = P0[vo + c], b = P1[vo + c];
+          const lo = a < b ? a : b, hi = a < b ? b : a;
+          if (lo < TB[o + c]) TB[o + c] = lo;
+          if (hi > TB[o + 3 + c]) TB[o + 3 + c] = hi;
+        }
+      }
+    }
+    const E = C.edges, EB = C.edgeBox;
+    for (let k = 0; k < p.edges.length; k++) {
+      const e = p.edges[k];
+      const o = 6 * e;
+      EB.set(_emptyBox, o);
+      for (let j = 0; j < 2; j++) {
+        const vo = 3 * (off + E[2 * e + j]);
+        for (let c = 0; c < 3; c++) {
+          const a = P0[vo + c], b = P1[vo + c];
+          const lo = a < b ? a : b, hi = a < b ? b : a;
+          if (lo < EB[o + c]) EB[o + c] = lo;
+          if (hi > EB[o + 3 + c]) EB[o + 3 + c] = hi;
+        }
+      }
+    }
+  }
+
+  /** CCD between two parts (vertex–triangle both ways, edge–edge). Returns the earliest approaching hit time or Infinity. */
+  private partPair(A: Collider, pa: Part, B: Collider, pb: Part, hs: number): number {
+    this.primitiveBoxes(A, pa);
+    this.primitiveBoxes(B, pb);
+    let tmin = Infinity;
+    const t1 = this.vertexTriangles(A, pa, B, pb, hs);
+    if (t1 < tmin) tmin = t1;
+    const t2 = this.vertexTriangles(B, pb, A, pa, hs);
+    if (t2 < tmin) tmin = t2;
+    const t3 = this.edgeEdges(A, pa, B, pb, hs);
+    if (t3 < tmin) tmin = t3;
+    return tmin;
+  }
+
+  private vertexTriangles(V: Collider, pv: Part, T: Collider, pt: Part, hs: number): number {
+    const P0 = this.P0, P1 = this.P1, co = _coords, TB = T.triBox, TI = T.tris;
+    let tmin = Infinity;
+    for (let k = 0; k < pv.verts.length; k++) {
+      const v = pv.verts[k];
+      const vi = V.vOff + v;
+      sweptPointBox(P0, P1, vi, _vb, 0);
+      if (!boxesOverlap(_vb, 0, pt.box, 0, 0)) continue;
+      for (let m = 0; m < pt.tris.length; m++) {
+        const t = pt.tris[m];
+        if (!boxesOverlap(_vb, 0, TB, 6 * t, 0)) continue;
+        const ia = 3 * (T.vOff + TI[3 * t]), ib = 3 * (T.vOff + TI[3 * t + 1]), ic = 3 * (T.vOff + TI[3 * t + 2]);
+        const ip = 3 * vi;
+        for (let c = 0; c < 3; c++) {
+          co[c] = P0[ip + c];
+          co[3 + c] = P0[ia + c];
+          co[6 + c] = P0[ib + c];
+          co[9 + c] = P0[ic + c];
+          co[12 + c] = P1[ip + c];
+          co[15 + c] = P1[ia + c];
+          co[18 + c] = P1[ib + c];
+          co[21 + c] = P1[ic + c];
+        }
+        this.stats.ccdQueries++;
+        if (!ccdQueryFlat(true, co, 0, _res, 0)) continue;
+        const th = _res[0], u = _res[1], w = _res[2];
+        // normal of the triangle at the hit, oriented towards the vertex's side at the start
+        let nx = 0, ny = 0, nz = 0;
+        {
+          const ax = lerp(co, 3, th), ay = lerp(co, 4, th), az = lerp(co, 5, th);
+          const ux = lerp(co, 6, th) - ax, uy = lerp(co, 7, th) - ay, uz = lerp(co, 8, th) - az;
+          const vx = lerp(co, 9, th) - ax, vy = lerp(co, 10, th) - ay, vz = lerp(co, 11, th) - az;
+          nx = uy * vz - uz * vy;
+          ny = uz * vx - ux * vz;
+          nz = ux * vy - uy * vx;
+          const nl = Math.sqrt(nx * nx + ny * ny + nz * nz);
+          if (!(nl > 1e-30)) continue;
+          nx /= nl;
+          ny /= nl;
+          nz /= nl;
+        }
+        // relative displacement of the vertex against the triangle point over the sub-step
+        let dx = co[12] - co[0], dy = co[13] - co[1], dz = co[14] - co[2];
+        const wa = 1 - u - w;
+        dx -= wa * (co[15] - co[3]) + u * (co[18] - co[6]) + w * (co[21] - co[9]);
+        dy -= wa * (co[16] - co[4]) + u * (co[19] - co[7]) + w * (co[22] - co[10]);
+        dz -= wa * (co[17] - co[5]) + u * (co[20] - co[8]) + w * (co[23] - co[11]);
+        const sx = co[0] - (wa * co[3] + u * co[6] + w * co[9]);
+        const sy = co[1] - (wa * co[4] + u * co[7] + w * co[10]);
+        const sz = co[2] - (wa * co[5] + u * co[8] + w * co[11]);
+        let side = sx * nx + sy * ny + sz * nz;
+        if (Math.abs(side) < 1e-12) side = -(dx * nx + dy * ny + dz * nz);
+        if (side < 0) {
+          nx = -nx;
+          ny = -ny;
+          nz = -nz;
+        }
+        const dn = dx * nx + dy * ny + dz * nz;
+        if (!(dn < -1e-9)) continue;
+        this.pushHit(HitKind.VertexTriangle, V.index, v, T.index, t, th, u, w, nx, ny, nz, -dn / hs);
+        if (th < tmin) tmin = th;
+      }
+    }
+    return tmin;
+  }
+
+  private edgeEdges(A: Collider, pa: Part, B: Collider, pb: Part, hs: number): number {
+    const P0 = this.P0, P1 = this.P1, co = _coords, EA = A.edges, EB = B.edges;
+    let tmin = Infinity;
+    const ca = A.index, cb = B.index;
+    for (let k = 0; k < pa.edges.length; k++) {
+      const e = pa.edges[k];
+      if (!boxesOverlap(A.edgeBox, 6 * e, pb.box, 0, 0)) continue;
+      const i0 = 3 * (A.vOff + EA[2 * e]), i1 = 3 * (A.vOff + EA[2 * e + 1]);
+      for (let m = 0; m < pb.edges.length; m++) {
+        const f = pb.edges[m];
+        if (!boxesOverlap(A.edgeBox, 6 * e, B.edgeBox, 6 * f, 0)) continue;
+        const j0 = 3 * (B.vOff + EB[2 * f]), j1 = 3 * (B.vOff + EB[2 * f + 1]);
+        for (let c = 0; c < 3; c++) {
+          co[c] = P0[i0 + c];
+          co[3 + c] = P0[i1 + c];
+          co[6 + c] = P0[j0 + c];
+          co[9 + c] = P0[j1 + c];
+          co[12 + c] = P1[i0 + c];
+          co[15 + c] = P1[i1 + c];
+          co[18 + c] = P1[j0 + c];
+          co[21 + c] = P1[j1 + c];
+        }
+        this.stats.ccdQueries++;
+        if (!ccdQueryFlat(false, co, 0, _res, 0)) continue;
+        const th = _res[0], u = _res[1], w = _res[2];
+        const ax = lerp(co, 3, th) - lerp(co, 0, th), ay = lerp(co, 4, th) - lerp(co, 1, th), az = lerp(co, 5, th) - lerp(co, 2, th);
+        const bx = lerp(co, 9, th) - lerp(co, 6, th), by = lerp(co, 10, th) - lerp(co, 7, th), bz = lerp(co, 11, th) - lerp(co, 8, th);
+        let nx = ay * bz - az * by, ny = az * bx - ax * bz, nz = ax * by - ay * bx;
+        const nl = Math.sqrt(nx * nx + ny * ny + nz * nz);
+        if (!(nl > 1e-9 * Math.sqrt((ax * ax + ay * ay + az * az) * (bx * bx + by * by + bz * bz)))) continue; // parallel: left to vertex–triangle
+        nx /= nl;
+        ny /= nl;
+        nz /= nl;
+        // relative displacement of the two contact points
+        const dx = (1 - u) * (co[12] - co[0]) + u * (co[15] - co[3]) - (1 - w) * (co[18] - co[6]) - w * (co[21] - co[9]);
+        const dy = (1 - u) * (co[13] - co[1]) + u * (co[16] - co[4]) - (1 - w) * (co[19] - co[7]) - w * (co[22] - co[10]);
+        const dz = (1 - u) * (co[14] - co[2]) + u * (co[17] - co[5]) - (1 - w) * (co[20] - co[8]) - w * (co[23] - co[11]);
+        const sx = (1 - u) * co[0] + u * co[3] - (1 - w) * co[6] - w * co[9];
+        const sy = (1 - u) * co[1] + u * co[4] - (1 - w) * co[7] - w * co[10];
+        const sz = (1 - u) * co[2] + u * co[5] - (1 - w) * co[8] - w * co[11];
+        let side = sx * nx + sy * ny + sz * nz;
+        if (Math.abs(side) < 1e-12) side = -(dx * nx + dy * ny + dz * nz);
+        if (side < 0) {
+          nx = -nx;
+          ny = -ny;
+          nz = -nz;
+        }
+        const dn = dx * nx + dy * ny + dz * nz;
+        if (!(dn < -1e-9)) continue;
+        this.pushHit(HitKind.EdgeEdge, ca, e, cb, f, th, u, w, nx, ny, nz, -dn / hs);
+        if (th < tmin) tmin = th;
+      }
+    }
+    return tmin;
+  }
+
+  // ------------------------------------------------------------ response
+
+  private contactCount = 0;
+
+  private nextContact(): ContactInput {
+    const k = this.contactCount++;
+    if (k >= this.contactPool.length) this.contactPool.push({ bodyA: 0, bodyB: -1, point: { x: 0, y: 0, z: 0 }, normal: { x: 0, y: 1, z: 0 } });
+    if (k >= this.contactColA.length) {
+      const a = new Int32Array(2 * k), b = new Int32Array(2 * k), c = new Float64Array(2 * k);
+      a.set(this.contactColA);
+      b.set(this.contactColB);
+      c.set(this.contactApproach);
+      this.contactColA = a;
+      this.contactColB = b;
+      this.contactApproach = c;
+    }
+    return this.contactPool[k];
+  }
+
+  private bodyCount = 0;
+
+  private nextKeyframedBody(px: number, py: number, pz: number, vx: number, vy: number, vz: number, restitution: number, friction: number): number {
+    const k = this.bodyCount++;
+    if (k >= this.bodyInputs.length)
+      this.bodyInputs.push({ massKg: 1, inertia: new Float64Array(9), centerOfMass: { x: 0, y: 0, z: 0 }, linearVelocity: { x: 0, y: 0, z: 0 }, angularVelocity: { x: 0, y: 0, z: 0 } });
+    const b = this.bodyInputs[k];
+    b.keyframed = true;
+    b.centerOfMass.x = px;
+    b.centerOfMass.y = py;
+    b.centerOfMass.z = pz;
+    b.linearVelocity.x = vx;
+    b.linearVelocity.y = vy;
+    b.linearVelocity.z = vz;
+    b.angularVelocity.x = 0;
+    b.angularVelocity.y = 0;
+    b.angularVelocity.z = 0;
+    b.restitution = restitution;
+    b.friction = friction;
+    return k;
+  }
+
+  /** Loads every dynamic body into the solver input (indices = body indices). */
+  private loadDynamicBodies(st: Float64Array): void {
+    const B = this.bodies;
+    this.bodyCount = 0;
+    for (let i = 0; i < this.dynCount; i++) {
+      const k = this.bodyCount++;
+      if (k >= this.bodyInputs.length)
+        this.bodyInputs.push({ massKg: 1, inertia: new Float64Array(9), centerOfMass: { x: 0, y: 0, z: 0 }, linearVelocity: { x: 0, y: 0, z: 0 }, angularVelocity: { x: 0, y: 0, z: 0 } });
+      const b = this.bodyInputs[k];
+      const s = STATE_STRIDE * i;
+      b.keyframed = false;
+      b.massKg = B.massKg[i];
+      b.centerOfMass.x = st[s];
+      b.centerOfMass.y = st[s + 1];
+      b.centerOfMass.z = st[s + 2];
+      B.linearVelocity(st, i, _a);
+      B.angularVelocity(st, i, _b);
+      b.linearVelocity.x = _a[0];
+      b.linearVelocity.y = _a[1];
+      b.linearVelocity.z = _a[2];
+      b.angularVelocity.x = _b[0];
+      b.angularVelocity.y = _b[1];
+      b.angularVelocity.z = _b[2];
+      const I = b.inertia as Float64Array;
+      for (let c = 0; c < 3; c++) {
+        B.inertiaWorldTimes(st, i, c === 0 ? 1 : 0, c === 1 ? 1 : 0, c === 2 ? 1 : 0, I, 3 * c);
+      }
+      // symmetrise against rounding
+      const i01 = 0.5 * (I[1] + I[3]), i02 = 0.5 * (I[2] + I[6]), i12 = 0.5 * (I[5] + I[7]);
+      I[1] = I[3] = i01;
+      I[2] = I[6] = i02;
+      I[5] = I[7] = i12;
+      const C = this.colliders[i];
+      b.restitution = C.restitution;
+      b.friction = C.friction;
+    }
+  }
+
+  /** Adds the touching contacts (ground and persistent mesh pairs) at the positions in P0. */
+  private gatherTouching(st: Float64Array, hs: number): void {
+    const P = this.P0;
+    const touch = this.opts.touchDistance;
+    if (this.groundY !== null) {
+      const g = this.groundY;
+      for (let c = 0; c < this.dynCount; c++) {
+        const C = this.colliders[c];
+        if (!this.awake[C.body] || !C.groups) continue;
+        for (let v = 0, o = 3 * C.vOff; v < C.nv; v++, o += 3) {
+          if (P[o + 1] - g >= touch) continue;
+          if (this.groundMark[C.vOff + v] === this.markStamp) continue;
+          const vn = this.pointVelocityY(st, C.body, P[o], P[o + 1], P[o + 2]);
+          if (vn >= 0) continue;
+          const ct = this.nextContact();
+          ct.bodyA = C.body;
+          ct.bodyB = -1;
+          ct.point.x = P[o];
+          ct.point.y = P[o + 1];
+          ct.point.z = P[o + 2];
+          ct.normal.x = 0;
+          ct.normal.y = 1;
+          ct.normal.z = 0;
+          ct.restitution = 0;
+          ct.friction = C.friction;
+          this.contactColA[this.contactCount - 1] = c;
+          this.contactColB[this.contactCount - 1] = -1;
+          this.contactApproach[this.contactCount - 1] = -vn;
+        }
+      }
+    }
+    // persistent mesh contacts
+    const keep = 1e-3;
+    let w = 0;
+    for (let k = 0; k < this.persist.length; k++) {
+      const pc = this.persist[k];
+      const A = this.colliders[pc.cA], Bc = this.colliders[pc.cB];
+      let dist = 0;
+      let px = 0, py = 0, pz = 0, nx = pc.n[0], ny = pc.n[1], nz = pc.n[2];
+      let ok = true;
+      if (pc.kind === HitKind.VertexTriangle) {
+        const T = Bc.tris, t = pc.fB;
+        const ok2 = pointTrianglePlane(P, 3 * (A.vOff + pc.fA), 3 * (Bc.vOff + T[3 * t]), 3 * (Bc.vOff + T[3 * t + 1]), 3 * (Bc.vOff + T[3 * t + 2]), _pt);
+        if (!ok2 || _pt[1] < -0.05 || _pt[2] < -0.05 || _pt[1] + _pt[2] > 1.05) ok = false;
+        const sgn = _pt[3] * nx + _pt[4] * ny + _pt[5] * nz < 0 ? -1 : 1;
+        dist = sgn * _pt[0];
+        nx = sgn * _pt[3];
+        ny = sgn * _pt[4];
+        nz = sgn * _pt[5];
+        const o = 3 * (A.vOff + pc.fA);
+        px = P[o];
+        py = P[o + 1];
+        pz = P[o + 2];
+      } else {
+        const EA = A.edges, EB = Bc.edges;
+        const a0 = 3 * (A.vOff + EA[2 * pc.fA]), a1 = 3 * (A.vOff + EA[2 * pc.fA + 1]);
+        const b0 = 3 * (Bc.vOff + EB[2 * pc.fB]), b1 = 3 * (Bc.vOff + EB[2 * pc.fB + 1]);
+        const d2 = segmentSegmentClosest(P, a0, a1, P, b0, b1, _st);
+        const s = _st[0], t = _st[1];
+        if (s <= 0 || s >= 1 || t <= 0 || t >= 1) ok = false;
+        dist = Math.sqrt(d2);
+        const qx = P[a0] + s * (P[a1] - P[a0]), qy = P[a0 + 1] + s * (P[a1 + 1] - P[a0 + 1]), qz = P[a0 + 2] + s * (P[a1 + 2] - P[a0 + 2]);
+        const rx = P[b0] + t * (P[b1] - P[b0]), ry = P[b0 + 1] + t * (P[b1 + 1] - P[b0 + 1]), rz = P[b0 + 2] + t * (P[b1 + 2] - P[b0 + 2]);
+        px = 0.5 * (qx + rx);
+        py = 0.5 * (qy + ry);
+        pz = 0.5 * (qz + rz);
+        const ex = P[a1] - P[a0], ey = P[a1 + 1] - P[a0 + 1], ez = P[a1 + 2] - P[a0 + 2];
+        const fx = P[b1] - P[b0], fy = P[b1 + 1] - P[b0 + 1], fz = P[b1 + 2] - P[b0 + 2];
+        let cx = ey * fz - ez * fy, cy = ez * fx - ex * fz, cz = ex * fy - ey * fx;
+        const cl = Math.hypot(cx, cy, cz);
+        if (cl > 1e-12) {
+          cx /= cl;
+          cy /= cl;
+          cz /= cl;
+          const sg = cx * nx + cy * ny + cz * nz < 0 ? -1 : 1;
+          nx = sg * cx;
+          ny = sg * cy;
+          nz = sg * cz;
+        }
+        if ((qx - rx) * nx + (qy - ry) * ny + (qz - rz) * nz < 0) dist = -dist;
+      }
+      if (!ok || Math.abs(dist) > keep) continue;
+      this.persist[w++] = pc;
+      pc.n[0] = nx;
+      pc.n[1] = ny;
+      pc.n[2] = nz;
+      if (dist > touch) continue;
+      if (!this.awake[A.body] && (Bc.kind !== KIND_DYNAMIC || !this.awake[Bc.body])) continue;
+      this.addMeshContact(st, pc.cA, pc.cB, pc.kind, pc.fA, pc.fB, px, py, pz, nx, ny, nz, _st[0], _st[1], hs, true);
+    }
+    this.persist.length = w;
+  }
+
+  private pointVelocityY(st: Float64Array, i: number, px: number, py: number, pz: number): number {
+    const s = STATE_STRIDE * i;
+    this.bodies.angularVelocity(st, i, _w);
+    const rx = px - st[s], rz = pz - st[s + 2];
+    void py;
+    return st[s + 8] * this.bodies.invMass[i] + _w[2] * rx - _w[0] * rz;
+  }
+
+  /** Velocity of the material point at p of collider c (dynamic or keyframed) into _v. */
+  private contactVelocity(st: Float64Array, c: number, kind: number, feat: number, side: 0 | 1, u: number, w: number, px: number, py: number, pz: number, timeSec: number): void {
+    const C = this.colliders[c];
+    if (C.kind === KIND_DYNAMIC) {
+      const i = C.body, s = STATE_STRIDE * i;
+      this.bodies.angularVelocity(st, i, _w);
+      const im = this.bodies.invMass[i];
+      const rx = px - st[s], ry = py - st[s + 1], rz = pz - st[s + 2];
+      _v[0] = st[s + 7] * im + _w[1] * rz - _w[2] * ry;
+      _v[1] = st[s + 8] * im + _w[2] * rx - _w[0] * rz;
+      _v[2] = st[s + 9] * im + _w[0] * ry - _w[1] * rx;
+      return;
+    }
+    const V = this.keyframedVelocities(timeSec);
+    const o = C.vOff;
+    _v[0] = _v[1] = _v[2] = 0;
+    const add = (vi: number, wt: number) => {
+      const k = 3 * (o + vi);
+      _v[0] += wt * V[k];
+      _v[1] += wt * V[k + 1];
+      _v[2] += wt * V[k + 2];
+    };
+    if (kind === HitKind.VertexTriangle) {
+      if (side === 0) add(feat, 1);
+      else {
+        const T = C.tris;
+        add(T[3 * feat], 1 - u - w);
+        add(T[3 * feat + 1], u);
+        add(T[3 * feat + 2], w);
+      }
+    } else {
+      const E = C.edges, par = side === 0 ? u : w;
+      add(E[2 * feat], 1 - par);
+      add(E[2 * feat + 1], par);
+    }
+  }
+
+  /** Adds a mesh–mesh contact between colliders cA (vertex / edge a side) and cB. */
+  private addMeshContact(
+    st: Float64Array, cA: number, cB: number, kind: number, fA: number, fB: number,
+    px: number, py: number, pz: number, nx: number, ny: number, nz: number, u: number, w: number, hs: number, onlyApproaching: boolean,
+  ): void {
+    const A = this.colliders[cA], B = this.colliders[cB];
+    const time = this.timeSec; // only used for keyframed velocities; set by caller via kfTime
+    void time;
+    this.contactVelocity(st, cA, kind, fA, 0, u, w, px, py, pz, this._kfTime);
+    const ax = _v[0], ay = _v[1], az = _v[2];
+    this.contactVelocity(st, cB, kind, fB, 1, u, w, px, py, pz, this._kfTime);
+    const bx = _v[0], by = _v[1], bz = _v[2];
+    const vn = (ax - bx) * nx + (ay - by) * ny + (az - bz) * nz;
+    if (onlyApproaching && vn >= 0) return;
+    void hs;
+    const ct = this.nextContact();
+    const k = this.contactCount - 1;
+    let ia: number, ib: number;
+    if (A.kind === KIND_DYNAMIC) ia = A.body;
+    else ia = this.nextKeyframedBody(px, py, pz, ax, ay, az, A.restitution, A.friction);
+    if (B.kind === KIND_DYNAMIC) ib = B.body;
+    else ib = this.nextKeyframedBody(px, py, pz, bx, by, bz, B.restitution, B.friction);
+    ct.bodyA = ia;
+    ct.bodyB = ib;
+    ct.point.x = px;
+    ct.point.y = py;
+    ct.point.z = pz;
+    ct.normal.x = nx;
+    ct.normal.y = ny;
+    ct.normal.z = nz;
+    ct.restitution = 0;
+    ct.friction = Math.max(A.friction, B.friction);
+    this.contactColA[k] = cA;
+    this.contactColB[k] = cB;
+    this.contactApproach[k] = -vn;
+  }
+
+  private _kfTime = 0;
+  private markStamp = 0;
+  private groundMark = new Int32Array(0);
+
+  /** Adds the ball joints and active cone limits of the ragdolls. Returns the joint count. */
+  private gatherJoints(st: Float64Array): number {
+    const J = this.joints;
+    let n = 0;
+    for (let k = 0; k < J.length; k++) {
+      const j = J[k];
+      if (!this.awake[j.bodyA] && !this.awake[j.bodyB]) continue;
+      const sa = STATE_STRIDE * j.bodyA, sb = STATE_STRIDE * j.bodyB;
+      rotate(_a, 0, st, sa + 3, j.rA[0], j.rA[1], j.rA[2]);
+      rotate(_b, 0, st, sb + 3, j.rB[0], j.rB[1], j.rB[2]);
+      if (n >= this.jointPool.length) this.jointPool.push({ kind: 'ball', bodyA: 0, bodyB: 0, point: { x: 0, y: 0, z: 0 } });
+      const ji = this.jointPool[n++];
+      ji.bodyA = j.bodyA;
+      ji.bodyB = j.bodyB;
+      const px = 0.5 * (st[sa] + _a[0] + st[sb] + _b[0]), py = 0.5 * (st[sa + 1] + _a[1] + st[sb + 1] + _b[1]), pz = 0.5 * (st[sa + 2] + _a[2] + st[sb + 2] + _b[2]);
+      ji.point.x = px;
+      ji.point.y = py;
+      ji.point.z = pz;
+      // cone limit: child axis must stay within coneLimitRad of the parent's reference axis
+      rotate(_c, 0, st, sa + 3, j.coneAxisA[0], j.coneAxisA[1], j.coneAxisA[2]);
+      rotate(_d, 0, st, sb + 3, j.axisB[0], j.axisB[1], j.axisB[2]);
+      const cosA = _c[0] * _d[0] + _c[1] * _d[1] + _c[2] * _d[2];
+      if (cosA < Math.cos(j.coneLimitRad)) {
+        // push the child's axis point back towards the cone
+        let nx = _c[0] - cosA * _d[0], ny = _c[1] - cosA * _d[1], nz = _c[2] - cosA * _d[2];
+        const l = Math.hypot(nx, ny, nz);
+        if (l > 1e-9) {
+          nx /= l;
+          ny /= l;
+          nz /= l;
+          const ct = this.nextContact();
+          ct.bodyA = j.bodyB;
+          ct.bodyB = j.bodyA;
+          ct.point.x = px + j.coneLen * _d[0];
+          ct.point.y = py + j.coneLen * _d[1];
+          ct.point.z = pz + j.coneLen * _d[2];
+          ct.normal.x = nx;
+          ct.normal.y = ny;
+          ct.normal.z = nz;
+          ct.restitution = 0;
+          ct.friction = 0;
+          this.contactColA[this.contactCount - 1] = -2;
+          this.contactColB[this.contactCount - 1] = -2;
+          this.contactApproach[this.contactCount - 1] = 0;
+        }
+      }
+    }
+    return n;
+  }
+
+  /**
+   * Resting contacts and joints at the start of a sub-step (impact = false),
+   * or the impact at the time of first contact (impact = true: the contacts
+   * found by CCD within the window join the touching ones).
+   */
+  private solveContacts(st: Float64Array, timeSec: number, hs: number, impact: boolean, tau = 0): boolean {
+    this.contactCount = 0;
+    this.markStamp++;
+    this._kfTime = timeSec;
+    this.loadDynamicBodies(st);
+    const firstImpact = this.contactCount;
+    if (impact) this.gatherImpactContacts(st, tau, hs);
+    const nImpact = this.contactCount - firstImpact;
+    this.gatherTouching(st, hs);
+    const nJoints = this.gatherJoints(st);
+    if (this.contactCount === 0 && nJoints === 0) return false;
+    // restitution: the lower of the two surfaces above the threshold, else 0
+    const thr = this.opts.restitutionThresholdMps;
+    const view = this.contactView;
+    view.length = 0;
+    for (let k = 0; k < this.contactCount; k++) {
+      const ct = this.contactPool[k];
+      const ca = this.contactColA[k], cb = this.contactColB[k];
+      if (ca >= 0 && this.contactApproach[k] > thr) {
+        const ea = this.colliders[ca].restitution, eb = cb >= 0 ? this.colliders[cb].restitution : ea;
+        ct.restitution = Math.min(ea, eb);
+      } else ct.restitution = 0;
+      view.push(ct);
+    }
+    const bview = this.bodyView;
+    bview.length = 0;
+    for (let k = 0; k < this.bodyCount; k++) bview.push(this.bodyInputs[k]);
+    const jview = this.jointView;
+    jview.length = 0;
+    for (let k = 0; k < nJoints; k++) jview.push(this.jointPool[k]);
+    const sol = this.solver.solve(bview, jview, view, {}, this.solution);
+    this.stats.solves++;
+    const B = this.bodies;
+    if (impact) this.recordImpacts(st, timeSec, firstImpact, nImpact, sol);
+    for (let i = 0; i < this.dynCount; i++) {
+      const s = STATE_STRIDE * i;
+      const m = B.massKg[i];
+      const vx = sol.linearVelocity[3 * i], vy = sol.linearVelocity[3 * i + 1], vz = sol.linearVelocity[3 * i + 2];
+      const dvx = vx * m - st[s + 7], dvy = vy * m - st[s + 8], dvz = vz * m - st[s + 9];
+      if (!this.awake[i]) {
+        if (dvx * dvx + dvy * dvy + dvz * dvz > (1e-6 * m) ** 2 || Math.abs(sol.angularVelocity[3 * i]) + Math.abs(sol.angularVelocity[3 * i + 1]) + Math.abs(sol.angularVelocity[3 * i + 2]) > 1e-6) this.wake(i);
+        else continue;
+      }
+      st[s + 7] = vx * m;
+      st[s + 8] = vy * m;
+      st[s + 9] = vz * m;
+      B.inertiaWorldTimes(st, i, sol.angularVelocity[3 * i], sol.angularVelocity[3 * i + 1], sol.angularVelocity[3 * i + 2], st, s + 10);
+    }
+    return true;
+  }
+
+  private wake(i: number): void {
+    // wake the whole object (ragdolls wake together)
+    const C = this.colliders[i];
+    if (C.object >= 0) for (const b of this.objects[C.object].bodies) {
+      this.awake[b] = 1;
+      this.slowTime[b] = 0;
+    }
+    else this.awake[i] = 1;
+  }
+
+  /** Contacts of the CCD hits within the simultaneity window, at the current positions (P0). */
+  private gatherImpactContacts(st: Float64Array, tau: number, hs: number): void {
+    const P = this.P0;
+    const window = hs > 0 ? this.opts.simultaneousSec / hs : 0;
+    const F = this.hitF, I = this.hitI;
+    for (let h = 0; h < this.hitCount; h++) {
+      const o = 7 * h;
+      if (F[o] > tau + window) continue;
+      const kind = this.hitKind[h];
+      const cA = I[4 * h], fA = I[4 * h + 1], cB = I[4 * h + 2], fB = I[4 * h + 3];
+      let nx = F[o + 3], ny = F[o + 4], nz = F[o + 5];
+      const u = F[o + 1], w = F[o + 2];
+      if (kind === HitKind.Ground) {
+        const C = this.colliders[cA];
+        const vo = 3 * (C.vOff + fA);
+        const vn = this.pointVelocityY(st, C.body, P[vo], P[vo + 1], P[vo + 2]);
+        if (vn >= 0) continue;
+        if (this.groundMark[C.vOff + fA] === this.markStamp) continue;
+        this.groundMark[C.vOff + fA] = this.markStamp;
+        const ct = this.nextContact();
+        ct.bodyA = C.body;
+        ct.bodyB = -1;
+        ct.point.x = P[vo];
+        ct.point.y = P[vo + 1];
+        ct.point.z = P[vo + 2];
+        ct.normal.x = 0;
+        ct.normal.y = 1;
+        ct.normal.z = 0;
+        ct.friction = C.friction;
+        this.contactColA[this.contactCount - 1] = cA;
+        this.contactColB[this.contactCount - 1] = -1;
+        this.contactApproach[this.contactCount - 1] = -vn;
+        continue;
+      }
+      const A = this.colliders[cA], B = this.colliders[cB];
+      let px = 0, py = 0, pz = 0;
+      if (kind === HitKind.VertexTriangle) {
+        const T = B.tris;
+        const a = 3 * (B.vOff + T[3 * fB]), b = 3 * (B.vOff + T[3 * fB + 1]), c = 3 * (B.vOff + T[3 * fB + 2]);
+        if (pointTrianglePlane(P, 3 * (A.vOff + fA), a, b, c, _pt)) {
+          const sg = _pt[3] * nx + _pt[4] * ny + _pt[5] * nz < 0 ? -1 : 1;
+          nx = sg * _pt[3];
+          ny = sg * _pt[4];
+          nz = sg * _pt[5];
+        }
+        const vo = 3 * (A.vOff + fA);
+        px = P[vo];
+        py = P[vo + 1];
+        pz = P[vo + 2];
+      } else {
+        const EA = A.edges, EB = B.edges;
+        const a0 = 3 * (A.vOff + EA[2 * fA]), a1 = 3 * (A.vOff + EA[2 * fA + 1]);
+        const b0 = 3 * (B.vOff + EB[2 * fB]), b1 = 3 * (B.vOff + EB[2 * fB + 1]);
+        for (let c = 0; c < 3; c++) {
+          const q = P[a0 + c] + u * (P[a1 + c] - P[a0 + c]), r = P[b0 + c] + w * (P[b1 + c] - P[b0 + c]);
+          if (c === 0) px = 0.5 * (q + r);
+          else if (c === 1) py = 0.5 * (q + r);
+          else pz = 0.5 * (q + r);
+        }
+      }
+      const before = this.contactCount;
+      this.addMeshContact(st, cA, cB, kind, fA, fB, px, py, pz, nx, ny, nz, u, w, hs, true);
+      if (this.contactCount > before) {
+        // remember the pair for resting contact
+        let dup = false;
+        for (const pc of this.persist) if (pc.kind === kind && pc.cA === cA && pc.fA === fA && pc.cB === cB && pc.fB === fB) dup = true;
+        if (!dup) this.persist.push({ kind, cA, fA, cB, fB, n: Float64Array.of(nx, ny, nz) });
+      }
+    }
+  }
+
+  private resolveImpact(timeSec: number, tau: number, hs: number): void {
+    this.stats.impactEvents++;
+    // wake sleeping bodies that are hit
+    const I = this.hitI, F = this.hitF;
+    const window = hs > 0 ? this.opts.simultaneousSec / hs : 0;
+    for (let h = 0; h < this.hitCount; h++) {
+      if (F[7 * h] > tau + window) continue;
+      const a = I[4 * h], b = I[4 * h + 2];
+      if (a >= 0 && a < this.dynCount && !this.awake[a]) this.wake(a);
+      if (b >= 0 && b < this.dynCount && !this.awake[b]) this.wake(b);
+    }
+    this.solveContacts(this.bodies.state, timeSec, hs, true, tau);
+  }
+
+  private recordImpacts(st: Float64Array, timeSec: number, first: number, n: number, sol: ImpulseSolution): void {
+    const thr = this.opts.restitutionThresholdMps;
+    const B = this.bodies;
+    // one record per collider pair, impulses summed
+    const seen: string[] = [];
+    for (let k = first; k < first + n; k++) {
+      const ca = this.contactColA[k], cb = this.contactColB[k];
+      if (this.contactApproach[k] < thr) continue;
+      const key = `${ca}:${cb}`;
+      if (seen.includes(key)) continue;
+      seen.push(key);
+      let jx = 0, jy = 0, jz = 0;
+      let px = 0, py = 0, pz = 0, cnt = 0;
+      let approach = 0;
+      for (let m = first; m < first + n; m++) {
+        if (this.contactColA[m] !== ca || this.contactColB[m] !== cb) continue;
+        jx += sol.contactImpulse[3 * m];
+        jy += sol.contactImpulse[3 * m + 1];
+        jz += sol.contactImpulse[3 * m + 2];
+        const ct = this.contactPool[m];
+        px += ct.point.x;
+        py += ct.point.y;
+        pz += ct.point.z;
+        approach = Math.max(approach, this.contactApproach[m]);
+        cnt++;
+      }
+      const ct = this.contactPool[k];
+      const A = this.colliders[ca];
+      const Bc = cb >= 0 ? this.colliders[cb] : null;
+      // report with the dynamic object first
+      let flip = false;
+      if (A.kind !== KIND_DYNAMIC && Bc && Bc.kind === KIND_DYNAMIC) flip = true;
+      const first3 = flip ? Bc! : A;
+      const other = flip ? A : Bc;
+      const s = flip ? -1 : 1;
+      const bi = first3.body;
+      const pre: [number, number, number] = [st[STATE_STRIDE * bi + 7] * B.invMass[bi], st[STATE_STRIDE * bi + 8] * B.invMass[bi], st[STATE_STRIDE * bi + 9] * B.invMass[bi]];
+      const post: [number, number, number] = [sol.linearVelocity[3 * bi], sol.linearVelocity[3 * bi + 1], sol.linearVelocity[3 * bi + 2]];
+      this.impacts.push({
+        timeSec,
+        frame: timeSec * this.frameRate,
+        objects: [first3.objectName, other ? other.objectName : 'ground'],
+        parts: [first3.partName, other ? other.partName || this.partNameOf(other, ct) : ''],
+        point: [px / cnt, py / cnt, pz / cnt],
+        normal: [s * ct.normal.x, s * ct.normal.y, s * ct.normal.z],
+        impulse: [s * jx, s * jy, s * jz],
+        preVelocity: pre,
+        postVelocity: post,
+        approachSpeed: approach,
+      });
+    }
+  }
+
+  private partNameOf(C: Collider, ct: ContactInput): string {
+    if (C.kind !== KIND_CHARACTER) return '';
+    // nearest part by box centre
+    let best = '', bd = Infinity;
+    const joints = this.doc.characters[C.docIndex].skeleton.joints;
+    for (const p of C.parts) {
+      const cx = 0.5 * (p.box[0] + p.box[3]) - ct.point.x, cy = 0.5 * (p.box[1] + p.box[4]) - ct.point.y, cz = 0.5 * (p.box[2] + p.box[5]) - ct.point.z;
+      const d = cx * cx + cy * cy + cz * cz;
+      if (d < bd) {
+        bd = d;
+        best = joints[p.joint]?.name ?? '';
+      }
+    }
+    return best;
+  }
+
+  /** Ground penetration projection and sleep bookkeeping. */
+  private afterStep(h: number): void {
+    const st = this.bodies.state;
+    if (this.groundY !== null) {
+      this.placeDynamic(st, this.P0);
+      const g = this.groundY;
+      for (let c = 0; c < this.dynCount; c++) {
+        const C = this.colliders[c];
+        if (!C.groups) continue;
+        let minY = Infinity;
+        for (let v = 0, o = 3 * C.vOff + 1; v < C.nv; v++, o += 3) if (this.P0[o] < minY) minY = this.P0[o];
+        if (minY < g - 1e-5) st[STATE_STRIDE * C.body + 1] += g - minY;
+      }
+    }
+    const thr = this.opts.sleepSpeedMps;
+    for (const obj of this.objects) {
+      let slow = true;
+      for (const i of obj.bodies) {
+        if (!this.awake[i]) continue;
+        const s = STATE_STRIDE * i;
+        const im = this.bodies.invMass[i];
+        // drift velocity (mid-step): v − g h/2 removes the last half kick
+        const g = this.bodies.gravity;
+        const vx = st[s + 7] * im - 0.5 * h * g[0], vy = st[s + 8] * im - 0.5 * h * g[1], vz = st[s + 9] * im - 0.5 * h * g[2];
+        this.bodies.angularVelocity(st, i, _w);
+        const ws = Math.hypot(_w[0], _w[1], _w[2]) * this.bodySize[i];
+        if (Math.hypot(vx, vy, vz) > thr || ws > thr) slow = false;
+      }
+      for (const i of obj.bodies) this.slowTime[i] = slow ? this.slowTime[i] + h : 0;
+      if (slow && this.slowTime[obj.bodies[0]] >= this.opts.sleepTimeSec) {
+        for (const i of obj.bodies) {
+          if (!this.awake[i]) continue;
+          this.awake[i] = 0;
+          const s = STATE_STRIDE * i;
+          for (let k = 7; k < 13; k++) st[s + k] = 0;
+        }
+      }
+    }
+  }
+
+  // ------------------------------------------------------------ queries
+
+  /** Transform (t xyz, q xyzw) of a dynamic prop's origin, from its body. */
+  propOrigin(obj: SimObject, out: Float64Array, oo = 0): void {
+    const i = obj.bodies[0];
+    const st = this.bodies.state;
+    const s = STATE_STRIDE * i;
+    this.bodies.localOrientation(st, i, out, oo + 3);
+    const prop = this.doc.props[obj.index];
+    const mp = this.propComs[obj.index] ?? (this.propComs[obj.index] = propMassProperties(prop).centerOfMass);
+    rotate(_a, 0, out, oo + 3, mp[0], mp[1], mp[2]);
+    out[oo] = st[s] - _a[0];
+    out[oo + 1] = st[s + 1] - _a[1];
+    out[oo + 2] = st[s + 2] - _a[2];
+  }
+
+  /** Velocity of a dynamic prop's origin (linear) and angular velocity, for key tangents. */
+  propOriginVelocity(obj: SimObject, lin: Float64Array, ang: Float64Array): void {
+    const i = obj.bodies[0];
+    const st = this.bodies.state;
+    const s = STATE_STRIDE * i;
+    this.bodies.angularVelocity(st, i, ang);
+    this.bodies.linearVelocity(st, i, lin);
+    this.propOrigin(obj, _o10);
+    const rx = _o10[0] - st[s], ry = _o10[1] - st[s + 1], rz = _o10[2] - st[s + 2];
+    lin[0] += ang[1] * rz - ang[2] * ry;
+    lin[1] += ang[2] * rx - ang[0] * rz;
+    lin[2] += ang[0] * ry - ang[1] * rx;
+  }
+
+  private readonly propComs: [number, number, number][] = [];
+
+  /** Total kinetic energy of the dynamic bodies. */
+  kineticEnergy(): number {
+    let e = 0;
+    for (let i = 0; i < this.dynCount; i++) e += this.bodies.kineticEnergy(this.bodies.state, i);
+    return e;
+  }
+
+  /** World positions of a dynamic collider's vertices (for tests and the ghost). */
+  bodyVertices(body: number): Float64Array {
+    this.placeDynamic(this.bodies.state, this.P0);
+    const C = this.colliders[body];
+    return this.P0.slice(3 * C.vOff, 3 * (C.vOff + C.nv));
+  }
+}
+
+function lerp(co: Float64Array, i: number, t: number): number {
+  return co[i] + t * (co[12 + i] - co[i]);
+}
+
+const _m16 = new Float64Array(16);
+const _coords = new Float64Array(24);
+const _res = new Float64Array(3);
+const _vb = new Float64Array(6);
+const _pt = new Float64Array(6);
+const _st = new Float64Array(2);
+const _a = [0, 0, 0];
+const _b = [0, 0, 0];
+const _c = [0, 0, 0];
+const _d = [0, 0, 0];
+const _v = [0, 0, 0];
+const _w = [0, 0, 0];
+const _o10 = new Float64Array(10);
+const _emptyBox = Float64Array.of(Infinity, Infinity, Infinity, -Infinity, -Infinity, -Infinity);
+export type { Character, Prop };
