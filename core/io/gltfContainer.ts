@@ -191,7 +191,7 @@ function objectAt(file: string, where: string, v: unknown): void {
 
 function indexAt(file: string, where: string, v: unknown, length: number, what: string): number {
   if (!Number.isInteger(v) || (v as number) < 0 || (v as number) >= length)
-    throw new GltfImportError(file, where, `${what} index ${JSON.stringify(v)} out of range (${length} ${what}s)`);
+    throw new GltfImportError(file, where, `${what} index ${JSON.stringify(v)} out of range (${length} ${what === 'mesh' ? 'meshes' : `${what}s`})`);
   return v as number;
 }
 
