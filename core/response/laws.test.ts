@@ -50,6 +50,8 @@ describe('two free bodies, one contact (seeded random)', () => {
         expectMomentumConserved(bodies, sol);
         const e0 = kineticEnergy(bodies, null), e1 = kineticEnergy(bodies, sol);
         expect(e1, 'kinetic energy after ≤ before').toBeLessThanOrEqual(e0 * (1 + 1e-12));
+        expect(Math.abs(sol.kineticEnergyBefore - e0) / e0, 'reported energy before').toBeLessThan(1e-12);
+        expect(Math.abs(sol.kineticEnergyAfter - e1) / e0, 'reported energy after').toBeLessThan(1e-12);
         if (eps === 1 && model.name === 'frictionless') expect(Math.abs(e1 - e0) / e0, 'ε = 1 frictionless conserves energy').toBeLessThan(1e-9);
         const vAfter = relativeVelocity(bodies, sol, 0, 1, contact.point);
         const scale = len(vBefore);

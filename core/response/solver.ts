@@ -65,6 +65,14 @@ export class ImpulseSolution {
   jointImpulse = F64(0);
   /** Number of linear solves (1 + one per change of the contact states). */
   iterations = 0;
+  /**
+   * Kinetic energy of the dynamic bodies before and after, J. After ≤ before
+   * for ε ≤ 1 except in one known case: several simultaneous contacts sliding
+   * under the paper's friction rule (sliding impulse kept in the direction of
+   * the sticking impulse) can add a little energy. Callers may check.
+   */
+  kineticEnergyBefore = 0;
+  kineticEnergyAfter = 0;
 
   resize(nb: number, nj: number, nc: number): void {
     this.bodyCount = nb;
@@ -1045,6 +1053,24 @@ export class ImpulseSolver {
       target[o + 2] = iz;
     }
     for (let c = 0; c < nc; c++) out.contactState[c] = this.contactState[c];
+    let e0 = 0, e1 = 0;
+    for (let d = 0; d < this.nd; d++) {
+      const i = this.dynBody[d];
+      e0 += this.energy(i, this.vel, 6 * i, this.vel, 6 * i + 3);
+      e1 += this.energy(i, out.linearVelocity, 3 * i, out.angularVelocity, 3 * i);
+    }
+    out.kineticEnergyBefore = e0;
+    out.kineticEnergyAfter = e1;
+  }
+
+  private energy(i: number, lin: Float64Array, lo: number, ang: Float64Array, ao: number): number {
+    const I = this.inertia, io = 9 * i;
+    const wx = ang[ao], wy = ang[ao + 1], wz = ang[ao + 2];
+    const ix = I[io] * wx + I[io + 3] * wy + I[io + 6] * wz;
+    const iy = I[io + 1] * wx + I[io + 4] * wy + I[io + 7] * wz;
+    const iz = I[io + 2] * wx + I[io + 5] * wy + I[io + 8] * wz;
+    const vx = lin[lo], vy = lin[lo + 1], vz = lin[lo + 2];
+    return 0.5 * this.mass[i] * (vx * vx + vy * vy + vz * vz) + 0.5 * (wx * ix + wy * iy + wz * iz);
   }
 }
 
