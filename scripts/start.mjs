@@ -69,6 +69,8 @@ if (electron && !flag('--chromium')) {
     const browser = spawn(chromium, [
       `--app=${app.url}`, `--user-data-dir=${profile}`, '--no-first-run', '--no-default-browser-check',
       '--disable-background-networking', '--disable-component-update', '--disable-sync', '--ignore-gpu-blocklist',
+      // Chromium refuses to start as root with its sandbox on (containers, CI).
+      ...(process.getuid?.() === 0 ? ['--no-sandbox'] : []),
     ], { stdio: 'ignore' });
     browser.on('exit', () => void stop(0));
   } else {

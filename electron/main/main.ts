@@ -268,7 +268,7 @@ export function main(options: { bundleDir: string; appRoot?: string }): boolean 
   }
   const paths = appPaths(options.appRoot ?? app.getAppPath(), options.bundleDir);
   protocol.registerSchemesAsPrivileged([
-    { scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true, codeCache: true } },
+    { scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true, corsEnabled: true, codeCache: true } },
   ]);
 
   let savedBounds: WindowBounds | null = null;
