@@ -353,3 +353,31 @@ describe('long chains', () => {
       expect(jointViolation(b, joints, s) / velocityScale(b)).toBeLessThan(1e-9);
     });
 });
+
+describe('closed form: bead on a rail (linear slide to the world) struck obliquely by a keyframed bat', () => {
+  for (const theta of [0.3, 1.0])
+    it(`θ = ${theta}: v_x = (1 + ε)·u / cos θ, the rail takes the rest`, () => {
+      const m = 0.8, r = 0.05, u = 2, eps = 0.4;
+      const n = v3(Math.cos(theta), Math.sin(theta), 0);
+      const bead: RigidBodyInput = { massKg: m, inertia: sphereInertia(m, r), centerOfMass: v3(0, 0, 0), linearVelocity: v3(0, 0, 0), angularVelocity: v3(0, 0, 0), restitution: eps };
+      const bat: RigidBodyInput = { keyframed: true, massKg: 0, inertia: [], centerOfMass: v3(-r * n.x - 0.2, -r * n.y, 0), linearVelocity: v3(u * n.x, u * n.y, 0), angularVelocity: v3(0, 0, 0), restitution: 1 };
+      const joints: JointInput[] = [{ kind: 'linearSlide', id: 'rail', bodyA: -1, bodyB: 0, point: v3(0, 0, 0), axis: v3(1, 0, 0) }];
+      const sol = solveImpulses([bead, bat], joints, [{ bodyA: 0, bodyB: 1, point: v3(-r * n.x, -r * n.y, 0), normal: n }], { friction: 'frictionless' });
+      const vx = ((1 + eps) * u) / Math.cos(theta);
+      expect(Math.abs(sol.linearVelocity[0] - vx)).toBeLessThan(1e-12);
+      expect(Math.abs(sol.linearVelocity[1])).toBeLessThan(1e-12);
+      const j = (m * (1 + eps) * u) / Math.cos(theta) ** 2;
+      expect(Math.abs(sol.contactImpulse[0] - j * n.x)).toBeLessThan(1e-12 * j);
+      // the rail (body A = world) receives the bead's y-impulse: impulse on the world from the bead = +j sinθ ŷ
+      expect(Math.abs(sol.jointImpulse[1] - j * Math.sin(theta))).toBeLessThan(1e-12 * j);
+      expect(Math.abs(sol.jointImpulse[0])).toBeLessThan(1e-12 * j);
+    });
+
+  it('a joint between two keyframed bodies has no effect and no impulse', () => {
+    const kf: RigidBodyInput = { keyframed: true, massKg: 0, inertia: [], centerOfMass: v3(0, 0, 0), linearVelocity: v3(1, 0, 0), angularVelocity: v3(0, 0, 0) };
+    const free: RigidBodyInput = { massKg: 1, inertia: sphereInertia(1, 0.1), centerOfMass: v3(1, 0, 0), linearVelocity: v3(-1, 0, 0), angularVelocity: v3(0, 0, 0) };
+    const sol = solveImpulses([kf, { ...kf, centerOfMass: v3(0.5, 0, 0) }, free], [{ kind: 'ball', bodyA: 0, bodyB: 1, point: v3(0.2, 0, 0) }], []);
+    expect(Array.from(sol.jointImpulse)).toEqual([0, 0, 0]);
+    expect(sol.linearVelocity[6]).toBe(-1);
+  });
+});

@@ -1,3 +1,20 @@
+/**
+ * core/response — analytic impact response (Moore & Wilhelms 1988, §3).
+ *
+ * - `solveImpulses(bodies, joints, contacts, options?, out?)` / `new ImpulseSolver().solve(...)`:
+ *   post-impact linear and angular velocity of every body, the impulse of
+ *   every contact and joint (`ImpulseSolution`). Bodies: mass, world inertia
+ *   about the COM, COM, velocities; `keyframed: true` = infinite mass, fixed
+ *   velocity (§3.3). Joints: `ball` (the paper's "revolute"), `linearSlide`,
+ *   `planarSlide`; trees, loops, self-collision. Contacts: point, normal from B
+ *   to A, restitution ε = min, friction γ = max (or per contact);
+ *   frictionless / perfectly rough / Coulomb (stick, cone check, slide with
+ *   α, β). Sparse: linear time in the number of bodies for trees.
+ * - `baraffImpulse`, `baraffResponse`: the single-unknown frictionless impulse (cross-check).
+ * - `penaltyStiffness`, `penaltySpringForce`, `inverseSpringForce`, `penaltyContactForce`:
+ *   the spring response with K_recede = ε K_approach (§3.1).
+ * Bad input throws `ResponseInputError` naming the body, joint or contact.
+ */
 export { ImpulseSolver, ImpulseSolution, solveImpulses } from './solver';
 export { baraffImpulse, baraffResponse } from './baraff';
 export type { BaraffOutput } from './baraff';
