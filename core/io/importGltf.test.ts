@@ -235,6 +235,25 @@ describe('importGltf: hand-made hierarchy', () => {
     expect(maxAbsDiff(m, 0, worlds.get('Tetra')!, 0, 16)).toBeLessThan(1e-6);
   });
 
+  it('binds a mesh on a joint node itself rigidly to that joint', async () => {
+    const bytes = await handmade((doc) => {
+      const b = doc.getRoot().listNodes().find((n) => n.getName() === 'B')!;
+      b.setMesh(doc.getRoot().listMeshes().find((m) => m.getName() === 'HatMesh')!);
+    });
+    const r = await importGltf(bytes, 'hand.glb');
+    const c = r.characters[0];
+    const onB = c.meshes.find((m) => m.name === 'B')!;
+    expect(onB.skinJoints).toEqual(Int32Array.of(4));
+    const rig = new Rig(c);
+    rig.setRestPose();
+    rig.computeWorld();
+    const mats = computeSkinMatrices(onB, rig.world, new Float64Array(16));
+    const out = skinPositions(onB, mats, new Float64Array(onB.positions.length));
+    expect(maxAbsDiff(out, 0, onB.positions, 0, out.length)).toBeLessThan(1e-6);
+    const w = (await gltfWorlds(bytes)).get('B')!;
+    expect(onB.positions[3]).toBeCloseTo(w[0] * 0.1 + w[12], 5);
+  });
+
   it('re-expresses a prop’s animation under its static parent so evaluated worlds equal glTF’s at every key', async () => {
     const bytes = await handmade();
     const r = await importGltf(bytes, 'hand.glb');

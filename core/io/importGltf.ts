@@ -547,9 +547,9 @@ class Importer {
     return { joints, weights };
   }
 
-  /** First character whose skeleton contains an ancestor of node `n`, with that joint. */
+  /** First character whose skeleton contains node `n` or its nearest ancestor joint, with that joint. */
   private owningJoint(n: number): JointHome | null {
-    for (let p = this.parent[n]; p !== -1; p = this.parent[p]) {
+    for (let p = n; p !== -1; p = this.parent[p]) {
       const homes = this.jointHomes.get(p);
       if (homes) return homes[0];
     }
@@ -638,7 +638,9 @@ class Importer {
       material: mi,
     });
     mi++;
-    this.warnings.push(`${this.file}: nodes[${n}] "${name}" has no skin but hangs below joint "${character.skeleton.joints[joint].name}"; bound rigidly to it`);
+    this.warnings.push(
+      `${this.file}: nodes[${n}] "${name}" has no skin but ${jointNode === n ? 'is' : 'hangs below'} joint "${character.skeleton.joints[joint].name}"; bound rigidly to it`,
+    );
   }
 
   private buildClips(): Clip[] {
