@@ -79,6 +79,9 @@ describe('projects', () => {
     await expect(h.invoke(W, 'saveProject', { text: 'x', path: other, saveAs: false })).rejects.toThrow(AccessError);
     expect(existsSync(other)).toBe(false);
     await expect(h.invoke(W, 'saveProject', { text: 'x', path: host.samplePath, saveAs: false }), 'not even the bundled sample').rejects.toThrow(/was not chosen in a dialog/);
+    await h.invoke(W, 'autosave', { text: 'x' });
+    const recentFile = h.recentFile;
+    await expect(h.invoke(W, 'saveProject', { text: 'x', path: recentFile, saveAs: false }), 'nor the app\'s own files').rejects.toThrow(/was not chosen in a dialog/);
     expect(readFileSync(host.samplePath, 'utf8')).toBe(SAMPLE_TEXT);
   });
 

@@ -12,7 +12,7 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { promises as fsp } from 'node:fs';
-import { basename, dirname, extname, isAbsolute, join, resolve, sep } from 'node:path';
+import { basename, dirname, extname, isAbsolute, join, resolve } from 'node:path';
 import {
   PROJECT_EXTENSION,
   type Channel, type ChannelRequest, type ChannelResponse, type DocumentState, type ExportRequest,
@@ -197,7 +197,8 @@ export class Handlers {
   isAllowed(path: string): boolean {
     if (!isAbsolute(path)) return false;
     const p = resolve(path);
-    return this.granted.has(p) || p.startsWith(resolve(this.host.userDataDir) + sep);
+    // The app's own files in userDataDir are written by the handlers only, never at the renderer's request.
+    return this.granted.has(p);
   }
 
   private requireAllowed(op: string, path: string): string {
