@@ -54,7 +54,7 @@ export type BakedTarget = { kind: 'joint'; character: number; joint: number } | 
 export interface BakedChannel {
   target: BakedTarget;
   path: TrackPath;
-  /** Keys, times relative to the clip's first frame, already float32-exact. */
+  /** Keys, times relative to the clip's first frame; values already rounded to float32. */
   curve: KeyCurve;
   /** Largest error against our evaluation at the sampled points. */
   maxError: number;
@@ -78,6 +78,8 @@ export interface BakedClip {
 
 const PATHS: TrackPath[] = ['translation', 'rotation', 'scale'];
 const PATH_OFFSET = [0, 3, 7];
+/** Grid refinements tried for a channel no fit holds on (sub, 4·sub+3, 16·sub+15 points between frames). */
+const MAX_REFINEMENTS = 3;
 /** Half-width of the one-sided derivative probe at key times (seconds). */
 const SIDE_SEC = 1e-7;
 
@@ -108,11 +110,11 @@ function frameTimes(clip: Clip): Float64Array {
  * Dense grid for one track: frames ∪ the track's key times inside the clip,
  * with `sub` check points between neighbours. Relative times.
  */
-function denseGrid(clip: Clip, sampler: TrackSampler | null, start: number, sub: number): { times: Float64Array; preferred: Uint8Array; atKey: Uint8Array } {
+function denseGrid(clip: Clip, sampler: TrackSampler | null, start: number, sub: number): { times: Float64Array; preferred: Uint8Array; keyIndex: Int32Array } {
   const frames = frameTimes(clip);
   const duration = frames[frames.length - 1];
   const anchors: number[] = [];
-  const keyFlags: number[] = [];
+  const keyOf: number[] = [];
   let k = 0;
   const keys = sampler ? sampler.times : null;
   const eps = 1e-9;
@@ -123,48 +125,53 @@ function denseGrid(clip: Clip, sampler: TrackSampler | null, start: number, sub:
         const tk = keys[k] - start;
         if (tk > eps && tk < duration - eps) {
           anchors.push(tk);
-          keyFlags.push(1);
+          keyOf.push(k);
         }
         k++;
       }
       const onKey = k < keys.length && Math.abs(keys[k] - start - tf) <= eps;
-      if (onKey) k++;
       anchors.push(tf);
-      keyFlags.push(onKey ? 1 : 0);
+      keyOf.push(onKey ? k : -1);
+      if (onKey) k++;
     } else {
       anchors.push(tf);
-      keyFlags.push(0);
+      keyOf.push(-1);
     }
   }
   const m = anchors.length;
   const n = m + (m - 1) * sub;
   const times = new Float64Array(n);
   const preferred = new Uint8Array(n);
-  const atKey = new Uint8Array(n);
+  const keyIndex = new Int32Array(n).fill(-1);
   let i = 0;
   for (let a = 0; a < m; a++) {
     times[i] = anchors[a];
     preferred[i] = 1;
-    atKey[i] = keyFlags[a];
+    keyIndex[i] = keyOf[a];
     i++;
     if (a + 1 < m) {
       const t0 = anchors[a], dt = anchors[a + 1] - t0;
       for (let s = 1; s <= sub; s++) times[i++] = t0 + (dt * s) / (sub + 1);
     }
   }
-  return { times, preferred, atKey };
+  return { times, preferred, keyIndex };
 }
 
-/** Samples a track over the grid: values, and slopes (one-sided at the track's keys). */
-function sampleTrack(sampler: TrackSampler, grid: { times: Float64Array; atKey: Uint8Array }, start: number, dims: number): { values: Float64Array; slopeIn: Float64Array; slopeOut: Float64Array } {
+/**
+ * Samples a track over the grid: values, and slopes (one-sided at the track's
+ * keys). Grid points on a key are sampled at the key's own time, so a stepped
+ * or kinked curve is seen exactly as its keys say (relative + start may round).
+ */
+function sampleTrack(sampler: TrackSampler, grid: { times: Float64Array; keyIndex: Int32Array }, start: number, dims: number): { values: Float64Array; slopeIn: Float64Array; slopeOut: Float64Array } {
   const n = grid.times.length;
   const values = new Float64Array(n * dims);
   const slopeIn = new Float64Array(n * dims);
   const slopeOut = new Float64Array(n * dims);
   for (let i = 0; i < n; i++) {
-    const t = grid.times[i] + start;
+    const key = grid.keyIndex[i];
+    const t = key >= 0 ? sampler.times[key] : grid.times[i] + start;
     sampler.valueAt(t, values, i * dims);
-    if (grid.atKey[i]) {
+    if (key >= 0) {
       sampler.derivativeAt(t - SIDE_SEC, slopeIn, i * dims);
       sampler.derivativeAt(t + SIDE_SEC, slopeOut, i * dims);
     } else {
@@ -182,6 +189,33 @@ function sampleTrack(sampler: TrackSampler, grid: { times: Float64Array; atKey: 
 }
 
 /**
+ * The raw glTF CUBICSPLINE polynomial of a cubic track (before normalising
+ * rotations) and its derivative at an absolute time; clamped outside the keys.
+ */
+function cubicRaw(sampler: TrackSampler, tAbs: number, dims: number, p: Float64Array, dp: Float64Array): void {
+  const times = sampler.times, v = sampler.values, n = sampler.keyCount, stride = 3 * dims;
+  if (tAbs <= times[0] || tAbs >= times[n - 1] || n === 1) {
+    const k = tAbs <= times[0] ? 0 : n - 1;
+    for (let c = 0; c < dims; c++) {
+      p[c] = v[k * stride + dims + c];
+      dp[c] = 0;
+    }
+    return;
+  }
+  let i = 0;
+  while (times[i + 1] <= tAbs) i++;
+  const dt = times[i + 1] - times[i];
+  const u = (tAbs - times[i]) / dt, u2 = u * u, u3 = u2 * u;
+  const h00 = 2 * u3 - 3 * u2 + 1, h10 = u3 - 2 * u2 + u, h01 = -2 * u3 + 3 * u2, h11 = u3 - u2;
+  const d00 = (6 * u2 - 6 * u) / dt, d10 = 3 * u2 - 4 * u + 1, d01 = (-6 * u2 + 6 * u) / dt, d11 = 3 * u2 - 2 * u;
+  const p0 = i * stride + dims, m0 = i * stride + 2 * dims, p1 = (i + 1) * stride + dims, m1 = (i + 1) * stride;
+  for (let c = 0; c < dims; c++) {
+    p[c] = h00 * v[p0 + c] + h10 * dt * v[m0 + c] + h01 * v[p1 + c] + h11 * dt * v[m1 + c];
+    dp[c] = d00 * v[p0 + c] + d10 * v[m0 + c] + d01 * v[p1 + c] + d11 * v[m1 + c];
+  }
+}
+
+/**
  * The track's own keys limited to the clip (relative times): inner keys kept
  * as they are, plus keys at the clip's ends carrying the curve's value there
  * (and its derivative as tangents), which reproduces the curve exactly.
@@ -195,16 +229,27 @@ function originalCurve(sampler: TrackSampler, start: number, duration: number, d
   const times: number[] = [];
   const values: number[] = [];
   const tmp = new Float64Array(4);
+  const dp = new Float64Array(4);
   const boundary = (tRel: number, inside: number) => {
     times.push(tRel);
-    sampler.valueAt(tRel + start, tmp, 0);
     if (cubic) {
-      const d = new Float64Array(4);
-      sampler.derivativeAt(tRel + start + inside * SIDE_SEC, d, 0);
-      for (let c = 0; c < dims; c++) values.push(d[c]);
+      // The same polynomial cut at the clip end: its value and derivative there.
+      // glTF wants unit rotation values, so a rotation's raw (unnormalised)
+      // components are scaled to unit length, tangent with them; the cut
+      // segment then differs slightly from the original and is checked like
+      // any other candidate.
+      const tAt = tRel + start;
+      cubicRaw(sampler, tAt + inside * SIDE_SEC, dims, tmp, dp);
+      const vAt = new Float64Array(4);
+      cubicRaw(sampler, tAt, dims, vAt, new Float64Array(4));
+      const scale = dims === 4 ? 1 / Math.hypot(vAt[0], vAt[1], vAt[2], vAt[3]) : 1;
+      for (let c = 0; c < dims; c++) values.push(dp[c] * scale);
+      for (let c = 0; c < dims; c++) values.push(vAt[c] * scale);
+      for (let c = 0; c < dims; c++) values.push(dp[c] * scale);
+    } else {
+      sampler.valueAt(tRel + start, tmp, 0);
       for (let c = 0; c < dims; c++) values.push(tmp[c]);
-      for (let c = 0; c < dims; c++) values.push(d[c]);
-    } else for (let c = 0; c < dims; c++) values.push(tmp[c]);
+    }
   };
   boundary(0, 1);
   let firstInner = true;
@@ -255,14 +300,32 @@ function bakeChannel(
     return { target: { kind: 'prop', prop: -1 }, path, curve: keysAtEverySample({ kind, times, values }), maxError: 0, method: sampler ? 'every-frame' : 'static' };
   }
   if (!sampler) return { target: { kind: 'prop', prop: -1 }, path, curve: staticCurve(rest, restOffset, dims, duration), maxError: 0, method: 'static' };
-  const grid = denseGrid(clip, sampler, start, duration > 0 ? sub : 0);
-  const sampled = sampleTrack(sampler, grid, start, dims);
-  const signal: DenseSignal = { kind, times: grid.times, values: sampled.values, slopeIn: sampled.slopeIn, slopeOut: sampled.slopeOut, preferred: grid.preferred };
-  if (grid.times.length === 1) {
-    return { target: { kind: 'prop', prop: -1 }, path, curve: toFloat32Curve({ interpolation: 'STEP', times: Float64Array.of(0), values: sampled.values }), maxError: 0, method: 'original' };
+  if (duration === 0) {
+    const values = new Float64Array(dims);
+    sampler.valueAt(start, values, 0);
+    return { target: { kind: 'prop', prop: -1 }, path, curve: toFloat32Curve({ interpolation: 'STEP', times: Float64Array.of(0), values }), maxError: 0, method: 'original' };
   }
-  const res = reduceSignal(signal, { tolerance: toleranceFor(path, tol), original: originalCurve(sampler, start, duration, dims) });
-  return { target: { kind: 'prop', prop: -1 }, path, curve: res.curve, maxError: res.maxError, method: res.method };
+  const tolerance = toleranceFor(path, tol);
+  const original = originalCurve(sampler, start, duration, dims);
+  // A curve too fast for the sampling (it bends a lot between samples) gets a
+  // finer grid: each refinement puts 4× the points between frames.
+  let best: ReduceResult | null = null;
+  for (let refine = 0, s = sub; refine < MAX_REFINEMENTS; refine++, s = 4 * s + 3) {
+    const grid = denseGrid(clip, sampler, start, s);
+    const sampled = sampleTrack(sampler, grid, start, dims);
+    const signal: DenseSignal = { kind, times: grid.times, values: sampled.values, slopeIn: sampled.slopeIn, slopeOut: sampled.slopeOut, preferred: grid.preferred };
+    // Independent check points midway between the samples.
+    const m = grid.times.length - 1;
+    const check = { times: new Float64Array(m), values: new Float64Array(m * dims) };
+    for (let i = 0; i < m; i++) {
+      check.times[i] = 0.5 * (grid.times[i] + grid.times[i + 1]);
+      sampler.valueAt(check.times[i] + start, check.values, i * dims);
+    }
+    const res = reduceSignal(signal, { tolerance, original, check });
+    if (!best || res.maxError < best.maxError) best = res;
+    if (res.maxError <= tolerance) break;
+  }
+  return { target: { kind: 'prop', prop: -1 }, path, curve: best!.curve, maxError: best!.maxError, method: best!.method };
 }
 
 /** Bakes one clip of the document (see the module comment). */

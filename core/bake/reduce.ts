@@ -464,11 +464,17 @@ export function curveBytes(curve: KeyCurve): number {
   return 4 * (curve.times.length + curve.values.length);
 }
 
-/** Rounds times and values to float32, as they will be stored. */
+/**
+ * Rounds the values to float32, as they will be stored. Times stay exact:
+ * glTF stores them as float32 too, which moves a key by at most half an ulp
+ * (6e-8 s at 1 s); checking against rounded times would instead reject an
+ * exact stepped curve for the sliver of time between its rounded and its true
+ * key time.
+ */
 export function toFloat32Curve(curve: KeyCurve): KeyCurve {
   return {
     interpolation: curve.interpolation,
-    times: Float64Array.from(Float32Array.from(curve.times)),
+    times: Float64Array.from(curve.times),
     values: Float64Array.from(Float32Array.from(curve.values)),
   };
 }
@@ -481,14 +487,21 @@ export interface ReduceOptions {
   /** Which fits to try (default both). */
   linear?: boolean;
   cubic?: boolean;
+  /**
+   * Extra samples of the same signal, e.g. midway between the dense samples,
+   * that every candidate must also match: fits are only guaranteed at the
+   * samples they were fitted to, and a fast curve can still bulge between
+   * them (or a jump hide between two of them).
+   */
+  check?: { times: Float64Array; values: Float64Array };
 }
 
 /**
  * Reduces a dense signal to the smallest (in bytes) of: the original keys
  * (when they reproduce the signal within tolerance), a linear fit and a cubic
  * fit. Ties go to the original keys, so an animator's curve survives export
- * untouched whenever it can. Every candidate is checked after rounding to
- * float32, as it will be stored.
+ * untouched whenever it can. Every candidate is checked with its values
+ * rounded to float32, as they will be stored.
  */
 export function reduceSignal(signal: DenseSignal, options: ReduceOptions): ReduceResult {
   const tol = options.tolerance;
@@ -498,7 +511,8 @@ export function reduceSignal(signal: DenseSignal, options: ReduceOptions): Reduc
   let best: ReduceResult | undefined;
   const consider = (curve: KeyCurve, method: ReduceResult['method']) => {
     const stored = toFloat32Curve(curve);
-    const err = curveError(stored, signal);
+    let err = curveError(stored, signal);
+    if (options.check && err <= tol) err = Math.max(err, curveError(stored, { kind: signal.kind, times: options.check.times, values: options.check.values }));
     if (!(err <= tol)) return;
     if (!best || curveBytes(stored) < curveBytes(best.curve) || (method === 'original' && curveBytes(stored) === curveBytes(best.curve)))
       best = { curve: stored, maxError: err, method };
@@ -507,10 +521,13 @@ export function reduceSignal(signal: DenseSignal, options: ReduceOptions): Reduc
   if (options.linear !== false) consider(fitDouglasPeucker(aligned, tol * FIT_MARGIN, false), 'linear');
   if (options.cubic !== false && signal.times.length > 2) consider(fitDouglasPeucker(aligned, tol * FIT_MARGIN, true), 'cubic');
   if (!best) {
-    // Float32 rounding pushed every fit over the tolerance (tolerance near float
-    // precision): keep every sample as a linear key, the closest we can store.
+    // No candidate held everywhere (float32 rounding near the tolerance, or a
+    // curve too fast for the sampling): keep every sample as a linear key, the
+    // closest we can store, and report its error.
     const curve = toFloat32Curve(fitDouglasPeucker(aligned, 0, false));
-    best = { curve, maxError: curveError(curve, signal), method: 'linear' };
+    let err = curveError(curve, signal);
+    if (options.check) err = Math.max(err, curveError(curve, { kind: signal.kind, times: options.check.times, values: options.check.values }));
+    best = { curve, maxError: err, method: 'linear' };
   }
   return best;
 }

@@ -213,6 +213,14 @@ export async function runBake(argv: string[], io: CliIo): Promise<number> {
       if (io.isTTY) io.stderr(`\r\x1b[Kbaking clip ${i + 1}/${clips.length} "${clip.name}"...`);
       baked.push(bakeClip(doc, clip.id, { mode, tolerance: args.tolerance }));
     });
+    for (const c of baked) {
+      const over = c.channels.filter((ch) => ch.maxError > (ch.path === 'translation' ? c.tolerance.translation : ch.path === 'rotation' ? c.tolerance.rotationRad : c.tolerance.scale));
+      if (over.length > 0) {
+        const worst = over.reduce((a, b) => (b.maxError > a.maxError ? b : a));
+        if (io.isTTY) io.stderr('\r\x1b[K');
+        io.stderr(`warning: clip "${c.name}": ${over.length} channel(s) could not be reduced within tolerance (worst: ${worst.path} of ${worst.target.kind} ${worst.target.kind === 'joint' ? `${doc.characters[worst.target.character].skeleton.joints[worst.target.joint].name}` : doc.props[worst.target.prop].name}, error ${worst.maxError.toExponential(2)}); written with the closest keys found\n`);
+      }
+    }
     if (io.isTTY) io.stderr(`\r\x1b[Kwriting ${out}...`);
     const glb = await exportGlb(doc, { baked, physics: args.physics, includeMeshes: !args.animationOnly, generator: 'Impulse (impulse bake)' });
     await io.writeFile(out, glb);
