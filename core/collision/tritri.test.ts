@@ -1,0 +1,135 @@
+import { describe, expect, it } from 'vitest';
+import { orient3d } from './predicates';
+import { triTriIntersect, triTriOverlap } from './tritri';
+import { mulberry32 } from './testutil';
+
+/** Doubles to BigInts with one common power-of-two scale (exact). */
+function scaled(vals: number[]): bigint[] {
+  const bits = (x: number) => { let k = 0; let y = x; while (!Number.isInteger(y)) { y *= 2; k++; } return k; };
+  const mant = (x: number) => { let y = x; while (!Number.isInteger(y)) y *= 2; return BigInt(y); };
+  const K = Math.max(...vals.map(bits));
+  return vals.map((x) => mant(x) << BigInt(K - bits(x)));
+}
+type V = [bigint, bigint, bigint];
+const sub = (a: V, b: V): V => [a[0] - b[0], a[1] - b[1], a[2] - b[2]];
+const cross = (a: V, b: V): V => [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]];
+const dot = (a: V, b: V) => a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+
+/**
+ * Exact reference, a different algorithm: the separating axis theorem over
+ * both normals, the 9 edge-pair cross products and the 6 in-plane edge normals,
+ * in BigInt arithmetic. Closed triangles meet iff no axis separates them strictly.
+ */
+function satReference(p: number[], q: number[]): boolean {
+  const s = scaled([...p, ...q]);
+  const P: V[] = [0, 1, 2].map((i) => [s[i * 3], s[i * 3 + 1], s[i * 3 + 2]] as V);
+  const Q: V[] = [0, 1, 2].map((i) => [s[9 + i * 3], s[10 + i * 3], s[11 + i * 3]] as V);
+  const eP = [sub(P[1], P[0]), sub(P[2], P[1]), sub(P[0], P[2])];
+  const eQ = [sub(Q[1], Q[0]), sub(Q[2], Q[1]), sub(Q[0], Q[2])];
+  const nP = cross(eP[0], eP[1]), nQ = cross(eQ[0], eQ[1]);
+  const axes: V[] = [nP, nQ];
+  for (const a of eP) for (const b of eQ) axes.push(cross(a, b));
+  for (const a of eP) axes.push(cross(nP, a));
+  for (const b of eQ) axes.push(cross(nQ, b));
+  for (const ax of axes) {
+    if (ax[0] === 0n && ax[1] === 0n && ax[2] === 0n) continue;
+    const pp = P.map((v) => dot(v, ax)), qq = Q.map((v) => dot(v, ax));
+    const pmin = pp.reduce((a, b) => (b < a ? b : a)), pmax = pp.reduce((a, b) => (b > a ? b : a));
+    const qmin = qq.reduce((a, b) => (b < a ? b : a)), qmax = qq.reduce((a, b) => (b > a ? b : a));
+    if (pmax < qmin || qmax < pmin) return false;
+  }
+  return true;
+}
+
+function degenerate(t: number[]): boolean {
+  const z = [0, 0, 0, 0, 0, 0, 0, 0, 0];
+  // zero-area iff orient3d of the triangle with each axis-offset point is zero
+  for (let k = 0; k < 3; k++) {
+    const d = t.slice(0, 3); d[k] += 1;
+    if (orient3d(t, 0, t, 3, t, 6, d, 0) !== 0) return false;
+  }
+  void z;
+  return true;
+}
+
+/** Distance from point x to closed triangle t, by brute sampling of barycentrics is too slow: use projection. */
+function distToTri(x: number[], t: number[]): number {
+  let best = Infinity;
+  const N = 60;
+  for (let i = 0; i <= N; i++) for (let j = 0; i + j <= N; j++) {
+    const u = i / N, v = j / N, w = 1 - u - v;
+    const px = w * t[0] + u * t[3] + v * t[6], py = w * t[1] + u * t[4] + v * t[7], pz = w * t[2] + u * t[5] + v * t[8];
+    best = Math.min(best, Math.hypot(px - x[0], py - x[1], pz - x[2]));
+  }
+  return best;
+}
+
+function check(p: number[], q: number[], label: string): boolean {
+  const ref = satReference(p, q);
+  expect(triTriOverlap(p, 0, q, 0), `${label}: overlap must equal the exact SAT reference for ${JSON.stringify([p, q])}`).toBe(ref);
+  expect(triTriOverlap(q, 0, p, 0), `${label}: symmetric`).toBe(ref);
+  return ref;
+}
+
+describe('triangle–triangle intersection against an exact SAT reference', () => {
+  it('seed 1: random float triangles', () => {
+    const r = mulberry32(1);
+    let hits = 0;
+    for (let i = 0; i < 4000; i++) {
+      const p = Array.from({ length: 9 }, () => r() * 2 - 1), q = Array.from({ length: 9 }, () => r() * 2 - 1);
+      if (check(p, q, 'float')) hits++;
+    }
+    expect(hits, 'a fair share of intersecting pairs').toBeGreaterThan(200);
+  });
+  it('seed 2: small-integer triangles (many coplanar, touching, shared vertices and edges)', () => {
+    const r = mulberry32(2);
+    let hits = 0, coplanar = 0, n = 0;
+    while (n < 6000) {
+      const p = Array.from({ length: 9 }, () => Math.floor(r() * 4)), q = Array.from({ length: 9 }, () => Math.floor(r() * 4));
+      if (degenerate(p) || degenerate(q)) continue;
+      n++;
+      if (check(p, q, 'int')) hits++;
+      if ([0, 1, 2].every((i) => orient3d(p, 0, p, 3, p, 6, q, i * 3) === 0)) coplanar++;
+    }
+    expect(hits, 'intersecting cases').toBeGreaterThan(500);
+    expect(coplanar, 'coplanar cases').toBeGreaterThan(20);
+  });
+  it('seed 3: coplanar triangles in a tilted plane and touching configurations built exactly', () => {
+    const r = mulberry32(3);
+    let hits = 0;
+    for (let i = 0; i < 3000; i++) {
+      // points a + s·e1 + t·e2 with small integer s, t: exactly coplanar, tilted
+      const e1 = [1, 2, 3], e2 = [-2, 1, 1], a = [0.5, 0.25, -1];
+      const pt = () => { const s = Math.floor(r() * 5), t = Math.floor(r() * 5); return [a[0] + s * e1[0] + t * e2[0], a[1] + s * e1[1] + t * e2[1], a[2] + s * e1[2] + t * e2[2]]; };
+      const p = [...pt(), ...pt(), ...pt()], q = [...pt(), ...pt(), ...pt()];
+      if (degenerate(p) || degenerate(q)) continue;
+      if (check(p, q, 'coplanar')) hits++;
+    }
+    expect(hits, 'coplanar overlaps').toBeGreaterThan(300);
+    // a vertex exactly on the other triangle's interior, edge on edge, vertex on vertex
+    expect(check([0, 0, 0, 2, 0, 0, 0, 2, 0], [0.5, 0.5, 0, 1, 1, 1, 0, 1, 1], 'vertex on face')).toBe(true);
+    expect(check([0, 0, 0, 2, 0, 0, 0, 2, 0], [0.5, 0.5, 1e-300, 1, 1, 1, 0, 1, 1], 'vertex just above face')).toBe(false);
+    expect(check([0, 0, 0, 2, 0, 0, 0, 2, 0], [2, 0, 0, 3, 0, 1, 3, 1, 0], 'vertex on vertex')).toBe(true);
+    expect(check([0, 0, 0, 2, 0, 0, 0, 2, 0], [1, 0, 0, 1, -1, 1, 1, -1, -1], 'vertex on edge')).toBe(true);
+    expect(check([0, 0, 0, 2, 0, 0, 0, 2, 0], [1, -(2 ** -60), 0, 1, -1, 1, 1, -1, -1], 'vertex 2^-60 off the edge')).toBe(false);
+  });
+  it('seed 4: the intersection segment lies on both triangles', () => {
+    const r = mulberry32(4);
+    const out = new Float64Array(6);
+    let checked = 0;
+    for (let i = 0; i < 1500; i++) {
+      const p = Array.from({ length: 9 }, () => r() * 2 - 1), q = Array.from({ length: 9 }, () => r() * 2 - 1);
+      if (!triTriIntersect(p, 0, q, 0, out, 0)) continue;
+      checked++;
+      for (const e of [0, 3]) {
+        const x = [out[e], out[e + 1], out[e + 2]];
+        expect(distToTri(x, p), 'segment end on P').toBeLessThan(0.05);
+        expect(distToTri(x, q), 'segment end on Q').toBeLessThan(0.05);
+      }
+      // the midpoint is on both too (the intersection is convex)
+      const m = [0.5 * (out[0] + out[3]), 0.5 * (out[1] + out[4]), 0.5 * (out[2] + out[5])];
+      expect(distToTri(m, p) + distToTri(m, q), 'segment midpoint on both').toBeLessThan(0.1);
+    }
+    expect(checked).toBeGreaterThan(50);
+  });
+});

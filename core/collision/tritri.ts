@@ -1,0 +1,227 @@
+/**
+ * Robust triangle–triangle intersection of closed triangles (touching counts).
+ *
+ * Decision: exact. The plane-side test of Möller (1997) rejects most pairs with
+ * filtered-exact `orient3d`; what remains is decided by the fact that two
+ * triangles meet iff an edge of one meets the other (the ends of the
+ * intersection of two convex sets in different planes lie on edges; for
+ * coplanar triangles the overlap contains a vertex or an edge crossing), each
+ * segment–triangle test made of exact orientation predicates, with coplanar
+ * segments tested in the projection that drops the normal's largest axis.
+ *
+ * Geometry: the intersection segment (non-coplanar), or for coplanar overlap
+ * the two extreme points of the overlap polygon's vertices, in floating point.
+ */
+import { orient2d, orient3d } from './predicates';
+
+const _pts = new Float64Array(3 * 24);
+
+/** Which coordinates survive the projection along the normal's largest axis. */
+function dropAxis(T: ArrayLike<number>, to: number): number {
+  const ux = T[to + 3] - T[to], uy = T[to + 4] - T[to + 1], uz = T[to + 5] - T[to + 2];
+  const vx = T[to + 6] - T[to], vy = T[to + 7] - T[to + 1], vz = T[to + 8] - T[to + 2];
+  const nx = Math.abs(uy * vz - uz * vy), ny = Math.abs(uz * vx - ux * vz), nz = Math.abs(ux * vy - uy * vx);
+  return nx >= ny && nx >= nz ? 0 : ny >= nz ? 1 : 2;
+}
+
+function onSegment2(ax: number, ay: number, bx: number, by: number, px: number, py: number): boolean {
+  // p is known collinear with ab
+  return Math.min(ax, bx) <= px && px <= Math.max(ax, bx) && Math.min(ay, by) <= py && py <= Math.max(ay, by);
+}
+
+/** Closed 2D segments ab and cd meet (exact). */
+export function segmentsMeet2(ax: number, ay: number, bx: number, by: number, cx: number, cy: number, dx: number, dy: number): boolean {
+  const o1 = orient2d(ax, ay, bx, by, cx, cy), o2 = orient2d(ax, ay, bx, by, dx, dy);
+  const o3 = orient2d(cx, cy, dx, dy, ax, ay), o4 = orient2d(cx, cy, dx, dy, bx, by);
+  if (o1 * o2 < 0 && o3 * o4 < 0) return true;
+  if (o1 === 0 && onSegment2(ax, ay, bx, by, cx, cy)) return true;
+  if (o2 === 0 && onSegment2(ax, ay, bx, by, dx, dy)) return true;
+  if (o3 === 0 && onSegment2(cx, cy, dx, dy, ax, ay)) return true;
+  if (o4 === 0 && onSegment2(cx, cy, dx, dy, bx, by)) return true;
+  return false;
+}
+
+/** Closed 2D point-in-triangle (exact; a degenerate triangle holds only points on its hull segment). */
+function pointInTri2(px: number, py: number, ax: number, ay: number, bx: number, by: number, cx: number, cy: number): boolean {
+  const o1 = orient2d(ax, ay, bx, by, px, py), o2 = orient2d(bx, by, cx, cy, px, py), o3 = orient2d(cx, cy, ax, ay, px, py);
+  if ((o1 >= 0 && o2 >= 0 && o3 >= 0) || (o1 <= 0 && o2 <= 0 && o3 <= 0)) {
+    if (orient2d(ax, ay, bx, by, cx, cy) !== 0) return true;
+    // degenerate: on one of the three segments
+    return (o1 === 0 && onSegment2(ax, ay, bx, by, px, py)) || (o2 === 0 && onSegment2(bx, by, cx, cy, px, py)) ||
+      (o3 === 0 && onSegment2(cx, cy, ax, ay, px, py));
+  }
+  return false;
+}
+
+/**
+ * Closed segment S[so..so+5] (two points) meets closed triangle T[to..to+8]
+ * (exact). `s0`, `s1` are the orientations of the segment ends to T's plane.
+ */
+function segmentMeetsTriangle(S: ArrayLike<number>, so: number, T: ArrayLike<number>, to: number, s0: number, s1: number, axis: number): boolean {
+  if (s0 * s1 > 0) return false;
+  if (s0 === 0 && s1 === 0) {
+    const i = axis === 0 ? 1 : 0, j = axis === 2 ? 1 : 2;
+    const ax = T[to + i], ay = T[to + j], bx = T[to + 3 + i], by = T[to + 3 + j], cx = T[to + 6 + i], cy = T[to + 6 + j];
+    const px = S[so + i], py = S[so + j], qx = S[so + 3 + i], qy = S[so + 3 + j];
+    return pointInTri2(px, py, ax, ay, bx, by, cx, cy) || pointInTri2(qx, qy, ax, ay, bx, by, cx, cy) ||
+      segmentsMeet2(px, py, qx, qy, ax, ay, bx, by) || segmentsMeet2(px, py, qx, qy, bx, by, cx, cy) ||
+      segmentsMeet2(px, py, qx, qy, cx, cy, ax, ay);
+  }
+  // The segment crosses (or touches) the plane at one point; that point is in
+  // the closed triangle iff the segment's line sees the three edges with
+  // orientations of one sign (zeros allowed).
+  const o1 = orient3d(S, so, S, so + 3, T, to, T, to + 3);
+  const o2 = orient3d(S, so, S, so + 3, T, to + 3, T, to + 6);
+  const o3 = orient3d(S, so, S, so + 3, T, to + 6, T, to);
+  if ((o1 >= 0 && o2 >= 0 && o3 >= 0) || (o1 <= 0 && o2 <= 0 && o3 <= 0)) {
+    if (o1 !== 0 || o2 !== 0 || o3 !== 0) return true;
+    // All zero only for a zero-area T (degenerate triangles are not supported:
+    // their neighbours in a mesh carry the surface).
+    return false;
+  }
+  return false;
+}
+
+const _edge = new Float64Array(6);
+
+function edgeOf(T: ArrayLike<number>, to: number, e: number): Float64Array {
+  const a = to + e * 3, b = to + ((e + 1) % 3) * 3;
+  _edge[0] = T[a]; _edge[1] = T[a + 1]; _edge[2] = T[a + 2];
+  _edge[3] = T[b]; _edge[4] = T[b + 1]; _edge[5] = T[b + 2];
+  return _edge;
+}
+
+const _sideP = new Int8Array(3);
+const _sideQ = new Int8Array(3);
+
+/**
+ * Exact test: do closed triangles P (9 numbers at po) and Q (9 at qo) share a point?
+ */
+export function triTriOverlap(P: ArrayLike<number>, po: number, Q: ArrayLike<number>, qo: number): boolean {
+  for (let i = 0; i < 3; i++) _sideP[i] = orient3d(Q, qo, Q, qo + 3, Q, qo + 6, P, po + i * 3);
+  if ((_sideP[0] > 0 && _sideP[1] > 0 && _sideP[2] > 0) || (_sideP[0] < 0 && _sideP[1] < 0 && _sideP[2] < 0)) return false;
+  for (let i = 0; i < 3; i++) _sideQ[i] = orient3d(P, po, P, po + 3, P, po + 6, Q, qo + i * 3);
+  if ((_sideQ[0] > 0 && _sideQ[1] > 0 && _sideQ[2] > 0) || (_sideQ[0] < 0 && _sideQ[1] < 0 && _sideQ[2] < 0)) return false;
+  const axisQ = dropAxis(Q, qo), axisP = dropAxis(P, po);
+  for (let e = 0; e < 3; e++) {
+    if (segmentMeetsTriangle(edgeOf(P, po, e), 0, Q, qo, _sideP[e], _sideP[(e + 1) % 3], axisQ)) return true;
+  }
+  for (let e = 0; e < 3; e++) {
+    if (segmentMeetsTriangle(edgeOf(Q, qo, e), 0, P, po, _sideQ[e], _sideQ[(e + 1) % 3], axisP)) return true;
+  }
+  return false;
+}
+
+/** Float: point where segment a→b crosses the plane (n, d) — n·x = d. */
+function planeCross(A: ArrayLike<number>, ao: number, B: ArrayLike<number>, bo: number, nx: number, ny: number, nz: number, d: number, out: Float64Array, oo: number): void {
+  const da = nx * A[ao] + ny * A[ao + 1] + nz * A[ao + 2] - d;
+  const db = nx * B[bo] + ny * B[bo + 1] + nz * B[bo + 2] - d;
+  const den = da - db;
+  const s = den === 0 ? 0 : Math.min(1, Math.max(0, da / den));
+  out[oo] = A[ao] + s * (B[bo] - A[ao]);
+  out[oo + 1] = A[ao + 1] + s * (B[bo + 1] - A[ao + 1]);
+  out[oo + 2] = A[ao + 2] + s * (B[bo + 2] - A[ao + 2]);
+}
+
+/**
+ * Triangle–triangle intersection with its geometry. Returns false when the
+ * closed triangles are disjoint; otherwise true and writes into `out` (6
+ * numbers at `oo`) the intersection segment's two ends (equal for a single
+ * touching point). For coplanar overlap the ends are the two most distant
+ * points of the overlap polygon's vertices. `lastTriTriCoplanar()` tells
+ * whether the last intersecting pair was coplanar.
+ */
+export function triTriIntersect(P: ArrayLike<number>, po: number, Q: ArrayLike<number>, qo: number, out: Float64Array, oo: number): boolean {
+  if (!triTriOverlap(P, po, Q, qo)) return false;
+  const coplanar = _sideP[0] === 0 && _sideP[1] === 0 && _sideP[2] === 0;
+  _lastCoplanar = coplanar;
+  let n = 0;
+  const pts = _pts;
+  if (!coplanar) {
+    // Candidate ends: where edges of one triangle cross the other triangle.
+    const nqx0 = Q[qo + 3] - Q[qo], nqy0 = Q[qo + 4] - Q[qo + 1], nqz0 = Q[qo + 5] - Q[qo + 2];
+    const nqx1 = Q[qo + 6] - Q[qo], nqy1 = Q[qo + 7] - Q[qo + 1], nqz1 = Q[qo + 8] - Q[qo + 2];
+    const qnx = nqy0 * nqz1 - nqz0 * nqy1, qny = nqz0 * nqx1 - nqx0 * nqz1, qnz = nqx0 * nqy1 - nqy0 * nqx1;
+    const qd = qnx * Q[qo] + qny * Q[qo + 1] + qnz * Q[qo + 2];
+    const npx0 = P[po + 3] - P[po], npy0 = P[po + 4] - P[po + 1], npz0 = P[po + 5] - P[po + 2];
+    const npx1 = P[po + 6] - P[po], npy1 = P[po + 7] - P[po + 1], npz1 = P[po + 8] - P[po + 2];
+    const pnx = npy0 * npz1 - npz0 * npy1, pny = npz0 * npx1 - npx0 * npz1, pnz = npx0 * npy1 - npy0 * npx1;
+    const pd = pnx * P[po] + pny * P[po + 1] + pnz * P[po + 2];
+    const axisQ = dropAxis(Q, qo), axisP = dropAxis(P, po);
+    for (let e = 0; e < 3; e++) {
+      const s0 = _sideP[e], s1 = _sideP[(e + 1) % 3];
+      const E = edgeOf(P, po, e);
+      if (s0 === 0 && s1 === 0) continue;
+      if (segmentMeetsTriangle(E, 0, Q, qo, s0, s1, axisQ)) { planeCross(E, 0, E, 3, qnx, qny, qnz, qd, pts, n * 3); n++; }
+    }
+    for (let e = 0; e < 3; e++) {
+      const s0 = _sideQ[e], s1 = _sideQ[(e + 1) % 3];
+      const E = edgeOf(Q, qo, e);
+      if (s0 === 0 && s1 === 0) continue;
+      if (segmentMeetsTriangle(E, 0, P, po, s0, s1, axisP)) { planeCross(E, 0, E, 3, pnx, pny, pnz, pd, pts, n * 3); n++; }
+    }
+    // Vertices lying in the other's plane and inside it (an edge or corner
+    // resting on the other triangle) are ends too.
+    n = addCoplanarPoints(P, po, Q, qo, pts, n, false);
+  } else {
+    n = addCoplanarPoints(P, po, Q, qo, pts, 0, true);
+  }
+  if (n === 0) {
+    // Exact test says they meet but float geometry found nothing: use the closest vertex pair midpoint.
+    for (let k = 0; k < 3; k++) { out[oo + k] = P[po + k]; out[oo + 3 + k] = P[po + k]; }
+    return true;
+  }
+  // Two most distant candidate points.
+  let bi = 0, bj = 0, bd = -1;
+  for (let i = 0; i < n; i++) {
+    for (let j = i; j < n; j++) {
+      const dx = pts[i * 3] - pts[j * 3], dy = pts[i * 3 + 1] - pts[j * 3 + 1], dz = pts[i * 3 + 2] - pts[j * 3 + 2];
+      const d = dx * dx + dy * dy + dz * dz;
+      if (d > bd) { bd = d; bi = i; bj = j; }
+    }
+  }
+  for (let k = 0; k < 3; k++) { out[oo + k] = pts[bi * 3 + k]; out[oo + 3 + k] = pts[bj * 3 + k]; }
+  return true;
+}
+
+/** Vertices of the coplanar overlap polygon (vertices inside the other, edge crossings). */
+function addCoplanarPoints(P: ArrayLike<number>, po: number, Q: ArrayLike<number>, qo: number, pts: Float64Array, n: number, coplanar: boolean): number {
+  for (let pass = 0; pass < 2; pass++) {
+    const A = pass === 0 ? P : Q, ao = pass === 0 ? po : qo, B = pass === 0 ? Q : P, bo = pass === 0 ? qo : po;
+    const axisB = dropAxis(B, bo);
+    const i = axisB === 0 ? 1 : 0, j = axisB === 2 ? 1 : 2;
+    for (let v = 0; v < 3; v++) {
+      if (pointInTri2(A[ao + v * 3 + i], A[ao + v * 3 + j], B[bo + i], B[bo + j], B[bo + 3 + i], B[bo + 3 + j], B[bo + 6 + i], B[bo + 6 + j])) {
+        if (n < 24 && orient3d(B, bo, B, bo + 3, B, bo + 6, A, ao + v * 3) === 0) {
+          pts[n * 3] = A[ao + v * 3]; pts[n * 3 + 1] = A[ao + v * 3 + 1]; pts[n * 3 + 2] = A[ao + v * 3 + 2];
+          n++;
+        }
+      }
+    }
+  }
+  if (!coplanar) return n;
+  const axis = dropAxis(Q, qo);
+  const i = axis === 0 ? 1 : 0, j = axis === 2 ? 1 : 2;
+  for (let e = 0; e < 3; e++) {
+    const a = po + e * 3, b = po + ((e + 1) % 3) * 3;
+    if (orient3d(Q, qo, Q, qo + 3, Q, qo + 6, P, a) !== 0 || orient3d(Q, qo, Q, qo + 3, Q, qo + 6, P, b) !== 0) continue;
+    for (let f = 0; f < 3; f++) {
+      const c = qo + f * 3, d = qo + ((f + 1) % 3) * 3;
+      const ax = P[a + i], ay = P[a + j], bx = P[b + i], by = P[b + j], cx = Q[c + i], cy = Q[c + j], dx = Q[d + i], dy = Q[d + j];
+      if (!segmentsMeet2(ax, ay, bx, by, cx, cy, dx, dy)) continue;
+      const den = (bx - ax) * (dy - cy) - (by - ay) * (dx - cx);
+      if (den === 0) continue; // collinear overlap: its ends are vertices, already added
+      const s = Math.min(1, Math.max(0, ((cx - ax) * (dy - cy) - (cy - ay) * (dx - cx)) / den));
+      if (n >= 24) return n;
+      pts[n * 3] = P[a] + s * (P[b] - P[a]); pts[n * 3 + 1] = P[a + 1] + s * (P[b + 1] - P[a + 1]); pts[n * 3 + 2] = P[a + 2] + s * (P[b + 2] - P[a + 2]);
+      n++;
+    }
+  }
+  return n;
+}
+
+let _lastCoplanar = false;
+/** Whether the last pair reported by `triTriIntersect` overlapped in a common plane. */
+export function lastTriTriCoplanar(): boolean {
+  return _lastCoplanar;
+}
