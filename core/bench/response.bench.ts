@@ -16,11 +16,11 @@ import { makeChain, seededRandom, v3 } from '../response/fixtures';
 
 export interface ResponseBenchRow {
   bodies: number;
-  /** Median time of one sparse solve, ms. */
+  /** CPU time of one sparse solve, ms (best of samples). */
   sparseMs: number;
   /** Sparse time per body, µs (flat when the cost is linear). */
   sparseUsPerBody: number;
-  /** Median time of one dense solve, ms (NaN when skipped as too slow). */
+  /** CPU time of one dense solve, ms (NaN when skipped as too slow). */
   denseMs: number;
   /** denseMs / sparseMs. */
   ratio: number;
@@ -28,23 +28,21 @@ export interface ResponseBenchRow {
   maxDiff: number;
 }
 
-function median(a: number[]): number {
-  const s = [...a].sort((x, y) => x - y);
-  return s[s.length >> 1];
-}
-
-function timeSolves(fn: () => void, minMs: number, minRuns: number): number {
-  fn(); // warm-up
-  const samples: number[] = [];
-  const start = performance.now();
-  while (samples.length < minRuns || performance.now() - start < minMs) {
-    const t0 = performance.now();
-    const reps = 5;
-    for (let r = 0; r < reps; r++) fn();
-    samples.push((performance.now() - t0) / reps);
-    if (samples.length > 2000) break;
+/**
+ * CPU time of one call, ms: best of `samples` samples of `reps` calls each,
+ * measured with process.cpuUsage so that waiting for a core on a shared,
+ * loaded machine does not count (noise only ever adds time, hence the best).
+ */
+function timeSolves(fn: () => void, reps: number, samples: number): number {
+  for (let i = 0; i < reps; i++) fn(); // warm-up (JIT)
+  let bestUs = Infinity;
+  for (let k = 0; k < samples; k++) {
+    const c0 = process.cpuUsage();
+    for (let i = 0; i < reps; i++) fn();
+    const c = process.cpuUsage(c0);
+    bestUs = Math.min(bestUs, (c.user + c.system) / reps);
   }
-  return median(samples);
+  return bestUs / 1000;
 }
 
 export function responseBenchRows(sizes: readonly number[], denseLimit = 200): ResponseBenchRow[] {
@@ -58,10 +56,10 @@ export function responseBenchRows(sizes: readonly number[], denseLimit = 200): R
     const contacts: ContactInput[] = [{ bodyA: n - 1, bodyB: -1, point: v3(last.x + 0.1, last.y - 0.05, last.z), normal: v3(0, 1, 0), restitution: 0.5, friction: 0.4 }];
     // make sure the contact approaches
     bodies[n - 1].linearVelocity = v3(0.3, -2, 0.1);
-    const sparseMs = timeSolves(() => solver.solve(bodies, joints, contacts, {}, sparseOut), 300, 20);
+    const sparseMs = timeSolves(() => solver.solve(bodies, joints, contacts, {}, sparseOut), Math.ceil(20000 / n), 10);
     let denseMs = NaN, maxDiff = NaN;
     if (n <= denseLimit) {
-      denseMs = timeSolves(() => solver.solve(bodies, joints, contacts, { linearSolver: 'dense' }, denseOut), n > 100 ? 0 : 200, n > 100 ? 1 : 5);
+      denseMs = timeSolves(() => solver.solve(bodies, joints, contacts, { linearSolver: 'dense' }, denseOut), n > 60 ? 1 : Math.ceil(200 / n), n > 60 ? 1 : 5);
       maxDiff = 0;
       for (let k = 0; k < 3 * n; k++)
         maxDiff = Math.max(maxDiff, Math.abs(sparseOut.linearVelocity[k] - denseOut.linearVelocity[k]), Math.abs(sparseOut.angularVelocity[k] - denseOut.angularVelocity[k]));
@@ -72,10 +70,10 @@ export function responseBenchRows(sizes: readonly number[], denseLimit = 200): R
 }
 
 export function formatResponseBench(rows: readonly ResponseBenchRow[]): string {
-  const head = 'response solve (chain + 1 Coulomb contact)  bodies | sparse ms | µs/body | dense ms | dense/sparse | max |Δv|';
+  const head = 'response solve, chain + 1 Coulomb contact (CPU time, best of samples)  bodies | sparse ms | µs/body | dense ms | dense/sparse | max |Δv|';
   const lines = rows.map((r) =>
     [
-      String(r.bodies).padStart(49),
+      String(r.bodies).padStart(72),
       r.sparseMs.toFixed(4).padStart(9),
       r.sparseUsPerBody.toFixed(2).padStart(7),
       (Number.isNaN(r.denseMs) ? 'skipped' : r.denseMs.toFixed(2)).padStart(8),
