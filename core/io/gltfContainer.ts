@@ -307,13 +307,20 @@ function validateStructure(file: string, json: JsonObject, buffers: any[]): void
       });
     }
   });
-  // Cycles: walking up from any node must reach a root within nodes.length steps.
+  // Cycles: walking up from every node must reach a root. Each node is walked once
+  // (state 2 = known to reach a root, 1 = on the current path).
+  const state = new Uint8Array(nodes.length);
+  const path: number[] = [];
   for (let i = 0; i < nodes.length; i++) {
-    let p = parent[i];
-    for (let steps = 0; p !== -1; steps++) {
-      if (steps > nodes.length) throw new GltfImportError(file, `nodes[${i}]`, 'node hierarchy has a cycle');
+    let p = i;
+    while (p !== -1 && state[p] === 0) {
+      state[p] = 1;
+      path.push(p);
       p = parent[p];
     }
+    if (p !== -1 && state[p] === 1) throw new GltfImportError(file, `nodes[${i}]`, 'node hierarchy has a cycle');
+    for (const q of path) state[q] = 2;
+    path.length = 0;
   }
   skins.forEach((s, i) => {
     const w = `skins[${i}]`;

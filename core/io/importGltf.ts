@@ -215,21 +215,18 @@ class Importer {
         for (let k = 0; k < v.length; k++) if (!Number.isFinite(v[k])) this.err(`nodes[${i}].${what}`, `not finite (${v[k]})`);
       mat4Compose(local, 16 * i, t, 0, r, 0, s, 0);
     });
-    const done = new Uint8Array(nodes.length);
-    const visit = (i: number): void => {
-      if (done[i]) return;
+    // Parents before children, iteratively (a hierarchy can be deeper than the call stack).
+    const order: number[] = [];
+    for (let i = 0; i < nodes.length; i++) if (parent[i] === -1) order.push(i);
+    for (let k = 0; k < order.length; k++)
+      for (const child of nodes[order[k]].listChildren()) order.push(this.nodeIndex.get(child)!);
+    for (const i of order) {
       const p = parent[i];
-      if (p >= 0) {
-        visit(p);
-        mat4Multiply(world, 16 * i, world, 16 * p, local, 16 * i);
-      } else {
-        for (let k = 0; k < 16; k++) world[16 * i + k] = local[16 * i + k];
-      }
+      if (p >= 0) mat4Multiply(world, 16 * i, world, 16 * p, local, 16 * i);
+      else for (let k = 0; k < 16; k++) world[16 * i + k] = local[16 * i + k];
       for (let k = 0; k < 16; k++)
         if (!Number.isFinite(world[16 * i + k])) this.err(`nodes[${i}]`, 'world matrix is not finite (overflowing transforms)');
-      done[i] = 1;
-    };
-    for (let i = 0; i < nodes.length; i++) visit(i);
+    }
 
     const root = this.doc.getRoot();
     const scene = root.getDefaultScene() ?? root.listScenes()[0] ?? null;
@@ -285,14 +282,17 @@ class Importer {
     }
     // Parents-first order: depth-first from each member root, in node order.
     const order: number[] = [];
-    const visit = (i: number): void => {
+    const stack: number[] = [];
+    for (let i = this.nodes.length - 1; i >= 0; i--) if (member.has(i) && !member.has(this.parent[i])) stack.push(i);
+    while (stack.length) {
+      const i = stack.pop()!;
       order.push(i);
-      for (const c of this.nodes[i].listChildren()) {
-        const ci = this.nodeIndex.get(c)!;
-        if (member.has(ci)) visit(ci);
+      const children = this.nodes[i].listChildren();
+      for (let c = children.length - 1; c >= 0; c--) {
+        const ci = this.nodeIndex.get(children[c])!;
+        if (member.has(ci)) stack.push(ci);
       }
-    };
-    for (let i = 0; i < this.nodes.length; i++) if (member.has(i) && !member.has(this.parent[i])) visit(i);
+    }
     const jointOf = new Map<number, number>();
     order.forEach((n, k) => jointOf.set(n, k));
 
@@ -508,14 +508,12 @@ class Importer {
       if (!m || m[2] === '0') continue;
       if (m[1] === 'JOINTS') continue;
       const extra = prim.getAttribute(semantic)!;
-      const arr = extra.getArray();
       const el = [0, 0, 0, 0];
       for (let v = 0; v < extra.getCount(); v++) {
         extra.getElement(v, el);
         if (el[0] !== 0 || el[1] !== 0 || el[2] !== 0 || el[3] !== 0)
           this.err(`${pw}.attributes.${semantic}`, `vertex ${v} has more than 4 joint influences (at most 4 are supported)`);
       }
-      void arr;
     }
     const joints = new Uint16Array(4 * count);
     const weights = new Float32Array(4 * count);
@@ -624,7 +622,7 @@ class Importer {
     const joints = new Uint16Array(4 * count);
     const weights = new Float32Array(4 * count);
     for (let v = 0; v < count; v++) weights[4 * v] = 1;
-    let mi = character.materials.length;
+    const mi = character.materials.length;
     character.materials.push(this.material(prim));
     character.meshes.push({
       name,
@@ -637,7 +635,6 @@ class Importer {
       inverseBindMatrices: ibm,
       material: mi,
     });
-    mi++;
     this.warnings.push(
       `${this.file}: nodes[${n}] "${name}" has no skin but ${jointNode === n ? 'is' : 'hangs below'} joint "${character.skeleton.joints[joint].name}"; bound rigidly to it`,
     );
@@ -652,12 +649,16 @@ class Importer {
       const tracks: Track[] = [];
       let maxTime = 0;
       let morphOnly = true;
+      let hasMorph = false;
       const channels = anim.listChannels();
       channels.forEach((ch, c) => {
         const cw = `${aw}.channels[${c}]`;
         const path = ch.getTargetPath();
         const node = ch.getTargetNode();
-        if (path === 'weights') return;
+        if (path === 'weights') {
+          hasMorph = true;
+          return;
+        }
         morphOnly = false;
         if (path !== 'translation' && path !== 'rotation' && path !== 'scale') {
           this.warnings.push(`${this.file}: ${cw}: target path ${String(path)} is not supported; ignored`);
@@ -699,6 +700,7 @@ class Importer {
         this.warnings.push(`${this.file}: ${aw} "${anim.getName()}" animates only morph targets, which are not supported; skipped`);
         return;
       }
+      if (hasMorph) this.warnings.push(`${this.file}: ${aw} "${anim.getName()}": morph target weights are not supported; those channels are ignored`);
       const endFrame = Math.max(0, Math.ceil(maxTime * this.frameRate - 1e-6));
       clips.push({
         id: newId('clip'),

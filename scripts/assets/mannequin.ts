@@ -110,8 +110,6 @@ export function mannequinParts(joints: JointDef[]): SkinnedPart[] {
     return i;
   };
   const P = (name: string): V3 => joints[J(name)].pos;
-  const skin = '#';
-  void skin;
   const parts = new Map<string, SkinnedPart>();
   const part = (name: string, color: [number, number, number, number]): SkinnedPart => {
     let p = parts.get(name);

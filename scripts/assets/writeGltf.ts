@@ -1,7 +1,7 @@
 /** Writes the generated mannequin and props as .glb with @gltf-transform/core. */
 import { Document, NodeIO, type Accessor, type Buffer as GltfBuffer } from '@gltf-transform/core';
 import { mat4Compose, mat4Invert } from '../../core/math/mat4';
-import { box, capsule, lathe, signedVolume, vertexNormals, append, type MeshData } from './geometry';
+import { box, lathe, signedVolume, vertexNormals, append, type MeshData } from './geometry';
 import { ARMATURE_SCALE, mannequinJoints, mannequinParts, swingClip, walkClip, type ClipDef } from './mannequin';
 
 function indicesAccessor(doc: Document, buffer: GltfBuffer, indices: number[], vertexCount: number): Accessor {
@@ -137,7 +137,6 @@ export function propSpecs(): PropSpec[] {
     append(table, box([x - 0.03, 0, z - 0.03], [x + 0.03, TABLE.height - TABLE.top, z + 0.03]));
   // Cardboard box 30 × 20 × 25 cm, centred at the origin.
   const carton = box([-BOX.halfX, -BOX.halfY, -BOX.halfZ], [BOX.halfX, BOX.halfY, BOX.halfZ]);
-  void capsule;
   return [
     { name: 'Ball', mesh: ball, color: [0.95, 0.93, 0.88, 1], roughness: 0.6, smooth: true },
     { name: 'Bat', mesh: bat, color: [0.62, 0.42, 0.22, 1], roughness: 0.5, smooth: true },
