@@ -175,12 +175,18 @@ async function main(): Promise<void> {
   }
   const sample = parseDocument(readFileSync(samplePath, 'utf8'));
   const clip = sample.clips.find((c) => c.id === sample.activeClip) ?? sample.clips[0];
-  const sizes: Record<string, { full: number; anim: number }> = {};
+  const sizes: Record<string, { full: number; anim: number; keys: number }> = {};
+  /** Bytes of the binary chunk of a .glb (the second chunk, after the JSON one). */
+  const binBytes = (glb: Uint8Array) => {
+    const dv = new DataView(glb.buffer, glb.byteOffset, glb.byteLength);
+    const jsonLen = dv.getUint32(12, true);
+    return 20 + jsonLen < glb.byteLength ? dv.getUint32(20 + jsonLen, true) : 0;
+  };
   for (const mode of ['sparse', 'every-frame'] as const) {
     const baked = bakeDocument(sample, { mode, clipIds: [clip.id] });
     const full = (await exportGlb(sample, { baked })).byteLength;
-    const anim = (await exportGlb(sample, { baked, includeMeshes: false })).byteLength;
-    sizes[mode] = { full, anim };
+    const animGlb = await exportGlb(sample, { baked, includeMeshes: false });
+    sizes[mode] = { full, anim: animGlb.byteLength, keys: binBytes(animGlb) };
   }
   const kib = (n: number) => `${(n / 1024).toFixed(1)} KiB`;
   const ratio = sizes.sparse.full / sizes['every-frame'].full;
@@ -189,7 +195,8 @@ async function main(): Promise<void> {
   console.log(
     `sample clip "${clip.name}" (${clip.endFrame - clip.startFrame + 1} frames at ${clip.frameRate} fps), sparse vs every-frame:\n` +
       `  .glb with meshes      sparse ${kib(sizes.sparse.full)}, every-frame ${kib(sizes['every-frame'].full)}, ratio ${ratio.toFixed(3)} (${verdict(ratio)}; both carry the same meshes)\n` +
-      `  .glb animation only   sparse ${kib(sizes.sparse.anim)}, every-frame ${kib(sizes['every-frame'].anim)}, ratio ${animRatio.toFixed(3)} (${verdict(animRatio)})`,
+      `  .glb animation only   sparse ${kib(sizes.sparse.anim)}, every-frame ${kib(sizes['every-frame'].anim)}, ratio ${animRatio.toFixed(3)} (${verdict(animRatio)})\n` +
+      `  key data (BIN chunk)  sparse ${kib(sizes.sparse.keys)}, every-frame ${kib(sizes['every-frame'].keys)}, ratio ${(sizes.sparse.keys / sizes['every-frame'].keys).toFixed(3)}`,
   );
 }
 
