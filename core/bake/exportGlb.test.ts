@@ -206,6 +206,18 @@ describe('exportGlb on the fixture document (every interpolation: step, linear, 
     expect(rt.translation).toBeLessThanOrEqual(DEFAULT_TOLERANCES.translation + STORAGE_SLACK);
   });
 
+  it('a one-frame clip (a pose) exports as one key per channel with 0 validator errors, in both modes', async () => {
+    const doc = sampleDocument();
+    doc.clips[0].startFrame = 12;
+    doc.clips[0].endFrame = 12;
+    for (const mode of ['sparse', 'every-frame'] as const) {
+      const { report, rt, layout } = await exportAndCheck(doc, { mode }, 0, `fixture one-frame ${mode}`);
+      expect(errorsOf(report)).toEqual([]);
+      for (const ch of layout.clips[0].channels) expect(ch.curve.times.length).toBe(1);
+      expect(Math.max(rt.translation, rt.rotationRad, rt.scale)).toBeLessThanOrEqual(STORAGE_SLACK);
+    }
+  });
+
   it('meshes, skin and materials survive: three.js skins the mesh as our rest pose, materials keep their factors', async () => {
     const doc = sampleDocument();
     doc.characters[0].materials[0] = { name: 'skin', baseColor: [0.8, 0.5, 0.3, 1], metallic: 0.1, roughness: 0.7 };
