@@ -126,3 +126,54 @@ export function boxesOverlap(X: ArrayLike<number>, xo: number, Y: ArrayLike<numb
     X[xo + 2] <= Y[yo + 5] + pad && Y[yo + 2] <= X[xo + 5] + pad
   );
 }
+
+/**
+ * Squared distance from point p to triangle abc (all offsets into X), after
+ * Ericson, Real-Time Collision Detection 5.1.5.
+ */
+export function pointTriangleDistanceSq(X: ArrayLike<number>, p: number, a: number, b: number, c: number): number {
+  const ax = X[a], ay = X[a + 1], az = X[a + 2];
+  const abx = X[b] - ax, aby = X[b + 1] - ay, abz = X[b + 2] - az;
+  const acx = X[c] - ax, acy = X[c + 1] - ay, acz = X[c + 2] - az;
+  const apx = X[p] - ax, apy = X[p + 1] - ay, apz = X[p + 2] - az;
+  const d1 = abx * apx + aby * apy + abz * apz, d2 = acx * apx + acy * apy + acz * apz;
+  let qx: number, qy: number, qz: number;
+  if (d1 <= 0 && d2 <= 0) return apx * apx + apy * apy + apz * apz;
+  const bpx = X[p] - X[b], bpy = X[p + 1] - X[b + 1], bpz = X[p + 2] - X[b + 2];
+  const d3 = abx * bpx + aby * bpy + abz * bpz, d4 = acx * bpx + acy * bpy + acz * bpz;
+  if (d3 >= 0 && d4 <= d3) return bpx * bpx + bpy * bpy + bpz * bpz;
+  const vc = d1 * d4 - d3 * d2;
+  if (vc <= 0 && d1 >= 0 && d3 <= 0) {
+    const v = d1 / (d1 - d3);
+    qx = ax + v * abx;
+    qy = ay + v * aby;
+    qz = az + v * abz;
+  } else {
+    const cpx = X[p] - X[c], cpy = X[p + 1] - X[c + 1], cpz = X[p + 2] - X[c + 2];
+    const d5 = abx * cpx + aby * cpy + abz * cpz, d6 = acx * cpx + acy * cpy + acz * cpz;
+    if (d6 >= 0 && d5 <= d6) return cpx * cpx + cpy * cpy + cpz * cpz;
+    const vb = d5 * d2 - d1 * d6;
+    if (vb <= 0 && d2 >= 0 && d6 <= 0) {
+      const w = d2 / (d2 - d6);
+      qx = ax + w * acx;
+      qy = ay + w * acy;
+      qz = az + w * acz;
+    } else {
+      const va = d3 * d6 - d5 * d4;
+      if (va <= 0 && d4 - d3 >= 0 && d5 - d6 >= 0) {
+        const w = (d4 - d3) / (d4 - d3 + (d5 - d6));
+        qx = X[b] + w * (X[c] - X[b]);
+        qy = X[b + 1] + w * (X[c + 1] - X[b + 1]);
+        qz = X[b + 2] + w * (X[c + 2] - X[b + 2]);
+      } else {
+        const denom = 1 / (va + vb + vc);
+        const v = vb * denom, w = vc * denom;
+        qx = ax + abx * v + acx * w;
+        qy = ay + aby * v + acy * w;
+        qz = az + abz * v + acz * w;
+      }
+    }
+  }
+  const dx = X[p] - qx, dy = X[p + 1] - qy, dz = X[p + 2] - qz;
+  return dx * dx + dy * dy + dz * dz;
+}

@@ -32,7 +32,7 @@
  * randomness, so the same input gives the same numbers.
  */
 import type { Character, ImpulseDocument, Prop } from '../document/types';
-import { propMassProperties } from '../document/massProperties';
+import { isClosedMesh, propMassProperties } from '../document/massProperties';
 import { SceneEvaluator } from '../anim/evaluate';
 import { Rig } from '../skeleton/rig';
 import { computeSkinMatrices, skinPositions, skinVelocities, dominantJointPerTriangle } from '../skeleton/skinning';
@@ -40,7 +40,7 @@ import { ccdQueryFlat } from '../collision/ccd';
 import { ImpulseSolver, ImpulseSolution } from '../response/solver';
 import type { ContactInput, JointInput, RigidBodyInput } from '../response/types';
 import { RigidBodySet, STATE_STRIDE, rotate, rotateInv, type RigidBodyInit } from './rigid';
-import { boxesOverlap, pointTrianglePlane, segmentSegmentClosest, sweptPointBox, uniqueEdges } from './geometry';
+import { boxesOverlap, pointTriangleDistanceSq, pointTrianglePlane, segmentSegmentClosest, sweptPointBox, uniqueEdges } from './geometry';
 import { buildRagdoll, type Ragdoll, type RagdollOptions } from './ragdoll';
 
 export class SimulationError extends Error {
@@ -150,6 +150,8 @@ interface Collider {
   groups: number;
   mask: number;
   box: Float64Array;
+  /** Closed, consistently wound mesh (back-face culling applies). */
+  closed: boolean;
 }
 
 /** A found contact (CCD hit or touching pair). */
@@ -159,7 +161,17 @@ const enum HitKind {
   Ground = 2,
 }
 
-const MAX_SUBSTEPS = 48;
+const MAX_SUBSTEPS = 16;
+/** CCD settings: image-box tolerance (m) and work budget; both only make the answer more conservative. */
+const CCD_TOLERANCE = 0;
+const CCD_MAX_BOXES = 20_000;
+/**
+ * Below this relative displacement per sub-step (m), a vertex–triangle or
+ * edge–edge pair that is on the same side of its plane at both ends of the
+ * sub-step is not queried: it can only have dipped in and out by less than
+ * this, and touching pairs are held by the resting-contact impulses.
+ */
+const SLOW_REACH = 1e-3;
 
 export class SimWorld {
   readonly doc: ImpulseDocument;
@@ -472,6 +484,7 @@ export class SimWorld {
     return {
       index: this.colliders.length, kind, body, docIndex, mesh, objectId, objectName, partName, object, vOff, nv: local.length / 3, tris, edges, parts, local,
       triBox: new Float64Array(6 * ntri), edgeBox: new Float64Array(3 * edges.length), restitution, friction, groups, mask, box: new Float64Array(6),
+      closed: kind !== KIND_CHARACTER && isClosedMesh(tris) && signedVolume(local, tris) > 0,
     };
   }
 
@@ -814,16 +827,31 @@ export class SimWorld {
   private vertexTriangles(V: Collider, pv: Part, T: Collider, pt: Part, hs: number): number {
     const P0 = this.P0, P1 = this.P1, co = _coords, TB = T.triBox, TI = T.tris;
     let tmin = Infinity;
+    // triangles of pt near pv
+    let nt = 0;
+    const list = this.scratchList(pt.tris.length);
+    for (let m = 0; m < pt.tris.length; m++) if (boxesOverlap(pv.box, 0, TB, 6 * pt.tris[m], 0)) list[nt++] = pt.tris[m];
+    if (nt === 0) return tmin;
+    const cull = T.closed;
     for (let k = 0; k < pv.verts.length; k++) {
       const v = pv.verts[k];
       const vi = V.vOff + v;
       sweptPointBox(P0, P1, vi, _vb, 0);
       if (!boxesOverlap(_vb, 0, pt.box, 0, 0)) continue;
-      for (let m = 0; m < pt.tris.length; m++) {
-        const t = pt.tris[m];
+      for (let m = 0; m < nt; m++) {
+        const t = list[m];
         if (!boxesOverlap(_vb, 0, TB, 6 * t, 0)) continue;
         const ia = 3 * (T.vOff + TI[3 * t]), ib = 3 * (T.vOff + TI[3 * t + 1]), ic = 3 * (T.vOff + TI[3 * t + 2]);
         const ip = 3 * vi;
+        // back-face culling (closed, outward-wound meshes): a vertex behind a face's plane reaches
+        // the mesh through another face first
+        if (cull && signedPlaneNormalized(P0, ip, ia, ib, ic) < -this.opts.touchDistance) continue;
+        // Lipschitz filter: the distance cannot shrink by more than the largest relative displacement
+        const reach = disp(P0, P1, ip) + Math.max(disp(P0, P1, ia), disp(P0, P1, ib), disp(P0, P1, ic));
+        const r2 = reach * reach;
+        if (pointTriangleDistanceSq(P0, ip, ia, ib, ic) > r2 || pointTriangleDistanceSq(P1, ip, ia, ib, ic) > r2) continue;
+        // slow pairs that stay on one side of the plane (resting contact) are the touching contacts' business
+        if (reach < SLOW_REACH && sameSideVT(P0, P1, ip, ia, ib, ic)) continue;
         for (let c = 0; c < 3; c++) {
           co[c] = P0[ip + c];
           co[3 + c] = P0[ia + c];
@@ -835,7 +863,7 @@ export class SimWorld {
           co[21 + c] = P1[ic + c];
         }
         this.stats.ccdQueries++;
-        if (!ccdQueryFlat(true, co, 0, _res, 0)) continue;
+        if (!ccdQueryFlat(true, co, 0, _res, 0, CCD_TOLERANCE, CCD_MAX_BOXES)) continue;
         const th = _res[0], u = _res[1], w = _res[2];
         // normal of the triangle at the hit, oriented towards the vertex's side at the start
         let nx = 0, ny = 0, nz = 0;
@@ -877,18 +905,32 @@ export class SimWorld {
     return tmin;
   }
 
+  private _list = new Uint32Array(64);
+  private scratchList(n: number): Uint32Array {
+    if (this._list.length < n) this._list = new Uint32Array(Math.max(n, 2 * this._list.length));
+    return this._list;
+  }
+
   private edgeEdges(A: Collider, pa: Part, B: Collider, pb: Part, hs: number): number {
     const P0 = this.P0, P1 = this.P1, co = _coords, EA = A.edges, EB = B.edges;
     let tmin = Infinity;
     const ca = A.index, cb = B.index;
+    let nb = 0;
+    const list = this.scratchList(pb.edges.length);
+    for (let m = 0; m < pb.edges.length; m++) if (boxesOverlap(pa.box, 0, B.edgeBox, 6 * pb.edges[m], 0)) list[nb++] = pb.edges[m];
+    if (nb === 0) return tmin;
     for (let k = 0; k < pa.edges.length; k++) {
       const e = pa.edges[k];
       if (!boxesOverlap(A.edgeBox, 6 * e, pb.box, 0, 0)) continue;
       const i0 = 3 * (A.vOff + EA[2 * e]), i1 = 3 * (A.vOff + EA[2 * e + 1]);
-      for (let m = 0; m < pb.edges.length; m++) {
-        const f = pb.edges[m];
+      for (let m = 0; m < nb; m++) {
+        const f = list[m];
         if (!boxesOverlap(A.edgeBox, 6 * e, B.edgeBox, 6 * f, 0)) continue;
         const j0 = 3 * (B.vOff + EB[2 * f]), j1 = 3 * (B.vOff + EB[2 * f + 1]);
+        const reach = Math.max(disp(P0, P1, i0), disp(P0, P1, i1)) + Math.max(disp(P0, P1, j0), disp(P0, P1, j1));
+        const r2 = reach * reach;
+        if (segmentSegmentClosest(P0, i0, i1, P0, j0, j1, _st) > r2 || segmentSegmentClosest(P1, i0, i1, P1, j0, j1, _st) > r2) continue;
+        if (reach < SLOW_REACH && sameSideEE(P0, P1, i0, i1, j0, j1)) continue;
         for (let c = 0; c < 3; c++) {
           co[c] = P0[i0 + c];
           co[3 + c] = P0[i1 + c];
@@ -900,7 +942,7 @@ export class SimWorld {
           co[21 + c] = P1[j1 + c];
         }
         this.stats.ccdQueries++;
-        if (!ccdQueryFlat(false, co, 0, _res, 0)) continue;
+        if (!ccdQueryFlat(false, co, 0, _res, 0, CCD_TOLERANCE, CCD_MAX_BOXES)) continue;
         const th = _res[0], u = _res[1], w = _res[2];
         const ax = lerp(co, 3, th) - lerp(co, 0, th), ay = lerp(co, 4, th) - lerp(co, 1, th), az = lerp(co, 5, th) - lerp(co, 2, th);
         const bx = lerp(co, 9, th) - lerp(co, 6, th), by = lerp(co, 10, th) - lerp(co, 7, th), bz = lerp(co, 11, th) - lerp(co, 8, th);
@@ -1546,6 +1588,55 @@ export class SimWorld {
     const C = this.colliders[body];
     return this.P0.slice(3 * C.vOff, 3 * (C.vOff + C.nv));
   }
+}
+
+function signedPlane(X: Float64Array, p: number, a: number, b: number, c: number): number {
+  const ax = X[a], ay = X[a + 1], az = X[a + 2];
+  const ux = X[b] - ax, uy = X[b + 1] - ay, uz = X[b + 2] - az;
+  const vx = X[c] - ax, vy = X[c + 1] - ay, vz = X[c + 2] - az;
+  return (X[p] - ax) * (uy * vz - uz * vy) + (X[p + 1] - ay) * (uz * vx - ux * vz) + (X[p + 2] - az) * (ux * vy - uy * vx);
+}
+
+/** Six times the signed volume enclosed by a triangle mesh (positive when wound outward). */
+function signedVolume(X: ArrayLike<number>, T: ArrayLike<number>): number {
+  let v = 0;
+  for (let t = 0; t < T.length; t += 3) {
+    const a = 3 * T[t], b = 3 * T[t + 1], c = 3 * T[t + 2];
+    v += X[a] * (X[b + 1] * X[c + 2] - X[b + 2] * X[c + 1]) - X[a + 1] * (X[b] * X[c + 2] - X[b + 2] * X[c]) + X[a + 2] * (X[b] * X[c + 1] - X[b + 1] * X[c]);
+  }
+  return v;
+}
+
+function signedPlaneNormalized(X: Float64Array, p: number, a: number, b: number, c: number): number {
+  const ax = X[a], ay = X[a + 1], az = X[a + 2];
+  const ux = X[b] - ax, uy = X[b + 1] - ay, uz = X[b + 2] - az;
+  const vx = X[c] - ax, vy = X[c + 1] - ay, vz = X[c + 2] - az;
+  const nx = uy * vz - uz * vy, ny = uz * vx - ux * vz, nz = ux * vy - uy * vx;
+  const l = Math.sqrt(nx * nx + ny * ny + nz * nz);
+  if (!(l > 0)) return 0;
+  return ((X[p] - ax) * nx + (X[p + 1] - ay) * ny + (X[p + 2] - az) * nz) / l;
+}
+
+function sameSideVT(P0: Float64Array, P1: Float64Array, p: number, a: number, b: number, c: number): boolean {
+  const s0 = signedPlane(P0, p, a, b, c), s1 = signedPlane(P1, p, a, b, c);
+  return (s0 > 0 && s1 > 0) || (s0 < 0 && s1 < 0);
+}
+
+function sameSideEE(P0: Float64Array, P1: Float64Array, a0: number, a1: number, b0: number, b1: number): boolean {
+  // (a0 − b0) · ((a1 − a0) × (b1 − b0)) is the signed volume of the tetrahedron: same sign at both ends
+  const s = (X: Float64Array) => {
+    const ex = X[a1] - X[a0], ey = X[a1 + 1] - X[a0 + 1], ez = X[a1 + 2] - X[a0 + 2];
+    const fx = X[b1] - X[b0], fy = X[b1 + 1] - X[b0 + 1], fz = X[b1 + 2] - X[b0 + 2];
+    return (X[a0] - X[b0]) * (ey * fz - ez * fy) + (X[a0 + 1] - X[b0 + 1]) * (ez * fx - ex * fz) + (X[a0 + 2] - X[b0 + 2]) * (ex * fy - ey * fx);
+  };
+  const s0 = s(P0), s1 = s(P1);
+  return (s0 > 0 && s1 > 0) || (s0 < 0 && s1 < 0);
+}
+
+/** Length of the displacement of the point at offset o between A and B. */
+function disp(A: Float64Array, B: Float64Array, o: number): number {
+  const dx = B[o] - A[o], dy = B[o + 1] - A[o + 1], dz = B[o + 2] - A[o + 2];
+  return Math.sqrt(dx * dx + dy * dy + dz * dz);
 }
 
 function lerp(co: Float64Array, i: number, t: number): number {
