@@ -250,7 +250,7 @@ export class ImpulseSolver {
 
     this.loadBodies(bodies);
     this.ensureConstraints(joints.length + contacts.length);
-    this.loadJoints(joints, bodies);
+    this.loadJoints(joints);
     this.loadContacts(contacts, bodies, frictionModel);
     this.buildForest();
     if (!dense) this.factor();
@@ -402,7 +402,7 @@ export class ImpulseSolver {
     this.cPrimary = growU(this.cPrimary, nk);
   }
 
-  private loadJoints(joints: readonly JointInput[], bodies: readonly RigidBodyInput[]): void {
+  private loadJoints(joints: readonly JointInput[]): void {
     const nj = joints.length;
     this.nj = nj;
     this.jointKind = growU(this.jointKind, nj);
@@ -449,7 +449,6 @@ export class ImpulseSolver {
         throw new ResponseInputError(`${name}: unknown kind '${String((jt as { kind: unknown }).kind)}'`);
       }
     }
-    void bodies;
   }
 
   private loadContacts(contacts: readonly ContactInput[], bodies: readonly RigidBodyInput[], model: string): void {
@@ -553,7 +552,7 @@ export class ImpulseSolver {
     this.nodeRef = growI(this.nodeRef, N);
     this.post = growI(this.post, N);
     this.queue = growI(this.queue, N);
-    // joint nodes nd.. ; map joint -> node through a scratch array (reuse cRow0 temporarily is unsafe; use queue later)
+    // joint nodes are numbered nd.. ; jointNode maps a joint to its node (-1: secondary), in the secRows scratch buffer
     const jointNode = this.secRows = growI(this.secRows, Math.max(nj, 1));
     let q = nd;
     for (let j = 0; j < nj; j++) {
@@ -764,7 +763,7 @@ export class ImpulseSolver {
 
   // ---------------------------------------------------------------- sparse
 
-  /** Fills hScratch (row-major, stride 6) with H_ip, the block coupling node i to its parent p. Returns [di, dp] via fields. */
+  /** Fills hScratch (row-major, stride 6) with H_ip, the block coupling node i to its parent p (d_i × d_p). */
   private couplingBlock(i: number, p: number): void {
     const H = this.hScratch, nd = this.nd;
     if (i < nd) {
