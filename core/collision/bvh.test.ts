@@ -1,0 +1,134 @@
+import { describe, expect, it } from 'vitest';
+import { TriangleBVH } from './bvh';
+import { closestPointOnMesh, closestPointOnTriangle, forEachLeafPair, pointInMesh } from './query';
+import { triTriOverlap } from './tritri';
+import { mulberry32, triangleSoup, uvSphere, windingNumber } from './testutil';
+
+const _p = new Float64Array(9), _q = new Float64Array(9);
+function load(out: Float64Array, pos: ArrayLike<number>, idx: Uint32Array, t: number): Float64Array {
+  for (let j = 0; j < 3; j++) for (let k = 0; k < 3; k++) out[j * 3 + k] = pos[idx[t * 3 + j] * 3 + k];
+  return out;
+}
+
+function bruteIntersecting(pa: Float64Array, ia: Uint32Array, pb: Float64Array, ib: Uint32Array): Set<string> {
+  const s = new Set<string>();
+  for (let i = 0; i < ia.length / 3; i++) for (let j = 0; j < ib.length / 3; j++) {
+    if (triTriOverlap(load(_p, pa, ia, i), 0, load(_q, pb, ib, j), 0)) s.add(`${i}:${j}`);
+  }
+  return s;
+}
+
+function bvhIntersecting(a: TriangleBVH, pa: Float64Array, b: TriangleBVH, pb: Float64Array): Set<string> {
+  const s = new Set<string>();
+  forEachLeafPair(a, b, (i, j) => {
+    if (triTriOverlap(load(_p, pa, a.indices, i), 0, load(_q, pb, b.indices, j), 0)) s.add(`${i}:${j}`);
+  });
+  return s;
+}
+
+describe('TriangleBVH', () => {
+  for (const seed of [1, 2, 3]) {
+    it(`seed ${seed}: BVH-vs-BVH finds exactly the brute-force intersecting pairs, before and after refit`, () => {
+      const r = mulberry32(seed);
+      const A = triangleSoup(300, 1, 0.15, r), B = triangleSoup(250, 1, 0.15, r);
+      const ba = TriangleBVH.build(A.positions, A.indices, undefined, 4), bb = TriangleBVH.build(B.positions, B.indices, undefined, 4);
+      const ref = bruteIntersecting(A.positions, A.indices, B.positions, B.indices);
+      expect(ref.size, 'the seeded soup has intersections').toBeGreaterThan(10);
+      expect([...bvhIntersecting(ba, A.positions, bb, B.positions)].sort()).toEqual([...ref].sort());
+      // deform and refit (no rebuild)
+      for (let i = 0; i < A.positions.length; i++) A.positions[i] += (r() - 0.5) * 0.3;
+      ba.refit(A.positions);
+      const ref2 = bruteIntersecting(A.positions, A.indices, B.positions, B.indices);
+      expect([...bvhIntersecting(ba, A.positions, bb, B.positions)].sort(), 'after refit').toEqual([...ref2].sort());
+    });
+  }
+  it('seed 4: every node box holds its triangles at both ends of a swept refit, and children are inside parents', () => {
+    const r = mulberry32(4);
+    const A = triangleSoup(500, 1, 0.1, r);
+    const end = A.positions.slice();
+    for (let i = 0; i < end.length; i++) end[i] += (r() - 0.5) * 0.5;
+    const b = TriangleBVH.build(A.positions, A.indices, undefined, 6);
+    b.refitSwept(A.positions, end);
+    let leaves = 0, covered = 0;
+    for (let n = 0; n < b.nodeCount; n++) {
+      const o = n * 8;
+      if (b.isLeaf(n)) {
+        leaves++;
+        for (let s = b.leafStart(n); s < b.leafStart(n) + b.leafCount(n); s++) {
+          covered++;
+          const t = b.order[s];
+          for (const P of [A.positions, end]) for (let j = 0; j < 3; j++) for (let k = 0; k < 3; k++) {
+            const x = P[A.indices[t * 3 + j] * 3 + k];
+            expect(x >= b.f32[o + k] && x <= b.f32[o + 3 + k], 'vertex inside its leaf box').toBe(true);
+          }
+        }
+      } else {
+        for (const c of [n + 1, b.rightChild(n)]) for (let k = 0; k < 3; k++) {
+          expect(b.f32[c * 8 + k] >= b.f32[o + k] && b.f32[c * 8 + 3 + k] <= b.f32[o + 3 + k], 'child inside parent').toBe(true);
+        }
+      }
+    }
+    expect(covered, 'every triangle in exactly one leaf').toBe(500);
+    expect(new Set(b.order).size).toBe(500);
+    expect(leaves).toBeGreaterThan(50);
+  });
+  it('builds over a subset of triangles (a body part) and only reports those', () => {
+    const r = mulberry32(5);
+    const A = triangleSoup(200, 1, 0.2, r), B = triangleSoup(200, 1, 0.2, r);
+    const subset = new Uint32Array(Array.from({ length: 100 }, (_, i) => i * 2));
+    const ba = TriangleBVH.build(A.positions, A.indices, subset), bb = TriangleBVH.build(B.positions, B.indices);
+    const got = bvhIntersecting(ba, A.positions, bb, B.positions);
+    const ref = [...bruteIntersecting(A.positions, A.indices, B.positions, B.indices)].filter((k) => Number(k.split(':')[0]) % 2 === 0);
+    expect([...got].sort()).toEqual(ref.sort());
+  });
+});
+
+describe('point inside closed mesh', () => {
+  for (const seed of [6, 7]) {
+    it(`seed ${seed}: exact ray parity agrees with the generalized winding number`, () => {
+      const r = mulberry32(seed);
+      const m = uvSphere(24, 16, 0.1, -0.2, 0.3, 1, r, 0.6);
+      const b = TriangleBVH.build(m.positions, m.indices);
+      let inside = 0;
+      for (let i = 0; i < 1500; i++) {
+        const p = [0.1 + (r() - 0.5) * 3, -0.2 + (r() - 0.5) * 3, 0.3 + (r() - 0.5) * 3];
+        const w = windingNumber(m, p[0], p[1], p[2]);
+        if (Math.abs(w - Math.round(w)) > 1e-6) continue;
+        const got = pointInMesh(b, m.positions, p);
+        expect(got, `point ${p} winding ${w}`).toBe(Math.round(w) === 1 ? 1 : 0);
+        if (got === 1) inside++;
+      }
+      expect(inside).toBeGreaterThan(100);
+    });
+  }
+  it('points exactly on vertices, edges and faces of a cube are on the surface; rays through edges are recast', () => {
+    // unit cube, 12 triangles, outward
+    const P = new Float64Array([0, 0, 0, 1, 0, 0, 1, 1, 0, 0, 1, 0, 0, 0, 1, 1, 0, 1, 1, 1, 1, 0, 1, 1]);
+    const I = new Uint32Array([0, 2, 1, 0, 3, 2, 4, 5, 6, 4, 6, 7, 0, 1, 5, 0, 5, 4, 2, 3, 7, 2, 7, 6, 1, 2, 6, 1, 6, 5, 0, 4, 7, 0, 7, 3]);
+    const b = TriangleBVH.build(P, I);
+    expect(pointInMesh(b, P, [0.5, 0.5, 0.5]), 'centre').toBe(1);
+    expect(pointInMesh(b, P, [1, 1, 1]), 'corner').toBe(2);
+    expect(pointInMesh(b, P, [0.5, 0, 0]), 'edge').toBe(2);
+    expect(pointInMesh(b, P, [0.25, 0.25, 1]), 'face').toBe(2);
+    expect(pointInMesh(b, P, [0.5, 0.5, 1 + 2 ** -40]), 'just outside').toBe(0);
+    expect(pointInMesh(b, P, [0.5, 0.5, 1 - 2 ** -40]), 'just inside').toBe(1);
+    // points on the diagonal: rays along (1,1,1)/√3 from here pass through cube edges/corners
+    expect(pointInMesh(b, P, [0.25, 0.25, 0.25]), 'diagonal point inside').toBe(1);
+  });
+  it('seed 8: closest point on mesh equals the brute-force minimum over triangles', () => {
+    const r = mulberry32(8);
+    const m = uvSphere(16, 10, 0, 0, 0, 1, r, 0.5);
+    const b = TriangleBVH.build(m.positions, m.indices);
+    const out = new Float64Array(3), cp = new Float64Array(3);
+    for (let i = 0; i < 300; i++) {
+      const p = [(r() - 0.5) * 4, (r() - 0.5) * 4, (r() - 0.5) * 4];
+      const d = closestPointOnMesh(b, m.positions, p[0], p[1], p[2], out);
+      let best = Infinity;
+      for (let t = 0; t < m.indices.length / 3; t++) {
+        closestPointOnTriangle(p[0], p[1], p[2], m.positions, m.indices[t * 3] * 3, m.indices[t * 3 + 1] * 3, m.indices[t * 3 + 2] * 3, cp);
+        best = Math.min(best, Math.hypot(cp[0] - p[0], cp[1] - p[1], cp[2] - p[2]));
+      }
+      expect(Math.abs(d - best), 'BVH distance equals brute force').toBeLessThan(1e-12);
+    }
+  });
+});

@@ -1,0 +1,278 @@
+/**
+ * Queries over `TriangleBVH`: pairs of overlapping leaves of two trees,
+ * point-inside-closed-mesh by exact ray parity, and closest point on a mesh.
+ */
+import { NODE_BYTES, TriangleBVH } from './bvh';
+import { orient3d } from './predicates';
+
+const W = NODE_BYTES / 4;
+let _pairStack = new Int32Array(2 * 256);
+
+/**
+ * Calls `visit(triA, triB)` for every pair of triangles whose leaf boxes
+ * overlap (a superset of the intersecting pairs; the caller runs the exact
+ * test). `visit` returns true to stop early. Both trees are in one frame.
+ */
+export function forEachLeafPair(a: TriangleBVH, b: TriangleBVH, visit: (triA: number, triB: number) => boolean | void): boolean {
+  if (a.triangleCount === 0 || b.triangleCount === 0) return false;
+  const fa = a.f32, fb = b.f32, ua = a.u32, ub = b.u32, oa = a.order, ob = b.order;
+  let st = _pairStack;
+  let sp = 0;
+  st[sp++] = 0; st[sp++] = 0;
+  while (sp > 0) {
+    const nb = st[--sp], na = st[--sp];
+    const pa = na * W, pb = nb * W;
+    if (fa[pa] > fb[pb + 3] || fb[pb] > fa[pa + 3] || fa[pa + 1] > fb[pb + 4] || fb[pb + 1] > fa[pa + 4] ||
+      fa[pa + 2] > fb[pb + 5] || fb[pb + 2] > fa[pa + 5]) continue;
+    const leafA = (ua[pa + 7] & 0x80000000) !== 0, leafB = (ub[pb + 7] & 0x80000000) !== 0;
+    if (leafA && leafB) {
+      const sa = ua[pa + 6], ca = ua[pa + 7] & 0x7fffffff, sb = ub[pb + 6], cb = ub[pb + 7] & 0x7fffffff;
+      for (let i = sa; i < sa + ca; i++) {
+        for (let j = sb; j < sb + cb; j++) {
+          if (visit(oa[i], ob[j]) === true) return true;
+        }
+      }
+      continue;
+    }
+    if (sp + 4 > st.length) {
+      const ns = new Int32Array(st.length * 2);
+      ns.set(st);
+      st = _pairStack = ns;
+    }
+    // Descend the larger box (or the one that is not a leaf).
+    let splitA: boolean;
+    if (leafA) splitA = false;
+    else if (leafB) splitA = true;
+    else {
+      const va = (fa[pa + 3] - fa[pa]) + (fa[pa + 4] - fa[pa + 1]) + (fa[pa + 5] - fa[pa + 2]);
+      const vb = (fb[pb + 3] - fb[pb]) + (fb[pb + 4] - fb[pb + 1]) + (fb[pb + 5] - fb[pb + 2]);
+      splitA = va >= vb;
+    }
+    if (splitA) {
+      st[sp++] = na + 1; st[sp++] = nb;
+      st[sp++] = ua[pa + 6]; st[sp++] = nb;
+    } else {
+      st[sp++] = na; st[sp++] = nb + 1;
+      st[sp++] = na; st[sp++] = ub[pb + 6];
+    }
+  }
+  return false;
+}
+
+/** Whether the root boxes of two trees overlap. */
+export function rootsOverlap(a: TriangleBVH, b: TriangleBVH): boolean {
+  const fa = a.f32, fb = b.f32;
+  return !(fa[0] > fb[3] || fb[0] > fa[3] || fa[1] > fb[4] || fb[1] > fa[4] || fa[2] > fb[5] || fb[2] > fa[5]);
+}
+
+// Ray directions with no special relation to axes or each other; a ray that
+// grazes an edge or vertex (an exact zero) is recast along the next one.
+const DIRS = [
+  0.5773502691896258, 0.5773502691896257, 0.5773502691896259,
+  -0.3212521321, 0.8312312312, -0.4538989212,
+  0.7071230123, -0.3101231233, 0.6353321987,
+  -0.8123123123, -0.4123123, 0.4123123123,
+  0.1234567891, 0.9876543219, 0.0987654321,
+  0.6012312311, 0.2112312311, -0.7712312311,
+];
+
+const _seg = new Float64Array(6);
+let _nodeStack = new Int32Array(256);
+
+/**
+ * Exact ray-parity inside test of `point` (3 numbers at po) against the closed
+ * mesh covered by `bvh` at `positions`. Returns 1 inside, 0 outside, 2 on the
+ * surface. Crossings are decided with exact orientation predicates; a ray
+ * through an edge or a vertex is recast in another direction.
+ */
+export function pointInMesh(bvh: TriangleBVH, positions: ArrayLike<number>, point: ArrayLike<number>, po = 0): number {
+  if (bvh.triangleCount === 0) return 0;
+  const f = bvh.f32;
+  const px = point[po], py = point[po + 1], pz = point[po + 2];
+  if (px < f[0] || px > f[3] || py < f[1] || py > f[4] || pz < f[2] || pz > f[5]) return 0;
+  // Far end beyond the root box.
+  const ext = Math.max(f[3] - f[0], f[4] - f[1], f[5] - f[2]) * 4 + 1;
+  for (let d = 0; d < DIRS.length / 3; d++) {
+    _seg[0] = px; _seg[1] = py; _seg[2] = pz;
+    _seg[3] = px + DIRS[d * 3] * ext; _seg[4] = py + DIRS[d * 3 + 1] * ext; _seg[5] = pz + DIRS[d * 3 + 2] * ext;
+    const r = rayParity(bvh, positions);
+    if (r >= 0) return r;
+  }
+  // Every direction was degenerate: the point is on an edge shared by many
+  // rays, practically on the surface.
+  return 2;
+}
+
+/** Parity along _seg: 1 odd, 0 even, 2 point on the surface, -1 degenerate ray. */
+function rayParity(bvh: TriangleBVH, positions: ArrayLike<number>): number {
+  const f = bvh.f32, u = bvh.u32, order = bvh.order, idx = bvh.indices;
+  const ox = _seg[0], oy = _seg[1], oz = _seg[2];
+  const dx = _seg[3] - ox, dy = _seg[4] - oy, dz = _seg[5] - oz;
+  const ix = 1 / dx, iy = 1 / dy, iz = 1 / dz;
+  let st = _nodeStack;
+  let sp = 0;
+  st[sp++] = 0;
+  let crossings = 0;
+  while (sp > 0) {
+    const node = st[--sp];
+    const o = node * W;
+    // slab test over the segment parameter [0, 1], padded
+    let t0 = 0, t1 = 1;
+    let a = (f[o] - ox) * ix, b = (f[o + 3] - ox) * ix;
+    if (a > b) { const t = a; a = b; b = t; }
+    if (a > t0) t0 = a; if (b < t1) t1 = b;
+    a = (f[o + 1] - oy) * iy; b = (f[o + 4] - oy) * iy;
+    if (a > b) { const t = a; a = b; b = t; }
+    if (a > t0) t0 = a; if (b < t1) t1 = b;
+    a = (f[o + 2] - oz) * iz; b = (f[o + 5] - oz) * iz;
+    if (a > b) { const t = a; a = b; b = t; }
+    if (a > t0) t0 = a; if (b < t1) t1 = b;
+    if (t0 > t1 + 1e-9) continue;
+    if (u[o + 7] & 0x80000000) {
+      const s = u[o + 6], c = u[o + 7] & 0x7fffffff;
+      for (let i = s; i < s + c; i++) {
+        const t = order[i] * 3;
+        const A = idx[t] * 3, B = idx[t + 1] * 3, C = idx[t + 2] * 3;
+        const s0 = orient3d(positions, A, positions, B, positions, C, _seg, 0);
+        const s1 = orient3d(positions, A, positions, B, positions, C, _seg, 3);
+        if (s0 === 0) {
+          // the point lies in the triangle's plane: on the surface if inside it
+          if (pointInTriangle3(positions, A, B, C)) return 2;
+          if (s1 === 0) return -1;
+          continue;
+        }
+        if (s1 === 0) return -1;
+        if (s0 === s1) continue;
+        const o1 = orient3d(_seg, 0, _seg, 3, positions, A, positions, B);
+        const o2 = orient3d(_seg, 0, _seg, 3, positions, B, positions, C);
+        const o3 = orient3d(_seg, 0, _seg, 3, positions, C, positions, A);
+        if (o1 === 0 || o2 === 0 || o3 === 0) {
+          if ((o1 >= 0 && o2 >= 0 && o3 >= 0) || (o1 <= 0 && o2 <= 0 && o3 <= 0)) return -1; // through an edge or vertex
+          continue;
+        }
+        if ((o1 > 0) === (o2 > 0) && (o2 > 0) === (o3 > 0)) crossings++;
+      }
+      continue;
+    }
+    if (sp + 2 > st.length) {
+      const ns = new Int32Array(st.length * 2);
+      ns.set(st);
+      st = _nodeStack = ns;
+    }
+    st[sp++] = node + 1;
+    st[sp++] = u[o + 6];
+  }
+  return crossings & 1;
+}
+
+/** The point _seg[0..2], known to lie in the plane of ABC: inside the closed triangle? */
+function pointInTriangle3(P: ArrayLike<number>, A: number, B: number, C: number): boolean {
+  // Use the normal to build a point off the plane, then the line orientations.
+  const ux = P[B] - P[A], uy = P[B + 1] - P[A + 1], uz = P[B + 2] - P[A + 2];
+  const vx = P[C] - P[A], vy = P[C + 1] - P[A + 1], vz = P[C + 2] - P[A + 2];
+  _off[0] = _seg[0] + (uy * vz - uz * vy);
+  _off[1] = _seg[1] + (uz * vx - ux * vz);
+  _off[2] = _seg[2] + (ux * vy - uy * vx);
+  _off[3] = _seg[0]; _off[4] = _seg[1]; _off[5] = _seg[2];
+  const o1 = orient3d(_off, 3, _off, 0, P, A, P, B);
+  const o2 = orient3d(_off, 3, _off, 0, P, B, P, C);
+  const o3 = orient3d(_off, 3, _off, 0, P, C, P, A);
+  return (o1 >= 0 && o2 >= 0 && o3 >= 0) || (o1 <= 0 && o2 <= 0 && o3 <= 0);
+}
+const _off = new Float64Array(6);
+
+/** Closest point on triangle abc to p (Ericson, Real-Time Collision Detection 5.1.5); writes out[0..2]. */
+export function closestPointOnTriangle(
+  px: number, py: number, pz: number, P: ArrayLike<number>, A: number, B: number, C: number, out: Float64Array,
+): void {
+  const ax = P[A], ay = P[A + 1], az = P[A + 2];
+  const abx = P[B] - ax, aby = P[B + 1] - ay, abz = P[B + 2] - az;
+  const acx = P[C] - ax, acy = P[C + 1] - ay, acz = P[C + 2] - az;
+  const apx = px - ax, apy = py - ay, apz = pz - az;
+  const d1 = abx * apx + aby * apy + abz * apz, d2 = acx * apx + acy * apy + acz * apz;
+  if (d1 <= 0 && d2 <= 0) { out[0] = ax; out[1] = ay; out[2] = az; return; }
+  const bpx = px - P[B], bpy = py - P[B + 1], bpz = pz - P[B + 2];
+  const d3 = abx * bpx + aby * bpy + abz * bpz, d4 = acx * bpx + acy * bpy + acz * bpz;
+  if (d3 >= 0 && d4 <= d3) { out[0] = P[B]; out[1] = P[B + 1]; out[2] = P[B + 2]; return; }
+  const vc = d1 * d4 - d3 * d2;
+  if (vc <= 0 && d1 >= 0 && d3 <= 0) {
+    const v = d1 / (d1 - d3);
+    out[0] = ax + v * abx; out[1] = ay + v * aby; out[2] = az + v * abz; return;
+  }
+  const cpx = px - P[C], cpy = py - P[C + 1], cpz = pz - P[C + 2];
+  const d5 = abx * cpx + aby * cpy + abz * cpz, d6 = acx * cpx + acy * cpy + acz * cpz;
+  if (d6 >= 0 && d5 <= d6) { out[0] = P[C]; out[1] = P[C + 1]; out[2] = P[C + 2]; return; }
+  const vb = d5 * d2 - d1 * d6;
+  if (vb <= 0 && d2 >= 0 && d6 <= 0) {
+    const w = d2 / (d2 - d6);
+    out[0] = ax + w * acx; out[1] = ay + w * acy; out[2] = az + w * acz; return;
+  }
+  const va = d3 * d6 - d5 * d4;
+  if (va <= 0 && d4 - d3 >= 0 && d5 - d6 >= 0) {
+    const w = (d4 - d3) / ((d4 - d3) + (d5 - d6));
+    out[0] = P[B] + w * (P[C] - P[B]); out[1] = P[B + 1] + w * (P[C + 1] - P[B + 1]); out[2] = P[B + 2] + w * (P[C + 2] - P[B + 2]);
+    return;
+  }
+  const denom = 1 / (va + vb + vc);
+  const v = vb * denom, w = vc * denom;
+  out[0] = ax + abx * v + acx * w; out[1] = ay + aby * v + acy * w; out[2] = az + abz * v + acz * w;
+}
+
+const _cp = new Float64Array(3);
+
+/**
+ * Distance from a point to the mesh surface covered by `bvh` (branch and bound
+ * over boxes). Writes the closest point into out[0..2] and returns the
+ * distance; `outTri[0]` gets the triangle id when given.
+ */
+export function closestPointOnMesh(
+  bvh: TriangleBVH, positions: ArrayLike<number>, px: number, py: number, pz: number, out: Float64Array, outTri?: Int32Array,
+): number {
+  const f = bvh.f32, u = bvh.u32, order = bvh.order, idx = bvh.indices;
+  let best = Infinity;
+  if (bvh.triangleCount === 0) return best;
+  let st = _nodeStack;
+  let sp = 0;
+  st[sp++] = 0;
+  while (sp > 0) {
+    const node = st[--sp];
+    const o = node * W;
+    const ddx = Math.max(f[o] - px, 0, px - f[o + 3]);
+    const ddy = Math.max(f[o + 1] - py, 0, py - f[o + 4]);
+    const ddz = Math.max(f[o + 2] - pz, 0, pz - f[o + 5]);
+    if (ddx * ddx + ddy * ddy + ddz * ddz >= best) continue;
+    if (u[o + 7] & 0x80000000) {
+      const s = u[o + 6], c = u[o + 7] & 0x7fffffff;
+      for (let i = s; i < s + c; i++) {
+        const t = order[i] * 3;
+        closestPointOnTriangle(px, py, pz, positions, idx[t] * 3, idx[t + 1] * 3, idx[t + 2] * 3, _cp);
+        const ex = _cp[0] - px, ey = _cp[1] - py, ez = _cp[2] - pz;
+        const d = ex * ex + ey * ey + ez * ez;
+        if (d < best) {
+          best = d;
+          out[0] = _cp[0]; out[1] = _cp[1]; out[2] = _cp[2];
+          if (outTri) outTri[0] = order[i];
+        }
+      }
+      continue;
+    }
+    if (sp + 2 > st.length) {
+      const ns = new Int32Array(st.length * 2);
+      ns.set(st);
+      st = _nodeStack = ns;
+    }
+    // nearer child last (popped first)
+    const l = node + 1, r = u[o + 6];
+    const lo = l * W, ro = r * W;
+    const dl = boxDistSq(f, lo, px, py, pz), dr = boxDistSq(f, ro, px, py, pz);
+    if (dl < dr) { st[sp++] = r; st[sp++] = l; } else { st[sp++] = l; st[sp++] = r; }
+  }
+  return Math.sqrt(best);
+}
+
+function boxDistSq(f: Float32Array, o: number, px: number, py: number, pz: number): number {
+  const dx = Math.max(f[o] - px, 0, px - f[o + 3]);
+  const dy = Math.max(f[o + 1] - py, 0, py - f[o + 4]);
+  const dz = Math.max(f[o + 2] - pz, 0, pz - f[o + 5]);
+  return dx * dx + dy * dy + dz * dz;
+}
