@@ -60,6 +60,7 @@ function parseJsonText(file: string, where: string, bytes: Uint8Array): JsonObje
   } catch {
     throw new GltfImportError(file, where, 'JSON is not valid UTF-8');
   }
+  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
   let json: unknown;
   try {
     json = JSON.parse(text);

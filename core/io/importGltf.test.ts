@@ -288,6 +288,18 @@ describe('importGltf: hand-made hierarchy', () => {
     expect(withRes.characters[0].meshes[0].positions).toEqual(fromGlb.characters[0].meshes[0].positions);
   });
 
+  it('ignores images (Impulse uses no textures), even external ones it cannot read; accepts a UTF-8 BOM', async () => {
+    const { json, bin } = unpackGlb(await handmade());
+    json.images = [{ uri: 'albedo.png' }];
+    json.textures = [{ source: 0 }];
+    json.materials = [{ name: 'skin', pbrMetallicRoughness: { baseColorTexture: { index: 0 }, baseColorFactor: [0.5, 0.25, 1, 1] } }];
+    json.meshes[0].primitives[0].material = 0;
+    const text = new TextDecoder().decode(packGltf(json, bin));
+    const r = await importGltf(new TextEncoder().encode(`\uFEFF${text}`), 'tex.gltf');
+    const withMaterial = [...r.characters[0].meshes.map((m) => r.characters[0].materials[m.material]), ...r.props.map((p) => p.material)];
+    expect(withMaterial.some((m) => m.name === 'skin' && m.baseColor[1] === 0.25)).toBe(true);
+  });
+
   it('converts triangle strips and fans to lists (winding kept) with a warning', async () => {
     const bytes = await handmade((doc) => {
       const prim = doc.getRoot().listMeshes().find((m) => m.getName() === 'TetraMesh')!.listPrimitives()[0];
