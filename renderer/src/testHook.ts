@@ -119,14 +119,31 @@ const api = {
         if (x < r.left + 2 || y < r.top + 2 || x > r.right - 2 || y > r.bottom - 2) continue;
         ray.setFromCamera(new THREE.Vector2(((x - r.left) / r.width) * 2 - 1, -((y - r.top) / r.height) * 2 + 1), view.camera);
         const hit = ray.intersectObject(picker, true).find((h) => h.object.visible);
-        if (hit && hit.object.name === axis) return { x, y };
+        if (!hit || hit.object.name !== axis) continue;
+        // Not on top of another bone marker (a click there selects that bone).
+        if (view.pickRoot) {
+          const pick = pickAt(view.pickRoot, view.camera, view.canvas, x, y);
+          const sel = useEphemeral.getState().selection;
+          if (pick && (pick.kind === 'joint' || pick.kind === 'ik') && JSON.stringify(pick) !== JSON.stringify(sel)) continue;
+        }
+        return { x, y, centreX: centre.x, centreY: centre.y };
       }
     }
     return null;
   },
+  /** The gizmo handle the pointer would grab at this client pixel (null: none). */
+  gizmoAxisAt: (x: number, y: number) => {
+    const tc = view.gizmo;
+    if (!tc || !tc.object || !view.canvas) return null;
+    const r = view.canvas.getBoundingClientRect();
+    tc.pointerHover({ x: ((x - r.left) / r.width) * 2 - 1, y: -((y - r.top) / r.height) * 2 + 1, button: 0 } as unknown as PointerEvent);
+    const axis = tc.axis;
+    tc.axis = null;
+    return axis;
+  },
   gizmoState: () => {
     const tc = view.gizmo;
-    return tc ? { attached: !!tc.object, mode: tc.mode, dragging: tc.dragging } : null;
+    return tc ? { attached: !!tc.object, mode: tc.mode, dragging: tc.dragging, enabled: tc.enabled, axis: tc.axis, connected: !!tc.domElement } : null;
   },
   /** Fraction of canvas pixels that differ from the background colour, and how many distinct colours there are. */
   canvasStats: () => {

@@ -14,7 +14,7 @@ import * as THREE from 'three';
 import { TransformControls } from 'three/examples/jsm/controls/TransformControls.js';
 import type { ImpulseDocument, TrackTarget } from '../../../core/document/types';
 import { docActions, getDoc, useDocStore } from '../state/documentStore';
-import { useEphemeral, type Selection, type Tool } from '../state/ephemeral';
+import { useEphemeral, sameSelection, type Selection, type Tool } from '../state/ephemeral';
 import { usePrefs } from '../state/preferences';
 import { writeChannel } from '../state/keys';
 import { runtime } from '../scene/runtime';
@@ -22,6 +22,7 @@ import { findLimbChains } from '../scene/limbs';
 import { twoBoneIkLocalRotations } from '../ik/twoBoneIk';
 import { escapeHandlers } from '../commands';
 import { view } from './viewState';
+import { pickAt } from './picking';
 
 /** Lets the click handlers ignore the click that ends a gizmo drag. */
 export const gizmoInteraction = {
@@ -41,7 +42,8 @@ export function gizmoMode(sel: Selection, tool: Tool, doc: ImpulseDocument): Mod
     case 'prop':
       return tool;
     case 'character':
-      return tool === 'scale' ? 'rotate' : tool;
+      // Placing a character is occasional; its gizmo would cover the bones one clicks next.
+      return tool === 'translate' ? 'translate' : null;
     case 'ik':
       return 'translate';
     case 'joint': {
@@ -193,6 +195,24 @@ function syncProxy(sel: Selection, frame: THREE.Group, proxy: THREE.Object3D): b
   return true;
 }
 
+const _mw = new THREE.Matrix4();
+const _pv = new THREE.Vector3();
+
+/** Whether a click lands on the centre of a bone marker or IK handle (those win over gizmo handles). */
+function nearMarker(pick: Selection, x: number, y: number, width: number, height: number): boolean {
+  if (!pick || !view.camera) return false;
+  let joint: number | undefined;
+  if (pick.kind === 'joint') joint = pick.joint;
+  else if (pick.kind === 'ik') {
+    const c = runtime.characters.get(pick.character)?.character;
+    joint = c ? findLimbChains(c.skeleton)[pick.chain]?.end : undefined;
+  }
+  if (joint === undefined || pick.kind === 'prop' || pick.kind === 'character' || !runtime.jointWorld(pick.character, joint, _mw)) return false;
+  _pv.setFromMatrixPosition(_mw).project(view.camera);
+  const px = ((_pv.x + 1) / 2) * width, py = ((1 - _pv.y) / 2) * height;
+  return Math.hypot(px - x, py - y) <= 7;
+}
+
 export function Gizmo() {
   const selection = useEphemeral((s) => s.selection);
   const tool = useEphemeral((s) => s.tool);
@@ -248,12 +268,36 @@ export function Gizmo() {
       tc.pointerUp(null);
       return true;
     };
+    // The trackball area inside the rotate rings does not swallow selection
+    // clicks: a click there on another bone, handle, character or prop selects
+    // it (the rings and arrows themselves always drag).
+    const host = gl.domElement.parentElement ?? gl.domElement;
+    const onPointerDownCapture = (e: PointerEvent) => {
+      if (e.button !== 0 || !tc.object || !view.pickRoot || !view.camera) return;
+      const r = gl.domElement.getBoundingClientRect();
+      tc.pointerHover({ x: ((e.clientX - r.left) / r.width) * 2 - 1, y: -((e.clientY - r.top) / r.height) * 2 + 1, button: 0 } as unknown as PointerEvent);
+      if (!tc.axis) return;
+      const pick = pickAt(view.pickRoot, view.camera, gl.domElement, e.clientX, e.clientY);
+      const current = useEphemeral.getState().selection;
+      const preferPick =
+        !!pick && !sameSelection(pick, current) && (tc.axis === 'XYZE' || nearMarker(pick, e.clientX - r.left, e.clientY - r.top, r.width, r.height));
+      if (!preferPick) return;
+      tc.enabled = false;
+      const restore = () => {
+        tc.enabled = true;
+        tc.axis = null;
+        window.removeEventListener('pointerup', restore, true);
+      };
+      window.addEventListener('pointerup', restore, true);
+    };
+    host.addEventListener('pointerdown', onPointerDownCapture, true);
     tc.addEventListener('mouseDown', onDown);
     tc.addEventListener('objectChange', onChange);
     tc.addEventListener('mouseUp', onUp);
     escapeHandlers.push(cancel);
     return () => {
       cancel();
+      host.removeEventListener('pointerdown', onPointerDownCapture, true);
       escapeHandlers.splice(escapeHandlers.indexOf(cancel), 1);
       tc.removeEventListener('mouseDown', onDown);
       tc.removeEventListener('objectChange', onChange);
