@@ -13,7 +13,7 @@ import type { ImpulseDocument } from '../document/types';
 import { parseDocument } from '../document/parse';
 import { createEmptyDocument } from '../document/defaults';
 import { importGltf } from '../io/importGltf';
-import { DEFAULT_TOLERANCES, type Tolerances, bakeClip, bakedKeyCount, type BakedClip } from '../bake/bake';
+import { DEFAULT_TOLERANCES, type Tolerances, bakeClip, bakedKeyCount, pruneStaticChannels, type BakedClip } from '../bake/bake';
 import { type PhysicsExtension, exportGlb } from '../bake/exportGlb';
 
 export const BAKE_USAGE = `usage: impulse bake <file> --out <out.glb> [options]
@@ -207,12 +207,14 @@ export async function runBake(argv: string[], io: CliIo): Promise<number> {
       }
     }
     const mode = args.everyFrame ? 'every-frame' : 'sparse';
-    const baked: BakedClip[] = [];
+    const all: BakedClip[] = [];
     const t0 = Date.now();
     clips.forEach((clip, i) => {
       if (io.isTTY) io.stderr(`\r\x1b[Kbaking clip ${i + 1}/${clips.length} "${clip.name}"...`);
-      baked.push(bakeClip(doc, clip.id, { mode, tolerance: args.tolerance }));
+      all.push(bakeClip(doc, clip.id, { mode, tolerance: args.tolerance }));
     });
+    // What gets written: channels some clip animates (see pruneStaticChannels).
+    const baked = pruneStaticChannels(all);
     for (const c of baked) {
       const over = c.channels.filter((ch) => ch.maxError > (ch.path === 'translation' ? c.tolerance.translation : ch.path === 'rotation' ? c.tolerance.rotationRad : c.tolerance.scale));
       if (over.length > 0) {
