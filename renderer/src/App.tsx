@@ -12,6 +12,7 @@ import { isMenuCommand } from '../../electron/ipc/contract';
 import { setStatus, useEphemeral } from './state/ephemeral';
 import { usePrefs, setPref } from './state/preferences';
 import { gizmoInteraction } from './viewport/Gizmo';
+import { CheckSuggestLayer } from './check/CheckSuggestLayer';
 
 function Toolbar() {
   const tool = useEphemeral((s) => s.tool);
@@ -76,6 +77,7 @@ export function App() {
       <StatusBar />
       <HelpPanel />
       <RecoveryDialog />
+      <CheckSuggestLayer />
     </div>
   );
 }

@@ -27,6 +27,9 @@ import { docActions, getDoc } from './state/documentStore';
 import { useEphemeral, setStatus } from './state/ephemeral';
 import { usePrefs, setPref } from './state/preferences';
 import { activeClip } from './state/keys';
+import { checkClip } from './check/checkStore';
+import { suggest } from './suggest/suggestStore';
+import { openExportDialog } from './export/exportFlow';
 
 /** Hooks the viewport installs (camera operations need the three.js camera). */
 export const viewportCommands: {
@@ -91,8 +94,7 @@ export const COMMANDS: CommandDef[] = [
     id: 'export',
     label: 'Export GLB…',
     keys: ['Ctrl+E'],
-    run: () => setStatus('Export is not available yet (needs the baking exporter)', true),
-    disabledReason: () => 'Export needs the baking exporter (core/bake), which is not part of this build yet',
+    run: openExportDialog,
   },
   { id: 'undo', label: 'Undo', keys: ['Ctrl+Z'], run: docActions.undo },
   { id: 'redo', label: 'Redo', keys: ['Ctrl+Shift+Z', 'Ctrl+Y'], run: docActions.redo },
@@ -140,16 +142,16 @@ export const COMMANDS: CommandDef[] = [
   {
     id: 'checkClip',
     label: 'Check Clip',
-    keys: [],
-    run: () => undefined,
-    disabledReason: () => 'Checking arrives with the interpenetration checker',
+    keys: ['Ctrl+Shift+C'],
+    run: checkClip,
+    disabledReason: noClip,
   },
   {
     id: 'suggest',
     label: 'Suggest Motion',
-    keys: [],
-    run: () => undefined,
-    disabledReason: () => 'Suggestions arrive with the impulse solver',
+    keys: ['Ctrl+Shift+M'],
+    run: () => suggest(),
+    disabledReason: noClip,
   },
   { id: 'help', label: 'Keyboard Shortcuts', keys: ['?', 'F1'], run: () => useEphemeral.setState({ helpOpen: !useEphemeral.getState().helpOpen }) },
   {

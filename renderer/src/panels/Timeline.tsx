@@ -16,6 +16,7 @@ import { activeClip, findTrack, keyFramesOf, moveKeys, sameTarget, targetKey } f
 import { groupKeys, setFrame } from '../actions';
 import { runCommand, escapeHandlers } from '../commands';
 import { NumberField } from './fields';
+import { TimelineBands } from '../check/TimelineBands';
 
 interface RowDef {
   id: string;
@@ -319,6 +320,7 @@ export function Timeline() {
           {!rows.length && <div className="muted empty-sheet">No objects. Import a glTF or open the sample.</div>}
         </div>
         <div className="range-shade" style={{ left: NAME_WIDTH, width: pad }} />
+        <TimelineBands start={start} pxPerFrame={pxPerFrame} left={NAME_WIDTH + pad} />
         <div className="playhead" ref={playhead} data-testid="playhead" />
       </div>
     </div>

@@ -21,6 +21,7 @@ import { syncRuntime } from '../actions';
 import { view } from './viewState';
 import { chooseSelection, setPick } from './picking';
 import { Gizmo, gizmoInteraction } from './Gizmo';
+import { CheckViewportLayer } from '../check/ViewportLayer';
 
 const DEFAULT_TARGET = new THREE.Vector3(0, 0.9, 0);
 const DEFAULT_POSITION = new THREE.Vector3(2.6, 1.8, 3.6);
@@ -420,6 +421,7 @@ export function Viewport() {
         <directionalLight position={[-4, 3, -2]} intensity={0.5} />
         <Ground />
         <SceneObjects />
+        <CheckViewportLayer />
         <Gizmo />
       </Canvas>
     </div>

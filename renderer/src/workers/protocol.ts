@@ -122,27 +122,23 @@ export interface SuggestParams {
 export interface SuggestImpact {
   timeSec: number;
   frame: number;
+  /** Object ids (or 'ground'). */
   a: string;
   b: string;
-  /** Impulse magnitude (N·s) when the simulator gave one. */
-  impulse: number | null;
-}
-
-/** Sampled motion of one dynamic prop, for the ghost: per sample t, x y z, qx qy qz qw. */
-export interface SuggestTrajectory {
-  object: string;
-  timesSec: Float64Array;
-  /** 7 numbers per sample. */
-  poses: Float64Array;
+  /** Body parts (joint names) for characters, '' for props. */
+  parts: [string, string];
+  /** Impulse magnitude on the first object (N·s). */
+  impulse: number;
+  approachSpeed: number;
 }
 
 export interface SuggestResult {
-  /** What `applySuggestion` takes (opaque to the UI; kept to accept it later). */
+  /** core/sim `Suggestion` (tracks, impacts, per-frame trajectory): what `applySuggestion` takes and the ghost shows. */
   suggestion: unknown;
   impacts: SuggestImpact[];
-  trajectories: SuggestTrajectory[];
-  /** Number of keys accepting the suggestion would write. */
+  /** Keys accepting the suggestion writes, and how many one key per frame would take. */
   keyCount: number;
+  denseKeyCount: number;
 }
 
 // ---------------------------------------------------------------- export

@@ -1,0 +1,224 @@
+/**
+ * The checking half of the app, end to end on the sample scene (built
+ * renderer in Chromium, `window.impulse` wired to the real handlers):
+ * check the clip, findings and red bands, jump to a finding, ignore it;
+ * suggest motion for the ball the bat hits, see the ghost, accept, find the
+ * ball's keys, undo; export a .glb and validate it with gltf-validator.
+ *
+ * `__impulseTest` / `__impulseCheckTest` are read-only views into the app;
+ * the tests act through menus, buttons and the timeline.
+ */
+import type { Page, TestInfo } from '@playwright/test';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { expect, test } from './fixtures/bridge';
+
+const CHAR = 'char_mannequin';
+const BAT = 'prop_bat';
+const BALL = 'prop_ball';
+const TABLE = 'prop_table';
+
+interface ValidationReport {
+  issues: { numErrors: number; numWarnings: number; messages: { code: string; message: string; severity: number; pointer?: string }[] };
+}
+const validator = createRequire(import.meta.url)('gltf-validator') as {
+  validateBytes(data: Uint8Array, options?: Record<string, unknown>): Promise<ValidationReport>;
+};
+
+type CheckHook = NonNullable<Window['__impulseCheckTest']>;
+type AppHook = NonNullable<Window['__impulseTest']>;
+
+function check<T>(page: Page, fn: (h: CheckHook, arg: unknown) => T, arg?: unknown): Promise<T> {
+  return page.evaluate(([src, a]) => new Function('h', 'a', `return (${src})(h, a)`)(window.__impulseCheckTest, a), [fn.toString(), arg] as const) as Promise<T>;
+}
+function app<T>(page: Page, fn: (h: AppHook, arg: unknown) => T, arg?: unknown): Promise<T> {
+  return page.evaluate(([src, a]) => new Function('h', 'a', `return (${src})(h, a)`)(window.__impulseTest, a), [fn.toString(), arg] as const) as Promise<T>;
+}
+
+async function ready(page: Page): Promise<void> {
+  await expect(page.getByTestId(`outliner-character-${CHAR}`)).toBeVisible();
+  await expect.poll(() => page.evaluate(() => window.__impulseTest!.runtimeVersion())).toBeGreaterThan(0);
+  await expect.poll(() => page.evaluate(() => !!window.__impulseCheckTest)).toBe(true);
+}
+
+async function setFrame(page: Page, frame: number): Promise<void> {
+  const field = page.getByTestId('timeline-frame');
+  await field.fill(String(frame));
+  await field.press('Enter');
+  await expect.poll(() => app(page, (h) => h.frame())).toBe(frame);
+}
+
+/**
+ * Screenshot of the viewport, checked not blank by its pixels: luminance
+ * variance over the canvas, and the share of pixels near `colour` (the
+ * overlay's or the ghost's) above `minFraction`.
+ */
+async function viewportShot(page: Page, info: TestInfo, name: string, colour: [number, number, number], minFraction: number): Promise<void> {
+  const path = info.outputPath(`${name}.png`);
+  const png = await page.getByTestId('viewport').screenshot({ path });
+  await info.attach(name, { body: png, contentType: 'image/png' });
+  expect(png.byteLength).toBeGreaterThan(10_000);
+  const stats = await check(page, (h, c) => h.pixelStats([c as [number, number, number]]), colour);
+  expect(stats, 'the viewport canvas exists').not.toBeNull();
+  expect(stats!.variance, `${name}: pixel variance (a blank image has ~0)`).toBeGreaterThan(100);
+  expect(stats!.fractions[0], `${name}: share of pixels near rgb(${colour.join(',')})`).toBeGreaterThan(minFraction);
+}
+
+test.describe.configure({ timeout: 240_000 });
+
+test('check the clip: red bands, findings, jump to one, ignore it (saved, undoable)', async ({ bridge }, info) => {
+  const page = await bridge.open();
+  await ready(page);
+  await bridge.menu('checkClip');
+  await expect(page.getByTestId('job-progress')).toBeVisible();
+  await expect(page.getByTestId('findings')).toBeVisible({ timeout: 180_000 });
+  await expect(page.getByTestId('job-progress')).toBeHidden({ timeout: 180_000 });
+  const st = await check(page, (h) => h.checkState());
+  expect(st.checkedFrames).toBe(st.totalFrames);
+
+  const findings = await check(page, (h) => h.findings());
+  const between = (a: string, b: string) => findings.filter((f) => (f.a.object === a && f.b.object === b) || (f.a.object === b && f.b.object === a));
+  // The sample's expected contacts (assets/README.md): the hit, and the fists through the table.
+  const hit = between(BAT, BALL);
+  expect(hit.length, 'bat ↔ ball finding').toBeGreaterThan(0);
+  expect(hit[0].startFrame).toBeGreaterThanOrEqual(29);
+  expect(hit[0].startFrame).toBeLessThanOrEqual(30);
+  expect(hit[0].firstContactTimeSec * 30).toBeGreaterThan(28.9);
+  expect(hit[0].firstContactTimeSec * 30).toBeLessThan(30.1);
+  expect(hit[0].maxDepth, 'the bat goes deep into the ball (7 cm at frame 30)').toBeGreaterThan(0.02);
+  const table = between(CHAR, TABLE);
+  expect(table.length, 'mannequin ↔ table findings').toBeGreaterThan(0);
+  // Ignored pairs of the sample (the hands hold the bat) are not listed.
+  expect(findings.some((f) => [f.a, f.b].some((s) => s.object === CHAR && s.label === 'LeftHand') && [f.a, f.b].some((s) => s.object === BAT))).toBe(false);
+
+  // Red bands over those frames on the timeline.
+  const bands = page.getByTestId('check-band');
+  await expect(bands.first()).toBeVisible();
+  const ranges = await bands.evaluateAll((els) => els.map((e) => [Number(e.getAttribute('data-from')), Number(e.getAttribute('data-to'))]));
+  expect(ranges.some(([a, b]) => a <= 30 && b >= 30), `a band covers frame 30: ${JSON.stringify(ranges)}`).toBe(true);
+  const bandBox = await bands.first().boundingBox();
+  expect(bandBox!.width).toBeGreaterThan(1);
+  const rows = page.getByTestId('finding');
+  await expect(rows).toHaveCount(findings.length);
+
+  // Jump to a mannequin ↔ table finding: playhead at its worst frame, its body part selected.
+  const target = table.sort((x, y) => y.maxDepth - x.maxDepth)[0];
+  await page.locator(`[data-finding="${target.id}"] [data-testid="finding-jump"]`).click();
+  await expect.poll(() => app(page, (h) => h.frame())).toBe(target.maxDepthFrame);
+  const side = target.a.object === CHAR ? target.a : target.b;
+  await expect.poll(() => app(page, (h) => h.selection())).toEqual({ kind: 'joint', character: CHAR, joint: side.joint });
+  await expect(page.locator(`[data-finding="${target.id}"]`)).toHaveClass(/selected/);
+
+  // The live check at that frame tints the penetrating triangles and marks the contacts.
+  await expect.poll(() => check(page, (h) => h.live()?.frame ?? -1), { timeout: 60_000 }).toBe(target.maxDepthFrame);
+  const live = await check(page, (h) => h.live());
+  expect(live!.contacts).toBeGreaterThan(0);
+  expect(live!.triangles.some((t) => t.object === TABLE && t.count > 0), 'table triangles tinted').toBe(true);
+  expect(live!.triangles.some((t) => t.object === CHAR && t.count > 0), 'mannequin triangles tinted').toBe(true);
+  await expect.poll(() => check(page, (h) => h.countNamed('tint:'))).toBeGreaterThan(1);
+  await expect.poll(() => check(page, (h) => h.countNamed('contact-point'))).toBeGreaterThan(0);
+  await page.waitForTimeout(300);
+  await viewportShot(page, info, 'interpenetration-overlay', [255, 42, 42], 0.0005);
+
+  // Ignore the two objects: every mannequin ↔ table finding goes; the rule is in the document (undoable, saved).
+  const rulesBefore = await page.getByTestId('ignore-rule').count();
+  await page.locator(`[data-finding="${target.id}"] [data-testid="ignore-objects"]`).click();
+  await expect(page.getByTestId('ignore-rule')).toHaveCount(rulesBefore + 1);
+  await expect.poll(async () => (await check(page, (h) => h.findings())).filter((f) => [f.a.object, f.b.object].includes(TABLE) && [f.a.object, f.b.object].includes(CHAR)).length).toBe(0);
+  await expect(page.locator(`[data-finding="${target.id}"]`)).toHaveCount(0);
+  await expect(rows).toHaveCount(findings.length - table.length);
+  const hist = await app(page, (h) => h.history());
+  expect(hist.labels[hist.labels.length - 1]).toBe('Ignore objects');
+  bridge.nextSavePath = 'checked.impulse';
+  await bridge.menu('save');
+  await expect.poll(() => bridge.exists('checked.impulse')).toBe(true);
+  const saved = JSON.parse(bridge.read('checked.impulse')) as { check: { ignore: { a: { object: string; joint?: number }; b: { object: string; joint?: number } }[] } };
+  expect(saved.check.ignore.some((r) => !('joint' in r.a) && !('joint' in r.b) && [r.a.object, r.b.object].sort().join() === [CHAR, TABLE].sort().join())).toBe(true);
+  // Undo brings the findings back without a recheck.
+  await page.keyboard.press('Control+z');
+  await expect(rows).toHaveCount(findings.length);
+  expect((await check(page, (h) => h.checkState())).checkedFrames).toBe(st.totalFrames);
+});
+
+test('suggest motion for the ball the bat hits: ghost, impact marker, accept as keys, undo', async ({ bridge }, info) => {
+  const page = await bridge.open();
+  await ready(page);
+  await page.getByTestId(`outliner-prop-${BALL}`).click();
+  await expect.poll(() => app(page, (h) => h.selection())).toEqual({ kind: 'prop', id: BALL });
+  const keysBefore = (await app(page, (h) => h.document())).clips.find((c) => c.id === 'clip_swing')!.tracks.filter((t) => t.target.kind === 'prop' && t.target.prop === 'prop_ball').length;
+  expect(keysBefore, 'the ball has no keys in the sample').toBe(0);
+
+  await bridge.menu('suggest');
+  await expect(page.getByTestId('job-progress')).toBeVisible();
+  await expect(page.getByTestId('suggestion')).toBeVisible({ timeout: 180_000 });
+  const sug = await check(page, (h) => h.suggestion());
+  expect(sug!.objects).toEqual([BALL]);
+  const hit = sug!.impacts.find((i) => [i.a, i.b].includes(BAT) && [i.a, i.b].includes(BALL));
+  expect(hit, `the bat hits the ball: ${JSON.stringify(sug!.impacts)}`).toBeTruthy();
+  expect(hit!.timeSec * 30).toBeGreaterThan(28.5);
+  expect(hit!.timeSec * 30).toBeLessThan(31);
+  expect(sug!.keys, 'sparse keys, far fewer than frames').toBeLessThan(2 * 61);
+
+  // Ghost copies along the trajectory, impacts on the timeline.
+  await expect.poll(() => check(page, (h) => h.countNamed(`ghost:`))).toBeGreaterThan(0);
+  const markers = page.getByTestId('impact-marker');
+  await expect(markers.first()).toBeVisible();
+  const frames = await markers.evaluateAll((els) => els.map((e) => Number(e.getAttribute('data-frame'))));
+  expect(frames.some((f) => f >= 29 && f <= 31)).toBe(true);
+  await setFrame(page, 40);
+  await page.getByTestId('frame-selected').click();
+  await page.waitForTimeout(300);
+  await viewportShot(page, info, 'ghost-trajectory', [95, 208, 255], 0.0005);
+
+  // Accept: ordinary keys, one undo step.
+  const undoBefore = (await app(page, (h) => h.history())).undo;
+  await page.getByTestId('suggest-accept').click();
+  await expect(page.getByTestId('suggestion')).toHaveCount(0);
+  const hist = await app(page, (h) => h.history());
+  expect(hist.undo).toBe(undoBefore + 1);
+  expect(hist.labels[hist.labels.length - 1]).toBe('Accept suggestion');
+  expect(await check(page, (h) => h.countNamed('ghost:'))).toBe(0);
+  const ballTracks = (await app(page, (h) => h.document())).clips.find((c) => c.id === 'clip_swing')!.tracks.filter((t) => t.target.kind === 'prop' && t.target.prop === BALL);
+  expect(ballTracks.map((t) => t.path).sort()).toEqual(['rotation', 'translation']);
+  const nKeys = ballTracks[0].times.length;
+  expect(nKeys).toBeGreaterThan(2);
+  // The dope sheet shows them; scrubbing moves the ball.
+  await expect(page.locator(`[data-testid^="key-p:${BALL}-"]`).first()).toBeVisible();
+  await setFrame(page, 20);
+  const before = await app(page, (h, id) => h.propTransform(id as string), BALL);
+  await setFrame(page, 45);
+  const after = await app(page, (h, id) => h.propTransform(id as string), BALL);
+  const moved = Math.hypot(after![0] - before![0], after![1] - before![1], after![2] - before![2]);
+  expect(moved, 'the hit ball flies off').toBeGreaterThan(0.3);
+  await page.getByTestId('next-key').click();
+  expect(await app(page, (h) => h.frame())).toBeGreaterThan(45);
+
+  // Undo the acceptance: the ball has no keys again.
+  await page.keyboard.press('Control+z');
+  await expect.poll(async () => (await app(page, (h) => h.document())).clips.find((c) => c.id === 'clip_swing')!.tracks.filter((t) => t.target.kind === 'prop' && t.target.prop === BALL).length).toBe(0);
+  await expect(page.locator(`[data-testid^="key-p:${BALL}-"]`)).toHaveCount(0);
+});
+
+test('File > Export writes a .glb that gltf-validator accepts (sparse and every frame)', async ({ bridge }) => {
+  const page = await bridge.open();
+  await ready(page);
+  const sizes: number[] = [];
+  for (const mode of ['sparse', 'every-frame'] as const) {
+    await bridge.menu('export');
+    await expect(page.getByTestId('export-dialog')).toBeVisible();
+    await page.getByTestId(mode === 'sparse' ? 'export-sparse' : 'export-every-frame').check();
+    bridge.nextExportPath = `scene-${mode}.glb`;
+    await page.getByTestId('export-run').click();
+    await expect.poll(() => bridge.exists(`scene-${mode}.glb`), { timeout: 120_000 }).toBe(true);
+    const bytes = new Uint8Array(readFileSync(bridge.path(`scene-${mode}.glb`)));
+    sizes.push(bytes.byteLength);
+    const report = await validator.validateBytes(bytes, { maxIssues: 100, writeTimestamp: false });
+    const errors = report.issues.messages.filter((m) => m.severity === 0).map((m) => `${m.code} ${m.pointer ?? ''} ${m.message}`);
+    expect(errors, `${mode}: gltf-validator errors`).toEqual([]);
+    expect(report.issues.numErrors).toBe(0);
+    const dialog = bridge.dialogs[bridge.dialogs.length - 1];
+    expect(dialog.defaultPath ?? '').toMatch(/\.glb$/);
+  }
+  expect(sizes[0], 'sparse is smaller than every frame').toBeLessThan(sizes[1]);
+  expect(bridge.errors).toEqual([]);
+});

@@ -1,0 +1,94 @@
+/**
+ * `window.__impulseCheckTest`: a read-only window into the checking half for
+ * end-to-end tests (findings, live check, suggestion, ghost objects, pixel
+ * statistics of the viewport). Tests drive the app through its UI.
+ */
+import { getDoc } from '../state/documentStore';
+import { view } from '../viewport/viewState';
+import { useJobs } from '../workers/engine';
+import { suggestionOf, useSuggest } from '../suggest/suggestStore';
+import { visibleFindings } from './findings';
+import { useCheck } from './checkStore';
+
+/** Colour statistics of the viewport canvas: luminance variance and counts of pixels near given colours. */
+function pixelStats(targets: [number, number, number][] = [], tolerance = 60) {
+  const canvas = view.canvas;
+  if (!canvas) return null;
+  const w = Math.min(480, canvas.width), h = Math.max(1, Math.round((w * canvas.height) / canvas.width));
+  const c2 = document.createElement('canvas');
+  c2.width = w;
+  c2.height = h;
+  const ctx = c2.getContext('2d')!;
+  ctx.drawImage(canvas, 0, 0, w, h);
+  const data = ctx.getImageData(0, 0, w, h).data;
+  let sum = 0, sumSq = 0;
+  const counts = targets.map(() => 0);
+  const n = w * h;
+  for (let i = 0; i < data.length; i += 4) {
+    const r = data[i], g = data[i + 1], b = data[i + 2];
+    const y = 0.2126 * r + 0.7152 * g + 0.0722 * b;
+    sum += y;
+    sumSq += y * y;
+    targets.forEach((t, k) => {
+      if (Math.abs(r - t[0]) + Math.abs(g - t[1]) + Math.abs(b - t[2]) <= tolerance) counts[k]++;
+    });
+  }
+  const mean = sum / n;
+  return { width: w, height: h, mean, variance: sumSq / n - mean * mean, fractions: counts.map((c) => c / n) };
+}
+
+function countNamed(prefix: string): number {
+  let n = 0;
+  view.scene?.traverse((o) => {
+    if (o.name.startsWith(prefix) && o.visible) n++;
+  });
+  return n;
+}
+
+const api = {
+  findings: () => {
+    const s = useCheck.getState();
+    return visibleFindings(s.findings, getDoc().check.ignore).map((f) => ({ ...f }));
+  },
+  allFindings: () => useCheck.getState().findings.map((f) => ({ ...f })),
+  checkState: () => {
+    const s = useCheck.getState();
+    return { clipId: s.clipId, checkedFrames: s.checkedFrames, totalFrames: s.totalFrames, updating: s.updating, selectedFinding: s.selectedFinding, liveEnabled: s.liveEnabled };
+  },
+  live: () => {
+    const l = useCheck.getState().live;
+    return l ? { frame: l.frame, contacts: l.contacts.length, triangles: l.triangles.map((t) => ({ object: t.object, mesh: t.mesh, count: t.triangles.length })) } : null;
+  },
+  job: () => {
+    const a = useJobs.getState().active;
+    return a ? { kind: a.kind, done: a.done, total: a.total, label: a.label } : null;
+  },
+  suggestion: () => {
+    const s = useSuggest.getState();
+    const sug = suggestionOf(s.result);
+    if (!sug || !s.result) return null;
+    return {
+      objects: sug.objects,
+      fromFrame: sug.fromFrame,
+      toFrame: sug.toFrame,
+      keys: s.result.keyCount,
+      impacts: s.result.impacts,
+      trajectory: sug.trajectory.map((e) => ({ object: e.object, kind: e.kind, frames: e.frames.length })),
+    };
+  },
+  /** Visible scene objects whose name starts with the prefix ('ghost:', 'tint:', 'contact-point'). */
+  countNamed,
+  pixelStats,
+};
+
+export type ImpulseCheckTestHook = typeof api;
+
+declare global {
+  interface Window {
+    __impulseCheckTest?: ImpulseCheckTestHook;
+  }
+}
+
+export function installCheckTestHook(): void {
+  window.__impulseCheckTest = Object.freeze(api) as ImpulseCheckTestHook;
+}

@@ -1,0 +1,172 @@
+/**
+ * The suggestion as a ghost in the viewport: translucent copies of each
+ * simulated object along its trajectory (onion skin: evenly spaced frames,
+ * fading with distance from the playhead), the path of its origin as a line,
+ * and a marker at every impact point.
+ *
+ * Props reuse the runtime's geometry with one matrix per copy. Characters are
+ * skinned by core (Rig + skinPositions) once per copy from the suggested
+ * local pose, into geometry built when the suggestion arrives.
+ */
+import { useFrame } from '@react-three/fiber';
+import { useEffect, useMemo, useRef } from 'react';
+import * as THREE from 'three';
+import type { Suggestion, TrajectoryEntry } from '../../../core/sim/suggest';
+import { Rig } from '../../../core/skeleton/rig';
+import { computeSkinMatrices, skinPositions } from '../../../core/skeleton/skinning';
+import { getDoc } from '../state/documentStore';
+import { useEphemeral } from '../state/ephemeral';
+import { runtime } from '../scene/runtime';
+import { suggestionOf, useSuggest } from './suggestStore';
+
+const GHOST_COLOR = new THREE.Color('#5fd0ff');
+const MAX_PROP_COPIES = 14;
+const MAX_CHARACTER_COPIES = 6;
+
+/** Indices (into entry.frames) of the onion-skin copies: evenly spaced, always including the first and last. */
+export function onionFrames(count: number, maxCopies: number): number[] {
+  if (count <= 0) return [];
+  if (count <= maxCopies) return Array.from({ length: count }, (_, i) => i);
+  const out: number[] = [];
+  for (let k = 0; k < maxCopies; k++) out.push(Math.round((k * (count - 1)) / (maxCopies - 1)));
+  return [...new Set(out)];
+}
+
+function PropGhost({ entry }: { entry: TrajectoryEntry }) {
+  const prop = getDoc().props.find((p) => p.id === entry.object || p.name === entry.object);
+  const pr = prop ? runtime.props.get(prop.id) : undefined;
+  const copies = useMemo(() => onionFrames(entry.frames.length, MAX_PROP_COPIES), [entry]);
+  const materials = useMemo(
+    () =>
+      copies.map(
+        () =>
+          new THREE.MeshStandardMaterial({
+            color: GHOST_COLOR,
+            emissive: GHOST_COLOR,
+            emissiveIntensity: 0.35,
+            transparent: true,
+            opacity: 0.35,
+            depthWrite: false,
+          }),
+      ),
+    [copies],
+  );
+  useEffect(() => () => materials.forEach((m) => m.dispose()), [materials]);
+  const line = useMemo(() => {
+    const n = entry.frames.length;
+    const pos = new Float32Array(3 * n);
+    for (let i = 0; i < n; i++) for (let k = 0; k < 3; k++) pos[3 * i + k] = entry.values[7 * i + k];
+    const g = new THREE.BufferGeometry();
+    g.setAttribute('position', new THREE.BufferAttribute(pos, 3));
+    return g;
+  }, [entry]);
+  useEffect(() => () => line.dispose(), [line]);
+  const group = useRef<THREE.Group>(null);
+  const scale = prop?.transform.scale ?? [1, 1, 1];
+  useEffect(() => {
+    const g = group.current;
+    if (!g) return;
+    copies.forEach((fi, k) => {
+      const m = g.children[k] as THREE.Mesh | undefined;
+      if (!m) return;
+      const v = entry.values;
+      m.matrix.compose(
+        new THREE.Vector3(v[7 * fi], v[7 * fi + 1], v[7 * fi + 2]),
+        new THREE.Quaternion(v[7 * fi + 3], v[7 * fi + 4], v[7 * fi + 5], v[7 * fi + 6]).normalize(),
+        new THREE.Vector3(scale[0], scale[1], scale[2]),
+      );
+      m.matrixWorldNeedsUpdate = true;
+    });
+  }, [copies, entry, scale]);
+  // Copies near the playhead are more opaque.
+  useFrame(() => {
+    const f = useEphemeral.getState().frame;
+    copies.forEach((fi, k) => {
+      const d = Math.abs(entry.frames[fi] - f);
+      materials[k].opacity = 0.18 + 0.4 * Math.exp(-d / 6);
+    });
+  });
+  if (!pr) return null;
+  return (
+    <group name={`ghost:${entry.object}`}>
+      <group ref={group}>
+        {copies.map((fi, k) => (
+          <mesh key={fi} geometry={pr.geometry} material={materials[k]} matrixAutoUpdate={false} renderOrder={5} raycast={() => null} />
+        ))}
+      </group>
+      <line>
+        <primitive object={line} attach="geometry" />
+        <lineBasicMaterial color={GHOST_COLOR} transparent opacity={0.9} depthTest={false} />
+      </line>
+    </group>
+  );
+}
+
+function CharacterGhost({ entry }: { entry: TrajectoryEntry }) {
+  const character = getDoc().characters.find((c) => c.id === entry.object || c.name === entry.object);
+  const copies = useMemo(() => onionFrames(entry.frames.length, MAX_CHARACTER_COPIES), [entry]);
+  const built = useMemo(() => {
+    if (!character) return null;
+    const rig = new Rig(character);
+    const nj = character.skeleton.joints.length;
+    const material = new THREE.MeshStandardMaterial({ color: GHOST_COLOR, transparent: true, opacity: 0.25, depthWrite: false, side: THREE.DoubleSide });
+    const geometries: THREE.BufferGeometry[] = [];
+    for (const fi of copies) {
+      rig.local.set(entry.values.subarray(fi * 10 * nj, (fi + 1) * 10 * nj));
+      rig.computeWorld();
+      for (const mesh of character.meshes) {
+        const skin = new Float64Array(16 * mesh.skinJoints.length);
+        computeSkinMatrices(mesh, rig.world, skin);
+        const pos = new Float32Array(mesh.positions.length);
+        skinPositions(mesh, skin, pos);
+        const g = new THREE.BufferGeometry();
+        g.setAttribute('position', new THREE.BufferAttribute(pos, 3));
+        g.setIndex(new THREE.BufferAttribute(mesh.indices, 1));
+        g.computeVertexNormals();
+        geometries.push(g);
+      }
+    }
+    return { material, geometries };
+  }, [character, copies, entry]);
+  useEffect(
+    () => () => {
+      built?.material.dispose();
+      built?.geometries.forEach((g) => g.dispose());
+    },
+    [built],
+  );
+  if (!built) return null;
+  return (
+    <group name={`ghost:${entry.object}`}>
+      {built.geometries.map((g, i) => (
+        <mesh key={i} geometry={g} material={built.material} frustumCulled={false} renderOrder={5} raycast={() => null} />
+      ))}
+    </group>
+  );
+}
+
+const IMPACT_GEOMETRY = new THREE.SphereGeometry(1, 12, 8);
+
+function Impacts({ suggestion }: { suggestion: Suggestion }) {
+  const material = useMemo(() => new THREE.MeshBasicMaterial({ color: '#ffb020', depthTest: false, transparent: true, opacity: 0.95 }), []);
+  useEffect(() => () => material.dispose(), [material]);
+  return (
+    <group name="ghost-impacts">
+      {suggestion.impacts.map((im, i) => (
+        <mesh key={i} geometry={IMPACT_GEOMETRY} material={material} position={im.point} scale={0.018} renderOrder={12} raycast={() => null} />
+      ))}
+    </group>
+  );
+}
+
+export function SuggestGhost() {
+  const result = useSuggest((s) => s.result);
+  const suggestion = suggestionOf(result);
+  if (!suggestion) return null;
+  return (
+    <group name="suggestion-ghost">
+      {suggestion.trajectory.map((e) => (e.kind === 'prop' ? <PropGhost key={e.object} entry={e} /> : <CharacterGhost key={e.object} entry={e} />))}
+      <Impacts suggestion={suggestion} />
+    </group>
+  );
+}

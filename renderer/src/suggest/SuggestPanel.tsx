@@ -1,0 +1,105 @@
+/**
+ * The Suggest panel: which objects to simulate (default: the selection, else
+ * every dynamic prop), the frame range, Suggest motion, and for the shown
+ * suggestion its impacts and key count with Accept / Reject.
+ */
+import { useDocStore } from '../state/documentStore';
+import { useEphemeral } from '../state/ephemeral';
+import { activeClip } from '../state/keys';
+import { runCommand } from '../commands';
+import { useJobs } from '../workers/engine';
+import { acceptSuggestion, rejectSuggestion, resolveRange, resolveTargets, suggestionOf, useSuggest } from './suggestStore';
+
+function nameOf(doc: ReturnType<typeof useDocStore.getState>['history']['doc'], id: string): string {
+  if (id === 'ground') return 'Ground';
+  return doc.props.find((p) => p.id === id)?.name ?? doc.characters.find((c) => c.id === id)?.name ?? id;
+}
+
+export function SuggestPanel() {
+  const doc = useDocStore((s) => s.history.doc);
+  useEphemeral((s) => s.selection); // targets follow the selection
+  const { targets, fromFrame, toFrame, result } = useSuggest();
+  const running = useJobs((s) => s.active?.kind === 'suggest');
+  const clip = activeClip(doc);
+  const effective = resolveTargets(doc);
+  const range = resolveRange(doc);
+  const toggle = (id: string, on: boolean) => {
+    const cur = targets.length ? targets : effective;
+    useSuggest.setState({ targets: on ? [...new Set([...cur, id])] : cur.filter((x) => x !== id) });
+  };
+  const sug = suggestionOf(result);
+  return (
+    <div className="suggest-panel" data-testid="suggest-panel">
+      <h5>Simulate</h5>
+      <ul className="suggest-targets">
+        {doc.props.map((p) => (
+          <li key={p.id}>
+            <label>
+              <input type="checkbox" data-testid={`suggest-target-${p.id}`} checked={effective.includes(p.id)} onChange={(e) => toggle(p.id, e.target.checked)} /> {p.name}{' '}
+              <span className="muted">{p.physics.mode}</span>
+            </label>
+          </li>
+        ))}
+        {doc.characters.map((c) => (
+          <li key={c.id}>
+            <label>
+              <input type="checkbox" data-testid={`suggest-target-${c.id}`} checked={effective.includes(c.id)} onChange={(e) => toggle(c.id, e.target.checked)} /> {c.name}{' '}
+              <span className="muted">ragdoll</span>
+            </label>
+          </li>
+        ))}
+      </ul>
+      <div className="suggest-range">
+        <label>From</label>
+        <input
+          type="number"
+          className="num"
+          data-testid="suggest-from"
+          value={range?.[0] ?? 0}
+          step={1}
+          onChange={(e) => useSuggest.setState({ fromFrame: Number.isFinite(e.target.valueAsNumber) ? Math.round(e.target.valueAsNumber) : fromFrame })}
+        />
+        <label>To</label>
+        <input
+          type="number"
+          className="num"
+          data-testid="suggest-to"
+          value={range?.[1] ?? 0}
+          step={1}
+          onChange={(e) => useSuggest.setState({ toFrame: Number.isFinite(e.target.valueAsNumber) ? Math.round(e.target.valueAsNumber) : toFrame })}
+        />
+      </div>
+      <div className="panel-actions">
+        <button className="primary" data-testid="suggest-run" disabled={running || !clip || !effective.length} onClick={() => runCommand('suggest')}>
+          Suggest motion
+        </button>
+      </div>
+      {sug && result && (
+        <div className="suggestion" data-testid="suggestion">
+          <div>
+            Ghost of {sug.objects.map((id) => nameOf(doc, id)).join(', ')}, frames {sug.fromFrame}–{sug.toFrame}: <b data-testid="suggestion-keys">{result.keyCount}</b> keys ({result.denseKeyCount} at one per
+            frame)
+          </div>
+          <ul className="impacts" data-testid="impacts">
+            {result.impacts.map((im, i) => (
+              <li key={i} data-testid="impact" data-frame={im.frame}>
+                frame {(im.timeSec * (clip?.frameRate ?? 30)).toFixed(1)}: {nameOf(doc, im.a)}
+                {im.parts[0] ? ` · ${im.parts[0]}` : ''} ↔ {nameOf(doc, im.b)}
+                {im.parts[1] ? ` · ${im.parts[1]}` : ''} · {im.impulse.toFixed(3)} N·s
+              </li>
+            ))}
+          </ul>
+          <p className="muted">Changing mass, restitution or friction runs it again.</p>
+          <div className="panel-actions">
+            <button className="primary" data-testid="suggest-accept" onClick={acceptSuggestion}>
+              Accept
+            </button>
+            <button data-testid="suggest-reject" onClick={rejectSuggestion}>
+              Reject
+            </button>
+          </div>
+        </div>
+      )}
+    </div>
+  );
+}

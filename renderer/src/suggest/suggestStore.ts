@@ -1,0 +1,156 @@
+/**
+ * Suggesting state (ephemeral): what to simulate, over which frames, and the
+ * suggestion being shown as a ghost until it is accepted (ordinary keys, one
+ * undo step) or rejected. Changing mass, density, restitution or friction of
+ * any object while a suggestion is shown runs it again.
+ */
+import { create } from 'zustand';
+import type { ImpulseDocument } from '../../../core/document/types';
+import { applySuggestion, type Suggestion } from '../../../core/sim/suggest';
+import { docActions, getDoc, useDocStore } from '../state/documentStore';
+import { useEphemeral, setStatus } from '../state/ephemeral';
+import { activeClip } from '../state/keys';
+import { runForeground } from '../workers/engine';
+import type { SuggestParams, SuggestResult } from '../workers/protocol';
+
+export interface SuggestState {
+  /** Object ids picked in the panel (empty: the selection, else every dynamic prop). */
+  targets: string[];
+  fromFrame: number | null;
+  toFrame: number | null;
+  params: SuggestParams | null;
+  result: SuggestResult | null;
+  /** The document the shown suggestion was computed on. */
+  resultDoc: ImpulseDocument | null;
+  panelOpen: boolean;
+  running: boolean;
+}
+
+export const useSuggest = create<SuggestState>()(() => ({
+  targets: [],
+  fromFrame: null,
+  toFrame: null,
+  params: null,
+  result: null,
+  resultDoc: null,
+  panelOpen: false,
+  running: false,
+}));
+
+export function suggestionOf(r: SuggestResult | null): Suggestion | null {
+  return r ? (r.suggestion as Suggestion) : null;
+}
+
+/** The objects a suggestion would simulate now. */
+export function resolveTargets(doc: ImpulseDocument): string[] {
+  const picked = useSuggest.getState().targets.filter((id) => doc.props.some((p) => p.id === id) || doc.characters.some((c) => c.id === id));
+  if (picked.length) return picked;
+  const sel = useEphemeral.getState().selection;
+  if (sel?.kind === 'prop') return [sel.id];
+  if (sel?.kind === 'character') return [sel.id];
+  return doc.props.filter((p) => p.physics.mode === 'dynamic').map((p) => p.id);
+}
+
+export function resolveRange(doc: ImpulseDocument): [number, number] | null {
+  const clip = activeClip(doc);
+  if (!clip) return null;
+  const s = useSuggest.getState();
+  const from = Math.max(clip.startFrame, Math.min(clip.endFrame - 1, s.fromFrame ?? clip.startFrame));
+  const to = Math.min(clip.endFrame, Math.max(from + 1, s.toFrame ?? clip.endFrame));
+  return [from, to];
+}
+
+/** Suggest motion: runs the simulator in the worker and shows the result as a ghost. */
+export async function suggest(params?: SuggestParams): Promise<void> {
+  const doc = getDoc();
+  const clip = activeClip(doc);
+  if (!clip) {
+    setStatus('The document has no clip', true);
+    return;
+  }
+  let p = params;
+  if (!p) {
+    const dynamic = resolveTargets(doc);
+    const range = resolveRange(doc);
+    if (!dynamic.length || !range) {
+      setStatus('Select a dynamic prop or character (or pick objects in the Suggest panel)', true);
+      useSuggest.setState({ panelOpen: true });
+      return;
+    }
+    p = { clipId: clip.id, dynamic, fromFrame: range[0], toFrame: range[1] };
+  }
+  useSuggest.setState({ panelOpen: true, running: true });
+  try {
+    const result = await runForeground('suggest', doc, p, `Suggesting motion (${p.fromFrame}–${p.toFrame})`);
+    if (!result) {
+      setStatus('Suggestion cancelled');
+      return;
+    }
+    useSuggest.setState({ result, resultDoc: doc, params: p });
+    const names = p.dynamic.map((id) => doc.props.find((x) => x.id === id)?.name ?? doc.characters.find((x) => x.id === id)?.name ?? id);
+    setStatus(`Suggestion for ${names.join(', ')}: ${result.impacts.length} impact${result.impacts.length === 1 ? '' : 's'}, ${result.keyCount} keys — Accept or Reject`);
+  } finally {
+    useSuggest.setState({ running: false });
+  }
+}
+
+/** Accept: the suggestion's keys become ordinary keys of the clip, as one undo step. */
+export function acceptSuggestion(): void {
+  const s = useSuggest.getState();
+  const sug = suggestionOf(s.result);
+  if (!sug) return;
+  const doc = getDoc();
+  const next = applySuggestion(doc, sug);
+  const ci = doc.clips.findIndex((c) => c.id === sug.clipId);
+  docActions.edit('Accept suggestion', (d) => {
+    d.clips[ci].tracks = next.clips[ci].tracks as typeof d.clips[number]['tracks'];
+  });
+  useSuggest.setState({ result: null, resultDoc: null });
+  setStatus(`Accepted suggestion: ${sug.stats.keys} keys on ${sug.objects.length} object${sug.objects.length === 1 ? '' : 's'} (undo removes them)`);
+}
+
+export function rejectSuggestion(): void {
+  if (!useSuggest.getState().result) return;
+  useSuggest.setState({ result: null, resultDoc: null });
+  setStatus('Suggestion discarded');
+}
+
+/** Whether mass, density, restitution, friction or control mode of any object differ. */
+export function physicsChanged(a: ImpulseDocument, b: ImpulseDocument): boolean {
+  if (a.props !== b.props) {
+    if (a.props.length !== b.props.length) return true;
+    for (let i = 0; i < a.props.length; i++) if (a.props[i].physics !== b.props[i].physics) return true;
+  }
+  if (a.characters !== b.characters) {
+    if (a.characters.length !== b.characters.length) return true;
+    for (let i = 0; i < a.characters.length; i++) if (a.characters[i].mode !== b.characters[i].mode) return true;
+  }
+  return a.gravity !== b.gravity || a.groundY !== b.groundY;
+}
+
+/** Re-runs the shown suggestion when physics change; drops it when another project loads. */
+export function installSuggesting(): () => void {
+  let timer: ReturnType<typeof setTimeout> | null = null;
+  let lastLoad = useDocStore.getState().loadCount;
+  const off = useDocStore.subscribe((st) => {
+    if (st.loadCount !== lastLoad) {
+      lastLoad = st.loadCount;
+      useSuggest.setState({ result: null, resultDoc: null, params: null, targets: [], fromFrame: null, toFrame: null });
+      return;
+    }
+    const s = useSuggest.getState();
+    if (!s.result || !s.resultDoc || !s.params || st.history.drag) return;
+    if (!physicsChanged(s.resultDoc, st.history.doc)) return;
+    if (timer) clearTimeout(timer);
+    timer = setTimeout(() => {
+      timer = null;
+      const cur = useSuggest.getState();
+      if (!cur.result || !cur.params || cur.running) return;
+      suggest(cur.params).catch((e: unknown) => setStatus(`Suggest: ${e instanceof Error ? e.message : String(e)}`, true));
+    }, 250);
+  });
+  return () => {
+    off();
+    if (timer) clearTimeout(timer);
+  };
+}
