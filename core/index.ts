@@ -3,3 +3,4 @@ export * from './math';
 export * from './document';
 export * from './anim';
 export * from './skeleton';
+export * from './response';
