@@ -273,10 +273,13 @@ function originalCurve(sampler: TrackSampler, start: number, duration: number, d
   };
 }
 
+/** A constant channel: two LINEAR keys at the clip ends, or one key for a one-frame clip. */
 function staticCurve(value: ArrayLike<number>, vo: number, dims: number, duration: number): KeyCurve {
-  const values = new Float64Array(2 * dims);
-  for (let c = 0; c < dims; c++) values[c] = values[dims + c] = value[vo + c];
-  return toFloat32Curve({ interpolation: duration > 0 ? 'LINEAR' : 'STEP', times: duration > 0 ? Float64Array.of(0, duration) : Float64Array.of(0, 0).subarray(0, 1), values: duration > 0 ? values : values.subarray(0, dims) });
+  const keys = duration > 0 ? 2 : 1;
+  const values = new Float64Array(keys * dims);
+  for (let k = 0; k < keys; k++) for (let c = 0; c < dims; c++) values[k * dims + c] = value[vo + c];
+  const times = keys === 2 ? Float64Array.of(0, duration) : Float64Array.of(0);
+  return toFloat32Curve({ interpolation: keys === 2 ? 'LINEAR' : 'STEP', times, values });
 }
 
 function bakeChannel(
@@ -286,7 +289,7 @@ function bakeChannel(
   restOffset: number,
   path: TrackPath,
   options: { mode: BakeMode; tol: Tolerances; sub: number; start: number; duration: number },
-): BakedChannel | null {
+): BakedChannel {
   const kind = kindOf(path);
   const dims = kind === 'rotation' ? 4 : 3;
   const { mode, tol, sub, start, duration } = options;
@@ -353,7 +356,6 @@ export function bakeClip(doc: ImpulseDocument, clipId: string, options: BakeOpti
         const k = table[j * 3 + p];
         if (k < 0 && !includeStatic) continue;
         const baked = bakeChannel(clip, k >= 0 ? evaluator.samplers[k] : null, rest, j * TRS_STRIDE + PATH_OFFSET[p], PATHS[p], ctx);
-        if (!baked) continue;
         baked.target = { kind: 'joint', character: ci, joint: j };
         channels.push(baked);
       }
@@ -364,7 +366,6 @@ export function bakeClip(doc: ImpulseDocument, clipId: string, options: BakeOpti
       const k = evaluator.propChannels[pi * 3 + p];
       if (k < 0 && !includeStatic) continue;
       const baked = bakeChannel(clip, k >= 0 ? evaluator.samplers[k] : null, evaluator.propRest, pi * TRS_STRIDE + PATH_OFFSET[p], PATHS[p], ctx);
-      if (!baked) continue;
       baked.target = { kind: 'prop', prop: pi };
       channels.push(baked);
     }
