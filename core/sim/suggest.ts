@@ -96,40 +96,68 @@ export function suggestMotion(doc: ImpulseDocument, options: SuggestOptions, onP
   // per object sample buffers
   const propObjs = world.objects.filter((o) => o.kind === 'prop');
   const charObjs = world.objects.filter((o) => o.kind === 'character');
-  const propT = propObjs.map(() => new Float64Array(3 * sampleCount));
-  const propQ = propObjs.map(() => new Float64Array(4 * sampleCount));
-  const propTd = propObjs.map(() => new Float64Array(3 * sampleCount));
-  const propQd = propObjs.map(() => new Float64Array(4 * sampleCount));
+  // props: samples at every step and at every impact (where the velocity jumps: slopeIn ≠ slopeOut)
+  const pTimes: number[] = [];
+  const pPreferred: number[] = [];
+  const propT = propObjs.map(() => [] as number[]);
+  const propQ = propObjs.map(() => [] as number[]);
+  const propTin = propObjs.map(() => [] as number[]);
+  const propQin = propObjs.map(() => [] as number[]);
+  const propTout = propObjs.map(() => [] as number[]);
+  const propQout = propObjs.map(() => [] as number[]);
   const charPose = charObjs.map((o) => new Float64Array(10 * o.ragdoll!.parents.length * sampleCount));
-  const o10 = new Float64Array(10), lin = new Float64Array(3), ang = new Float64Array(3);
+  const o10 = new Float64Array(10), lin = new Float64Array(3), ang = new Float64Array(3), qd = new Float64Array(4);
   let aborted = false;
 
-  const sample = (k: number) => {
-    times[k] = (fromFrame * perFrame + k) / (fps * perFrame);
-    propObjs.forEach((obj, i) => {
-      world.propOrigin(obj, o10);
-      const T = propT[i], Q = propQ[i];
-      T.set(o10.subarray(0, 3), 3 * k);
-      let qx = o10[3], qy = o10[4], qz = o10[5], qw = o10[6];
-      if (k > 0 && qx * Q[4 * k - 4] + qy * Q[4 * k - 3] + qz * Q[4 * k - 2] + qw * Q[4 * k - 1] < 0) {
-        qx = -qx;
-        qy = -qy;
-        qz = -qz;
-        qw = -qw;
+  /** Velocity slopes of prop i (origin velocity, q̇ = ½ ω ⊗ q) for its current state and orientation q (hemisphere-aligned). */
+  const slopes = (i: number, q: ArrayLike<number>, qo: number) => {
+    world.propOriginVelocity(propObjs[i], lin, ang);
+    const qx = q[qo], qy = q[qo + 1], qz = q[qo + 2], qw = q[qo + 3], wx = ang[0], wy = ang[1], wz = ang[2];
+    qd[0] = 0.5 * (wx * qw + wy * qz - wz * qy);
+    qd[1] = 0.5 * (wy * qw + wz * qx - wx * qz);
+    qd[2] = 0.5 * (wz * qw + wx * qy - wy * qx);
+    qd[3] = 0.5 * (-wx * qx - wy * qy - wz * qz);
+  };
+  const samplePropsAt = (timeSec: number, preferredSample: boolean, phase: 'both' | 'pre' | 'post') => {
+    const k = pTimes.length;
+    if (phase !== 'post') {
+      if (k > 0 && timeSec <= pTimes[k - 1] + 1e-9) {
+        // same instant as the last sample (several impacts at once): only the outgoing slope changes
+        if (phase === 'pre') return;
+      } else {
+        pTimes.push(timeSec);
+        pPreferred.push(preferredSample ? 1 : 0);
+        propObjs.forEach((obj, i) => {
+          world.propOrigin(obj, o10);
+          const Q = propQ[i];
+          let s = 1;
+          if (Q.length >= 4 && o10[3] * Q[Q.length - 4] + o10[4] * Q[Q.length - 3] + o10[5] * Q[Q.length - 2] + o10[6] * Q[Q.length - 1] < 0) s = -1;
+          propT[i].push(o10[0], o10[1], o10[2]);
+          Q.push(s * o10[3], s * o10[4], s * o10[5], s * o10[6]);
+          slopes(i, Q, Q.length - 4);
+          propTin[i].push(lin[0], lin[1], lin[2]);
+          propQin[i].push(qd[0], qd[1], qd[2], qd[3]);
+          propTout[i].push(lin[0], lin[1], lin[2]);
+          propQout[i].push(qd[0], qd[1], qd[2], qd[3]);
+        });
+        return;
       }
-      Q[4 * k] = qx;
-      Q[4 * k + 1] = qy;
-      Q[4 * k + 2] = qz;
-      Q[4 * k + 3] = qw;
-      world.propOriginVelocity(obj, lin, ang);
-      propTd[i].set(lin, 3 * k);
-      // q̇ = ½ ω ⊗ q
-      const Qd = propQd[i], wx = ang[0], wy = ang[1], wz = ang[2];
-      Qd[4 * k] = 0.5 * (wx * qw + wy * qz - wz * qy);
-      Qd[4 * k + 1] = 0.5 * (wy * qw + wz * qx - wx * qz);
-      Qd[4 * k + 2] = 0.5 * (wz * qw + wx * qy - wy * qx);
-      Qd[4 * k + 3] = 0.5 * (-wx * qx - wy * qy - wz * qz);
+    }
+    // post: replace the outgoing slopes of the last sample
+    propObjs.forEach((obj, i) => {
+      const Q = propQ[i];
+      slopes(i, Q, Q.length - 4);
+      const T = propTout[i], R = propQout[i];
+      for (let c = 0; c < 3; c++) T[T.length - 3 + c] = lin[c];
+      for (let c = 0; c < 4; c++) R[R.length - 4 + c] = qd[c];
     });
+  };
+  if (propObjs.length > 0) world.onImpact = (t, phase) => samplePropsAt(t, true, phase);
+
+  const sample = (k: number) => {
+    const timeSec = (fromFrame * perFrame + k) / (fps * perFrame);
+    times[k] = timeSec;
+    if (propObjs.length > 0) samplePropsAt(timeSec, k % perFrame === 0, 'both');
     charObjs.forEach((obj, i) => {
       const rd = obj.ragdoll!;
       const nj = rd.parents.length;
@@ -168,16 +196,19 @@ export function suggestMotion(doc: ImpulseDocument, options: SuggestOptions, onP
       break;
     }
     world.step();
-    // keep time exactly on the frame grid
     sample(k);
     if (k % perFrame === 0) {
       preferred[k] = 1;
       onProgress?.(k / (sampleCount - 1));
     }
   }
+  world.onImpact = null;
   if (aborted) throw new SimulationError('suggestion aborted');
 
   // ---- key reduction
+  const frames: number[] = [];
+  for (let f = 0; f < frameCount; f++) frames.push(fromFrame + f);
+  const propTraj: TrajectoryEntry[] = [];
   const tracks: Track[] = [];
   let keys = 0, denseKeys = 0, maxPos = 0, maxAng = 0;
   const addTrack = (target: TrackTarget, path: 'translation' | 'rotation', sig: DenseSignal, tol: number) => {
@@ -188,10 +219,21 @@ export function suggestMotion(doc: ImpulseDocument, options: SuggestOptions, onP
     if (path === 'translation') maxPos = Math.max(maxPos, r.maxError);
     else maxAng = Math.max(maxAng, r.maxError);
   };
+  const pt = Float64Array.from(pTimes), pp = Uint8Array.from(pPreferred);
   propObjs.forEach((obj, i) => {
     const target: TrackTarget = { kind: 'prop', prop: obj.id };
-    addTrack(target, 'translation', { kind: 'vector', times, values: propT[i], slopeIn: propTd[i], slopeOut: propTd[i], preferred }, posTol);
-    addTrack(target, 'rotation', { kind: 'rotation', times, values: propQ[i], slopeIn: propQd[i], slopeOut: propQd[i], preferred }, angTol);
+    const T = Float64Array.from(propT[i]), Q = Float64Array.from(propQ[i]);
+    addTrack(target, 'translation', { kind: 'vector', times: pt, values: T, slopeIn: Float64Array.from(propTin[i]), slopeOut: Float64Array.from(propTout[i]), preferred: pp }, posTol);
+    addTrack(target, 'rotation', { kind: 'rotation', times: pt, values: Q, slopeIn: Float64Array.from(propQin[i]), slopeOut: Float64Array.from(propQout[i]), preferred: pp }, angTol);
+    // per-frame trajectory for the ghost
+    const v = new Float64Array(7 * frameCount);
+    for (let k = 0, f = 0; k < pTimes.length && f < frameCount; k++) {
+      if (!pp[k] || Math.abs(pTimes[k] - (fromFrame + f) / fps) > 1e-9) continue;
+      v.set(T.subarray(3 * k, 3 * k + 3), 7 * f);
+      v.set(Q.subarray(4 * k, 4 * k + 4), 7 * f + 3);
+      f++;
+    }
+    propTraj.push({ object: obj.id, kind: 'prop', frames, values: v });
   });
   charObjs.forEach((obj, i) => {
     const rd = obj.ragdoll!;
@@ -219,18 +261,7 @@ export function suggestMotion(doc: ImpulseDocument, options: SuggestOptions, onP
   });
 
   // ---- trajectory for the ghost (one sample per frame)
-  const frames: number[] = [];
-  for (let f = 0; f < frameCount; f++) frames.push(fromFrame + f);
-  const trajectory: TrajectoryEntry[] = [];
-  propObjs.forEach((obj, i) => {
-    const v = new Float64Array(7 * frameCount);
-    for (let f = 0; f < frameCount; f++) {
-      const k = f * perFrame;
-      v.set(propT[i].subarray(3 * k, 3 * k + 3), 7 * f);
-      v.set(propQ[i].subarray(4 * k, 4 * k + 4), 7 * f + 3);
-    }
-    trajectory.push({ object: obj.id, kind: 'prop', frames, values: v });
-  });
+  const trajectory: TrajectoryEntry[] = propTraj;
   charObjs.forEach((obj, i) => {
     const nj = obj.ragdoll!.parents.length;
     const v = new Float64Array(10 * nj * frameCount);

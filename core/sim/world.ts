@@ -1431,8 +1431,13 @@ export class SimWorld {
       if (a >= 0 && a < this.dynCount && !this.awake[a]) this.wake(a);
       if (b >= 0 && b < this.dynCount && !this.awake[b]) this.wake(b);
     }
+    this.onImpact?.(timeSec, 'pre');
     this.solveContacts(this.bodies.state, timeSec, hs, true, tau);
+    this.onImpact?.(timeSec, 'post');
   }
+
+  /** Called at every impact event, with the state just before ('pre') and just after ('post') the impulses. */
+  onImpact: ((timeSec: number, phase: 'pre' | 'post') => void) | null = null;
 
   private recordImpacts(st: Float64Array, timeSec: number, first: number, n: number, sol: ImpulseSolution): void {
     const thr = this.opts.restitutionThresholdMps;
