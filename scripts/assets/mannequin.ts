@@ -300,6 +300,37 @@ function armsDown(rot: Record<string, Quat>, swingL: number, swingR: number): vo
   rot.RightForeArm = axisAngle(Y, 18 - Math.min(0, swingR) * 0.5);
 }
 
+/**
+ * Lowest point of either foot (heel and toe sole points, rigid with the Foot
+ * joint) for a pose with the hips at their rest height.
+ */
+export function lowestFootY(joints: JointDef[], rot: Record<string, Quat>): number {
+  const J = (n: string) => joints.find((j) => j.name === n)!;
+  // Sole vertices of the feet (rigid with the Foot joint; the toes are not animated in the walk).
+  const legs = mannequinParts(joints).find((p) => p.name === 'Mannequin_Legs')!;
+  const soles: V3[] = [];
+  for (let v = 0; v < legs.data.positions.length; v += 3) if (legs.data.positions[v + 1] < 0.02) soles.push([legs.data.positions[v], legs.data.positions[v + 1], legs.data.positions[v + 2]]);
+  let lowest = Infinity;
+  for (const side of ['Left', 'Right']) {
+    let pos: V3 = J('Hips').pos;
+    let R: Quat = rot.Hips ?? [0, 0, 0, 1];
+    let prev = J('Hips');
+    for (const name of [`${side}UpLeg`, `${side}Leg`, `${side}Foot`]) {
+      const j = J(name);
+      const off = rotate(R, [j.pos[0] - prev.pos[0], j.pos[1] - prev.pos[1], j.pos[2] - prev.pos[2]]);
+      pos = [pos[0] + off[0], pos[1] + off[1], pos[2] + off[2]];
+      R = quatMul(R, rot[name] ?? [0, 0, 0, 1]);
+      prev = j;
+    }
+    for (const sole of soles) {
+      if (Math.sign(sole[0]) !== Math.sign(prev.pos[0])) continue;
+      const p = rotate(R, [sole[0] - prev.pos[0], sole[1] - prev.pos[1], sole[2] - prev.pos[2]]);
+      lowest = Math.min(lowest, pos[1] + p[1]);
+    }
+  }
+  return lowest;
+}
+
 export function walkClip(joints: JointDef[]): ClipDef {
   const T = 1.0;
   const n = 8;
@@ -322,7 +353,8 @@ export function walkClip(joints: JointDef[]): ClipDef {
     rot.Spine2 = chain(axisAngle(X, 3), axisAngle(Y, -4 * s));
     rot.Head = axisAngle(Y, 2 * s);
     times.push(t);
-    poses.push({ rot, hipsOffset: [0, -0.03 + 0.02 * Math.cos(2 * ph), 0] });
+    // Hips height chosen so the lower foot just touches the ground at every key.
+    poses.push({ rot, hipsOffset: [0, 0.005 - lowestFootY(joints, rot), 0] });
   }
   return { name: 'walk', channels: channelsFromPoses(joints, times, poses, 'CUBICSPLINE', true) };
 }
