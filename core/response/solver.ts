@@ -73,6 +73,11 @@ export class ImpulseSolution {
    */
   kineticEnergyBefore = 0;
   kineticEnergyAfter = 0;
+  /**
+   * 1 normally; below 1 when several sliding contacts would have added energy
+   * and their friction was scaled down by this factor to prevent it.
+   */
+  frictionScale = 1;
 
   resize(nb: number, nj: number, nc: number): void {
     this.bodyCount = nb;
@@ -232,12 +237,51 @@ export class ImpulseSolver {
   private sWork = F64(0);
   private sPiv = new Int32Array(0);
 
+  /** Scale on every contact's Coulomb γ; below 1 only inside the energy guard of `solve`. */
+  private gammaScale = 1;
+
   solve(
     bodies: readonly RigidBodyInput[],
     joints: readonly JointInput[],
     contacts: readonly ContactInput[],
     options: SolveOptions = {},
     out: ImpulseSolution = new ImpulseSolution(),
+  ): ImpulseSolution {
+    this.gammaScale = 1;
+    this.solveOnce(bodies, joints, contacts, options, out);
+    const e0 = out.kineticEnergyBefore;
+    const allowed = () => out.kineticEnergyAfter <= e0 * (1 + 1e-12);
+    if ((options.friction ?? 'coulomb') !== 'coulomb' || allowed()) return out;
+    // Keeping each sliding impulse in its sticking direction (the paper's α, β
+    // conditions) can add kinetic energy when several contacts slide at once.
+    // Then the largest friction scale s in [0, 1] that adds none is found by
+    // bisection and the whole solve (contact states included) is redone with
+    // γ·s: impulses stay pushing and inside their (original) cones, momentum is
+    // untouched, and s = 0 is the frictionless solution.
+    let lo = 0,
+      hi = 1;
+    try {
+      for (let k = 0; k < 30; k++) {
+        this.gammaScale = 0.5 * (lo + hi);
+        this.solveOnce(bodies, joints, contacts, options, out);
+        if (allowed()) lo = this.gammaScale;
+        else hi = this.gammaScale;
+      }
+      this.gammaScale = lo;
+      this.solveOnce(bodies, joints, contacts, options, out);
+      out.frictionScale = lo;
+    } finally {
+      this.gammaScale = 1;
+    }
+    return out;
+  }
+
+  private solveOnce(
+    bodies: readonly RigidBodyInput[],
+    joints: readonly JointInput[],
+    contacts: readonly ContactInput[],
+    options: SolveOptions,
+    out: ImpulseSolution,
   ): ImpulseSolution {
     const frictionModel = options.friction ?? 'coulomb';
     const restModel = options.restitution ?? 'paper';
@@ -321,6 +365,7 @@ export class ImpulseSolver {
     this.writeResult(out, iterations);
     return out;
   }
+
 
   // ---------------------------------------------------------------- input
 
@@ -489,7 +534,7 @@ export class ImpulseSolver {
       if (!(e >= 0 && e <= 1)) throw new ResponseInputError(`${name}: restitution must be in [0, 1] (got ${e})`);
       if (!(g >= 0)) throw new ResponseInputError(`${name}: friction must be ≥ 0 or Infinity (got ${g})`);
       this.contactEps[c] = e;
-      const gamma = model === 'frictionless' ? 0 : model === 'rough' ? Infinity : g;
+      const gamma = model === 'frictionless' ? 0 : model === 'rough' ? Infinity : g === Infinity ? Infinity : g * this.gammaScale;
       this.contactGamma[c] = gamma;
       const k = nj + c;
       this.cA[k] = a;
@@ -1021,6 +1066,7 @@ export class ImpulseSolver {
     const nb = this.nb, nj = this.nj, nc = this.nc;
     out.resize(nb, nj, nc);
     out.iterations = iterations;
+    out.frictionScale = 1;
     const x = this.x;
     for (let i = 0; i < nb; i++) {
       const d = this.dyn[i];
