@@ -4,3 +4,5 @@ export * from './document';
 export * from './anim';
 export * from './skeleton';
 export * from './response';
+export * from './bake';
+export * from './io';
