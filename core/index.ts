@@ -5,4 +5,4 @@ export * from './anim';
 export * from './skeleton';
 export * from './response';
 export * from './bake';
-export * from './io';
+export { importGltf, GltfImportError, DEFAULT_PROP_PHYSICS, type ImportResult, type ImportOptions } from './io';
