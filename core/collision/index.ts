@@ -1,0 +1,15 @@
+/**
+ * Interpenetration checking: CCD primitives, exact triangle tests, flat BVHs,
+ * broad phase, contact reduction and the per-frame / whole-clip checker.
+ */
+export { ccdVertexTriangle, ccdEdgeEdge, ccdVertexTriangleHit, ccdEdgeEdgeHit, ccdQueryFlat, type CcdHit, type CcdOptions } from './ccd';
+export { orient3d, orient2d } from './predicates';
+export { triTriOverlap, triTriIntersect, lastTriTriCoplanar } from './tritri';
+export { TriangleBVH, NODE_BYTES } from './bvh';
+export { forEachLeafPair, rootsOverlap, pointInMesh, closestPointOnMesh, closestPointOnTriangle } from './query';
+export { PartSweepAndPrune, settingsCollide, partPairIgnored } from './sap';
+export { reduceContacts } from './contacts';
+export {
+  CollisionScene, checkFrame, checkClip, isClosed, CheckAbortedError,
+  type CheckOptions, type CheckReport, type Finding, type FindingKind, type FindingSide, type FrameContact, type PartInfo, type CollisionObject,
+} from './scene';

@@ -1,0 +1,263 @@
+import { describe, expect, it } from 'vitest';
+import { SceneEvaluator } from '../anim';
+import { createEmptyDocument, defaultCollision, defaultMaterial } from '../document';
+import { boxMesh, chainCharacter, icosphereMesh } from '../document/fixtures';
+import type { ImpulseDocument, Prop, Track } from '../document/types';
+import { ccdEdgeEdge, ccdVertexTriangle } from './ccd';
+import { reduceContacts } from './contacts';
+import { CollisionScene, checkClip, checkFrame } from './scene';
+import { mulberry32 } from './testutil';
+import { triTriOverlap } from './tritri';
+
+function prop(id: string, mesh: { positions: Float32Array; indices: Uint32Array }): Prop {
+  return {
+    id, name: id, transform: { translation: [0, 0, 0], rotation: [0, 0, 0, 1], scale: [1, 1, 1] }, mesh,
+    material: defaultMaterial(), physics: { mode: 'keyframed', massKg: 1, restitution: 0.5, friction: 0.5 }, collision: defaultCollision(),
+  };
+}
+
+/** Seeded scene: a few props flying along random linear paths (some fast enough to tunnel), 10 fps, 1 s. */
+function randomScene(seed: number): ImpulseDocument {
+  const r = mulberry32(seed);
+  const doc = createEmptyDocument(`seed ${seed}`);
+  const tracks: Track[] = [];
+  const n = 5;
+  for (let i = 0; i < n; i++) {
+    const id = `p${i}`;
+    const mesh = i % 2 === 0 ? icosphereMesh(0.15 + 0.1 * r(), 1) : boxMesh(0.3 * r() + 0.05, 0.02 + 0.3 * r(), 0.2 + 0.2 * r());
+    doc.props.push(prop(id, mesh));
+    const keys = 3;
+    const times: number[] = [], values: number[] = [], rot: number[] = [];
+    for (let k = 0; k < keys; k++) {
+      times.push(k / (keys - 1));
+      values.push((r() - 0.5) * 2, (r() - 0.5) * 1, (r() - 0.5) * 1);
+      const ax = [r() - 0.5, r() - 0.5, r() - 0.5], l = Math.hypot(ax[0], ax[1], ax[2]), ang = r() * 3;
+      rot.push((ax[0] / l) * Math.sin(ang / 2), (ax[1] / l) * Math.sin(ang / 2), (ax[2] / l) * Math.sin(ang / 2), Math.cos(ang / 2));
+    }
+    tracks.push({ target: { kind: 'prop', prop: id }, path: 'translation', interpolation: 'linear', times, values });
+    tracks.push({ target: { kind: 'prop', prop: id }, path: 'rotation', interpolation: 'linear', times, values: rot });
+  }
+  // a character whose chain bends (self-collision candidates) and moves through the props
+  const ch = chainCharacter('hero');
+  ch.collision.adjacentHops = 1;
+  doc.characters.push(ch);
+  const bend = (a: number) => [0, 0, Math.sin(a / 2), Math.cos(a / 2)];
+  tracks.push({ target: { kind: 'joint', character: 'hero', joint: 0 }, path: 'translation', interpolation: 'linear', times: [0, 1], values: [-0.5 + r(), -0.8, 0, 0.5 - r(), -0.6, 0.2] });
+  tracks.push({ target: { kind: 'joint', character: 'hero', joint: 1 }, path: 'rotation', interpolation: 'linear', times: [0, 1], values: [...bend(0), ...bend(2.8 * r())] });
+  tracks.push({ target: { kind: 'joint', character: 'hero', joint: 2 }, path: 'rotation', interpolation: 'linear', times: [0, 1], values: [...bend(0), ...bend(2.8 * r())] });
+  doc.clips = [{ id: 'c', name: 'clip', frameRate: 10, startFrame: 0, endFrame: 10, tracks }];
+  doc.activeClip = 'c';
+  return doc;
+}
+
+interface RefContact { key: string; crossing: boolean; ccd: number }
+
+/**
+ * Brute force over every triangle pair of every allowed object/part pair: the
+ * exact triangle test at each frame and all 15 feature CCDs over each step for
+ * pairs apart at the step's start. Positions come from the scene's posing; the
+ * detection is independent (no BVH, no broad phase).
+ */
+function bruteFrames(doc: ImpulseDocument): Map<number, Map<string, RefContact>> {
+  const scene = new CollisionScene(doc, 'c');
+  const res = new Map<number, Map<string, RefContact>>();
+  const P = new Float64Array(9), Q = new Float64Array(9), c = new Float64Array(24);
+  const load = (out: Float64Array, pos: Float64Array, I: Uint32Array, t: number) => {
+    for (let j = 0; j < 3; j++) for (let k = 0; k < 3; k++) out[j * 3 + k] = pos[I[t * 3 + j] * 3 + k];
+  };
+  for (let f = 0; f <= 10; f++) {
+    scene.pose(f / 10, f > 0);
+    const m = new Map<string, RefContact>();
+    const objs = scene.objects;
+    for (let i = 0; i < objs.length; i++) for (let j = i; j < objs.length; j++) {
+      const A = objs[i], B = objs[j];
+      const TA = A.indices.length / 3, TB = B.indices.length / 3;
+      for (let ta = 0; ta < TA; ta++) for (let tb = i === j ? ta + 1 : 0; tb < TB; tb++) {
+        let pa = A.parts[A.triPart[ta]], pb = B.parts[B.triPart[tb]];
+        let ra = ta, rb = tb;
+        if (i === j) {
+          if (pa === pb) continue;
+          const hops = hopsOf(A.parents!, scene.parts[pa].joint, scene.parts[pb].joint);
+          if (!A.selfCollision || hops <= A.adjacentHops) continue;
+          if (A.bindPairs.has(ta < tb ? ta * TA + tb : tb * TA + ta)) continue;
+          let shared = false;
+          for (let x = 0; x < 3; x++) for (let y = 0; y < 3; y++) if (A.indices[ta * 3 + x] === A.indices[tb * 3 + y]) shared = true;
+          if (shared) continue;
+          if (pa > pb) { const t = pa; pa = pb; pb = t; ra = tb; rb = ta; }
+        }
+        const key = `${pa}:${pb}`;
+        load(P, A.positions, A.indices, ra); load(Q, B.positions, B.indices, rb);
+        const cross = triTriOverlap(P, 0, Q, 0);
+        let t = Infinity;
+        if (f > 0) {
+          load(P, A.prevPositions, A.indices, ra); load(Q, B.prevPositions, B.indices, rb);
+          if (!triTriOverlap(P, 0, Q, 0)) {
+            const OA = i === j && pa !== A.parts[A.triPart[ta]] ? A : A, OB = B;
+            void OA; void OB;
+            const IA = A.indices, IB = B.indices;
+            const put = (o: number, pos: Float64Array, v: number) => { c[o] = pos[v * 3]; c[o + 1] = pos[v * 3 + 1]; c[o + 2] = pos[v * 3 + 2]; };
+            for (let pass = 0; pass < 2; pass++) {
+              const [Xv, tv, Xt, tt] = pass === 0 ? [A, ra, B, rb] as const : [B, rb, A, ra] as const;
+              for (let v = 0; v < 3; v++) {
+                put(0, Xv.prevPositions, Xv.indices[tv * 3 + v]); put(12, Xv.positions, Xv.indices[tv * 3 + v]);
+                for (let q = 0; q < 3; q++) { put(3 + q * 3, Xt.prevPositions, Xt.indices[tt * 3 + q]); put(15 + q * 3, Xt.positions, Xt.indices[tt * 3 + q]); }
+                const h = ccdVertexTriangle(c);
+                if (h !== null && h < t) t = h;
+              }
+            }
+            for (let ea = 0; ea < 3; ea++) for (let eb = 0; eb < 3; eb++) {
+              const a0 = IA[ra * 3 + ea], a1 = IA[ra * 3 + ((ea + 1) % 3)], b0 = IB[rb * 3 + eb], b1 = IB[rb * 3 + ((eb + 1) % 3)];
+              put(0, A.prevPositions, a0); put(3, A.prevPositions, a1); put(6, B.prevPositions, b0); put(9, B.prevPositions, b1);
+              put(12, A.positions, a0); put(15, A.positions, a1); put(18, B.positions, b0); put(21, B.positions, b1);
+              const h = ccdEdgeEdge(c);
+              if (h !== null && h < t) t = h;
+            }
+          }
+        }
+        if (!cross && t === Infinity) continue;
+        const e = m.get(key) ?? { key, crossing: false, ccd: Infinity };
+        e.crossing ||= cross;
+        e.ccd = Math.min(e.ccd, t);
+        m.set(key, e);
+      }
+    }
+    res.set(f, m);
+  }
+  return res;
+}
+
+function hopsOf(parents: Int32Array, a: number, b: number): number {
+  const up = (x: number) => { const p: number[] = []; for (let y = x; y >= 0; y = parents[y]) p.push(y); return p; };
+  const pa = up(a), pb = up(b);
+  for (let i = 0; i < pa.length; i++) { const j = pb.indexOf(pa[i]); if (j >= 0) return i + j; }
+  return Infinity;
+}
+
+describe('whole-clip check against a brute-force all-triangle-pairs reference', () => {
+  for (const seed of [1, 2, 3]) {
+    it(`seed ${seed}: same findings, intervals and first-contact times`, async () => {
+      const doc = randomScene(seed);
+      const ref = bruteFrames(doc);
+      const scene = new CollisionScene(doc, 'c');
+      const partKey = (objId: string, joint: number) => scene.parts.findIndex((p) => scene.objects[p.object].id === objId && p.joint === joint);
+      // reference findings with the documented merge rules
+      const refFindings: string[] = [];
+      const open = new Map<string, { start: number; end: number; first: number }>();
+      const all: { key: string; kind: string; start: number; end: number; first: number }[] = [];
+      for (let f = 0; f <= 10; f++) {
+        for (const c of ref.get(f)!.values()) {
+          const cur = open.get(c.key);
+          if (!c.crossing) {
+            if (cur && cur.end === f - 1) continue;
+            all.push({ key: c.key, kind: 'tunnel', start: f - 1, end: f, first: f - 1 + c.ccd });
+            continue;
+          }
+          if (cur && cur.end === f - 1) { cur.end = f; continue; }
+          const rec = { key: c.key, kind: 'intersect', start: f, end: f, first: c.ccd !== Infinity && f > 0 ? f - 1 + c.ccd : f };
+          open.set(c.key, rec);
+          all.push(rec);
+        }
+      }
+      for (const r of all) refFindings.push(`${r.key} ${r.kind} ${r.start}-${r.end}`);
+      const report = await checkClip(doc);
+      const got = report.findings.filter((f) => f.kind !== 'contain').map((f) => {
+        let a = partKey(f.a.objectId, f.a.joint), b = partKey(f.b.objectId, f.b.joint);
+        if (a > b) { const t = a; a = b; b = t; }
+        return { s: `${a}:${b} ${f.kind} ${f.startFrame}-${f.endFrame}`, first: f.firstContactTime };
+      });
+      expect(got.map((g) => g.s).sort(), `seed ${seed}: findings equal the brute-force reference`).toEqual(refFindings.slice().sort());
+      expect(refFindings.length, 'the seeded scene has contacts to compare').toBeGreaterThan(2);
+      for (const r of all) {
+        const g = got.find((x) => x.s === `${r.key} ${r.kind} ${r.start}-${r.end}`)!;
+        expect(Math.abs(g.first - r.first), `first contact time of ${r.key}`).toBeLessThan(1e-9);
+      }
+    });
+  }
+});
+
+describe('continuous detection and containment', () => {
+  function twoProps(ballPath: number[], ballRadius = 0.05): ImpulseDocument {
+    const doc = createEmptyDocument('t');
+    doc.props.push(prop('wall', boxMesh(0.01, 0.5, 0.5)), prop('ball', icosphereMesh(ballRadius, 1)));
+    doc.clips = [{ id: 'c', name: 'clip', frameRate: 30, startFrame: 0, endFrame: 2, tracks: [
+      { target: { kind: 'prop', prop: 'ball' }, path: 'translation', interpolation: 'linear', times: [0, 2 / 30], values: ballPath },
+    ] }];
+    doc.activeClip = 'c';
+    return doc;
+  }
+  it('a fast ball passing through a thin wall between two frames is found, with the sub-frame time of first contact', async () => {
+    // from x = -1 to x = +1 over 2 frames: at frame 1 it is at x = 0 (inside the wall!) - so move 3 units to be clear at frame 1
+    const doc = twoProps([-1.5, 0, 0, 1.5, 0, 0]);
+    doc.clips[0].tracks[0].times = [0, 1 / 30];
+    const report = await checkClip(doc);
+    const t = report.findings.find((f) => f.kind === 'tunnel');
+    expect(t, 'tunnelling found').toBeDefined();
+    // ball surface (radius ≤ 0.05) meets the wall face x = -0.01 when the centre is at about -0.06
+    const expected = (1.5 - 0.01 - 0.05) / 3;
+    expect(t!.firstContactTime).toBeGreaterThan(expected - 0.01);
+    expect(t!.firstContactTime).toBeLessThan(expected + 0.01);
+    expect(Math.abs(t!.firstContactPoint[0] + 0.01), 'first contact point on the wall face').toBeLessThan(1e-6);
+    expect(report.findings.filter((f) => f.kind === 'intersect').length, 'no frame shows an intersection').toBe(0);
+  });
+  it('a small ball entirely inside a box is reported as containment with its depth', async () => {
+    const doc = createEmptyDocument('t');
+    doc.props.push(prop('box', boxMesh(0.5, 0.5, 0.5)), prop('ball', icosphereMesh(0.05, 1)));
+    doc.props[1].transform.translation = [0.3, 0, 0];
+    doc.clips = [{ id: 'c', name: 'clip', frameRate: 30, startFrame: 0, endFrame: 0, tracks: [] }];
+    const report = await checkClip(doc);
+    const c = report.findings.find((f) => f.kind === 'contain');
+    expect(c, 'containment reported').toBeDefined();
+    expect(c!.a.object).toBe('ball');
+    expect(c!.b.object).toBe('box');
+    // deepest ball vertex is about 0.5 - (0.3 - 0.05) = 0.25 from the +x face... nearest face distance
+    expect(c!.maxDepth).toBeGreaterThan(0.2 - 1e-9);
+    expect(c!.maxDepth).toBeLessThan(0.3);
+  });
+  it('penetration depth of two overlapping boxes equals the overlap (closed-form)', () => {
+    const doc = createEmptyDocument('t');
+    doc.props.push(prop('a', boxMesh(0.5, 0.5, 0.5)), prop('b', boxMesh(0.5, 0.3, 0.3)));
+    doc.props[1].transform.translation = [0.9, 0, 0]; // overlap 0.1 along x
+    doc.clips = [{ id: 'c', name: 'clip', frameRate: 30, startFrame: 0, endFrame: 0, tracks: [] }];
+    const scene = new CollisionScene(doc, 'c');
+    const contacts = checkFrame(scene, 0);
+    const x = contacts.find((c) => c.kind === 'intersect')!;
+    expect(x, 'intersection').toBeDefined();
+    expect(Math.abs(x.depth - 0.1), `depth ${x.depth}`).toBeLessThan(1e-6);
+    // normal from b into a: b = 'b' at +x, so the normal points to -x
+    const [na, nb] = x.a.object === 'a' ? [x.normal, 1] : [x.normal, -1];
+    expect(na[0] * nb, 'normal points from b into a along x').toBeLessThan(-0.9);
+    expect(Math.abs(x.point[0] - 0.45) < 0.051, `contact point in the overlap slab, got ${x.point}`).toBe(true);
+  });
+});
+
+describe('contact reduction (Zachwieja 3.8)', () => {
+  it('collinear points reduce to the midpoint of the extremes, coplanar to the hull-vertex centroid', () => {
+    const out = [0, 0, 0];
+    expect(reduceContacts([0, 0, 0, 1, 0, 0, 0.2, 0, 0, 0.3, 0, 0, 4, 0, 0], 5, out)).toBe(2);
+    expect(out).toEqual([2, 0, 0]);
+    // square corners plus interior points: hull centroid is the square centre regardless of interior points
+    const pts = [0, 0, 0, 2, 0, 0, 2, 2, 0, 0, 2, 0, 0.1, 0.1, 0, 0.2, 0.1, 0, 0.1, 0.3, 0];
+    expect(reduceContacts(pts, 7, out)).toBe(3);
+    expect(out[0]).toBeCloseTo(1, 12);
+    expect(out[1]).toBeCloseTo(1, 12);
+    expect(reduceContacts([1, 2, 3], 1, out)).toBe(1);
+    expect(out).toEqual([1, 2, 3]);
+    expect(reduceContacts([0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1], 4, out)).toBe(4);
+    expect(out).toEqual([0.25, 0.25, 0.25]);
+  });
+});
+
+describe('evaluation matches the animation module', () => {
+  it('prop positions follow propWorldMatrix', () => {
+    const doc = randomScene(9);
+    const scene = new CollisionScene(doc, 'c');
+    const ev = new SceneEvaluator(doc, 'c');
+    scene.pose(0.35, false);
+    const m = new Float64Array(16);
+    ev.propWorldMatrix(0, 0.35, m);
+    const src = doc.props[0].mesh.positions;
+    const o = scene.objects.find((x) => x.id === 'p0')!;
+    const x = m[0] * src[0] + m[4] * src[1] + m[8] * src[2] + m[12];
+    expect(Math.abs(o.positions[0] - x)).toBeLessThan(1e-12);
+  });
+});

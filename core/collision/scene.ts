@@ -1,0 +1,761 @@
+/**
+ * Scene-level interpenetration checking: body-part volumes, broad phase,
+ * narrow phase, continuous detection between frames, depth, contacts, and the
+ * whole-clip report.
+ *
+ * Objects: every character (all its skinned meshes merged into one vertex
+ * array) and every prop. Parts (Macagon 2003, body-part volumes): each skinned
+ * triangle belongs to the skeleton joint that dominates its vertices' weights;
+ * each part has its own BVH, refit (never rebuilt) every frame over the swept
+ * motion from the previous frame, so one tree serves the discrete test at the
+ * frame and the continuous test since the last one. A prop is one part.
+ *
+ * Per frame: sweep-and-prune over the parts' swept boxes (groups, masks,
+ * ignore rules, self-collision rules), BVH-vs-BVH, then for each candidate
+ * triangle pair the exact triangle–triangle test at the frame and, for pairs
+ * that were not already intersecting at the previous frame, vertex–triangle
+ * and edge–edge CCD over the linear motion between the frames. The earliest
+ * contact over a part pair's candidate feature list is found as in Zachwieja's
+ * micro-backtracking (section 3.5): only the features involved are moved in
+ * time, earliest first, and each later feature's search is cut at the best
+ * time found so far.
+ *
+ * Penetration depth (scene units): for a part pair at a frame, the largest
+ * distance from a vertex of a crossing triangle that lies inside the other
+ * object (exact ray-parity test against the other object's closed meshes) to
+ * the other object's surface. For containment without crossing, the largest
+ * such distance over all vertices of the contained object. Depth is 0 when the
+ * other object is not closed (a warning says so).
+ *
+ * Contact normal: unit vector pointing from object b into object a (the
+ * direction to push a out of b): the sum over crossing triangle pairs of
+ * (normal of b's triangle − normal of a's triangle), normalised. Contact point:
+ * the crossing segments' ends reduced per Zachwieja 3.8 (`reduceContacts`).
+ */
+import type { ImpulseDocument } from '../document/types';
+import { SceneEvaluator } from '../anim';
+import { Rig, computeSkinMatrices, dominantJointPerTriangle, skeletonHops, skinPositions } from '../skeleton';
+import { TriangleBVH } from './bvh';
+import { PartSweepAndPrune, partPairIgnored as isIgnored, settingsCollide as groupsCollide } from './sap';
+import { ccdQueryFlat } from './ccd';
+import { reduceContacts } from './contacts';
+import { closestPointOnMesh, forEachLeafPair, pointInMesh } from './query';
+import { triTriIntersect, triTriOverlap } from './tritri';
+
+export interface PartInfo {
+  /** Object index in `CollisionScene.objects`. */
+  object: number;
+  /** Skeleton joint index for a character part, -1 for a prop. */
+  joint: number;
+  /** Joint name, or the prop's name. */
+  name: string;
+  bvh: TriangleBVH;
+}
+
+export interface CollisionObject {
+  kind: 'character' | 'prop';
+  /** Index in doc.characters or doc.props. */
+  index: number;
+  id: string;
+  name: string;
+  positions: Float64Array;
+  prevPositions: Float64Array;
+  indices: Uint32Array;
+  /** Part index (into `parts`) per triangle. */
+  triPart: Int32Array;
+  parts: number[];
+  /** Per closed-or-open shell (one per source mesh): a BVH over its triangles. */
+  shells: { bvh: TriangleBVH; closed: boolean; name: string }[];
+  closed: boolean;
+  /** Self-intersecting triangle pairs of the bind pose (key triA·T + triB, triA < triB). */
+  bindPairs: Set<number>;
+  parents: Int32Array | null;
+  selfCollision: boolean;
+  adjacentHops: number;
+  groups: number;
+  mask: number;
+  enabled: boolean;
+  rig: Rig | null;
+  skinMats: Float64Array[];
+  meshOffsets: number[];
+  vertexStamp: Uint32Array;
+  /** Frame stamp of the last shell refit. */
+  shellStamp: number;
+}
+
+export interface FindingSide {
+  /** Object id. */
+  objectId: string;
+  /** Object name. */
+  object: string;
+  /** Joint name (characters) or prop name. */
+  part: string;
+  /** Skeleton joint index, -1 for props. */
+  joint: number;
+}
+
+export type FindingKind = 'intersect' | 'tunnel' | 'contain';
+
+/** One part pair in contact at one frame. */
+export interface FrameContact {
+  a: FindingSide;
+  b: FindingSide;
+  kind: FindingKind;
+  /** Crossing triangle pairs at the frame. */
+  trianglePairs: number;
+  depth: number;
+  point: [number, number, number];
+  normal: [number, number, number];
+  /** Earliest contact since the previous frame, as a fraction in [0, 1] of the step, or null. */
+  ccdTime: number | null;
+  ccdPoint: [number, number, number] | null;
+}
+
+export interface Finding {
+  a: FindingSide;
+  b: FindingSide;
+  kind: FindingKind;
+  startFrame: number;
+  endFrame: number;
+  /** First moment of contact in frames (sub-frame), e.g. 12.37. */
+  firstContactTime: number;
+  /** Where the first contact happened (CCD point), or the start frame's contact point. */
+  firstContactPoint: [number, number, number];
+  maxDepth: number;
+  maxDepthFrame: number;
+  /** Reduced contact point at the start frame. */
+  point: [number, number, number];
+  /** Contact normal at the start frame (from b into a). */
+  normal: [number, number, number];
+}
+
+export interface CheckReport {
+  fps: number;
+  frames: number;
+  startFrame: number;
+  endFrame: number;
+  clip: string | null;
+  findings: Finding[];
+  warnings: string[];
+  /** Work done, for tuning and the benchmark. */
+  stats: { candidatePartPairs: number; trianglePairs: number; ccdQueries: number };
+}
+
+export interface CheckOptions {
+  /** Clip id or name (default: doc.activeClip, else the first clip). */
+  clip?: string;
+  /** Samples per second (default: the clip's frame rate). */
+  fps?: number;
+  /** Continuous detection between frames (default true). */
+  continuous?: boolean;
+}
+
+export class CheckAbortedError extends Error {
+  constructor() {
+    super('check aborted');
+    this.name = 'CheckAbortedError';
+  }
+}
+
+/** The posed scene and the acceleration structures, reused from frame to frame. */
+export class CollisionScene {
+  readonly doc: ImpulseDocument;
+  readonly evaluator: SceneEvaluator;
+  readonly objects: CollisionObject[] = [];
+  readonly parts: PartInfo[] = [];
+  readonly warnings: string[] = [];
+  readonly stats = { candidatePartPairs: 0, trianglePairs: 0, ccdQueries: 0 };
+  private readonly sap = new PartSweepAndPrune();
+  private partBoxes = new Float64Array(0);
+  private readonly m16 = new Float64Array(16);
+  private readonly pairBuf: number[] = [];
+  private frameStamp = 0;
+  /** Whether prevPositions hold the previous sample. */
+  private hasPrev = false;
+
+  constructor(doc: ImpulseDocument, clipId?: string) {
+    this.doc = doc;
+    this.evaluator = new SceneEvaluator(doc, clipId);
+    doc.characters.forEach((ch, ci) => {
+      let nv = 0, nt = 0;
+      const meshOffsets: number[] = [];
+      for (const m of ch.meshes) {
+        meshOffsets.push(nv);
+        nv += m.positions.length / 3;
+        nt += m.indices.length / 3;
+      }
+      const indices = new Uint32Array(nt * 3);
+      const triJoint = new Int32Array(nt);
+      const bind = new Float64Array(nv * 3);
+      let t0 = 0;
+      const shellsTris: Uint32Array[] = [];
+      const shellClosed: boolean[] = [];
+      ch.meshes.forEach((m, mi) => {
+        const off = meshOffsets[mi];
+        const mt = m.indices.length / 3;
+        for (let i = 0; i < m.indices.length; i++) indices[t0 * 3 + i] = m.indices[i] + off;
+        for (let i = 0; i < m.positions.length; i++) bind[off * 3 + i] = m.positions[i];
+        triJoint.set(dominantJointPerTriangle(m), t0);
+        shellsTris.push(range(t0, t0 + mt));
+        shellClosed.push(isClosed(m.indices));
+        t0 += mt;
+      });
+      const objIndex = this.objects.length;
+      const obj = this.makeObject('character', ci, ch.id, ch.name, bind, indices);
+      obj.parents = Int32Array.from(ch.skeleton.joints.map((j) => j.parent));
+      obj.selfCollision = ch.collision.selfCollision;
+      obj.adjacentHops = ch.collision.adjacentHops;
+      obj.groups = ch.collision.groups;
+      obj.mask = ch.collision.mask;
+      obj.enabled = ch.collision.enabled;
+      obj.rig = new Rig(ch);
+      obj.skinMats = ch.meshes.map((m) => new Float64Array(16 * m.skinJoints.length));
+      obj.meshOffsets = meshOffsets;
+      // parts by dominant joint
+      const byJoint = new Map<number, number[]>();
+      for (let t = 0; t < nt; t++) {
+        const j = triJoint[t] < 0 ? 0 : triJoint[t];
+        let l = byJoint.get(j);
+        if (!l) byJoint.set(j, (l = []));
+        l.push(t);
+      }
+      for (const [j, tris] of [...byJoint.entries()].sort((a, b) => a[0] - b[0])) {
+        const pi = this.parts.length;
+        this.parts.push({ object: objIndex, joint: j, name: ch.skeleton.joints[j]?.name ?? `joint${j}`, bvh: TriangleBVH.build(bind, indices, Uint32Array.from(tris)) });
+        obj.parts.push(pi);
+        for (const t of tris) obj.triPart[t] = obj.parts.length - 1;
+      }
+      obj.shells = shellsTris.map((tris, i) => ({ bvh: TriangleBVH.build(bind, indices, tris), closed: shellClosed[i], name: ch.meshes[i].name }));
+      obj.closed = shellClosed.every((c) => c);
+      ch.meshes.forEach((m, i) => {
+        if (!shellClosed[i]) this.warnings.push(`character "${ch.name}" mesh "${m.name}" is not closed: containment and depth cannot be decided against it`);
+      });
+      // bind-pose self intersections: excluded from self-collision
+      if (obj.selfCollision) {
+        const T = nt;
+        const P = new Float64Array(9), Q = new Float64Array(9);
+        for (let a = 0; a < obj.parts.length; a++) {
+          for (let b = a + 1; b < obj.parts.length; b++) {
+            const pa = this.parts[obj.parts[a]], pb = this.parts[obj.parts[b]];
+            forEachLeafPair(pa.bvh, pb.bvh, (ta, tb) => {
+              loadTri(P, bind, indices, ta);
+              loadTri(Q, bind, indices, tb);
+              if (triTriOverlap(P, 0, Q, 0)) obj.bindPairs.add(ta < tb ? ta * T + tb : tb * T + ta);
+            });
+          }
+        }
+      }
+      this.objects.push(obj);
+    });
+    doc.props.forEach((pr, pi) => {
+      const pos = Float64Array.from(pr.mesh.positions);
+      const obj = this.makeObject('prop', pi, pr.id, pr.name, pos, Uint32Array.from(pr.mesh.indices));
+      obj.groups = pr.collision.groups;
+      obj.mask = pr.collision.mask;
+      obj.enabled = pr.collision.enabled;
+      const objIndex = this.objects.length;
+      const part = this.parts.length;
+      this.parts.push({ object: objIndex, joint: -1, name: pr.name, bvh: TriangleBVH.build(pos, obj.indices) });
+      obj.parts.push(part);
+      const closed = isClosed(pr.mesh.indices);
+      obj.shells = [{ bvh: this.parts[part].bvh, closed, name: pr.name }];
+      obj.closed = closed;
+      if (!closed) this.warnings.push(`prop "${pr.name}" mesh is not closed: containment and depth cannot be decided against it`);
+      this.objects.push(obj);
+    });
+    this.partBoxes = new Float64Array(this.parts.length * 6);
+  }
+
+  private makeObject(kind: 'character' | 'prop', index: number, id: string, name: string, positions: Float64Array, indices: Uint32Array): CollisionObject {
+    const nv = positions.length / 3;
+    return {
+      kind, index, id, name,
+      positions: new Float64Array(positions.length),
+      prevPositions: new Float64Array(positions.length),
+      indices,
+      triPart: new Int32Array(indices.length / 3),
+      parts: [], shells: [], closed: true, bindPairs: new Set(), parents: null,
+      selfCollision: false, adjacentHops: 0, groups: 1, mask: 0xffffffff, enabled: true,
+      rig: null, skinMats: [], meshOffsets: [0], vertexStamp: new Uint32Array(nv), shellStamp: -1,
+    };
+  }
+
+  /** Poses every object at `timeSec` into `positions` (the old ones move to `prevPositions`). */
+  pose(timeSec: number, keepPrevious: boolean): void {
+    const ev = this.evaluator;
+    for (const o of this.objects) {
+      if (keepPrevious) {
+        const t = o.prevPositions;
+        o.prevPositions = o.positions;
+        o.positions = t;
+      }
+      if (o.kind === 'character') {
+        const ch = this.doc.characters[o.index];
+        const rig = o.rig!;
+        ev.characterLocalPose(o.index, timeSec, rig.local);
+        rig.computeWorld();
+        ch.meshes.forEach((m, mi) => {
+          computeSkinMatrices(m, rig.world, o.skinMats[mi]);
+          const off = o.meshOffsets[mi];
+          skinPositions(m, o.skinMats[mi], o.positions.subarray(off * 3, off * 3 + m.positions.length));
+        });
+      } else {
+        const src = this.doc.props[o.index].mesh.positions;
+        const m = this.m16;
+        ev.propWorldMatrix(o.index, timeSec, m);
+        const P = o.positions;
+        for (let i = 0; i < src.length; i += 3) {
+          const x = src[i], y = src[i + 1], z = src[i + 2];
+          P[i] = m[0] * x + m[4] * y + m[8] * z + m[12];
+          P[i + 1] = m[1] * x + m[5] * y + m[9] * z + m[13];
+          P[i + 2] = m[2] * x + m[6] * y + m[10] * z + m[14];
+        }
+      }
+    }
+    this.hasPrev = keepPrevious;
+    this.frameStamp++;
+    for (let p = 0; p < this.parts.length; p++) {
+      const part = this.parts[p];
+      const o = this.objects[part.object];
+      part.bvh.refitSwept(o.positions, keepPrevious ? o.prevPositions : null);
+      part.bvh.rootBox(this.partBoxes, p * 6);
+    }
+  }
+
+  private refitShells(o: CollisionObject): void {
+    if (o.shellStamp === this.frameStamp) return;
+    o.shellStamp = this.frameStamp;
+    if (o.kind === 'prop') return; // the prop's shell is its part BVH, already refit
+    for (const s of o.shells) s.bvh.refit(o.positions);
+  }
+
+  private acceptPair = (pa: number, pb: number): boolean => {
+    const A = this.parts[pa], B = this.parts[pb];
+    const oa = this.objects[A.object], ob = this.objects[B.object];
+    if (A.object === B.object) {
+      if (!oa.selfCollision || !oa.enabled || oa.parents === null) return false;
+      if (skeletonHops(oa.parents, A.joint, B.joint) <= oa.adjacentHops) return false;
+    } else if (!groupsCollide(oa, ob)) return false;
+    if (this.doc.check.ignore.length > 0 && isIgnored(this.doc.check.ignore, oa.id, A.joint, ob.id, B.joint)) return false;
+    return true;
+  };
+
+  /**
+   * Discrete check at `timeSec` and, when `continuous` and the scene was posed
+   * at the previous sample, the continuous check since then. Call `pose` first.
+   */
+  detect(continuous: boolean): FrameContact[] {
+    const pairs = this.pairBuf;
+    pairs.length = 0;
+    this.sap.pairs(this.partBoxes, this.parts.length, this.acceptPair, pairs);
+    this.stats.candidatePartPairs += pairs.length / 2;
+    const out: FrameContact[] = [];
+    const crossingObjects = new Set<number>();
+    for (let k = 0; k < pairs.length; k += 2) {
+      const c = this.narrow(pairs[k], pairs[k + 1], continuous && this.hasPrev);
+      if (c !== null) {
+        out.push(c);
+        if (c.kind === 'intersect') {
+          const A = this.parts[pairs[k]].object, B = this.parts[pairs[k + 1]].object;
+          crossingObjects.add(A < B ? A * 65536 + B : B * 65536 + A);
+        }
+      }
+    }
+    this.containment(crossingObjects, out);
+    return out;
+  }
+
+  private side(p: number): FindingSide {
+    const part = this.parts[p], o = this.objects[part.object];
+    return { objectId: o.id, object: o.name, part: part.name, joint: part.joint };
+  }
+
+  private readonly _P = new Float64Array(9);
+  private readonly _Q = new Float64Array(9);
+  private readonly _seg = new Float64Array(6);
+  private readonly _ccd = new Float64Array(24);
+  private readonly _hit = new Float64Array(3);
+  private readonly _cp = new Float64Array(3);
+  private _pts = new Float64Array(3 * 256);
+
+  private narrow(pa: number, pb: number, continuous: boolean): FrameContact | null {
+    const A = this.parts[pa], B = this.parts[pb];
+    const oa = this.objects[A.object], ob = this.objects[B.object];
+    const self = A.object === B.object;
+    const T = oa.indices.length / 3;
+    const Pa = oa.positions, Pb = ob.positions, Qa = oa.prevPositions, Qb = ob.prevPositions;
+    const P = this._P, Q = this._Q, seg = this._seg;
+    let npts = 0;
+    let crossings = 0;
+    let nx = 0, ny = 0, nz = 0;
+    let best = Infinity;
+    const bestPoint = this._hit;
+    const crossTris: number[] = [];
+    forEachLeafPair(A.bvh, B.bvh, (ta, tb) => {
+      if (self && oa.bindPairs.has(ta < tb ? ta * T + tb : tb * T + ta)) return;
+      if (self && sharesVertex(oa.indices, ta, tb)) return;
+      this.stats.trianglePairs++;
+      loadTri(P, Pa, oa.indices, ta);
+      loadTri(Q, Pb, ob.indices, tb);
+      if (triTriIntersect(P, 0, Q, 0, seg, 0)) {
+        crossings++;
+        if (npts + 2 > this._pts.length / 3) {
+          const np = new Float64Array(this._pts.length * 2);
+          np.set(this._pts);
+          this._pts = np;
+        }
+        for (let k = 0; k < 6; k++) this._pts[npts * 3 + k] = seg[k];
+        npts += 2;
+        accumulateNormal(P, Q, this._cp);
+        nx += this._cp[0]; ny += this._cp[1]; nz += this._cp[2];
+        crossTris.push(ta, tb);
+      }
+      if (continuous) {
+        // Only pairs that were apart at the previous sample can make a new contact.
+        loadTri(P, Qa, oa.indices, ta);
+        loadTri(Q, Qb, ob.indices, tb);
+        if (triTriOverlap(P, 0, Q, 0)) return;
+        best = this.ccdPair(oa, ta, ob, tb, best, bestPoint);
+      }
+    });
+    if (crossings === 0 && best === Infinity) return null;
+    const point: [number, number, number] = [0, 0, 0];
+    const normal: [number, number, number] = [0, 0, 0];
+    let depth = 0;
+    if (crossings > 0) {
+      reduceContacts(this._pts, npts, point);
+      const l = Math.hypot(nx, ny, nz);
+      if (l > 0) { normal[0] = nx / l; normal[1] = ny / l; normal[2] = nz / l; }
+      depth = this.depthOfCrossing(oa, ob, crossTris);
+    } else {
+      point[0] = bestPoint[0]; point[1] = bestPoint[1]; point[2] = bestPoint[2];
+    }
+    return {
+      a: this.side(pa), b: this.side(pb),
+      kind: crossings > 0 ? 'intersect' : 'tunnel',
+      trianglePairs: crossings, depth, point, normal,
+      ccdTime: best === Infinity ? null : best,
+      ccdPoint: best === Infinity ? null : [bestPoint[0], bestPoint[1], bestPoint[2]],
+    };
+  }
+
+  /** Earliest CCD contact of the 15 features of a triangle pair, cut at `best`. */
+  private ccdPair(oa: CollisionObject, ta: number, ob: CollisionObject, tb: number, best: number, bestPoint: Float64Array): number {
+    const c = this._ccd, h = this._hit;
+    const Ia = oa.indices, Ib = ob.indices;
+    for (let pass = 0; pass < 2; pass++) {
+      const ov = pass === 0 ? oa : ob, ot = pass === 0 ? ob : oa;
+      const tv = pass === 0 ? ta : tb, tt = pass === 0 ? tb : ta;
+      const Iv = pass === 0 ? Ia : Ib, It = pass === 0 ? Ib : Ia;
+      for (let v = 0; v < 3; v++) {
+        const vi = Iv[tv * 3 + v] * 3;
+        putPoint(c, 0, ov.prevPositions, vi); putPoint(c, 12, ov.positions, vi);
+        for (let j = 0; j < 3; j++) {
+          const ti = It[tt * 3 + j] * 3;
+          putPoint(c, 3 + j * 3, ot.prevPositions, ti); putPoint(c, 15 + j * 3, ot.positions, ti);
+        }
+        if (!sweptBoxesOverlap(c, true)) continue;
+        this.stats.ccdQueries++;
+        if (ccdQueryFlat(true, c, 0, _tuv, 0) && _tuv[0] < best) {
+          best = _tuv[0];
+          pointAt(c, true, _tuv, h);
+          bestPoint[0] = h[0]; bestPoint[1] = h[1]; bestPoint[2] = h[2];
+        }
+      }
+    }
+    for (let ea = 0; ea < 3; ea++) {
+      const a0 = Ia[ta * 3 + ea] * 3, a1 = Ia[ta * 3 + ((ea + 1) % 3)] * 3;
+      for (let eb = 0; eb < 3; eb++) {
+        const b0 = Ib[tb * 3 + eb] * 3, b1 = Ib[tb * 3 + ((eb + 1) % 3)] * 3;
+        putPoint(c, 0, oa.prevPositions, a0); putPoint(c, 3, oa.prevPositions, a1);
+        putPoint(c, 6, ob.prevPositions, b0); putPoint(c, 9, ob.prevPositions, b1);
+        putPoint(c, 12, oa.positions, a0); putPoint(c, 15, oa.positions, a1);
+        putPoint(c, 18, ob.positions, b0); putPoint(c, 21, ob.positions, b1);
+        if (!sweptBoxesOverlap(c, false)) continue;
+        this.stats.ccdQueries++;
+        if (ccdQueryFlat(false, c, 0, _tuv, 0) && _tuv[0] < best) {
+          best = _tuv[0];
+          pointAt(c, false, _tuv, h);
+          bestPoint[0] = h[0]; bestPoint[1] = h[1]; bestPoint[2] = h[2];
+        }
+      }
+    }
+    return best;
+  }
+
+  /** Depth of the crossing triangles' vertices inside the other object (see the file comment). */
+  private depthOfCrossing(oa: CollisionObject, ob: CollisionObject, crossTris: number[]): number {
+    let depth = 0;
+    const stamp = ++_vstamp;
+    for (let side = 0; side < 2; side++) {
+      const ov = side === 0 ? oa : ob, other = side === 0 ? ob : oa;
+      if (!other.closed) continue;
+      if (ov === other) {
+        // self-collision: depth against the other part is not defined by a closed
+        // shell of its own; use the same merged shells (vertex inside another shell).
+      }
+      this.refitShells(other);
+      for (let k = side; k < crossTris.length; k += 2) {
+        const t = crossTris[k];
+        for (let j = 0; j < 3; j++) {
+          const v = ov.indices[t * 3 + j];
+          if (ov.vertexStamp[v] === stamp) continue;
+          ov.vertexStamp[v] = stamp;
+          const d = this.insideDepth(other, ov.positions, v * 3, ov === other ? ov.triPart[t] : -1);
+          if (d > depth) depth = d;
+        }
+      }
+    }
+    return depth;
+  }
+
+  /** Distance from a point to `o`'s surface if the point is inside one of o's closed shells, else 0. */
+  private insideDepth(o: CollisionObject, P: Float64Array, po: number, _skipPart: number): number {
+    let inside = false;
+    for (const s of o.shells) {
+      if (!s.closed) continue;
+      if (pointInMesh(s.bvh, o.positions, P, po) === 1) { inside = true; break; }
+    }
+    if (!inside) return 0;
+    let d = Infinity;
+    for (const s of o.shells) {
+      const dd = closestPointOnMesh(s.bvh, o.positions, P[po], P[po + 1], P[po + 2], this._cp);
+      if (dd < d) d = dd;
+    }
+    return d === Infinity ? 0 : d;
+  }
+
+  private readonly objBox = new Float64Array(6);
+  private readonly objBox2 = new Float64Array(6);
+
+  /** Containment without crossing, between different objects whose boxes overlap. */
+  private containment(crossingObjects: Set<number>, out: FrameContact[]): void {
+    const n = this.objects.length;
+    for (let i = 0; i < n; i++) {
+      for (let j = 0; j < n; j++) {
+        if (i === j) continue;
+        const inner = this.objects[i], outer = this.objects[j];
+        if (!outer.closed || !groupsCollide(inner, outer)) continue;
+        if (crossingObjects.has(i < j ? i * 65536 + j : j * 65536 + i)) continue;
+        if (inner.positions.length === 0) continue;
+        // inner's box inside outer's box is necessary
+        this.objectBox(inner, this.objBox);
+        const ib = this.objBox;
+        const ob = this.objBox2;
+        this.objectBox(outer, ob);
+        if (ib[0] < ob[0] || ib[1] < ob[1] || ib[2] < ob[2] || ib[3] > ob[3] || ib[4] > ob[4] || ib[5] > ob[5]) continue;
+        this.refitShells(outer);
+        if (this.insideDepth(outer, inner.positions, 0, -1) <= 0) continue;
+        // contained: deepest vertex, and the parts involved
+        let depth = 0, deepV = 0;
+        for (let v = 0; v < inner.positions.length / 3; v++) {
+          const d = this.insideDepth(outer, inner.positions, v * 3, -1);
+          if (d > depth) { depth = d; deepV = v; }
+        }
+        // outer part: the part of the surface triangle nearest the deepest vertex
+        const tri = new Int32Array(1);
+        let bestD = Infinity, bestTri = 0;
+        for (const s of outer.shells) {
+          const d = closestPointOnMesh(s.bvh, outer.positions, inner.positions[deepV * 3], inner.positions[deepV * 3 + 1], inner.positions[deepV * 3 + 2], this._cp, tri);
+          if (d < bestD) { bestD = d; bestTri = tri[0]; }
+        }
+        const innerPart = inner.parts[inner.kind === 'prop' ? 0 : inner.triPart[firstTriOfVertex(inner.indices, deepV)]];
+        const outerPart = outer.parts[outer.triPart[bestTri]];
+        if (this.doc.check.ignore.length > 0 && isIgnored(this.doc.check.ignore, inner.id, this.parts[innerPart].joint, outer.id, this.parts[outerPart].joint)) continue;
+        const p = inner.positions;
+        out.push({
+          a: this.side(innerPart), b: this.side(outerPart), kind: 'contain', trianglePairs: 0, depth,
+          point: [p[deepV * 3], p[deepV * 3 + 1], p[deepV * 3 + 2]], normal: [0, 0, 0], ccdTime: null, ccdPoint: null,
+        });
+      }
+    }
+  }
+
+  private objectBox(o: CollisionObject, out: Float64Array): void {
+    out[0] = out[1] = out[2] = Infinity;
+    out[3] = out[4] = out[5] = -Infinity;
+    const P = o.positions;
+    for (let i = 0; i < P.length; i += 3) {
+      for (let k = 0; k < 3; k++) {
+        if (P[i + k] < out[k]) out[k] = P[i + k];
+        if (P[i + k] > out[3 + k]) out[3 + k] = P[i + k];
+      }
+    }
+  }
+}
+
+let _vstamp = 0;
+const _tuv = new Float64Array(3);
+
+function range(a: number, b: number): Uint32Array {
+  const r = new Uint32Array(b - a);
+  for (let i = 0; i < r.length; i++) r[i] = a + i;
+  return r;
+}
+
+/** Closed: every undirected edge used exactly twice. */
+export function isClosed(indices: ArrayLike<number>): boolean {
+  const count = new Map<number, number>();
+  let maxV = 0;
+  for (let i = 0; i < indices.length; i++) if (indices[i] > maxV) maxV = indices[i];
+  const N = maxV + 1;
+  for (let t = 0; t < indices.length; t += 3) {
+    for (let e = 0; e < 3; e++) {
+      const a = indices[t + e], b = indices[t + ((e + 1) % 3)];
+      const k = a < b ? a * N + b : b * N + a;
+      count.set(k, (count.get(k) ?? 0) + 1);
+    }
+  }
+  if (count.size === 0) return false;
+  for (const c of count.values()) if (c !== 2) return false;
+  return true;
+}
+
+function loadTri(out: Float64Array, P: ArrayLike<number>, I: Uint32Array, t: number): void {
+  const a = I[t * 3] * 3, b = I[t * 3 + 1] * 3, c = I[t * 3 + 2] * 3;
+  out[0] = P[a]; out[1] = P[a + 1]; out[2] = P[a + 2];
+  out[3] = P[b]; out[4] = P[b + 1]; out[5] = P[b + 2];
+  out[6] = P[c]; out[7] = P[c + 1]; out[8] = P[c + 2];
+}
+
+function sharesVertex(I: Uint32Array, a: number, b: number): boolean {
+  for (let i = 0; i < 3; i++) for (let j = 0; j < 3; j++) if (I[a * 3 + i] === I[b * 3 + j]) return true;
+  return false;
+}
+
+function firstTriOfVertex(I: Uint32Array, v: number): number {
+  for (let i = 0; i < I.length; i++) if (I[i] === v) return (i / 3) | 0;
+  return 0;
+}
+
+function putPoint(c: Float64Array, o: number, P: Float64Array, i: number): void {
+  c[o] = P[i]; c[o + 1] = P[i + 1]; c[o + 2] = P[i + 2];
+}
+
+/** Swept boxes of the two features of a CCD query overlap (necessary for contact). */
+function sweptBoxesOverlap(c: Float64Array, vf: boolean): boolean {
+  // feature 1: points 0 (and 1 for an edge); feature 2: the others
+  const n1 = vf ? 1 : 2;
+  for (let k = 0; k < 3; k++) {
+    let lo1 = Infinity, hi1 = -Infinity, lo2 = Infinity, hi2 = -Infinity;
+    for (let i = 0; i < 4; i++) {
+      const x0 = c[i * 3 + k], x1 = c[12 + i * 3 + k];
+      const lo = x0 < x1 ? x0 : x1, hi = x0 < x1 ? x1 : x0;
+      if (i < n1) { if (lo < lo1) lo1 = lo; if (hi > hi1) hi1 = hi; } else { if (lo < lo2) lo2 = lo; if (hi > hi2) hi2 = hi; }
+    }
+    if (lo1 > hi2 || lo2 > hi1) return false;
+  }
+  return true;
+}
+
+function pointAt(c: Float64Array, vf: boolean, tuv: Float64Array, out: Float64Array): void {
+  const t = tuv[0], u = tuv[1], v = tuv[2];
+  for (let k = 0; k < 3; k++) {
+    const at = (i: number) => c[i * 3 + k] + t * (c[12 + i * 3 + k] - c[i * 3 + k]);
+    if (vf) { const a = at(1); out[k] = a + u * (at(2) - a) + v * (at(3) - a); } else { const a0 = at(0); out[k] = a0 + u * (at(1) - a0); }
+  }
+}
+
+/** (unit normal of Q) − (unit normal of P): points from Q's object into P's. */
+function accumulateNormal(P: Float64Array, Q: Float64Array, out: Float64Array): void {
+  out[0] = out[1] = out[2] = 0;
+  for (let s = 0; s < 2; s++) {
+    const T = s === 0 ? Q : P, sign = s === 0 ? 1 : -1;
+    const ux = T[3] - T[0], uy = T[4] - T[1], uz = T[5] - T[2], vx = T[6] - T[0], vy = T[7] - T[1], vz = T[8] - T[2];
+    const nx = uy * vz - uz * vy, ny = uz * vx - ux * vz, nz = ux * vy - uy * vx;
+    const l = Math.hypot(nx, ny, nz);
+    if (l === 0) continue;
+    out[0] += sign * nx / l; out[1] += sign * ny / l; out[2] += sign * nz / l;
+  }
+}
+
+function findClip(doc: ImpulseDocument, clip?: string): ImpulseDocument['clips'][number] | null {
+  if (doc.clips.length === 0) return null;
+  if (clip !== undefined) {
+    const c = doc.clips.find((c) => c.id === clip) ?? doc.clips.find((c) => c.name === clip);
+    if (!c) throw new Error(`clip "${clip}" not found (clips: ${doc.clips.map((c) => c.name).join(', ')})`);
+    return c;
+  }
+  return doc.clips.find((c) => c.id === doc.activeClip) ?? doc.clips[0];
+}
+
+/**
+ * Discrete check of one frame (for scrubbing): every part pair in contact at
+ * `frame` of the scene's clip, with depth, point and normal. Reuses the scene's
+ * structures; no continuous detection (there is no previous sample).
+ */
+export function checkFrame(scene: CollisionScene, frame: number): FrameContact[] {
+  const clip = scene.evaluator.clip;
+  const rate = clip ? clip.frameRate : 30;
+  scene.pose(frame / rate, false);
+  return scene.detect(false);
+}
+
+function keyOf(c: FrameContact): string {
+  return `${c.a.objectId}\u0000${c.a.joint}\u0000${c.b.objectId}\u0000${c.b.joint}\u0000${c.kind === 'contain' ? 'c' : 'x'}`;
+}
+
+/**
+ * Whole-clip check: samples the clip at `fps` (default its frame rate), runs
+ * the discrete check at every sample and the continuous check between
+ * consecutive samples, and merges per part pair into frame intervals.
+ * Frames in the report count samples at `fps` from the clip's start time.
+ */
+export async function checkClip(
+  doc: ImpulseDocument, options: CheckOptions = {}, onProgress?: (done: number, total: number) => void, signal?: AbortSignal,
+): Promise<CheckReport> {
+  const clip = findClip(doc, options.clip);
+  const scene = new CollisionScene(doc, clip?.id);
+  const rate = clip ? clip.frameRate : 30;
+  const fps = options.fps ?? rate;
+  if (!(fps > 0) || !Number.isFinite(fps)) throw new Error(`fps must be a positive number, got ${fps}`);
+  const t0 = clip ? clip.startFrame / rate : 0, t1 = clip ? clip.endFrame / rate : 0;
+  const first = Math.round(t0 * fps), last = Math.max(first, Math.round(t1 * fps));
+  const frames = last - first + 1;
+  const continuous = options.continuous ?? true;
+  const open = new Map<string, Finding>();
+  const findings: Finding[] = [];
+  let lastYield = Date.now();
+  for (let f = first; f <= last; f++) {
+    if (signal?.aborted) throw new CheckAbortedError();
+    scene.pose(f / fps, f > first);
+    const contacts = scene.detect(continuous);
+    for (const c of contacts) {
+      const key = keyOf(c);
+      const cur = open.get(key);
+      if (c.kind === 'tunnel') {
+        // contact between the samples only: a finding of its own unless the pair is already in contact
+        if (cur && cur.endFrame === f - 1) continue;
+        const ft = f - 1 + (c.ccdTime ?? 0);
+        const fnd: Finding = {
+          a: c.a, b: c.b, kind: 'tunnel', startFrame: f - 1, endFrame: f, firstContactTime: ft,
+          firstContactPoint: c.ccdPoint ?? c.point, maxDepth: 0, maxDepthFrame: f - 1, point: c.ccdPoint ?? c.point, normal: c.normal,
+        };
+        findings.push(fnd);
+        continue;
+      }
+      if (cur && cur.endFrame === f - 1 && cur.kind === c.kind) {
+        cur.endFrame = f;
+        if (c.depth > cur.maxDepth) { cur.maxDepth = c.depth; cur.maxDepthFrame = f; }
+      } else {
+        const ft = c.ccdTime !== null && f > first ? f - 1 + c.ccdTime : f;
+        const fnd: Finding = {
+          a: c.a, b: c.b, kind: c.kind, startFrame: f, endFrame: f, firstContactTime: ft,
+          firstContactPoint: c.ccdPoint ?? c.point, maxDepth: c.depth, maxDepthFrame: f, point: c.point, normal: c.normal,
+        };
+        open.set(key, fnd);
+        findings.push(fnd);
+      }
+    }
+    onProgress?.(f - first + 1, frames);
+    if (Date.now() - lastYield > 50) {
+      lastYield = Date.now();
+      await new Promise<void>((r) => setTimeout(r, 0));
+    }
+  }
+  findings.sort((x, y) => x.startFrame - y.startFrame || x.firstContactTime - y.firstContactTime);
+  return {
+    fps, frames, startFrame: first, endFrame: last, clip: clip ? clip.name : null, findings,
+    warnings: scene.warnings.slice(), stats: { ...scene.stats },
+  };
+}
