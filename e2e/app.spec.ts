@@ -5,7 +5,7 @@
  * is read-only (document, selection, and pixel positions of 3D things).
  */
 import type { Page, TestInfo } from '@playwright/test';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, REPO_ROOT, test } from './fixtures/bridge';
 
@@ -186,4 +186,191 @@ test('pose a bone, key it, scrub, undo/redo, move a prop, save and reopen with t
   expect(ballReopened[0]).toBeCloseTo(ballAfter[0], 9);
   await viewportShot(page2, info, 'reopened');
   expect(readFileSync(bridge.path('posed.impulse'), 'utf8').length).toBeGreaterThan(1000);
+});
+
+test('import a glTF character through File > Import glTF', async ({ bridge }, info) => {
+  const page = await bridge.open();
+  await ready(page);
+  const before = await hook(page, (h) => h.document());
+  bridge.nextImportPath = MANNEQUIN_GLB;
+  await page.getByTestId('menu-file').click();
+  await page.getByTestId('menuitem-import').click();
+  await expect.poll(async () => (await hook(page, (h) => h.document())).characters.length).toBe(before.characters.length + 1);
+  const after = await hook(page, (h) => h.document());
+  const added = after.characters[after.characters.length - 1];
+  expect(added.joints.length, 'the 67-joint mannequin').toBe(67);
+  expect(added.triangles).toBeGreaterThan(100);
+  expect(after.characters.map((c) => c.id).filter((id) => id === added.id), 'a fresh id').toHaveLength(1);
+  await expect(page.getByTestId(`outliner-character-${added.id}`)).toBeVisible();
+  await expect.poll(() => hook(page, (h) => h.selection())).toEqual({ kind: 'character', id: added.id });
+  // One undo step removes the whole import.
+  expect((await hook(page, (h) => h.history())).labels.at(-1)).toMatch(/^Import mannequin\.glb/);
+  await page.getByTestId('frame-selected').click();
+  await settle(page);
+  await viewportShot(page, info, 'imported-character');
+  // The imported character is drawn: its hips project inside the canvas and pick to it.
+  await page.locator('body').press('Escape');
+  await settle(page);
+  const hips = await hook(page, (h, id) => h.projectJoint(id as string, 0), added.id);
+  await page.mouse.click(hips!.x, hips!.y);
+  await expect.poll(() => hook(page, (h) => h.selection())).toEqual({ kind: 'character', id: added.id });
+  await page.locator('body').press('Control+z');
+  await expect.poll(async () => (await hook(page, (h) => h.document())).characters.length).toBe(before.characters.length);
+});
+
+test('recover after a crash: the autosave is offered on the next start and brings the edits back', async ({ bridge }) => {
+  const page = await bridge.open();
+  await ready(page);
+  await page.getByTestId('outliner-prop-prop_ball').click();
+  const mass = page.getByTestId('prop-mass');
+  await mass.fill('0.3');
+  await mass.press('Enter');
+  await page.getByTestId('prop-mode').selectOption('keyframed');
+  await expect.poll(async () => (await hook(page, (h) => h.document())).props.find((p) => p.id === 'prop_ball')!.physics).toMatchObject({ massKg: 0.3, mode: 'keyframed' });
+  // The shell asks for an autosave (as Electron does every minute), then the app dies.
+  const filesBefore = readdirSafe(bridge.userDataDir).length;
+  await bridge.menu('autosave');
+  await expect.poll(() => readdirSafe(bridge.userDataDir).length, 'the autosave wrote a recovery file').toBeGreaterThan(filesBefore);
+  const page2 = await bridge.relaunch();
+  await expect(page2.getByTestId('recovery-dialog')).toBeVisible();
+  await page2.getByTestId('recovery-accept').click();
+  await expect(page2.getByTestId('recovery-dialog')).toBeHidden();
+  await expect.poll(async () => (await hook(page2, (h) => h.document())).props.find((p) => p.id === 'prop_ball')?.physics).toMatchObject({ massKg: 0.3, mode: 'keyframed' });
+  expect((await hook(page2, (h) => h.history())).dirty, 'recovered work is unsaved').toBe(true);
+  // Declining instead starts from the sample.
+  await bridge.menu('autosave');
+  const page3 = await bridge.relaunch();
+  await page3.getByTestId('recovery-discard').click();
+  await ready(page3);
+  expect((await hook(page3, (h) => h.document())).props.find((p) => p.id === 'prop_ball')!.physics.massKg).toBe(0.145);
+});
+
+function readdirSafe(dir: string): string[] {
+  const out: string[] = [];
+  const walk = (d: string) => {
+    let entries: import('node:fs').Dirent[] = [];
+    try {
+      entries = readdirSync(d, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const e of entries) e.isDirectory() ? walk(join(d, e.name)) : out.push(e.name);
+  };
+  walk(dir);
+  return out;
+}
+
+test('dope sheet: move keys by dragging, change interpolation, delete, copy and paste a pose; Escape cancels a drag', async ({ bridge }) => {
+  const page = await bridge.open();
+  await ready(page);
+  await page.getByTestId('outliner-prop-prop_bat').click();
+  const clipOf = async () => (await hook(page, (h) => h.document())).clips.find((c) => c.id === 'clip_swing')!;
+  const batTimes = async () => (await clipOf()).tracks.filter((t) => t.target.kind === 'prop' && t.target.prop === 'prop_bat').map((t) => t.times.map((x) => Math.round(x * 30)));
+  const original = await batTimes();
+  const frames = [...new Set(original.flat())].sort((a, b) => a - b);
+  expect(frames.length, 'the sample bat is animated').toBeGreaterThan(1);
+  const f0 = frames[1];
+  const diamond = page.getByTestId(`key-p:prop_bat-${f0}`);
+  await expect(diamond).toBeVisible();
+
+  // Drag the key 3 frames later (one undo step), after a cancelled attempt.
+  await diamond.scrollIntoViewIfNeeded();
+  const box = (await diamond.boundingBox())!;
+  const px = Number(await page.getByTestId('dopesheet').getAttribute('data-px-per-frame'));
+  const target = f0 + 3 < (frames[2] ?? Infinity) ? 3 : -1;
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(box.x + box.width / 2 + target * px, box.y + box.height / 2, { steps: 4 });
+  await page.locator('body').press('Escape');
+  await page.mouse.up();
+  expect(await batTimes(), 'Escape cancelled the move').toEqual(original);
+  const undoBefore = (await hook(page, (h) => h.history())).undo;
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(box.x + box.width / 2 + target * px, box.y + box.height / 2, { steps: 4 });
+  await page.mouse.up();
+  const moved = await batTimes();
+  expect(moved.every((times) => !times.includes(f0) && times.includes(f0 + target)), `key moved from ${f0} to ${f0 + target}: ${JSON.stringify(original)} -> ${JSON.stringify(moved)}`).toBe(true);
+  expect((await hook(page, (h) => h.history())).undo).toBe(undoBefore + 1);
+  await expect(page.getByTestId(`key-p:prop_bat-${f0 + target}`)).toBeVisible();
+
+  // Interpolation of the selected key's channels.
+  await page.getByTestId('interpolation').selectOption('step');
+  expect((await clipOf()).tracks.filter((t) => t.target.kind === 'prop' && t.target.prop === 'prop_bat').every((t) => t.interpolation === 'step')).toBe(true);
+  await page.getByTestId('interpolation').selectOption('cubic');
+  const cubic = (await clipOf()).tracks.filter((t) => t.target.kind === 'prop' && t.target.prop === 'prop_bat');
+  expect(cubic.every((t) => t.interpolation === 'cubic' && t.values.length === t.times.length * 3 * (t.path === 'rotation' ? 4 : 3))).toBe(true);
+
+  // Delete the selected key.
+  await page.locator('body').press('Delete');
+  expect((await batTimes()).every((times) => !times.includes(f0 + target))).toBe(true);
+
+  // Previous / next key jump between the bat's keys.
+  await setFrame(page, 0);
+  await page.locator('body').press('.');
+  await expect.poll(() => hook(page, (h) => h.frame())).toBe(frames[0] === 0 ? frames[2] === undefined ? frames[1] : Math.min(...(await batTimes()).flat().filter((f) => f > 0)) : frames[0]);
+
+  // Copy the mannequin's pose at one frame, paste at another with auto-key: every joint gets the same rotation.
+  await page.getByTestId(`outliner-character-${CHAR}`).click();
+  await setFrame(page, 10);
+  await page.locator('body').press('Control+c');
+  const pose10 = await Promise.all([0, 5, 11, 58].map((j) => hook(page, (h, a) => h.jointLocal('char_mannequin', a as number), j)));
+  await setFrame(page, 45);
+  const before45 = await Promise.all([0, 5, 11, 58].map((j) => hook(page, (h, a) => h.jointLocal('char_mannequin', a as number), j)));
+  expect(before45.some((p, i) => quatAngle(p!.slice(3, 7), pose10[i]!.slice(3, 7)) > 1e-3), 'frames 10 and 45 differ to begin with').toBe(true);
+  await page.getByTestId('autokey').click();
+  await page.locator('body').press('Control+v');
+  const pose45 = await Promise.all([0, 5, 11, 58].map((j) => hook(page, (h, a) => h.jointLocal('char_mannequin', a as number), j)));
+  pose45.forEach((p, i) => expect(quatAngle(p!.slice(3, 7), pose10[i]!.slice(3, 7)), `joint ${[0, 5, 11, 58][i]} pasted`).toBeLessThan(1e-6));
+  await page.locator('body').press('Control+z');
+  const unpasted = await Promise.all([0, 5, 11, 58].map((j) => hook(page, (h, a) => h.jointLocal('char_mannequin', a as number), j)));
+  unpasted.forEach((p, i) => expect(quatAngle(p!.slice(3, 7), before45[i]!.slice(3, 7)), 'undo removed the paste').toBeLessThan(1e-6));
+});
+
+test('two-bone IK: dragging the foot handle moves the foot there and keeps the leg bone lengths', async ({ bridge }, info) => {
+  const page = await bridge.open();
+  await ready(page);
+  await page.getByTestId(`outliner-character-${CHAR}`).click();
+  const chains = await hook(page, (h) => h.limbChains('char_mannequin'));
+  const arm = chains.findIndex((c) => c.name === 'left leg');
+  expect(chains.map((c) => c.name).sort()).toEqual(['left arm', 'left leg', 'right arm', 'right leg']);
+  const c = chains[arm];
+  await setFrame(page, 15);
+  const pos = (j: number) => hook(page, (h, a) => h.jointWorldPosition('char_mannequin', a as number), j) as Promise<number[]>;
+  const dist = (a: number[], b: number[]) => Math.hypot(a[0] - b[0], a[1] - b[1], a[2] - b[2]);
+  const [a0, b0, e0] = await Promise.all([pos(c.upper), pos(c.lower), pos(c.end)]);
+  // Click the handle (drawn over the foot) and drag the gizmo's free-move centre.
+  await settle(page);
+  const hand = await hook(page, (h, j) => h.projectJoint('char_mannequin', j as number), c.end);
+  await page.mouse.click(hand!.x, hand!.y);
+  await expect.poll(() => hook(page, (h) => h.selection())).toEqual({ kind: 'ik', character: CHAR, chain: arm });
+  await dragGizmo(page, 'Y', 0, -30);
+  const [a1, b1, e1] = await Promise.all([pos(c.upper), pos(c.lower), pos(c.end)]);
+  expect(dist(e1, e0), 'the hand moved').toBeGreaterThan(0.01);
+  expect(Math.abs(e1[0] - e0[0]) + Math.abs(e1[2] - e0[2]), 'along the dragged axis only').toBeLessThan(1e-6);
+  expect(dist(a1, a0), 'the shoulder stayed').toBeLessThan(1e-9);
+  expect(Math.abs(dist(a1, b1) - dist(a0, b0)), 'thigh length kept').toBeLessThan(1e-6);
+  expect(Math.abs(dist(b1, e1) - dist(b0, e0)), 'shin length kept').toBeLessThan(1e-6);
+  await viewportShot(page, info, 'ik-posed');
+});
+
+test('help panel lists the shortcuts; perspective/orthographic toggle keeps the scene in view', async ({ bridge }, info) => {
+  const page = await bridge.open();
+  await ready(page);
+  await page.locator('body').press('?');
+  await expect(page.getByTestId('help-panel')).toBeVisible();
+  for (const id of ['setKey', 'undo', 'redo', 'save', 'playPause', 'nextKey', 'previousKey', 'frameSelected', 'toolTranslate', 'toolRotate', 'toolScale']) {
+    await expect(page.getByTestId(`help-${id}`)).toBeVisible();
+  }
+  await page.locator('body').press('Escape');
+  await expect(page.getByTestId('help-panel')).toBeHidden();
+  await page.locator('body').press('o');
+  await expect(page.getByTestId('projection')).toHaveText('Ortho');
+  await settle(page);
+  await viewportShot(page, info, 'orthographic');
+  // Playback advances the playhead; Space again pauses.
+  await page.locator('body').press(' ');
+  await expect.poll(() => hook(page, (h) => h.frame())).toBeGreaterThan(2);
+  await page.locator('body').press(' ');
+  expect(await hook(page, (h) => h.playing())).toBe(false);
 });

@@ -239,10 +239,18 @@ export function Timeline() {
     } else next = isKeySelected(cur, row, frame) ? cur : here;
     useEphemeral.setState({ selectedKeys: next, playing: false });
     if (!e.shiftKey) select(row.selection);
-    (e.currentTarget as HTMLElement).setPointerCapture(e.pointerId);
     keyDrag.current = { startX: e.clientX, delta: 0, keys: next, active: false };
+    // Window listeners: the diamond element is re-created at its new frame while dragging.
+    const move = (ev: PointerEvent) => onKeyMove(ev);
+    const up = () => {
+      window.removeEventListener('pointermove', move);
+      window.removeEventListener('pointerup', up);
+      onKeyUp();
+    };
+    window.addEventListener('pointermove', move);
+    window.addEventListener('pointerup', up);
   };
-  const onKeyMove = (e: React.PointerEvent) => {
+  const onKeyMove = (e: PointerEvent) => {
     const d = keyDrag.current;
     if (!d) return;
     const delta = Math.round((e.clientX - d.startX) / pxPerFrame);
@@ -310,8 +318,6 @@ export function Timeline() {
                     data-frame={f}
                     title={`Frame ${f}`}
                     onPointerDown={(e) => onKeyDown(e, row, f)}
-                    onPointerMove={onKeyMove}
-                    onPointerUp={onKeyUp}
                   />
                 ))}
               </div>
