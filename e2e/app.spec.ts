@@ -344,7 +344,22 @@ test('two-bone IK: dragging the foot handle moves the foot there and keeps the l
   const hand = await hook(page, (h, j) => h.projectJoint('char_mannequin', j as number), c.end);
   await page.mouse.click(hand!.x, hand!.y);
   await expect.poll(() => hook(page, (h) => h.selection())).toEqual({ kind: 'ik', character: CHAR, chain: arm });
+  // Escape in the middle of a drag puts everything back and records nothing.
+  const docBefore = await hook(page, (h) => h.documentText());
+  const undoBefore = (await hook(page, (h) => h.history())).undo;
+  await settle(page);
+  const grip = (await hook(page, (h) => h.gizmoHandle('Y')))!;
+  await page.mouse.move(grip.x, grip.y);
+  await page.mouse.down();
+  await page.mouse.move(grip.x, grip.y - 40, { steps: 5 });
+  expect((await hook(page, (h) => h.history())).dragging, 'drag in progress').toBe(true);
+  await page.locator('body').press('Escape');
+  await page.mouse.move(grip.x, grip.y - 60, { steps: 3 });
+  await page.mouse.up();
+  expect(await hook(page, (h) => h.documentText()), 'Escape restored the document').toBe(docBefore);
+  expect((await hook(page, (h) => h.history())).undo).toBe(undoBefore);
   await dragGizmo(page, 'Y', 0, -30);
+  expect((await hook(page, (h) => h.history())).undo, 'one IK drag, one undo step').toBe(undoBefore + 1);
   const [a1, b1, e1] = await Promise.all([pos(c.upper), pos(c.lower), pos(c.end)]);
   expect(dist(e1, e0), 'the hand moved').toBeGreaterThan(0.01);
   expect(Math.abs(e1[0] - e0[0]) + Math.abs(e1[2] - e0[2]), 'along the dragged axis only').toBeLessThan(1e-6);
