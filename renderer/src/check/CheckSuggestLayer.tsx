@@ -6,7 +6,6 @@
  */
 import { useEffect, useState } from 'react';
 import { createPortal } from 'react-dom';
-import { create } from 'zustand';
 import { JobProgress } from '../workers/JobProgress';
 import { ExportDialog } from '../export/ExportDialog';
 import { SuggestPanel } from '../suggest/SuggestPanel';
@@ -14,14 +13,9 @@ import { installSuggesting, useSuggest } from '../suggest/suggestStore';
 import { FindingsPanel } from './FindingsPanel';
 import { installChecking, useCheck } from './checkStore';
 import { installCheckTestHook } from './testHook';
+import { showDock, useDock } from './dock';
 import './check.css';
 
-type Tab = 'check' | 'suggest';
-export const useDock = create<{ tab: Tab; collapsed: boolean }>()(() => ({ tab: 'check', collapsed: false }));
-
-export function showDock(tab: Tab): void {
-  useDock.setState({ tab, collapsed: false });
-}
 
 function Dock() {
   const { tab, collapsed } = useDock();

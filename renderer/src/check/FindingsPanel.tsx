@@ -60,7 +60,7 @@ function FindingRow({ f, doc, fps, selected }: { f: Finding; doc: ImpulseDocumen
 export function FindingsPanel() {
   const doc = useDocStore((s) => s.history.doc);
   const clip = activeClip(doc);
-  const { clipId, findings, checkedFrames, totalFrames, updating, selectedFinding, liveEnabled, live, warnings } = useCheck();
+  const { clipId, findings, checkedFrames, totalFrames, updating, selectedFinding, liveEnabled, live, liveError, warnings } = useCheck();
   const running = useJobs((s) => s.active?.kind === 'checkClip');
   const visible = useMemo(() => visibleFindings(findings, doc.check.ignore), [findings, doc.check.ignore]);
   const hidden = findings.length - visible.length;
@@ -81,6 +81,11 @@ export function FindingsPanel() {
           </span>
         )}
       </div>
+      {liveError && (
+        <div className="muted warning" data-testid="live-error">
+          Live check stopped: {liveError}
+        </div>
+      )}
       {checked ? (
         <div className="muted" data-testid="check-summary">
           {visible.length} finding{visible.length === 1 ? '' : 's'}
@@ -101,19 +106,21 @@ export function FindingsPanel() {
           ))}
         </ul>
       )}
-      <h5>Ignore rules ({doc.check.ignore.length})</h5>
-      <ul className="ignore-rules" data-testid="ignore-rules">
-        {doc.check.ignore.map((r, i) => (
-          <li key={i} data-testid="ignore-rule">
-            <span title={r.note}>
-              {partName(doc, r.a)} ↔ {partName(doc, r.b)}
-            </span>
-            <button title="Remove this rule" data-testid="remove-ignore-rule" onClick={() => removeIgnoreRule(i)}>
-              ✕
-            </button>
-          </li>
-        ))}
-      </ul>
+      <details className="ignore-details" data-testid="ignore-details">
+        <summary>Ignore rules ({doc.check.ignore.length})</summary>
+        <ul className="ignore-rules" data-testid="ignore-rules">
+          {doc.check.ignore.map((r, i) => (
+            <li key={i} data-testid="ignore-rule">
+              <span title={r.note}>
+                {partName(doc, r.a)} ↔ {partName(doc, r.b)}
+              </span>
+              <button title="Remove this rule" data-testid="remove-ignore-rule" onClick={() => removeIgnoreRule(i)}>
+                ✕
+              </button>
+            </li>
+          ))}
+        </ul>
+      </details>
     </div>
   );
 }

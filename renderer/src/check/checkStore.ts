@@ -20,6 +20,7 @@ import { runBackground, runForeground } from '../workers/engine';
 import { JobCancelled, type RunningJob } from '../workers/client';
 import type { CheckClipResult, CheckFrameResult } from '../workers/protocol';
 import { FrameCache } from './frameCache';
+import { showDock } from './dock';
 import { buildFindings, ruleForFinding, visibleFindings, type Finding } from './findings';
 
 export interface CheckState {
@@ -36,6 +37,8 @@ export interface CheckState {
   /** Live check of the playhead frame. */
   live: CheckFrameResult | null;
   liveEnabled: boolean;
+  /** Why the live check stopped (shown in the panel). */
+  liveError: string | null;
   /** The panel is open. */
   panelOpen: boolean;
   warnings: string[];
@@ -50,6 +53,7 @@ export const useCheck = create<CheckState>()(() => ({
   selectedFinding: null,
   live: null,
   liveEnabled: true,
+  liveError: null,
   panelOpen: false,
   warnings: [],
 }));
@@ -96,6 +100,7 @@ export async function checkClip(): Promise<void> {
   cancelBackground();
   cache.update(doc, clip.id);
   useCheck.setState({ panelOpen: true });
+  showDock('check');
   const ranges = cache.missing(clip.startFrame, clip.endFrame);
   if (ranges.length) {
     const result = await runForeground('checkClip', documentForCheck(doc), { clipId: clip.id, ranges }, `Checking ${clip.name}`);
@@ -218,8 +223,7 @@ function runLive(): void {
     })
     .catch((e: unknown) => {
       if (!(e instanceof JobCancelled)) {
-        useCheck.setState({ live: null, liveEnabled: false });
-        setStatus(`Live check stopped: ${e instanceof Error ? e.message : String(e)}`, true);
+        useCheck.setState({ live: null, liveEnabled: false, liveError: e instanceof Error ? e.message : String(e) });
       }
     })
     .finally(() => {
@@ -230,7 +234,7 @@ function runLive(): void {
 }
 
 export function setLiveEnabled(on: boolean): void {
-  useCheck.setState({ liveEnabled: on, live: on ? useCheck.getState().live : null });
+  useCheck.setState({ liveEnabled: on, live: on ? useCheck.getState().live : null, liveError: null });
   liveLast = null;
   if (on) requestLive();
 }

@@ -10,8 +10,16 @@ import { suggestionOf, useSuggest } from '../suggest/suggestStore';
 import { visibleFindings } from './findings';
 import { useCheck } from './checkStore';
 
-/** Colour statistics of the viewport canvas: luminance variance and counts of pixels near given colours. */
-function pixelStats(targets: [number, number, number][] = [], tolerance = 60) {
+export type Hue = 'red' | 'cyan' | 'yellow';
+
+function hueMatch(hue: Hue, r: number, g: number, b: number): boolean {
+  if (hue === 'red') return r > g + 80 && r > b + 80;
+  if (hue === 'cyan') return b > r + 50 && g > r + 30;
+  return r > b + 80 && g > b + 60;
+}
+
+/** Statistics of the viewport canvas: luminance variance, and the share of pixels of each hue asked for. */
+function pixelStats(hues: Hue[] = []) {
   const canvas = view.canvas;
   if (!canvas) return null;
   const w = Math.min(480, canvas.width), h = Math.max(1, Math.round((w * canvas.height) / canvas.width));
@@ -22,16 +30,14 @@ function pixelStats(targets: [number, number, number][] = [], tolerance = 60) {
   ctx.drawImage(canvas, 0, 0, w, h);
   const data = ctx.getImageData(0, 0, w, h).data;
   let sum = 0, sumSq = 0;
-  const counts = targets.map(() => 0);
+  const counts = hues.map(() => 0);
   const n = w * h;
   for (let i = 0; i < data.length; i += 4) {
     const r = data[i], g = data[i + 1], b = data[i + 2];
     const y = 0.2126 * r + 0.7152 * g + 0.0722 * b;
     sum += y;
     sumSq += y * y;
-    targets.forEach((t, k) => {
-      if (Math.abs(r - t[0]) + Math.abs(g - t[1]) + Math.abs(b - t[2]) <= tolerance) counts[k]++;
-    });
+    for (let k = 0; k < hues.length; k++) if (hueMatch(hues[k], r, g, b)) counts[k]++;
   }
   const mean = sum / n;
   return { width: w, height: h, mean, variance: sumSq / n - mean * mean, fractions: counts.map((c) => c / n) };
@@ -72,6 +78,7 @@ const api = {
       fromFrame: sug.fromFrame,
       toFrame: sug.toFrame,
       keys: s.result.keyCount,
+      denseKeys: s.result.denseKeyCount,
       impacts: s.result.impacts,
       trajectory: sug.trajectory.map((e) => ({ object: e.object, kind: e.kind, frames: e.frames.length })),
     };

@@ -40,12 +40,10 @@ function PropGhost({ entry }: { entry: TrajectoryEntry }) {
     () =>
       copies.map(
         () =>
-          new THREE.MeshStandardMaterial({
+          new THREE.MeshBasicMaterial({
             color: GHOST_COLOR,
-            emissive: GHOST_COLOR,
-            emissiveIntensity: 0.35,
             transparent: true,
-            opacity: 0.35,
+            opacity: 0.45,
             depthWrite: false,
           }),
       ),
@@ -83,7 +81,7 @@ function PropGhost({ entry }: { entry: TrajectoryEntry }) {
     const f = useEphemeral.getState().frame;
     copies.forEach((fi, k) => {
       const d = Math.abs(entry.frames[fi] - f);
-      materials[k].opacity = 0.18 + 0.4 * Math.exp(-d / 6);
+      materials[k].opacity = 0.3 + 0.4 * Math.exp(-d / 6);
     });
   });
   if (!pr) return null;

@@ -11,6 +11,7 @@ import { docActions, getDoc, useDocStore } from '../state/documentStore';
 import { useEphemeral, setStatus } from '../state/ephemeral';
 import { activeClip } from '../state/keys';
 import { runForeground } from '../workers/engine';
+import { showDock } from '../check/dock';
 import type { SuggestParams, SuggestResult } from '../workers/protocol';
 
 export interface SuggestState {
@@ -75,11 +76,13 @@ export async function suggest(params?: SuggestParams): Promise<void> {
     if (!dynamic.length || !range) {
       setStatus('Select a dynamic prop or character (or pick objects in the Suggest panel)', true);
       useSuggest.setState({ panelOpen: true });
+      showDock('suggest');
       return;
     }
     p = { clipId: clip.id, dynamic, fromFrame: range[0], toFrame: range[1] };
   }
   useSuggest.setState({ panelOpen: true, running: true });
+  showDock('suggest');
   try {
     const result = await runForeground('suggest', doc, p, `Suggesting motion (${p.fromFrame}–${p.toFrame})`);
     if (!result) {
