@@ -27,14 +27,23 @@ function hook<T>(page: Page, fn: (h: Hook, arg: unknown) => T, arg?: unknown): P
   return page.evaluate(([src, a]) => new Function('h', 'a', `return (${src})(h, a)`)(window.__impulseTest, a), [fn.toString(), arg] as const) as Promise<T>;
 }
 
-/** Screenshot of the viewport, checked to show more than the background. */
-async function viewportShot(page: Page, info: TestInfo, name: string): Promise<void> {
+/** Screenshot of the viewport, checked to show more than the background, and the character where its hips are. */
+async function viewportShot(page: Page, info: TestInfo, name: string, character = CHAR): Promise<void> {
+  await settle(page);
   const path = info.outputPath(`${name}.png`);
   const png = await page.getByTestId('viewport').screenshot({ path });
   await info.attach(name, { body: png, contentType: 'image/png' });
   const stats = await hook(page, (h) => h.canvasStats());
   expect(stats!.nonBackground, `${name}: the viewport shows the scene, not an empty background`).toBeGreaterThan(0.05);
   expect(stats!.colours, `${name}: shaded geometry, not a flat fill`).toBeGreaterThan(30);
+  // The character's body covers its hips: that pixel is lit geometry, far from the background colour.
+  const hips = await hook(page, (h, c) => h.projectJoint(c as string, 0), character);
+  const box = (await page.getByTestId('viewport').boundingBox())!;
+  if (hips && hips.x > box.x && hips.x < box.x + box.width && hips.y > box.y && hips.y < box.y + box.height) {
+    const px = (await hook(page, (h, p) => h.canvasPixel((p as { x: number }).x, (p as { y: number }).y), hips))!;
+    const bg = [0x24, 0x27, 0x2d];
+    expect(Math.abs(px[0] - bg[0]) + Math.abs(px[1] - bg[1]) + Math.abs(px[2] - bg[2]), `${name}: the character is drawn at its hips (pixel ${px})`).toBeGreaterThan(40);
+  } else throw new Error(`${name}: the character's hips are outside the viewport`);
 }
 
 /** Waits until the viewport has drawn a frame with the current state (R3F renders in requestAnimationFrame). */
@@ -207,7 +216,7 @@ test('import a glTF character through File > Import glTF', async ({ bridge }, in
   expect((await hook(page, (h) => h.history())).labels.at(-1)).toMatch(/^Import mannequin\.glb/);
   await page.getByTestId('frame-selected').click();
   await settle(page);
-  await viewportShot(page, info, 'imported-character');
+  await viewportShot(page, info, 'imported-character', added.id);
   // The imported character is drawn: its hips project inside the canvas and pick to it.
   await page.locator('body').press('Escape');
   await settle(page);

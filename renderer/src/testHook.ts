@@ -165,6 +165,20 @@ const api = {
     }
     return { nonBackground: differ / (w * h), colours: colours.size };
   },
+  /** RGB of the viewport at a client pixel (the drawing buffer is preserved). */
+  canvasPixel: (x: number, y: number) => {
+    const canvas = view.canvas;
+    if (!canvas) return null;
+    const r = canvas.getBoundingClientRect();
+    const c2 = document.createElement('canvas');
+    c2.width = 1;
+    c2.height = 1;
+    const ctx = c2.getContext('2d')!;
+    const sx = ((x - r.left) / r.width) * canvas.width, sy = ((y - r.top) / r.height) * canvas.height;
+    ctx.drawImage(canvas, sx, sy, 1, 1, 0, 0, 1, 1);
+    const d = ctx.getImageData(0, 0, 1, 1).data;
+    return [d[0], d[1], d[2]];
+  },
   runtimeVersion: () => runtime.version,
   autosaveNow,
 };
