@@ -1,7 +1,7 @@
 /** In-app menu bar (shown when the shell has no native menus, e.g. Chromium). */
 import { useEffect, useRef, useState } from 'react';
 import { COMMANDS, commandDef, runCommand, type CommandId } from '../commands';
-import { useCanRedo, useCanUndo } from '../state/documentStore';
+import { useCanRedo, useCanUndo, useDocStore } from '../state/documentStore';
 import { useEphemeral } from '../state/ephemeral';
 import { usePrefs } from '../state/preferences';
 
@@ -18,6 +18,8 @@ export function MenuBar({ native }: { native: boolean }) {
   const [open, setOpen] = useState<string | null>(null);
   const canUndo = useCanUndo();
   const canRedo = useCanRedo();
+  const undoLabel = useDocStore((s) => s.history.past[s.history.past.length - 1]?.label);
+  const redoLabel = useDocStore((s) => s.history.future[0]?.label);
   const recent = useEphemeral((s) => s.recent);
   const prefs = usePrefs();
   const bar = useRef<HTMLDivElement>(null);
@@ -61,7 +63,10 @@ export function MenuBar({ native }: { native: boolean }) {
                     }}
                   >
                     <span className="check">{checked(id) === undefined ? '' : checked(id) ? '✓' : ''}</span>
-                    <span className="label">{commandDef(id).label}</span>
+                    <span className="label">
+                      {commandDef(id).label}
+                      {id === 'undo' && undoLabel ? ` ${undoLabel}` : id === 'redo' && redoLabel ? ` ${redoLabel}` : ''}
+                    </span>
                     <span className="shortcut">{commandDef(id).keys[0] ?? ''}</span>
                   </button>
                 ),
