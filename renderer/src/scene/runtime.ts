@@ -71,13 +71,6 @@ export class SceneRuntime {
   readonly characters = new Map<string, CharacterRuntime>();
   readonly props = new Map<string, PropRuntime>();
   private readonly _trs = new Float64Array(TRS_STRIDE);
-  private readonly _listeners = new Set<() => void>();
-
-  /** Called after the set of characters/props (or their geometry) changed. */
-  onStructureChange(fn: () => void): () => void {
-    this._listeners.add(fn);
-    return () => this._listeners.delete(fn);
-  }
 
   /** Document last evaluated by `sync` (structure may be newer, see `prepare`). */
   private evaluatedDoc: ImpulseDocument | null = null;
@@ -101,7 +94,6 @@ export class SceneRuntime {
       this.evaluator = null;
       this.error = (e as Error).message;
     }
-    let structureChanged = false;
     const seen = new Set<string>();
     for (const c of doc.characters) {
       seen.add(c.id);
@@ -113,16 +105,13 @@ export class SceneRuntime {
       else {
         cur?.meshes.forEach((m) => m.geometry.dispose());
         meshes = c.meshes.map(buildSkinnedGeometry);
-        structureChanged = true;
       }
-      if (!cur || cur.character.skeleton.joints.length !== c.skeleton.joints.length) structureChanged = true;
       this.characters.set(c.id, { character: c, rig, meshes });
     }
     for (const [id, cr] of this.characters) {
       if (seen.has(id)) continue;
       cr.meshes.forEach((m) => m.geometry.dispose());
       this.characters.delete(id);
-      structureChanged = true;
     }
     seen.clear();
     for (const p of doc.props) {
@@ -140,15 +129,12 @@ export class SceneRuntime {
       if (!p.mesh.normals) geometry.computeVertexNormals();
       geometry.computeBoundingSphere();
       this.props.set(p.id, { prop: p, geometry, trs: new Float64Array(TRS_STRIDE), matrix: new THREE.Matrix4() });
-      structureChanged = true;
     }
     for (const [id, pr] of this.props) {
       if (seen.has(id)) continue;
       pr.geometry.dispose();
       this.props.delete(id);
-      structureChanged = true;
     }
-    if (structureChanged) for (const fn of this._listeners) fn();
   }
 
   /** Evaluates `doc` at `timeSec` if either changed. Returns whether anything was recomputed. */
