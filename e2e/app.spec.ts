@@ -398,3 +398,47 @@ test('help panel lists the shortcuts; perspective/orthographic toggle keeps the 
   await page.locator('body').press(' ');
   expect(await hook(page, (h) => h.playing())).toBe(false);
 });
+
+test('properties panel and clip fields: every change is one undo step', async ({ bridge }) => {
+  const page = await bridge.open();
+  await ready(page);
+  const ball = async () => (await hook(page, (h) => h.document())).props.find((p) => p.id === 'prop_ball')!;
+  await page.getByTestId('outliner-prop-prop_ball').click();
+  await expect(page.getByTestId('properties-title')).toHaveText('Ball');
+  const start = await ball();
+  const undo0 = (await hook(page, (h) => h.history())).undo;
+  await page.getByTestId('prop-mode').selectOption('keyframed');
+  for (const [id, v] of [['prop-mass', '0.2'], ['prop-restitution', '0.8'], ['prop-friction', '0.25']] as const) {
+    await page.getByTestId(id).fill(v);
+    await page.getByTestId(id).press('Enter');
+  }
+  await page.getByTestId('prop-collision').uncheck();
+  await expect.poll(async () => (await ball()).physics).toEqual({ mode: 'keyframed', massKg: 0.2, restitution: 0.8, friction: 0.25 });
+  expect((await ball()).collision.enabled).toBe(false);
+  expect((await hook(page, (h) => h.history())).undo, 'five edits, five steps').toBe(undo0 + 5);
+  // Restitution is a coefficient: the field clamps to [0, 1].
+  await page.getByTestId('prop-restitution').fill('3');
+  await page.getByTestId('prop-restitution').press('Enter');
+  await expect.poll(async () => (await ball()).physics.restitution).toBe(1);
+  // Location typed at the playhead (the ball is not animated: its rest position changes).
+  await page.getByTestId('prop-translation-y').fill('1.5');
+  await page.getByTestId('prop-translation-y').press('Enter');
+  await expect.poll(async () => (await ball()).transform.translation[1]).toBe(1.5);
+  for (let i = 0; i < 7; i++) await page.locator('body').press('Control+z');
+  const undone = await ball();
+  expect(undone.physics).toEqual(start.physics);
+  expect(undone.collision).toEqual(start.collision);
+  expect(undone.transform).toEqual(start.transform);
+
+  // Frame range and rate of the clip.
+  await page.getByTestId('timeline-end').fill('90');
+  await page.getByTestId('timeline-end').press('Enter');
+  const clip = async () => (await hook(page, (h) => h.document())).clips.find((c) => c.id === 'clip_swing')!;
+  await expect.poll(async () => (await clip()).endFrame).toBe(90);
+  await page.getByTestId('timeline-fps').fill('60');
+  await page.getByTestId('timeline-fps').press('Enter');
+  await expect.poll(async () => [(await clip()).frameRate, (await clip()).endFrame]).toEqual([60, 180]);
+  await page.locator('body').press('Control+z');
+  await page.locator('body').press('Control+z');
+  expect([(await clip()).frameRate, (await clip()).endFrame]).toEqual([30, 60]);
+});
