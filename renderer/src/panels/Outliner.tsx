@@ -2,7 +2,17 @@
 import { useMemo, useState } from 'react';
 import type { Character } from '../../../core/document/types';
 import { useDocStore } from '../state/documentStore';
-import { useEphemeral, select } from '../state/ephemeral';
+import { useEphemeral, select, sameSelection, type Selection } from '../state/ephemeral';
+
+/** Hovering a row highlights its object or bone in the viewport. */
+function hoverProps(sel: Selection) {
+  return {
+    onMouseEnter: () => useEphemeral.setState({ hover: sel }),
+    onMouseLeave: () => {
+      if (sameSelection(useEphemeral.getState().hover, sel)) useEphemeral.setState({ hover: null });
+    },
+  };
+}
 
 function boneDepths(c: Character): number[] {
   const depth: number[] = [];
@@ -26,7 +36,12 @@ function CharacterNode({ c }: { c: Character }) {
   const f = filter.trim().toLowerCase();
   return (
     <li>
-      <div className={`row${selectedHere === -1 ? ' selected' : ''}`} data-testid={`outliner-character-${c.id}`} onClick={() => select({ kind: 'character', id: c.id })}>
+      <div
+        className={`row${selectedHere === -1 ? ' selected' : ''}`}
+        data-testid={`outliner-character-${c.id}`}
+        onClick={() => select({ kind: 'character', id: c.id })}
+        {...hoverProps({ kind: 'character', id: c.id })}
+      >
         <button
           className="twisty"
           data-testid={`outliner-expand-${c.id}`}
@@ -54,6 +69,7 @@ function CharacterNode({ c }: { c: Character }) {
                     data-testid={`outliner-joint-${c.id}-${i}`}
                     data-name={j.name}
                     onClick={() => select({ kind: 'joint', character: c.id, joint: i })}
+                    {...hoverProps({ kind: 'joint', character: c.id, joint: i })}
                   >
                     <span className="icon">◆</span>
                     {j.name}
@@ -81,7 +97,12 @@ export function Outliner() {
         ))}
         {props.map((p) => (
           <li key={p.id}>
-            <div className={`row${selectedProp === p.id ? ' selected' : ''}`} data-testid={`outliner-prop-${p.id}`} onClick={() => select({ kind: 'prop', id: p.id })}>
+            <div
+              className={`row${selectedProp === p.id ? ' selected' : ''}`}
+              data-testid={`outliner-prop-${p.id}`}
+              onClick={() => select({ kind: 'prop', id: p.id })}
+              {...hoverProps({ kind: 'prop', id: p.id })}
+            >
               <span className="icon">◼</span>
               {p.name}
               {p.physics.mode === 'dynamic' && <span className="badge">dynamic</span>}

@@ -164,11 +164,13 @@ function linearColor(rgba: ArrayLike<number>): THREE.Color {
 }
 
 const SELECTED_EMISSIVE = new THREE.Color('#2a4a80');
+const HOVER_EMISSIVE = new THREE.Color('#3a3a20');
 const BLACK = new THREE.Color(0, 0, 0);
 
 function CharacterView({ id }: { id: string }) {
   const character = useDocStore((s) => s.history.doc.characters.find((c) => c.id === id));
   const selected = useEphemeral((s) => (s.selection?.kind === 'character' && s.selection.id === id) || ((s.selection?.kind === 'joint' || s.selection?.kind === 'ik') && s.selection.character === id));
+  const hovered = useEphemeral((s) => s.hover?.kind === 'character' && s.hover.id === id);
   const cr = character ? runtime.characters.get(id) : undefined;
   const materials = useMemo(
     () =>
@@ -187,8 +189,8 @@ function CharacterView({ id }: { id: string }) {
   );
   useEffect(() => () => materials.forEach((m) => m.dispose()), [materials]);
   useEffect(() => {
-    for (const m of materials) m.emissive.copy(selected ? SELECTED_EMISSIVE : BLACK);
-  }, [materials, selected]);
+    for (const m of materials) m.emissive.copy(selected ? SELECTED_EMISSIVE : hovered ? HOVER_EMISSIVE : BLACK);
+  }, [materials, selected, hovered]);
   const group = useRef<THREE.Group>(null);
   useLayoutEffect(() => {
     if (group.current) setPick(group.current, { priority: 1, resolve: () => ({ kind: 'character', id }) });
@@ -206,6 +208,7 @@ function CharacterView({ id }: { id: string }) {
 function PropView({ id }: { id: string }) {
   const prop = useDocStore((s) => s.history.doc.props.find((p) => p.id === id));
   const selected = useEphemeral((s) => s.selection?.kind === 'prop' && s.selection.id === id);
+  const hovered = useEphemeral((s) => s.hover?.kind === 'prop' && s.hover.id === id);
   const pr = prop ? runtime.props.get(id) : undefined;
   const mesh = useRef<THREE.Mesh>(null);
   const material = useMemo(
@@ -221,8 +224,8 @@ function PropView({ id }: { id: string }) {
   );
   useEffect(() => () => material?.dispose(), [material]);
   useEffect(() => {
-    material?.emissive.copy(selected ? SELECTED_EMISSIVE : BLACK);
-  }, [material, selected]);
+    material?.emissive.copy(selected ? SELECTED_EMISSIVE : hovered ? HOVER_EMISSIVE : BLACK);
+  }, [material, selected, hovered]);
   useLayoutEffect(() => {
     if (mesh.current) setPick(mesh.current, { priority: 1, resolve: () => ({ kind: 'prop', id }) });
   }, [id, pr]);
@@ -241,6 +244,7 @@ const MARKER_GEOMETRY = new THREE.OctahedronGeometry(1, 0);
 const HANDLE_GEOMETRY = new THREE.BoxGeometry(1, 1, 1);
 const MARKER_COLOR = new THREE.Color('#ffcc33');
 const MARKER_SELECTED = new THREE.Color('#ff3366');
+const MARKER_HOVER = new THREE.Color('#ffffff');
 
 /** Pickable joint markers and bone lines of the selected character. */
 function BoneOverlay({ id }: { id: string }) {
@@ -261,16 +265,18 @@ function BoneOverlay({ id }: { id: string }) {
   }, [id, n]);
   const lastVersion = useRef(-1);
   const lastSel = useRef<Selection>(null);
+  const lastHover = useRef<Selection>(null);
   const m = useMemo(() => new THREE.Matrix4(), []);
   const v = useMemo(() => new THREE.Vector3(), []);
   useFrame(() => {
     const im = markers.current;
     const cr = runtime.characters.get(id);
     if (!im || !cr || cr.rig.jointCount !== n) return;
-    const sel = useEphemeral.getState().selection;
-    if (lastVersion.current === runtime.version && sameSelection(sel, lastSel.current)) return;
+    const { selection: sel, hover } = useEphemeral.getState();
+    if (lastVersion.current === runtime.version && sameSelection(sel, lastSel.current) && sameSelection(hover, lastHover.current)) return;
     lastVersion.current = runtime.version;
     lastSel.current = sel;
+    lastHover.current = hover;
     const sphere = _bounds;
     const size = runtime.characterBounds(id, sphere) ? Math.min(0.03, Math.max(0.008, sphere.radius * 0.018)) : 0.02;
     const w = cr.rig.world;
@@ -279,7 +285,10 @@ function BoneOverlay({ id }: { id: string }) {
       v.set(w[j * 16 + 12], w[j * 16 + 13], w[j * 16 + 14]);
       m.makeScale(size, size, size).setPosition(v);
       im.setMatrixAt(j, m);
-      im.setColorAt(j, sel?.kind === 'joint' && sel.joint === j ? MARKER_SELECTED : MARKER_COLOR);
+      im.setColorAt(
+        j,
+        sel?.kind === 'joint' && sel.joint === j ? MARKER_SELECTED : hover?.kind === 'joint' && hover.character === id && hover.joint === j ? MARKER_HOVER : MARKER_COLOR,
+      );
       const p = cr.rig.parents[j];
       const po = p >= 0 ? p * 16 : j * 16;
       pos[j * 6] = w[po + 12];
@@ -341,7 +350,10 @@ function SceneObjects() {
   const characters = useDocStore((s) => s.history.doc.characters);
   const props = useDocStore((s) => s.history.doc.props);
   runtime.prepare(getDoc());
-  const overlayFor = useEphemeral((s) => (s.selection && s.selection.kind !== 'prop' ? (s.selection.kind === 'character' ? s.selection.id : s.selection.character) : null));
+  const overlayFor = useEphemeral((s) => {
+    const sel = s.selection ?? (s.hover?.kind === 'joint' ? s.hover : null);
+    return sel && sel.kind !== 'prop' ? (sel.kind === 'character' ? sel.id : sel.character) : null;
+  });
   const showBones = usePrefs((s) => s.showBones);
   const root = useRef<THREE.Group>(null);
   useLayoutEffect(() => {
