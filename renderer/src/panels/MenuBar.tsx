@@ -142,7 +142,8 @@ export function HelpPanel() {
         </table>
         <p className="muted">
           Posing a channel that already has keys sets a key at the playhead. With auto-key on, any channel you pose is keyed; otherwise unanimated
-          channels change their rest pose.
+          channels change their rest pose. A selected character shows its bones (click one to rotate it) and cyan IK handles on hands and feet;
+          press W to move the character itself.
         </p>
         <button data-testid="help-close" onClick={() => useEphemeral.setState({ helpOpen: false })}>
           Close
