@@ -67,7 +67,7 @@ describe('CCD against the Wang et al. 2021 ground truth', () => {
     // The remaining false positives are erleben queries whose closest approach is
     // below the floating-point error bound (about 1e-16): only exact arithmetic
     // can separate them, and a conservative float method must call them contact.
-    expect(totalFp, 'false positives stay at most 110 (measured: 110 of 1324 non-contact queries)').toBeLessThanOrEqual(110);
+    expect(totalFp, 'false positives stay at most 100 (measured: 100 of 1324 non-contact queries)').toBeLessThanOrEqual(100);
   });
 });
 

@@ -53,7 +53,48 @@ export interface CcdHit {
   point: [number, number, number];
 }
 
+const _uvw = new Float64Array(18);
+
+function det3(u: Float64Array, a: number, b: number, c: number): number {
+  return u[a] * (u[b + 1] * u[c + 2] - u[b + 2] * u[c + 1]) - u[a + 1] * (u[b] * u[c + 2] - u[b + 2] * u[c]) + u[a + 2] * (u[b] * u[c + 1] - u[b + 1] * u[c]);
+}
+
+/**
+ * Necessary condition for contact: the four points must be coplanar at the
+ * contact time. Their coplanarity determinant is a cubic in t whose Bernstein
+ * coefficients bound it on [0, 1]; when all four have one strict sign (beyond
+ * a rounding bound), the points are never coplanar and there is no contact.
+ */
+function neverCoplanar(coords: ArrayLike<number>, off: number, triangleDomain: boolean): boolean {
+  const U = _uvw;
+  // u, v, w at t = 0 (0..8) and t = 1 (9..17), relative to the base point
+  for (let s = 0; s < 2; s++) {
+    const o = off + s * 12, w = s * 9;
+    const base = triangleDomain ? o + 3 : o;
+    const i1 = triangleDomain ? o + 6 : o + 3, i2 = triangleDomain ? o + 9 : o + 6, i3 = triangleDomain ? o : o + 9;
+    for (let k = 0; k < 3; k++) {
+      const b = coords[base + k];
+      U[w + k] = coords[i1 + k] - b;
+      U[w + 3 + k] = coords[i2 + k] - b;
+      U[w + 6 + k] = coords[i3 + k] - b;
+    }
+  }
+  const d000 = det3(U, 0, 3, 6), d111 = det3(U, 9, 12, 15);
+  const d100 = det3(U, 9, 3, 6), d010 = det3(U, 0, 12, 6), d001 = det3(U, 0, 3, 15);
+  const d011 = det3(U, 0, 12, 15), d101 = det3(U, 9, 3, 15), d110 = det3(U, 9, 12, 6);
+  const c0 = d000, c1 = (d100 + d010 + d001) / 3, c2 = (d011 + d101 + d110) / 3, c3 = d111;
+  let m = 0;
+  for (let i = 0; i < 18; i++) { const a = Math.abs(U[i]); if (a > m) m = a; }
+  // each determinant: 6 products of 3 terms (each a rounded difference) and 5
+  // sums: error below 16·ε·6·m³; the averages add a little more.
+  const err = 128 * EPS * m * m * m;
+  if (c0 > err && c1 > err && c2 > err && c3 > err) return true;
+  if (c0 < -err && c1 < -err && c2 < -err && c3 < -err) return true;
+  return false;
+}
+
 function solve(coords: ArrayLike<number>, off: number, triangleDomain: boolean, tol: number, maxBoxes: number): boolean {
+  if (neverCoplanar(coords, off, triangleDomain)) return false;
   let m = 0;
   for (let i = 0; i < 24; i++) {
     const a = Math.abs(coords[off + i]);

@@ -170,6 +170,9 @@ export class CollisionScene {
   private readonly m16 = new Float64Array(16);
   private readonly pairBuf: number[] = [];
   private frameStamp = 0;
+  /** Part pairs (pa·P + pb) crossing at the previous and at the current sample. */
+  private prevCrossing = new Set<number>();
+  private curCrossing = new Set<number>();
   /** Whether prevPositions hold the previous sample. */
   private hasPrev = false;
 
@@ -221,7 +224,7 @@ export class CollisionScene {
       }
       for (const [j, tris] of [...byJoint.entries()].sort((a, b) => a[0] - b[0])) {
         const pi = this.parts.length;
-        this.parts.push({ object: objIndex, joint: j, name: ch.skeleton.joints[j]?.name ?? `joint${j}`, bvh: TriangleBVH.build(bind, indices, Uint32Array.from(tris)) });
+        this.parts.push({ object: objIndex, joint: j, name: ch.skeleton.joints[j]?.name ?? `joint${j}`, bvh: TriangleBVH.build(bind, indices, Uint32Array.from(tris), LEAF_SIZE) });
         obj.parts.push(pi);
         for (const t of tris) obj.triPart[t] = obj.parts.length - 1;
       }
@@ -255,7 +258,7 @@ export class CollisionScene {
       obj.enabled = pr.collision.enabled;
       const objIndex = this.objects.length;
       const part = this.parts.length;
-      this.parts.push({ object: objIndex, joint: -1, name: pr.name, bvh: TriangleBVH.build(pos, obj.indices) });
+      this.parts.push({ object: objIndex, joint: -1, name: pr.name, bvh: TriangleBVH.build(pos, obj.indices, undefined, LEAF_SIZE) });
       obj.parts.push(part);
       const closed = isClosed(pr.mesh.indices);
       obj.shells = [{ bvh: this.parts[part].bvh, closed, name: pr.name }];
@@ -314,6 +317,10 @@ export class CollisionScene {
     }
     this.hasPrev = keepPrevious;
     this.frameStamp++;
+    const t = this.prevCrossing;
+    this.prevCrossing = keepPrevious ? this.curCrossing : new Set();
+    this.curCrossing = t;
+    this.curCrossing.clear();
     for (let p = 0; p < this.parts.length; p++) {
       const part = this.parts[p];
       const o = this.objects[part.object];
@@ -391,13 +398,18 @@ export class CollisionScene {
     let best = Infinity;
     const bestPoint = this._hit;
     const crossTris: number[] = [];
+    // Continuous detection matters only where the parts were apart at the
+    // previous sample (a new contact's first moment, or a pass-through); a
+    // contact that persists needs none. All triangle pairs were apart then.
+    const pairKey = pa * this.parts.length + pb;
+    const doCcd = continuous && !this.prevCrossing.has(pairKey);
     forEachLeafPair(A.bvh, B.bvh, (ta, tb) => {
       if (self && oa.bindPairs.has(ta < tb ? ta * T + tb : tb * T + ta)) return;
       if (self && sharesVertex(oa.indices, ta, tb)) return;
       this.stats.trianglePairs++;
       loadTri(P, Pa, oa.indices, ta);
       loadTri(Q, Pb, ob.indices, tb);
-      if (triTriIntersect(P, 0, Q, 0, seg, 0)) {
+      if (triBoxesOverlap(P, Q) && triTriIntersect(P, 0, Q, 0, seg, 0)) {
         crossings++;
         if (npts + 2 > this._pts.length / 3) {
           const np = new Float64Array(this._pts.length * 2);
@@ -410,14 +422,9 @@ export class CollisionScene {
         nx += this._cp[0]; ny += this._cp[1]; nz += this._cp[2];
         crossTris.push(ta, tb);
       }
-      if (continuous) {
-        // Only pairs that were apart at the previous sample can make a new contact.
-        loadTri(P, Qa, oa.indices, ta);
-        loadTri(Q, Qb, ob.indices, tb);
-        if (triTriOverlap(P, 0, Q, 0)) return;
-        best = this.ccdPair(oa, ta, ob, tb, best, bestPoint);
-      }
+      if (doCcd && sweptTrisOverlap(Qa, Pa, oa.indices, ta, Qb, Pb, ob.indices, tb)) best = this.ccdPair(oa, ta, ob, tb, best, bestPoint);
     });
+    if (crossings > 0) this.curCrossing.add(pairKey);
     if (crossings === 0 && best === Infinity) return null;
     const point: [number, number, number] = [0, 0, 0];
     const normal: [number, number, number] = [0, 0, 0];
@@ -585,6 +592,8 @@ export class CollisionScene {
 }
 
 let _vstamp = 0;
+/** Triangles per BVH leaf: small leaves prune more triangle pairs in BVH-vs-BVH. */
+const LEAF_SIZE = 4;
 const _tuv = new Float64Array(3);
 
 function range(a: number, b: number): Uint32Array {
@@ -616,6 +625,36 @@ function loadTri(out: Float64Array, P: ArrayLike<number>, I: Uint32Array, t: num
   out[0] = P[a]; out[1] = P[a + 1]; out[2] = P[a + 2];
   out[3] = P[b]; out[4] = P[b + 1]; out[5] = P[b + 2];
   out[6] = P[c]; out[7] = P[c + 1]; out[8] = P[c + 2];
+}
+
+/** Boxes of two triangles over their motion (positions at both samples) overlap. */
+function sweptTrisOverlap(
+  A0: Float64Array, A1: Float64Array, IA: Uint32Array, ta: number, B0: Float64Array, B1: Float64Array, IB: Uint32Array, tb: number,
+): boolean {
+  for (let k = 0; k < 3; k++) {
+    let alo = Infinity, ahi = -Infinity, blo = Infinity, bhi = -Infinity;
+    for (let j = 0; j < 3; j++) {
+      const a = IA[ta * 3 + j] * 3 + k, b = IB[tb * 3 + j] * 3 + k;
+      const a0 = A0[a], a1 = A1[a], b0 = B0[b], b1 = B1[b];
+      if (a0 < alo) alo = a0; if (a0 > ahi) ahi = a0; if (a1 < alo) alo = a1; if (a1 > ahi) ahi = a1;
+      if (b0 < blo) blo = b0; if (b0 > bhi) bhi = b0; if (b1 < blo) blo = b1; if (b1 > bhi) bhi = b1;
+    }
+    if (alo > bhi || blo > ahi) return false;
+  }
+  return true;
+}
+
+/** Axis-aligned boxes of two triangles (9 numbers each) overlap. */
+function triBoxesOverlap(P: Float64Array, Q: Float64Array): boolean {
+  for (let k = 0; k < 3; k++) {
+    const p0 = P[k], p1 = P[3 + k], p2 = P[6 + k], q0 = Q[k], q1 = Q[3 + k], q2 = Q[6 + k];
+    const pmin = p0 < p1 ? (p0 < p2 ? p0 : p2) : p1 < p2 ? p1 : p2;
+    const pmax = p0 > p1 ? (p0 > p2 ? p0 : p2) : p1 > p2 ? p1 : p2;
+    const qmin = q0 < q1 ? (q0 < q2 ? q0 : q2) : q1 < q2 ? q1 : q2;
+    const qmax = q0 > q1 ? (q0 > q2 ? q0 : q2) : q1 > q2 ? q1 : q2;
+    if (pmin > qmax || qmin > pmax) return false;
+  }
+  return true;
 }
 
 function sharesVertex(I: Uint32Array, a: number, b: number): boolean {
