@@ -4,17 +4,7 @@
  */
 import type { Interpolation, Track, TrackPath, TrackTarget } from '../document/types';
 
-/** mulberry32: small, fast, seedable. Returns numbers in [0, 1). */
-export function rng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export { mulberry32 as rng } from '../math/random';
 
 export function randomUnitQuat(r: () => number, out: number[] = [0, 0, 0, 0], o = 0): number[] {
   // Marsaglia-style: normalise a random 4-vector (rejecting tiny ones).

@@ -14,6 +14,7 @@ import { SceneEvaluator, TRS_STRIDE } from '../anim';
 import { valueError } from './reduce';
 import { type ExportLayout, type ExportOptions, buildGltfDocument, exportGlb } from './exportGlb';
 import { DEFAULT_TOLERANCES, bakedKeyCount } from './bake';
+import { mulberry32 } from '../math/random';
 
 export interface ValidationReport {
   issues: {
@@ -125,14 +126,7 @@ export function compareWithThree(gltf: GLTF, layout: ExportLayout, doc: ImpulseD
 export function clipTimes(layout: ExportLayout, ci: number, subPerFrame: number, seed = 1): number[] {
   const c = layout.clips[ci];
   const out: number[] = [];
-  let a = seed >>> 0;
-  const r = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const r = mulberry32(seed);
   const frames = c.endFrame - c.startFrame;
   for (let k = 0; k <= frames; k++) {
     out.push(k / c.frameRate);

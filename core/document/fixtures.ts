@@ -10,17 +10,7 @@ export interface TriMesh {
   indices: Uint32Array;
 }
 
-/** Seeded PRNG (mulberry32), uniform in [0, 1). */
-export function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export { mulberry32 } from '../math/random';
 
 /** Winds every triangle of a mesh that is star-shaped about `center` outward. */
 function orientOutward(positions: ArrayLike<number>, indices: Uint32Array, center: [number, number, number]): void {

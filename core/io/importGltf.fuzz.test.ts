@@ -18,21 +18,10 @@ import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ImportResult } from './importGltf';
 import { packGlb, unpackGlb } from './testkit';
+import { mulberry32 as rng } from '../math/random';
 
 const CASE_TIMEOUT_MS = 10_000;
 const asset = (rel: string): Uint8Array => new Uint8Array(readFileSync(new URL(`../../assets/${rel}`, import.meta.url)));
-
-/** mulberry32: small, seedable, good enough for choosing mutations. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 type Mutation = 'flip' | 'binary' | 'truncate' | 'delete' | 'retype' | 'huge';
 

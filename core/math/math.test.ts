@@ -1,18 +1,9 @@
 import { Matrix4, Quaternion, Vector3 } from 'three';
 import { describe, expect, it } from 'vitest';
 import { Quat, Vec3, mat3FromQuat, mat3Invert, mat3Multiply, mat4Compose, mat4Decompose, mat4Invert, mat4Multiply, slerpFlat } from './index';
+import { mulberry32 as rng } from './random';
 
 // three.js is the reference users trust; our flat functions must agree with it.
-function rng(seed: number) {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 function randQuat(r: () => number): Quaternion {
   return new Quaternion(r() - 0.5, r() - 0.5, r() - 0.5, r() - 0.5).normalize();
 }

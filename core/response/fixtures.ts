@@ -8,17 +8,7 @@ import type { ImpulseSolution } from './solver';
  * quantities the tests check (momentum, kinetic energy, point velocities).
  */
 
-/** mulberry32: small seeded generator, uniform in [0, 1). */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export { mulberry32 as seededRandom } from '../math/random';
 
 export function v3(x: number, y: number, z: number): Vec3Like {
   return { x, y, z };
