@@ -19,6 +19,8 @@
  * (one-sided at kinks), so smooth motion needs few keys.
  */
 
+import { slerpFlat } from '../math/quat';
+
 export type ChannelKind = 'vector' | 'rotation';
 export type GltfInterpolation = 'STEP' | 'LINEAR' | 'CUBICSPLINE';
 
@@ -107,32 +109,7 @@ function interpolateLinear(
     out[2] = v[ao + 2] + (v[bo + 2] - v[ao + 2]) * u;
     return;
   }
-  const ax = v[ao], ay = v[ao + 1], az = v[ao + 2], aw = v[ao + 3];
-  let bx = v[bo], by = v[bo + 1], bz = v[bo + 2], bw = v[bo + 3];
-  let cos = ax * bx + ay * by + az * bz + aw * bw;
-  if (cos < 0) {
-    cos = -cos;
-    bx = -bx;
-    by = -by;
-    bz = -bz;
-    bw = -bw;
-  }
-  let s0: number, s1: number;
-  if (cos > 1 - 1e-9) {
-    s0 = 1 - u;
-    s1 = u;
-  } else {
-    const theta = Math.acos(Math.min(1, cos));
-    const sin = Math.sin(theta);
-    s0 = Math.sin((1 - u) * theta) / sin;
-    s1 = Math.sin(u * theta) / sin;
-  }
-  const x = s0 * ax + s1 * bx, y = s0 * ay + s1 * by, z = s0 * az + s1 * bz, w = s0 * aw + s1 * bw;
-  const l = 1 / Math.hypot(x, y, z, w);
-  out[0] = x * l;
-  out[1] = y * l;
-  out[2] = z * l;
-  out[3] = w * l;
+  slerpFlat(out, 0, v, ao, v, bo, u);
 }
 
 /** glTF CUBICSPLINE between value p0 (out-tangent m0) and p1 (in-tangent m1), dt = key interval. */
