@@ -11,6 +11,7 @@
  * Everything works on flat typed arrays the caller owns; nothing allocates.
  */
 import type { SkinnedMesh } from '../document/types';
+import { mat4Multiply } from '../math/mat4';
 
 type SkinMesh = Pick<SkinnedMesh, 'positions' | 'joints' | 'weights' | 'skinJoints' | 'inverseBindMatrices'> & { normals?: Float32Array; name?: string };
 type Writable = { [i: number]: number; length: number };
@@ -30,19 +31,7 @@ export function computeSkinMatrices<T extends Writable>(mesh: Pick<SkinnedMesh, 
     const j = mesh.skinJoints[k];
     const wo = j * 16;
     if (j < 0 || wo + 16 > world.length) throw new RangeError(`mesh "${mesh.name ?? ''}": skinJoints[${k}] = ${j} is not a joint of the skeleton (${world.length / 16} joints)`);
-    const bo = k * 16;
-    const oo = k * 16;
-    const a00 = world[wo], a10 = world[wo + 1], a20 = world[wo + 2], a30 = world[wo + 3];
-    const a01 = world[wo + 4], a11 = world[wo + 5], a21 = world[wo + 6], a31 = world[wo + 7];
-    const a02 = world[wo + 8], a12 = world[wo + 9], a22 = world[wo + 10], a32 = world[wo + 11];
-    const a03 = world[wo + 12], a13 = world[wo + 13], a23 = world[wo + 14], a33 = world[wo + 15];
-    for (let c = 0; c < 4; c++) {
-      const b0 = ibm[bo + c * 4], b1 = ibm[bo + c * 4 + 1], b2 = ibm[bo + c * 4 + 2], b3 = ibm[bo + c * 4 + 3];
-      out[oo + c * 4] = a00 * b0 + a01 * b1 + a02 * b2 + a03 * b3;
-      out[oo + c * 4 + 1] = a10 * b0 + a11 * b1 + a12 * b2 + a13 * b3;
-      out[oo + c * 4 + 2] = a20 * b0 + a21 * b1 + a22 * b2 + a23 * b3;
-      out[oo + c * 4 + 3] = a30 * b0 + a31 * b1 + a32 * b2 + a33 * b3;
-    }
+    mat4Multiply(out, k * 16, world, wo, ibm, k * 16);
   }
   return out;
 }
