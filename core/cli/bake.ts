@@ -9,6 +9,7 @@
  */
 import { dirname, join, normalize, resolve, isAbsolute } from 'node:path';
 import type { CliIo } from './io';
+import { UsageError, inputArg, walkArgs } from './args';
 import type { ImpulseDocument } from '../document/types';
 import { parseDocument } from '../document/parse';
 import { createEmptyDocument } from '../document/defaults';
@@ -37,8 +38,6 @@ options:
   -h, --help            show this help
 `;
 
-class UsageError extends Error {}
-
 interface BakeArgs {
   input: string;
   out: string;
@@ -65,17 +64,7 @@ function parseArgs(argv: string[]): BakeArgs | 'help' {
   let everyFrame = false, force = false, animationOnly = false;
   let tolerance: Tolerances = { ...DEFAULT_TOLERANCES };
   let physics: PhysicsExtension = 'none';
-  const value = (i: number, flag: string): string => {
-    const v = argv[i + 1];
-    if (v === undefined || v.startsWith('--')) throw new UsageError(`${flag} needs a value`);
-    return v;
-  };
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i];
-    const eq = a.startsWith('--') ? a.indexOf('=') : -1;
-    const flag = eq > 0 ? a.slice(0, eq) : a;
-    const inline = eq > 0 ? a.slice(eq + 1) : undefined;
-    const take = () => (inline !== undefined ? inline : value(i++, flag));
+  const help = walkArgs(argv, (flag, take, arg) => {
     switch (flag) {
       case '-h':
       case '--help':
@@ -106,11 +95,10 @@ function parseArgs(argv: string[]): BakeArgs | 'help' {
         break;
       }
       default:
-        if (a.startsWith('-')) throw new UsageError(`unknown option ${a}`);
-        if (input !== undefined) throw new UsageError(`one input file expected, got "${input}" and "${a}"`);
-        input = a;
+        input = inputArg(input, arg);
     }
-  }
+  });
+  if (help === 'help') return 'help';
   if (input === undefined) throw new UsageError('missing input file');
   if (out === undefined) throw new UsageError('missing --out <out.glb>');
   if (!/\.glb$/i.test(out)) throw new UsageError(`--out: the output is a binary glTF and must end in .glb, got "${out}"`);
