@@ -78,7 +78,7 @@ function tubeCharacter(id: string, around: number, rings: number, r: number, tra
   };
 }
 
-function benchDoc(frames: number): ImpulseDocument {
+export function benchDoc(frames: number): ImpulseDocument {
   const doc = createEmptyDocument('bench');
   const s = Math.SQRT1_2;
   // ~50k triangles each: 2·around·(rings−1) + 2·around

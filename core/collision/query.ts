@@ -103,8 +103,59 @@ export function pointInMesh(bvh: TriangleBVH, positions: ArrayLike<number>, poin
   return 2;
 }
 
+let _shellCounts = new Int32Array(8);
+
+/**
+ * Inside test against a closed surface split over several BVHs (the body parts
+ * of one character), each triangle belonging to shell `triShell[tri]` (one
+ * shell per source mesh; null: all shell 0). Parity is counted per shell;
+ * the point is inside when it is inside any shell whose `shellClosed` entry is
+ * true. Returns 1 inside, 0 outside, 2 on the surface.
+ */
+export function pointInParts(
+  bvhs: readonly TriangleBVH[], positions: ArrayLike<number>, triShell: Int32Array | null, shellClosed: readonly boolean[],
+  point: ArrayLike<number>, po = 0,
+): number {
+  const px = point[po], py = point[po + 1], pz = point[po + 2];
+  let lx = Infinity, ly = Infinity, lz = Infinity, hx = -Infinity, hy = -Infinity, hz = -Infinity;
+  for (const b of bvhs) {
+    if (b.triangleCount === 0) continue;
+    const f = b.f32;
+    if (f[0] < lx) lx = f[0]; if (f[1] < ly) ly = f[1]; if (f[2] < lz) lz = f[2];
+    if (f[3] > hx) hx = f[3]; if (f[4] > hy) hy = f[4]; if (f[5] > hz) hz = f[5];
+  }
+  if (!(px >= lx && px <= hx && py >= ly && py <= hy && pz >= lz && pz <= hz)) return 0;
+  if (_shellCounts.length < shellClosed.length) _shellCounts = new Int32Array(shellClosed.length);
+  const ext = Math.max(hx - lx, hy - ly, hz - lz) * 4 + 1;
+  for (let d = 0; d < DIRS.length / 3; d++) {
+    _seg[0] = px; _seg[1] = py; _seg[2] = pz;
+    _seg[3] = px + DIRS[d * 3] * ext; _seg[4] = py + DIRS[d * 3 + 1] * ext; _seg[5] = pz + DIRS[d * 3 + 2] * ext;
+    _shellCounts.fill(0);
+    let r = 0;
+    for (const b of bvhs) {
+      r = rayCrossings(b, positions, triShell, _shellCounts);
+      if (r !== 0) break;
+    }
+    if (r === 2) return 2;
+    if (r === -1) continue;
+    for (let s = 0; s < shellClosed.length; s++) if (shellClosed[s] && (_shellCounts[s] & 1) === 1) return 1;
+    return 0;
+  }
+  return 2;
+}
+
+const _one = new Int32Array(1);
+
 /** Parity along _seg: 1 odd, 0 even, 2 point on the surface, -1 degenerate ray. */
 function rayParity(bvh: TriangleBVH, positions: ArrayLike<number>): number {
+  _one[0] = 0;
+  const r = rayCrossings(bvh, positions, null, _one);
+  return r !== 0 ? r : _one[0] & 1;
+}
+
+/** Counts crossings of _seg per shell into `counts`; returns 0, or 2 (point on the surface), or -1 (degenerate ray). */
+function rayCrossings(bvh: TriangleBVH, positions: ArrayLike<number>, triShell: Int32Array | null, counts: Int32Array): number {
+  if (bvh.triangleCount === 0) return 0;
   const f = bvh.f32, u = bvh.u32, order = bvh.order, idx = bvh.indices;
   const ox = _seg[0], oy = _seg[1], oz = _seg[2];
   const dx = _seg[3] - ox, dy = _seg[4] - oy, dz = _seg[5] - oz;
@@ -112,7 +163,6 @@ function rayParity(bvh: TriangleBVH, positions: ArrayLike<number>): number {
   let st = _nodeStack;
   let sp = 0;
   st[sp++] = 0;
-  let crossings = 0;
   while (sp > 0) {
     const node = st[--sp];
     const o = node * W;
@@ -150,7 +200,7 @@ function rayParity(bvh: TriangleBVH, positions: ArrayLike<number>): number {
           if ((o1 >= 0 && o2 >= 0 && o3 >= 0) || (o1 <= 0 && o2 <= 0 && o3 <= 0)) return -1; // through an edge or vertex
           continue;
         }
-        if ((o1 > 0) === (o2 > 0) && (o2 > 0) === (o3 > 0)) crossings++;
+        if ((o1 > 0) === (o2 > 0) && (o2 > 0) === (o3 > 0)) counts[triShell === null ? 0 : triShell[order[i]]]++;
       }
       continue;
     }
@@ -162,7 +212,7 @@ function rayParity(bvh: TriangleBVH, positions: ArrayLike<number>): number {
     st[sp++] = node + 1;
     st[sp++] = u[o + 6];
   }
-  return crossings & 1;
+  return 0;
 }
 
 /** The point _seg[0..2], known to lie in the plane of ABC: inside the closed triangle? */

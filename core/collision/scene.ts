@@ -39,7 +39,7 @@ import { TriangleBVH } from './bvh';
 import { PartSweepAndPrune, partPairIgnored as isIgnored, settingsCollide as groupsCollide } from './sap';
 import { ccdQueryFlat } from './ccd';
 import { reduceContacts } from './contacts';
-import { closestPointOnMesh, forEachLeafPair, pointInMesh } from './query';
+import { closestPointOnMesh, forEachLeafPair, pointInParts } from './query';
 import { triTriIntersect, triTriOverlap } from './tritri';
 
 export interface PartInfo {
@@ -64,8 +64,11 @@ export interface CollisionObject {
   /** Part index (into `parts`) per triangle. */
   triPart: Int32Array;
   parts: number[];
-  /** Per closed-or-open shell (one per source mesh): a BVH over its triangles. */
-  shells: { bvh: TriangleBVH; closed: boolean; name: string }[];
+  /** Shell (source mesh) index per triangle, and whether each shell is closed. */
+  triShell: Int32Array;
+  shellClosed: boolean[];
+  /** The object's part BVHs (together they cover every triangle). */
+  partBvhs: TriangleBVH[];
   closed: boolean;
   /** Self-intersecting triangle pairs of the bind pose (key triA·T + triB, triA < triB). */
   bindPairs: Set<number>;
@@ -79,8 +82,6 @@ export interface CollisionObject {
   skinMats: Float64Array[];
   meshOffsets: number[];
   vertexStamp: Uint32Array;
-  /** Frame stamp of the last shell refit. */
-  shellStamp: number;
 }
 
 export interface FindingSide {
@@ -228,7 +229,9 @@ export class CollisionScene {
         obj.parts.push(pi);
         for (const t of tris) obj.triPart[t] = obj.parts.length - 1;
       }
-      obj.shells = shellsTris.map((tris, i) => ({ bvh: TriangleBVH.build(bind, indices, tris), closed: shellClosed[i], name: ch.meshes[i].name }));
+      shellsTris.forEach((tris, i) => { for (const t of tris) obj.triShell[t] = i; });
+      obj.shellClosed = shellClosed;
+      obj.partBvhs = obj.parts.map((p) => this.parts[p].bvh);
       obj.closed = shellClosed.every((c) => c);
       ch.meshes.forEach((m, i) => {
         if (!shellClosed[i]) this.warnings.push(`character "${ch.name}" mesh "${m.name}" is not closed: containment and depth cannot be decided against it`);
@@ -261,7 +264,8 @@ export class CollisionScene {
       this.parts.push({ object: objIndex, joint: -1, name: pr.name, bvh: TriangleBVH.build(pos, obj.indices, undefined, LEAF_SIZE) });
       obj.parts.push(part);
       const closed = isClosed(pr.mesh.indices);
-      obj.shells = [{ bvh: this.parts[part].bvh, closed, name: pr.name }];
+      obj.shellClosed = [closed];
+      obj.partBvhs = [this.parts[part].bvh];
       obj.closed = closed;
       if (!closed) this.warnings.push(`prop "${pr.name}" mesh is not closed: containment and depth cannot be decided against it`);
       this.objects.push(obj);
@@ -277,9 +281,9 @@ export class CollisionScene {
       prevPositions: new Float64Array(positions.length),
       indices,
       triPart: new Int32Array(indices.length / 3),
-      parts: [], shells: [], closed: true, bindPairs: new Set(), parents: null,
+      parts: [], triShell: new Int32Array(indices.length / 3), shellClosed: [], partBvhs: [], closed: true, bindPairs: new Set(), parents: null,
       selfCollision: false, adjacentHops: 0, groups: 1, mask: 0xffffffff, enabled: true,
-      rig: null, skinMats: [], meshOffsets: [0], vertexStamp: new Uint32Array(nv), shellStamp: -1,
+      rig: null, skinMats: [], meshOffsets: [0], vertexStamp: new Uint32Array(nv),
     };
   }
 
@@ -327,13 +331,6 @@ export class CollisionScene {
       part.bvh.refitSwept(o.positions, keepPrevious ? o.prevPositions : null);
       part.bvh.rootBox(this.partBoxes, p * 6);
     }
-  }
-
-  private refitShells(o: CollisionObject): void {
-    if (o.shellStamp === this.frameStamp) return;
-    o.shellStamp = this.frameStamp;
-    if (o.kind === 'prop') return; // the prop's shell is its part BVH, already refit
-    for (const s of o.shells) s.bvh.refit(o.positions);
   }
 
   private acceptPair = (pa: number, pb: number): boolean => {
@@ -501,7 +498,6 @@ export class CollisionScene {
         // self-collision: depth against the other part is not defined by a closed
         // shell of its own; use the same merged shells (vertex inside another shell).
       }
-      this.refitShells(other);
       for (let k = side; k < crossTris.length; k += 2) {
         const t = crossTris[k];
         for (let j = 0; j < 3; j++) {
@@ -518,15 +514,10 @@ export class CollisionScene {
 
   /** Distance from a point to `o`'s surface if the point is inside one of o's closed shells, else 0. */
   private insideDepth(o: CollisionObject, P: Float64Array, po: number, _skipPart: number): number {
-    let inside = false;
-    for (const s of o.shells) {
-      if (!s.closed) continue;
-      if (pointInMesh(s.bvh, o.positions, P, po) === 1) { inside = true; break; }
-    }
-    if (!inside) return 0;
+    if (pointInParts(o.partBvhs, o.positions, o.triShell, o.shellClosed, P, po) !== 1) return 0;
     let d = Infinity;
-    for (const s of o.shells) {
-      const dd = closestPointOnMesh(s.bvh, o.positions, P[po], P[po + 1], P[po + 2], this._cp);
+    for (const b of o.partBvhs) {
+      const dd = closestPointOnMesh(b, o.positions, P[po], P[po + 1], P[po + 2], this._cp);
       if (dd < d) d = dd;
     }
     return d === Infinity ? 0 : d;
@@ -551,7 +542,6 @@ export class CollisionScene {
         const ob = this.objBox2;
         this.objectBox(outer, ob);
         if (ib[0] < ob[0] || ib[1] < ob[1] || ib[2] < ob[2] || ib[3] > ob[3] || ib[4] > ob[4] || ib[5] > ob[5]) continue;
-        this.refitShells(outer);
         if (this.insideDepth(outer, inner.positions, 0, -1) <= 0) continue;
         // contained: deepest vertex, and the parts involved
         let depth = 0, deepV = 0;
@@ -562,8 +552,8 @@ export class CollisionScene {
         // outer part: the part of the surface triangle nearest the deepest vertex
         const tri = new Int32Array(1);
         let bestD = Infinity, bestTri = 0;
-        for (const s of outer.shells) {
-          const d = closestPointOnMesh(s.bvh, outer.positions, inner.positions[deepV * 3], inner.positions[deepV * 3 + 1], inner.positions[deepV * 3 + 2], this._cp, tri);
+        for (const b of outer.partBvhs) {
+          const d = closestPointOnMesh(b, outer.positions, inner.positions[deepV * 3], inner.positions[deepV * 3 + 1], inner.positions[deepV * 3 + 2], this._cp, tri);
           if (d < bestD) { bestD = d; bestTri = tri[0]; }
         }
         const innerPart = inner.parts[inner.kind === 'prop' ? 0 : inner.triPart[firstTriOfVertex(inner.indices, deepV)]];
