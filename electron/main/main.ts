@@ -56,7 +56,13 @@ export function rendererFileFor(url: string, rendererDir: string): string | null
     return null;
   }
   if (u.protocol !== `${APP_SCHEME}:` || u.host !== APP_HOST) return null;
-  const rel = decodeURIComponent(u.pathname).replace(/^\/+/, '') || 'index.html';
+  let path: string;
+  try {
+    path = decodeURIComponent(u.pathname);
+  } catch {
+    return null; // malformed percent escape: names no file
+  }
+  const rel = path.replace(/^\/+/, '') || 'index.html';
   const file = resolve(rendererDir, rel);
   const r = relative(rendererDir, file);
   if (r.startsWith('..') || r.includes(`..${sep}`) || resolve(rendererDir, r) !== file) return null;
