@@ -106,13 +106,16 @@ function parseArgs(argv: string[]): BakeArgs | 'help' {
   return { input, out, clip, everyFrame, tolerance, physics, animationOnly, force };
 }
 
-/** External buffers of a .gltf, read next to it (only plain relative names, no `..`). */
+/**
+ * External buffers of a .gltf, read next to it (only plain relative names, no `..`).
+ * Errors leave out the input path: runBake puts it in front of every message.
+ */
 async function gltfResources(bytes: Uint8Array, input: string, io: CliIo): Promise<Record<string, Uint8Array>> {
   let json: { buffers?: { uri?: string }[] };
   try {
     json = JSON.parse(new TextDecoder().decode(bytes));
   } catch (e) {
-    throw new Error(`${input}: not valid glTF JSON: ${(e as Error).message}`);
+    throw new Error(`not valid glTF JSON: ${(e as Error).message}`);
   }
   const out: Record<string, Uint8Array> = {};
   for (const b of json.buffers ?? []) {
@@ -120,7 +123,7 @@ async function gltfResources(bytes: Uint8Array, input: string, io: CliIo): Promi
     if (!uri || uri.startsWith('data:')) continue;
     const rel = decodeURIComponent(uri);
     if (isAbsolute(rel) || normalize(rel).split(/[\\/]/).includes('..'))
-      throw new Error(`${input}: buffer uri "${uri}" points outside the file's folder; refusing to read it`);
+      throw new Error(`buffer uri "${uri}" points outside the file's folder; refusing to read it`);
     out[uri] = await io.readFile(join(dirname(input), rel));
   }
   return out;
