@@ -6,7 +6,8 @@ export { ccdVertexTriangle, ccdEdgeEdge, ccdVertexTriangleHit, ccdEdgeEdgeHit, c
 export { orient3d, orient2d } from './predicates';
 export { triTriOverlap, triTriIntersect, lastTriTriCoplanar } from './tritri';
 export { TriangleBVH, NODE_BYTES } from './bvh';
-export { forEachLeafPair, rootsOverlap, pointInMesh, closestPointOnMesh, closestPointOnTriangle } from './query';
+export { forEachLeafPair, rootsOverlap, pointInMesh, pointInParts, closestPointOnMesh, closestPointOnTriangle } from './query';
+export { convexPolyhedraIntersect, convexFromMesh, updateConvexPlanes, isConvexMesh, type ConvexPolyhedron } from './convex';
 export { PartSweepAndPrune, settingsCollide, partPairIgnored } from './sap';
 export { reduceContacts } from './contacts';
 export {

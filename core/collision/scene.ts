@@ -39,6 +39,7 @@ import { TriangleBVH } from './bvh';
 import { PartSweepAndPrune, partPairIgnored as isIgnored, settingsCollide as groupsCollide } from './sap';
 import { ccdQueryFlat } from './ccd';
 import { reduceContacts } from './contacts';
+import { convexFromMesh, convexPolyhedraIntersect, isConvexMesh, updateConvexPlanes, type ConvexPolyhedron } from './convex';
 import { closestPointOnMesh, forEachLeafPair, pointInParts } from './query';
 import { triTriIntersect, triTriOverlap } from './tritri';
 
@@ -69,6 +70,9 @@ export interface CollisionObject {
   shellClosed: boolean[];
   /** The object's part BVHs (together they cover every triangle). */
   partBvhs: TriangleBVH[];
+  /** For a convex closed prop: its polyhedron (planes refreshed per frame), else null. */
+  convex: ConvexPolyhedron | null;
+  convexStamp: number;
   closed: boolean;
   /** Self-intersecting triangle pairs of the bind pose (key triA·T + triB, triA < triB). */
   bindPairs: Set<number>;
@@ -266,6 +270,7 @@ export class CollisionScene {
       const closed = isClosed(pr.mesh.indices);
       obj.shellClosed = [closed];
       obj.partBvhs = [this.parts[part].bvh];
+      if (closed && isConvexMesh(pr.mesh.positions, pr.mesh.indices, 1e-7 * meshExtent(pr.mesh.positions))) obj.convex = convexFromMesh(obj.positions, obj.indices);
       obj.closed = closed;
       if (!closed) this.warnings.push(`prop "${pr.name}" mesh is not closed: containment and depth cannot be decided against it`);
       this.objects.push(obj);
@@ -281,7 +286,7 @@ export class CollisionScene {
       prevPositions: new Float64Array(positions.length),
       indices,
       triPart: new Int32Array(indices.length / 3),
-      parts: [], triShell: new Int32Array(indices.length / 3), shellClosed: [], partBvhs: [], closed: true, bindPairs: new Set(), parents: null,
+      parts: [], triShell: new Int32Array(indices.length / 3), shellClosed: [], partBvhs: [], convex: null, convexStamp: -1, closed: true, bindPairs: new Set(), parents: null,
       selfCollision: false, adjacentHops: 0, groups: 1, mask: 0xffffffff, enabled: true,
       rig: null, skinMats: [], meshOffsets: [0], vertexStamp: new Uint32Array(nv),
     };
@@ -400,6 +405,9 @@ export class CollisionScene {
     // contact that persists needs none. All triangle pairs were apart then.
     const pairKey = pa * this.parts.length + pb;
     const doCcd = continuous && !this.prevCrossing.has(pairKey);
+    // Fast path (Moore & Wilhelms 2.2): two convex props whose solids are
+    // apart cannot have crossing triangles; only the continuous test remains.
+    if (!doCcd && oa.convex !== null && ob.convex !== null && !convexPolyhedraIntersect(this.convexOf(oa), this.convexOf(ob), this.convexTol)) return null;
     forEachLeafPair(A.bvh, B.bvh, (ta, tb) => {
       if (self && oa.bindPairs.has(ta < tb ? ta * T + tb : tb * T + ta)) return;
       if (self && sharesVertex(oa.indices, ta, tb)) return;
@@ -441,6 +449,18 @@ export class CollisionScene {
       ccdTime: best === Infinity ? null : best,
       ccdPoint: best === Infinity ? null : [bestPoint[0], bestPoint[1], bestPoint[2]],
     };
+  }
+
+  /** Half-space widening for the convex fast path: never reject touching solids. */
+  private readonly convexTol = 1e-9;
+  private convexOf(o: CollisionObject): ConvexPolyhedron {
+    const c = o.convex!;
+    if (o.convexStamp !== this.frameStamp) {
+      o.convexStamp = this.frameStamp;
+      c.positions = o.positions; // the buffers swap between samples
+      updateConvexPlanes(c, o.indices);
+    }
+    return c;
   }
 
   /** Earliest CCD contact of the 15 features of a triangle pair, cut at `best`. */
@@ -585,6 +605,12 @@ let _vstamp = 0;
 /** Triangles per BVH leaf: small leaves prune more triangle pairs in BVH-vs-BVH. */
 const LEAF_SIZE = 4;
 const _tuv = new Float64Array(3);
+
+function meshExtent(P: ArrayLike<number>): number {
+  let m = 0;
+  for (let i = 0; i < P.length; i++) { const a = Math.abs(P[i]); if (a > m) m = a; }
+  return Math.max(m, 1e-12);
+}
 
 function range(a: number, b: number): Uint32Array {
   const r = new Uint32Array(b - a);
