@@ -90,7 +90,8 @@ export class BakeError extends Error {
   }
 }
 
-function toleranceFor(path: TrackPath, tol: Tolerances): number {
+/** The tolerance that applies to a channel of this path. */
+export function toleranceFor(path: TrackPath, tol: Tolerances): number {
   return path === 'translation' ? tol.translation : path === 'rotation' ? tol.rotationRad : tol.scale;
 }
 
@@ -230,6 +231,8 @@ function originalCurve(sampler: TrackSampler, start: number, duration: number, d
   const values: number[] = [];
   const tmp = new Float64Array(4);
   const dp = new Float64Array(4);
+  const vAt = new Float64Array(4);
+  const unused = new Float64Array(4);
   const boundary = (tRel: number, inside: number) => {
     times.push(tRel);
     if (cubic) {
@@ -240,8 +243,7 @@ function originalCurve(sampler: TrackSampler, start: number, duration: number, d
       // any other candidate.
       const tAt = tRel + start;
       cubicRaw(sampler, tAt + inside * SIDE_SEC, dims, tmp, dp);
-      const vAt = new Float64Array(4);
-      cubicRaw(sampler, tAt, dims, vAt, new Float64Array(4));
+      cubicRaw(sampler, tAt, dims, vAt, unused);
       const scale = dims === 4 ? 1 / Math.hypot(vAt[0], vAt[1], vAt[2], vAt[3]) : 1;
       for (let c = 0; c < dims; c++) values.push(dp[c] * scale);
       for (let c = 0; c < dims; c++) values.push(vAt[c] * scale);
@@ -287,6 +289,7 @@ function bakeChannel(
   sampler: TrackSampler | null,
   rest: ArrayLike<number>,
   restOffset: number,
+  target: BakedTarget,
   path: TrackPath,
   options: { mode: BakeMode; tol: Tolerances; sub: number; start: number; duration: number },
 ): BakedChannel {
@@ -300,13 +303,13 @@ function bakeChannel(
       if (sampler) sampler.valueAt(times[i] + start, values, i * dims);
       else for (let c = 0; c < dims; c++) values[i * dims + c] = rest[restOffset + c];
     }
-    return { target: { kind: 'prop', prop: -1 }, path, curve: keysAtEverySample({ kind, times, values }), maxError: 0, method: sampler ? 'every-frame' : 'static' };
+    return { target, path, curve: keysAtEverySample({ kind, times, values }), maxError: 0, method: sampler ? 'every-frame' : 'static' };
   }
-  if (!sampler) return { target: { kind: 'prop', prop: -1 }, path, curve: staticCurve(rest, restOffset, dims, duration), maxError: 0, method: 'static' };
+  if (!sampler) return { target, path, curve: staticCurve(rest, restOffset, dims, duration), maxError: 0, method: 'static' };
   if (duration === 0) {
     const values = new Float64Array(dims);
     sampler.valueAt(start, values, 0);
-    return { target: { kind: 'prop', prop: -1 }, path, curve: toFloat32Curve({ interpolation: 'STEP', times: Float64Array.of(0), values }), maxError: 0, method: 'original' };
+    return { target, path, curve: toFloat32Curve({ interpolation: 'STEP', times: Float64Array.of(0), values }), maxError: 0, method: 'original' };
   }
   const tolerance = toleranceFor(path, tol);
   const original = originalCurve(sampler, start, duration, dims);
@@ -328,7 +331,7 @@ function bakeChannel(
     if (!best || res.maxError < best.maxError) best = res;
     if (res.maxError <= tolerance) break;
   }
-  return { target: { kind: 'prop', prop: -1 }, path, curve: best!.curve, maxError: best!.maxError, method: best!.method };
+  return { target, path, curve: best!.curve, maxError: best!.maxError, method: best!.method };
 }
 
 /** Bakes one clip of the document (see the module comment). */
@@ -355,9 +358,8 @@ export function bakeClip(doc: ImpulseDocument, clipId: string, options: BakeOpti
       for (let p = 0; p < 3; p++) {
         const k = table[j * 3 + p];
         if (k < 0 && !includeStatic) continue;
-        const baked = bakeChannel(clip, k >= 0 ? evaluator.samplers[k] : null, rest, j * TRS_STRIDE + PATH_OFFSET[p], PATHS[p], ctx);
-        baked.target = { kind: 'joint', character: ci, joint: j };
-        channels.push(baked);
+        const target: BakedTarget = { kind: 'joint', character: ci, joint: j };
+        channels.push(bakeChannel(clip, k >= 0 ? evaluator.samplers[k] : null, rest, j * TRS_STRIDE + PATH_OFFSET[p], target, PATHS[p], ctx));
       }
     }
   });
@@ -365,9 +367,8 @@ export function bakeClip(doc: ImpulseDocument, clipId: string, options: BakeOpti
     for (let p = 0; p < 3; p++) {
       const k = evaluator.propChannels[pi * 3 + p];
       if (k < 0 && !includeStatic) continue;
-      const baked = bakeChannel(clip, k >= 0 ? evaluator.samplers[k] : null, evaluator.propRest, pi * TRS_STRIDE + PATH_OFFSET[p], PATHS[p], ctx);
-      baked.target = { kind: 'prop', prop: pi };
-      channels.push(baked);
+      const target: BakedTarget = { kind: 'prop', prop: pi };
+      channels.push(bakeChannel(clip, k >= 0 ? evaluator.samplers[k] : null, evaluator.propRest, pi * TRS_STRIDE + PATH_OFFSET[p], target, PATHS[p], ctx));
     }
   });
   return {

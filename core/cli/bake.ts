@@ -14,7 +14,7 @@ import type { ImpulseDocument } from '../document/types';
 import { parseDocument } from '../document/parse';
 import { createEmptyDocument } from '../document/defaults';
 import { importGltf } from '../io/importGltf';
-import { DEFAULT_TOLERANCES, type Tolerances, bakeClip, bakedKeyCount, pruneStaticChannels, type BakedClip } from '../bake/bake';
+import { DEFAULT_TOLERANCES, type Tolerances, bakeClip, bakedKeyCount, pruneStaticChannels, toleranceFor, type BakedClip } from '../bake/bake';
 import { type PhysicsExtension, exportGlb } from '../bake/exportGlb';
 
 export const BAKE_USAGE = `usage: impulse bake <file> --out <out.glb> [options]
@@ -207,7 +207,7 @@ export async function runBake(argv: string[], io: CliIo): Promise<number> {
     // What gets written: channels some clip animates (see pruneStaticChannels).
     const baked = pruneStaticChannels(all);
     for (const c of baked) {
-      const over = c.channels.filter((ch) => ch.maxError > (ch.path === 'translation' ? c.tolerance.translation : ch.path === 'rotation' ? c.tolerance.rotationRad : c.tolerance.scale));
+      const over = c.channels.filter((ch) => ch.maxError > toleranceFor(ch.path, c.tolerance));
       if (over.length > 0) {
         const worst = over.reduce((a, b) => (b.maxError > a.maxError ? b : a));
         if (io.isTTY) io.stderr('\r\x1b[K');
