@@ -30,6 +30,15 @@ function extensionsOf(def: Json): Json {
   return def.extensions as Json;
 }
 
+/** glTF indices of a body's node and collider mesh in the file being written. */
+function writtenIndices(extensionName: string, context: WriterContext, b: BodyDescription): [node: number, mesh: number] {
+  const ni = context.nodeIndexMap.get(b.node);
+  const mi = context.meshIndexMap.get(b.mesh);
+  if (ni === undefined || mi === undefined)
+    throw new Error(`${extensionName}: node "${b.node.getName()}" or its mesh "${b.mesh.getName()}" was not written`);
+  return [ni, mi];
+}
+
 export class KHRPhysicsRigidBodies extends Extension {
   static override EXTENSION_NAME = 'KHR_physics_rigid_bodies';
   override readonly extensionName = 'KHR_physics_rigid_bodies';
@@ -46,9 +55,7 @@ export class KHRPhysicsRigidBodies extends Extension {
     const materials: Json[] = [];
     const materialIndex = new Map<string, number>();
     for (const b of this.bodies) {
-      const ni = context.nodeIndexMap.get(b.node);
-      const mi = context.meshIndexMap.get(b.mesh);
-      if (ni === undefined || mi === undefined) throw new Error(`${this.extensionName}: body node or mesh was not written`);
+      const [ni, mi] = writtenIndices(this.extensionName, context, b);
       const key = `${b.friction}/${b.restitution}`;
       let pm = materialIndex.get(key);
       if (pm === undefined) {
@@ -81,9 +88,7 @@ export class OMIPhysicsBody extends Extension {
     const nodes = json.nodes as Json[];
     const shapes: Json[] = [];
     for (const b of this.bodies) {
-      const ni = context.nodeIndexMap.get(b.node);
-      const mi = context.meshIndexMap.get(b.mesh);
-      if (ni === undefined || mi === undefined) throw new Error(`${this.extensionName}: body node or mesh was not written`);
+      const [ni, mi] = writtenIndices(this.extensionName, context, b);
       const type = b.kinematic ? 'trimesh' : 'convex';
       const shape = shapes.length;
       shapes.push({ type, [type]: { mesh: mi } });
