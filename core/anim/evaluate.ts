@@ -266,7 +266,8 @@ export class SceneEvaluator {
   }
 }
 
-function writeTransform(out: Float64Array, o: number, t: { translation: ArrayLike<number>; rotation: ArrayLike<number>; scale: ArrayLike<number> }): void {
+/** Writes a transform (translation, rotation, scale arrays) as TRS_STRIDE flat numbers at `o`. */
+export function writeTransform(out: Float64Array, o: number, t: { translation: ArrayLike<number>; rotation: ArrayLike<number>; scale: ArrayLike<number> }): void {
   for (let c = 0; c < 3; c++) out[o + c] = t.translation[c];
   for (let c = 0; c < 4; c++) out[o + 3 + c] = t.rotation[c];
   for (let c = 0; c < 3; c++) out[o + 7 + c] = t.scale[c];

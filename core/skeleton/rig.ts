@@ -11,9 +11,8 @@ import type { Character } from '../document/types';
 import { mat4Compose, mat4Multiply } from '../math/mat4';
 import type { Vec3Like } from '../math/vec3';
 import { mat4ComposeDerivative } from '../anim/compose';
-
-/** Numbers per local transform: translation xyz, rotation xyzw, scale xyz. */
-const TRS = 10;
+// TRS: numbers per local transform (translation xyz, rotation xyzw, scale xyz), the anim module's layout.
+import { TRS_STRIDE as TRS, writeTransform } from '../anim/evaluate';
 
 export class SkeletonError extends Error {
   constructor(message: string) {
@@ -56,13 +55,7 @@ export class Rig {
       this.parents[j] = p;
     }
     this.rest = new Float64Array(n * TRS);
-    for (let j = 0; j < n; j++) {
-      const r = joints[j].rest;
-      const o = j * TRS;
-      for (let c = 0; c < 3; c++) this.rest[o + c] = r.translation[c];
-      for (let c = 0; c < 4; c++) this.rest[o + 3 + c] = r.rotation[c];
-      for (let c = 0; c < 3; c++) this.rest[o + 7 + c] = r.scale[c];
-    }
+    for (let j = 0; j < n; j++) writeTransform(this.rest, j * TRS, joints[j].rest);
     this.local = new Float64Array(n * TRS);
     this.localMatrix = new Float64Array(n * 16);
     this.world = new Float64Array(n * 16);
