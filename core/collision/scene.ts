@@ -51,6 +51,10 @@ export interface PartInfo {
   /** Joint name, or the prop's name. */
   name: string;
   bvh: TriangleBVH;
+  /** Vertices used by the part's triangles (its box comes from these). */
+  verts: Uint32Array;
+  /** Pose stamp of the last BVH refit: a part is refit only when a test needs it. */
+  refitStamp: number;
 }
 
 export interface CollisionObject {
@@ -229,7 +233,10 @@ export class CollisionScene {
       }
       for (const [j, tris] of [...byJoint.entries()].sort((a, b) => a[0] - b[0])) {
         const pi = this.parts.length;
-        this.parts.push({ object: objIndex, joint: j, name: ch.skeleton.joints[j]?.name ?? `joint${j}`, bvh: TriangleBVH.build(bind, indices, Uint32Array.from(tris), LEAF_SIZE) });
+        this.parts.push({
+          object: objIndex, joint: j, name: ch.skeleton.joints[j]?.name ?? `joint${j}`,
+          bvh: TriangleBVH.build(bind, indices, Uint32Array.from(tris), LEAF_SIZE), verts: verticesOf(indices, tris), refitStamp: -1,
+        });
         obj.parts.push(pi);
         for (const t of tris) obj.triPart[t] = obj.parts.length - 1;
       }
@@ -265,7 +272,10 @@ export class CollisionScene {
       obj.enabled = pr.collision.enabled;
       const objIndex = this.objects.length;
       const part = this.parts.length;
-      this.parts.push({ object: objIndex, joint: -1, name: pr.name, bvh: TriangleBVH.build(pos, obj.indices, undefined, LEAF_SIZE) });
+      this.parts.push({
+        object: objIndex, joint: -1, name: pr.name, bvh: TriangleBVH.build(pos, obj.indices, undefined, LEAF_SIZE),
+        verts: range(0, pos.length / 3), refitStamp: -1,
+      });
       obj.parts.push(part);
       const closed = isClosed(pr.mesh.indices);
       obj.shellClosed = [closed];
@@ -330,12 +340,44 @@ export class CollisionScene {
     this.prevCrossing = keepPrevious ? this.curCrossing : new Set();
     this.curCrossing = t;
     this.curCrossing.clear();
+    // Body-part volumes (Macagon): a part's swept box comes from its vertices
+    // alone; its BVH is refit only if the broad phase pairs it with something,
+    // so limbs far from everything cost one pass over their vertices.
+    const B = this.partBoxes;
     for (let p = 0; p < this.parts.length; p++) {
       const part = this.parts[p];
       const o = this.objects[part.object];
-      part.bvh.refitSwept(o.positions, keepPrevious ? o.prevPositions : null);
-      part.bvh.rootBox(this.partBoxes, p * 6);
+      const V = part.verts, P = o.positions, Q = o.prevPositions;
+      let lx = Infinity, ly = Infinity, lz = Infinity, hx = -Infinity, hy = -Infinity, hz = -Infinity;
+      for (let i = 0; i < V.length; i++) {
+        const v = V[i] * 3;
+        const x = P[v], y = P[v + 1], z = P[v + 2];
+        if (x < lx) lx = x; if (x > hx) hx = x;
+        if (y < ly) ly = y; if (y > hy) hy = y;
+        if (z < lz) lz = z; if (z > hz) hz = z;
+        if (keepPrevious) {
+          const a = Q[v], b = Q[v + 1], c = Q[v + 2];
+          if (a < lx) lx = a; if (a > hx) hx = a;
+          if (b < ly) ly = b; if (b > hy) hy = b;
+          if (c < lz) lz = c; if (c > hz) hz = c;
+        }
+      }
+      B[p * 6] = lx; B[p * 6 + 1] = ly; B[p * 6 + 2] = lz; B[p * 6 + 3] = hx; B[p * 6 + 4] = hy; B[p * 6 + 5] = hz;
     }
+  }
+
+  /** Refits part p's BVH for the current pose (once per pose). */
+  private ensureRefit(p: number): void {
+    const part = this.parts[p];
+    if (part.refitStamp === this.frameStamp) return;
+    part.refitStamp = this.frameStamp;
+    const o = this.objects[part.object];
+    part.bvh.refitSwept(o.positions, this.hasPrev ? o.prevPositions : null);
+  }
+
+  /** Refits every part of an object (before inside / distance queries against it). */
+  private ensureObjectRefit(oi: number): void {
+    for (const p of this.objects[oi].parts) this.ensureRefit(p);
   }
 
   private acceptPair = (pa: number, pb: number): boolean => {
@@ -389,6 +431,8 @@ export class CollisionScene {
 
   private narrow(pa: number, pb: number, continuous: boolean): FrameContact | null {
     const A = this.parts[pa], B = this.parts[pb];
+    this.ensureRefit(pa);
+    this.ensureRefit(pb);
     const oa = this.objects[A.object], ob = this.objects[B.object];
     const self = A.object === B.object;
     const T = oa.indices.length / 3;
@@ -514,6 +558,7 @@ export class CollisionScene {
     for (let side = 0; side < 2; side++) {
       const ov = side === 0 ? oa : ob, other = side === 0 ? ob : oa;
       if (!other.closed) continue;
+      this.ensureObjectRefit(this.objects.indexOf(other));
       if (ov === other) {
         // self-collision: depth against the other part is not defined by a closed
         // shell of its own; use the same merged shells (vertex inside another shell).
@@ -562,6 +607,7 @@ export class CollisionScene {
         const ob = this.objBox2;
         this.objectBox(outer, ob);
         if (ib[0] < ob[0] || ib[1] < ob[1] || ib[2] < ob[2] || ib[3] > ob[3] || ib[4] > ob[4] || ib[5] > ob[5]) continue;
+        this.ensureObjectRefit(j);
         if (this.insideDepth(outer, inner.positions, 0, -1) <= 0) continue;
         // contained: deepest vertex, and the parts involved
         let depth = 0, deepV = 0;
@@ -610,6 +656,12 @@ function meshExtent(P: ArrayLike<number>): number {
   let m = 0;
   for (let i = 0; i < P.length; i++) { const a = Math.abs(P[i]); if (a > m) m = a; }
   return Math.max(m, 1e-12);
+}
+
+function verticesOf(indices: Uint32Array, tris: number[]): Uint32Array {
+  const set = new Set<number>();
+  for (const t of tris) for (let j = 0; j < 3; j++) set.add(indices[t * 3 + j]);
+  return Uint32Array.from([...set].sort((a, b) => a - b));
 }
 
 function range(a: number, b: number): Uint32Array {
