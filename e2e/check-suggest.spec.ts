@@ -176,6 +176,19 @@ test('suggest motion for the ball the bat hits: ghost, impact marker, accept as 
   await viewportShot(page, info, 'ghost-trajectory', 'cyan', 0.0005);
 
   await page.getByTestId('dock-collapse').click();
+
+  // Changing the ball's restitution runs the suggestion again: the ball ends somewhere else.
+  const end0 = (await check(page, (h) => h.suggestion()))!.trajectory[0].last;
+  const restitution = page.getByTestId('prop-restitution');
+  await restitution.fill('0.95');
+  await restitution.press('Enter');
+  await expect.poll(() => app(page, (h, id) => h.document().props.find((p) => p.id === id)!.physics.restitution, BALL)).toBe(0.95);
+  await expect
+    .poll(async () => JSON.stringify((await check(page, (h) => h.suggestion()))?.trajectory[0].last), { timeout: 180_000 })
+    .not.toBe(JSON.stringify(end0));
+  await expect(page.getByTestId('job-progress')).toBeHidden({ timeout: 180_000 });
+  await expect(page.getByTestId('suggestion')).toBeVisible();
+
   // Accept: ordinary keys, one undo step.
   const undoBefore = (await app(page, (h) => h.history())).undo;
   await page.getByTestId('suggest-accept').click();

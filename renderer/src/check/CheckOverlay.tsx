@@ -90,7 +90,7 @@ function Contacts({ contacts }: { contacts: FrameContact[] }) {
           geometry={POINT_GEOMETRY}
           material={POINT_MATERIAL}
           position={c.point}
-          scale={0.012}
+          scale={0.006}
           renderOrder={14}
           name="contact-point"
           onPointerOver={(e: ThreeEvent<PointerEvent>) => {

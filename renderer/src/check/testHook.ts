@@ -80,7 +80,13 @@ const api = {
       keys: s.result.keyCount,
       denseKeys: s.result.denseKeyCount,
       impacts: s.result.impacts,
-      trajectory: sug.trajectory.map((e) => ({ object: e.object, kind: e.kind, frames: e.frames.length })),
+      trajectory: sug.trajectory.map((e) => ({
+        object: e.object,
+        kind: e.kind,
+        frames: e.frames.length,
+        /** Last sampled values of the entry (props: origin x y z, quaternion). */
+        last: Array.from(e.values.subarray(e.values.length - (e.kind === 'prop' ? 7 : 0))),
+      })),
     };
   },
   /** Visible scene objects whose name starts with the prefix ('ghost:', 'tint:', 'contact-point'). */
