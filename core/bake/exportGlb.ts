@@ -228,7 +228,10 @@ export function buildGltfDocument(src: ImpulseDocument, options: ExportOptions =
     for (const ch of clip.channels) {
       const t = ch.target;
       const node = t.kind === 'joint' ? jointNodes[t.character]?.[t.joint] : propNodes[t.prop];
-      if (!node) throw new ExportError(`clip "${clip.name}": channel targets a missing ${t.kind}`);
+      if (!node) {
+        const which = t.kind === 'joint' ? `joint ${t.joint} of character ${t.character}` : `prop ${t.prop}`;
+        throw new ExportError(`clip "${clip.name}": ${ch.path} channel targets ${which}, which the document does not have`);
+      }
       const times = Float32Array.from(ch.curve.times);
       const key = times.join(',');
       let input = inputs.get(key);
