@@ -25,7 +25,9 @@
  * object (exact ray-parity test against the other object's closed meshes) to
  * the other object's surface. For containment without crossing, the largest
  * such distance over all vertices of the contained object. Depth is 0 when the
- * other object is not closed (a warning says so).
+ * other object is not closed (a warning says so). For self-collision the
+ * vertex lies on its own character's surface, so the inside test cannot
+ * decide it and the depth is reported as 0 (the finding itself is exact).
  *
  * Contact normal: unit vector pointing from object b into object a (the
  * direction to push a out of b): the sum over crossing triangle pairs of
@@ -559,17 +561,13 @@ export class CollisionScene {
       const ov = side === 0 ? oa : ob, other = side === 0 ? ob : oa;
       if (!other.closed) continue;
       this.ensureObjectRefit(this.objects.indexOf(other));
-      if (ov === other) {
-        // self-collision: depth against the other part is not defined by a closed
-        // shell of its own; use the same merged shells (vertex inside another shell).
-      }
       for (let k = side; k < crossTris.length; k += 2) {
         const t = crossTris[k];
         for (let j = 0; j < 3; j++) {
           const v = ov.indices[t * 3 + j];
           if (ov.vertexStamp[v] === stamp) continue;
           ov.vertexStamp[v] = stamp;
-          const d = this.insideDepth(other, ov.positions, v * 3, ov === other ? ov.triPart[t] : -1);
+          const d = this.insideDepth(other, ov.positions, v * 3);
           if (d > depth) depth = d;
         }
       }
@@ -578,7 +576,7 @@ export class CollisionScene {
   }
 
   /** Distance from a point to `o`'s surface if the point is inside one of o's closed shells, else 0. */
-  private insideDepth(o: CollisionObject, P: Float64Array, po: number, _skipPart: number): number {
+  private insideDepth(o: CollisionObject, P: Float64Array, po: number): number {
     if (pointInParts(o.partBvhs, o.positions, o.triShell, o.shellClosed, P, po) !== 1) return 0;
     let d = Infinity;
     for (const b of o.partBvhs) {
@@ -608,11 +606,11 @@ export class CollisionScene {
         this.objectBox(outer, ob);
         if (ib[0] < ob[0] || ib[1] < ob[1] || ib[2] < ob[2] || ib[3] > ob[3] || ib[4] > ob[4] || ib[5] > ob[5]) continue;
         this.ensureObjectRefit(j);
-        if (this.insideDepth(outer, inner.positions, 0, -1) <= 0) continue;
+        if (this.insideDepth(outer, inner.positions, 0) <= 0) continue;
         // contained: deepest vertex, and the parts involved
         let depth = 0, deepV = 0;
         for (let v = 0; v < inner.positions.length / 3; v++) {
-          const d = this.insideDepth(outer, inner.positions, v * 3, -1);
+          const d = this.insideDepth(outer, inner.positions, v * 3);
           if (d > depth) { depth = d; deepV = v; }
         }
         // outer part: the part of the surface triangle nearest the deepest vertex
