@@ -179,7 +179,7 @@ export function angularVelocityFromMatrix(m: ArrayLike<number>, mo: number, md: 
   // Inverse by cofactors (row-major names a..i = A[r][c]).
   const A = e * i - f * h, B = -(d * i - f * g), C = d * h - e * g;
   const det = a * A + b * B + c * C;
-  if (det === 0 || !Number.isFinite(det)) throw new RangeError('angular velocity of a singular (zero-scale) frame is undefined');
+  if (det === 0 || !Number.isFinite(det)) throw new RangeError(`angular velocity of a singular (zero-scale) frame is undefined: matrix at offset ${mo} (joint ${mo / 16} of a rig) has determinant ${det}`);
   const s = 1 / det;
   const i00 = A * s, i01 = -(b * i - c * h) * s, i02 = (b * f - c * e) * s;
   const i10 = B * s, i11 = (a * i - c * g) * s, i12 = -(a * f - c * d) * s;
