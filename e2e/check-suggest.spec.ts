@@ -71,6 +71,12 @@ test('check the clip: red bands, findings, jump to one, ignore it (saved, undoab
   test.setTimeout(900_000);
   const page = await bridge.open();
   await ready(page);
+  // A check can be cancelled from its progress bar.
+  await bridge.menu('checkClip');
+  await expect(page.getByTestId('job-progress')).toBeVisible();
+  await page.getByTestId('job-cancel').click();
+  await expect(page.getByTestId('job-progress')).toBeHidden({ timeout: 30_000 });
+  await expect(page.locator('.statusbar')).toContainText('Check cancelled');
   await bridge.menu('checkClip');
   await expect(page.getByTestId('job-progress')).toBeVisible();
   await expect(page.getByTestId('job-progress')).toBeHidden({ timeout: 800_000 });
@@ -142,6 +148,23 @@ test('check the clip: red bands, findings, jump to one, ignore it (saved, undoab
   // Undo brings the findings back without a recheck.
   await page.keyboard.press('Control+z');
   await expect(rows).toHaveCount(findings.length);
+  expect((await check(page, (h) => h.checkState())).checkedFrames).toBe(st.totalFrames);
+  expect((await check(page, (h) => h.checkState())).lastUpdate, 'ignore rules and undoing them recheck nothing').toBeNull();
+
+  // Edit the bat at frame 51 (keys every 3 frames): only the frames around that key are checked again.
+  await page.getByTestId(`outliner-prop-${BAT}`).click();
+  await setFrame(page, 51);
+  const y = page.getByTestId('prop-translation-y');
+  const y0 = Number(await y.inputValue());
+  await y.fill(String(y0 + 0.05));
+  await y.press('Enter');
+  await expect.poll(() => check(page, (h) => h.checkState().lastUpdate)).not.toBeNull();
+  const update = (await check(page, (h) => h.checkState())).lastUpdate!;
+  const rechecked = update.ranges.reduce((n, [a, b]) => n + b - a + 1, 0);
+  expect(update.ranges.some(([a, b]) => a <= 51 && b >= 51), `frame 51 rechecked: ${JSON.stringify(update.ranges)}`).toBe(true);
+  expect(rechecked, `only the edited key's neighbourhood: ${JSON.stringify(update.ranges)}`).toBeLessThanOrEqual(8);
+  expect(update.kept).toBe(st.totalFrames - rechecked);
+  await expect.poll(() => check(page, (h) => h.checkState().updating), { timeout: 120_000 }).toBe(false);
   expect((await check(page, (h) => h.checkState())).checkedFrames).toBe(st.totalFrames);
 });
 

@@ -42,6 +42,8 @@ export interface CheckState {
   /** The panel is open. */
   panelOpen: boolean;
   warnings: string[];
+  /** The frames the last update after an edit rechecked (inclusive ranges), and how many it kept. */
+  lastUpdate: { ranges: [number, number][]; kept: number } | null;
 }
 
 export const useCheck = create<CheckState>()(() => ({
@@ -56,6 +58,7 @@ export const useCheck = create<CheckState>()(() => ({
   liveError: null,
   panelOpen: false,
   warnings: [],
+  lastUpdate: null,
 }));
 
 const cache = new FrameCache();
@@ -147,7 +150,7 @@ async function updateAfterEdit(): Promise<void> {
   if (!ranges.length) return;
   const job = runBackground('checkClip', documentForCheck(doc), { clipId: clip.id, ranges });
   background = job;
-  useCheck.setState({ updating: true });
+  useCheck.setState({ updating: true, lastUpdate: { ranges, kept: cache.size } });
   try {
     mergeResult(doc, await job.promise);
   } catch (e) {
@@ -249,7 +252,7 @@ export function installChecking(): () => void {
       lastLoad = s.loadCount;
       cancelBackground();
       cache.clear();
-      useCheck.setState({ clipId: null, findings: [], checkedFrames: 0, totalFrames: 0, selectedFinding: null, live: null, warnings: [] });
+      useCheck.setState({ clipId: null, findings: [], checkedFrames: 0, totalFrames: 0, selectedFinding: null, live: null, warnings: [], lastUpdate: null });
     }
     const doc = s.history.doc;
     if (doc === lastDoc) return;

@@ -59,7 +59,7 @@ const api = {
   allFindings: () => useCheck.getState().findings.map((f) => ({ ...f })),
   checkState: () => {
     const s = useCheck.getState();
-    return { clipId: s.clipId, checkedFrames: s.checkedFrames, totalFrames: s.totalFrames, updating: s.updating, selectedFinding: s.selectedFinding, liveEnabled: s.liveEnabled };
+    return { clipId: s.clipId, checkedFrames: s.checkedFrames, totalFrames: s.totalFrames, updating: s.updating, selectedFinding: s.selectedFinding, liveEnabled: s.liveEnabled, lastUpdate: s.lastUpdate };
   },
   live: () => {
     const l = useCheck.getState().live;
