@@ -105,7 +105,8 @@ export function suggestMotion(doc: ImpulseDocument, options: SuggestOptions, onP
   const propQin = propObjs.map(() => [] as number[]);
   const propTout = propObjs.map(() => [] as number[]);
   const propQout = propObjs.map(() => [] as number[]);
-  const charPose = charObjs.map((o) => new Float64Array(10 * o.ragdoll!.parents.length * sampleCount));
+  // characters: one sample per frame (their keys go on frames)
+  const charPose = charObjs.map((o) => new Float64Array(10 * o.ragdoll!.parents.length * frameCount));
   const o10 = new Float64Array(10), lin = new Float64Array(3), ang = new Float64Array(3), qd = new Float64Array(4);
   let aborted = false;
 
@@ -158,6 +159,8 @@ export function suggestMotion(doc: ImpulseDocument, options: SuggestOptions, onP
     const timeSec = (fromFrame * perFrame + k) / (fps * perFrame);
     times[k] = timeSec;
     if (propObjs.length > 0) samplePropsAt(timeSec, k % perFrame === 0, 'both');
+    if (k % perFrame !== 0) return;
+    const fk = k / perFrame;
     charObjs.forEach((obj, i) => {
       const rd = obj.ragdoll!;
       const nj = rd.parents.length;
@@ -175,10 +178,10 @@ export function suggestMotion(doc: ImpulseDocument, options: SuggestOptions, onP
         bp[7 * p + 1] = st[s + 1] + hy + qw * ty + qz * tx - qx * tz;
         bp[7 * p + 2] = st[s + 2] + hz + qw * tz + qx * ty - qy * tx;
       }
-      const out = charPose[i].subarray(10 * nj * k, 10 * nj * (k + 1));
+      const out = charPose[i].subarray(10 * nj * fk, 10 * nj * (fk + 1));
       ragdollPose(rd, bp, out);
-      if (k > 0) {
-        const prev = charPose[i].subarray(10 * nj * (k - 1), 10 * nj * k);
+      if (fk > 0) {
+        const prev = charPose[i].subarray(10 * nj * (fk - 1), 10 * nj * fk);
         for (let j = 0; j < nj; j++) {
           const o = 10 * j + 3;
           if (out[o] * prev[o] + out[o + 1] * prev[o + 1] + out[o + 2] * prev[o + 2] + out[o + 3] * prev[o + 3] < 0)
@@ -235,27 +238,29 @@ export function suggestMotion(doc: ImpulseDocument, options: SuggestOptions, onP
     }
     propTraj.push({ object: obj.id, kind: 'prop', frames, values: v });
   });
+  const ftimes = new Float64Array(frameCount);
+  for (let f = 0; f < frameCount; f++) ftimes[f] = (fromFrame + f) / fps;
   charObjs.forEach((obj, i) => {
     const rd = obj.ragdoll!;
     const nj = rd.parents.length;
     const P = charPose[i];
     for (let j = 0; j < nj; j++) {
       // rotation channel, if it moves at all
-      const q = new Float64Array(4 * sampleCount);
+      const q = new Float64Array(4 * frameCount);
       let moves = false;
-      for (let k = 0; k < sampleCount; k++) {
+      for (let k = 0; k < frameCount; k++) {
         for (let c = 0; c < 4; c++) q[4 * k + c] = P[10 * nj * k + 10 * j + 3 + c];
         const d = Math.abs(q[4 * k] * q[0] + q[4 * k + 1] * q[1] + q[4 * k + 2] * q[2] + q[4 * k + 3] * q[3]);
         if (1 - d > 1e-12) moves = true;
       }
       const target: TrackTarget = { kind: 'joint', character: obj.id, joint: j };
-      if (moves) addTrack(target, 'rotation', { kind: 'rotation', times, values: q, preferred }, angTol);
+      if (moves) addTrack(target, 'rotation', { kind: 'rotation', times: ftimes, values: q }, angTol);
       if (rd.parents[j] < 0) {
-        const t = new Float64Array(3 * sampleCount);
-        for (let k = 0; k < sampleCount; k++) for (let c = 0; c < 3; c++) t[3 * k + c] = P[10 * nj * k + 10 * j + c];
+        const t = new Float64Array(3 * frameCount);
+        for (let k = 0; k < frameCount; k++) for (let c = 0; c < 3; c++) t[3 * k + c] = P[10 * nj * k + 10 * j + c];
         // root translations are in the skeleton's units: scale the tolerance by the character's placement scale
         const s = Math.hypot(rd.rootMatrix[0], rd.rootMatrix[1], rd.rootMatrix[2]) || 1;
-        addTrack(target, 'translation', { kind: 'vector', times, values: t, preferred }, posTol / s);
+        addTrack(target, 'translation', { kind: 'vector', times: ftimes, values: t }, posTol / s);
       }
     }
   });
@@ -265,7 +270,7 @@ export function suggestMotion(doc: ImpulseDocument, options: SuggestOptions, onP
   charObjs.forEach((obj, i) => {
     const nj = obj.ragdoll!.parents.length;
     const v = new Float64Array(10 * nj * frameCount);
-    for (let f = 0; f < frameCount; f++) v.set(charPose[i].subarray(10 * nj * f * perFrame, 10 * nj * (f * perFrame + 1)), 10 * nj * f);
+    v.set(charPose[i]);
     trajectory.push({ object: obj.id, kind: 'character', frames, values: v });
   });
   onProgress?.(1);

@@ -57,7 +57,7 @@ export interface WorldOptions {
   stepHz?: number;
   /** Approach speeds below this (m/s) use ε = 0: resting contact instead of ever smaller bounces. Default 0.1. */
   restitutionThresholdMps?: number;
-  /** Contacts found within this long after the first one are solved together with it. Default 2e-5 s. */
+  /** Contacts found within this long after the first one are solved together with it. Default 5e-4 s. */
   simultaneousSec?: number;
   /** Pairs closer than this (m) count as touching (resting contact). Default 2e-5. */
   touchDistance?: number;
@@ -244,7 +244,7 @@ export class SimWorld {
     this.opts = {
       stepHz,
       restitutionThresholdMps: options.restitutionThresholdMps ?? 0.1,
-      simultaneousSec: options.simultaneousSec ?? 2e-5,
+      simultaneousSec: options.simultaneousSec ?? 5e-4,
       touchDistance: options.touchDistance ?? 2e-5,
       sleepSpeedMps: options.sleepSpeedMps ?? 0.02,
       sleepTimeSec: options.sleepTimeSec ?? 0.3,
@@ -715,7 +715,7 @@ export class SimWorld {
         if (!this.awake[C.body] || !C.groups) continue;
         for (let v = 0, o = 3 * C.vOff + 1; v < C.nv; v++, o += 3) {
           const y0 = P0[o] - g, y1 = P1[o] - g;
-          if (y1 < -1e-12 && y1 < y0 - minApproach) {
+          if (y1 < -this.opts.touchDistance && y1 < y0 - minApproach) {
             const t = y0 <= 0 ? 0 : y0 / (y0 - y1);
             this.pushHit(HitKind.Ground, c, v, -1, -1, t, 0, 0, 0, 1, 0, (y0 - y1) / hs);
             if (t < tmin) tmin = t;
@@ -905,6 +905,12 @@ export class SimWorld {
     return tmin;
   }
 
+  private _cand = new Uint32Array(64);
+  private scratchCand(n: number): Uint32Array {
+    if (this._cand.length < n) this._cand = new Uint32Array(Math.max(n, 2 * this._cand.length));
+    return this._cand;
+  }
+
   private _list = new Uint32Array(64);
   private scratchList(n: number): Uint32Array {
     if (this._list.length < n) this._list = new Uint32Array(Math.max(n, 2 * this._list.length));
@@ -1058,19 +1064,38 @@ export class SimWorld {
   private gatherTouching(st: Float64Array, hs: number): void {
     const P = this.P0;
     const touch = this.opts.touchDistance;
+    const thr = this.opts.restitutionThresholdMps;
     if (this.groundY !== null) {
       const g = this.groundY;
       for (let c = 0; c < this.dynCount; c++) {
         const C = this.colliders[c];
         if (!this.awake[C.body] || !C.groups) continue;
+        // candidates: touching vertices that approach, and slow ones that would reach the ground in this sub-step
+        let nCand = 0;
+        const cand = this.scratchCand(C.nv);
         for (let v = 0, o = 3 * C.vOff; v < C.nv; v++, o += 3) {
-          if (P[o + 1] - g >= touch) continue;
+          const d = P[o + 1] - g;
+          if (d >= touch && !(d < thr * hs)) continue;
           if (this.groundMark[C.vOff + v] === this.markStamp) continue;
           const vn = this.pointVelocityY(st, C.body, P[o], P[o + 1], P[o + 2]);
           if (vn >= 0) continue;
+          if (d >= touch && (-vn > thr || d + vn * hs >= 0)) continue;
+          cand[nCand++] = v;
+        }
+        // contact data reduction (Zachwieja 3.8): a flat patch is held by its extreme points
+        if (nCand > 8) nCand = reduceGroundPatch(P, C.vOff, cand, nCand);
+        for (let k = 0; k < nCand; k++) {
+          const v = cand[k], o = 3 * (C.vOff + v);
+          const d = P[o + 1] - g;
+          const vn = this.pointVelocityY(st, C.body, P[o], P[o + 1], P[o + 2]);
+          let other = -1;
+          if (d >= touch) {
+            // speculative contact: the ground side moves away at d / hs, so the gap may close exactly, no further
+            other = this.nextKeyframedBody(P[o], g, P[o + 2], 0, -d / hs, 0, 0, C.friction);
+          }
           const ct = this.nextContact();
           ct.bodyA = C.body;
-          ct.bodyB = -1;
+          ct.bodyB = other;
           ct.point.x = P[o];
           ct.point.y = P[o + 1];
           ct.point.z = P[o + 2];
@@ -1601,6 +1626,32 @@ function signedPlane(X: Float64Array, p: number, a: number, b: number, c: number
   const vx = X[c] - ax, vy = X[c + 1] - ay, vz = X[c + 2] - az;
   return (X[p] - ax) * (uy * vz - uz * vy) + (X[p + 1] - ay) * (uz * vx - ux * vz) + (X[p + 2] - az) * (ux * vy - uy * vx);
 }
+
+const PATCH_DIRS = [1, 0, -1, 0, 0, 1, 0, -1, Math.SQRT1_2, Math.SQRT1_2, -Math.SQRT1_2, -Math.SQRT1_2, Math.SQRT1_2, -Math.SQRT1_2, -Math.SQRT1_2, Math.SQRT1_2];
+
+/** Keeps the vertices of a ground contact patch that are extreme along 8 directions in the ground plane (in place; returns the count). */
+function reduceGroundPatch(P: Float64Array, vOff: number, cand: Uint32Array, n: number): number {
+  const keep = _keep;
+  let m = 0;
+  for (let d = 0; d < 8; d++) {
+    const dx = PATCH_DIRS[2 * d], dz = PATCH_DIRS[2 * d + 1];
+    let best = -1, bestV = -Infinity;
+    for (let k = 0; k < n; k++) {
+      const o = 3 * (vOff + cand[k]);
+      const s = P[o] * dx + P[o + 2] * dz;
+      if (s > bestV) {
+        bestV = s;
+        best = cand[k];
+      }
+    }
+    let dup = false;
+    for (let j = 0; j < m; j++) if (keep[j] === best) dup = true;
+    if (!dup) keep[m++] = best;
+  }
+  for (let j = 0; j < m; j++) cand[j] = keep[j];
+  return m;
+}
+const _keep = new Uint32Array(8);
 
 /** Six times the signed volume enclosed by a triangle mesh (positive when wound outward). */
 function signedVolume(X: ArrayLike<number>, T: ArrayLike<number>): number {
