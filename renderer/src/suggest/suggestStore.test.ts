@@ -1,0 +1,68 @@
+/**
+ * Accepting a suggestion is one undoable edit that writes exactly what core's
+ * `applySuggestion` gives, and undo restores the clip; the re-run trigger
+ * fires for physics changes only.
+ */
+import { describe, expect, it } from 'vitest';
+import { produce } from 'immer';
+import { applySuggestion, type Suggestion } from '../../../core/sim/suggest';
+import { ballPropAt, boxPropAt, sceneDoc } from '../../../core/sim/testkit';
+import { docActions, getDoc, useDocStore } from '../state/documentStore';
+import { Cancelled, type JobContext } from '../workers/host';
+import { runSuggest } from '../workers/suggestJob';
+import { acceptSuggestion, physicsChanged, rejectSuggestion, useSuggest } from './suggestStore';
+
+const ctx: JobContext = {
+  signal: { aborted: false },
+  progress: () => undefined,
+  checkpoint: async () => {
+    if (ctx.signal.aborted) throw new Cancelled();
+  },
+};
+
+function dropScene() {
+  return sceneDoc([ballPropAt('ball', 0.1, [0, 1, 0], { restitution: 0.5 }), boxPropAt('crate', [0.2, 0.2, 0.2], [1, 0.2, 0], { mode: 'keyframed' })], { frames: 30 });
+}
+
+describe('suggest store', () => {
+  it('accept writes applySuggestion as one undo step; undo restores the clip', async () => {
+    const doc = dropScene();
+    docActions.load(doc, null, 'drop');
+    const result = await runSuggest(getDoc(), { clipId: 'clip', dynamic: ['ball'], fromFrame: 0, toFrame: 30 }, ctx);
+    expect(result.impacts.some((i) => [i.a, i.b].includes('ground')), 'the ball hits the ground').toBe(true);
+    useSuggest.setState({ result, resultDoc: getDoc() });
+    const expected = applySuggestion(getDoc(), result.suggestion as Suggestion);
+    const before = getDoc();
+    const steps = useDocStore.getState().history.past.length;
+    acceptSuggestion();
+    const h = useDocStore.getState().history;
+    expect(h.past.length).toBe(steps + 1);
+    expect(h.past[h.past.length - 1].label).toBe('Accept suggestion');
+    expect(getDoc().clips[0].tracks).toEqual(expected.clips[0].tracks);
+    expect(getDoc().clips[0].tracks.filter((t) => t.target.kind === 'prop' && t.target.prop === 'ball').map((t) => t.path).sort()).toEqual(['rotation', 'translation']);
+    expect(useSuggest.getState().result, 'the ghost is gone').toBeNull();
+    docActions.undo();
+    expect(getDoc().clips[0].tracks).toEqual(before.clips[0].tracks);
+  });
+
+  it('reject leaves the document alone', async () => {
+    docActions.load(dropScene(), null, 'drop');
+    const result = await runSuggest(getDoc(), { clipId: 'clip', dynamic: ['ball'], fromFrame: 0, toFrame: 20 }, ctx);
+    useSuggest.setState({ result, resultDoc: getDoc() });
+    const before = getDoc();
+    rejectSuggestion();
+    expect(getDoc()).toBe(before);
+    expect(useSuggest.getState().result).toBeNull();
+  });
+
+  it('physicsChanged: mass, restitution, friction, mode and gravity count; keys and placement do not', () => {
+    const doc = dropScene();
+    expect(physicsChanged(doc, produce(doc, (d) => void (d.props[0].physics.restitution = 0.9)))).toBe(true);
+    expect(physicsChanged(doc, produce(doc, (d) => void (d.props[0].physics.massKg = 3)))).toBe(true);
+    expect(physicsChanged(doc, produce(doc, (d) => void (d.props[1].physics.friction = 0.1)))).toBe(true);
+    expect(physicsChanged(doc, produce(doc, (d) => void (d.props[1].physics.mode = 'dynamic')))).toBe(true);
+    expect(physicsChanged(doc, produce(doc, (d) => void (d.gravity = [0, -1.6, 0])))).toBe(true);
+    expect(physicsChanged(doc, produce(doc, (d) => void (d.props[0].transform.translation[0] = 2)))).toBe(false);
+    expect(physicsChanged(doc, produce(doc, (d) => void d.clips[0].tracks.push({ target: { kind: 'prop', prop: 'crate' }, path: 'translation', interpolation: 'linear', times: [0], values: [1, 0.2, 0] })))).toBe(false);
+  });
+});
