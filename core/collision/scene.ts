@@ -444,6 +444,7 @@ export class CollisionScene {
     let crossings = 0;
     let nx = 0, ny = 0, nz = 0;
     let best = Infinity;
+    let bestTa = -1, bestTb = -1;
     const bestPoint = this._hit;
     const crossTris: number[] = [];
     // Continuous detection matters only where the parts were apart at the
@@ -473,7 +474,11 @@ export class CollisionScene {
         nx += this._cp[0]; ny += this._cp[1]; nz += this._cp[2];
         crossTris.push(ta, tb);
       }
-      if (doCcd && sweptTrisOverlap(Qa, Pa, oa.indices, ta, Qb, Pb, ob.indices, tb)) best = this.ccdPair(oa, ta, ob, tb, best, bestPoint);
+      if (doCcd && sweptTrisOverlap(Qa, Pa, oa.indices, ta, Qb, Pb, ob.indices, tb) && !apartDuringStep(Qa, Pa, oa.indices, ta, Qb, Pb, ob.indices, tb)) {
+        const before = best;
+        best = this.ccdPair(oa, ta, ob, tb, best, bestPoint);
+        if (best < before) { bestTa = ta; bestTb = tb; }
+      }
     });
     if (crossings > 0) this.curCrossing.add(pairKey);
     if (crossings === 0 && best === Infinity) return null;
@@ -487,6 +492,16 @@ export class CollisionScene {
       depth = this.depthOfCrossing(oa, ob, crossTris);
     } else {
       point[0] = bestPoint[0]; point[1] = bestPoint[1]; point[2] = bestPoint[2];
+      // normal of the first contact: the two triangles at the contact time
+      const t = best;
+      for (let j = 0; j < 3; j++) for (let k = 0; k < 3; k++) {
+        const va = oa.indices[bestTa * 3 + j] * 3 + k, vb = ob.indices[bestTb * 3 + j] * 3 + k;
+        P[j * 3 + k] = Qa[va] + t * (Pa[va] - Qa[va]);
+        Q[j * 3 + k] = Qb[vb] + t * (Pb[vb] - Qb[vb]);
+      }
+      accumulateNormal(P, Q, this._cp);
+      const l = Math.hypot(this._cp[0], this._cp[1], this._cp[2]);
+      if (l > 0) { normal[0] = this._cp[0] / l; normal[1] = this._cp[1] / l; normal[2] = this._cp[2] / l; }
     }
     return {
       a: this.side(pa), b: this.side(pb),
@@ -556,6 +571,9 @@ export class CollisionScene {
   /** Depth of the crossing triangles' vertices inside the other object (see the file comment). */
   private depthOfCrossing(oa: CollisionObject, ob: CollisionObject, crossTris: number[]): number {
     let depth = 0;
+    // Self-collision: the vertex lies on its own character's surface, where the
+    // inside test cannot decide (see the file comment): depth 0 without work.
+    if (oa === ob) return 0;
     const stamp = ++_vstamp;
     for (let side = 0; side < 2; side++) {
       const ov = side === 0 ? oa : ob, other = side === 0 ? ob : oa;
@@ -691,6 +709,46 @@ function loadTri(out: Float64Array, P: ArrayLike<number>, I: Uint32Array, t: num
   out[0] = P[a]; out[1] = P[a + 1]; out[2] = P[a + 2];
   out[3] = P[b]; out[4] = P[b + 1]; out[5] = P[b + 2];
   out[6] = P[c]; out[7] = P[c + 1]; out[8] = P[c + 2];
+}
+
+/**
+ * Conservative cull for continuous detection: every point of a linearly moving
+ * triangle moves by a convex combination of its vertices' displacements, so the
+ * distance between any two points of the triangles can shrink during the step
+ * by at most max_i |Δa_i − c| + max_j |Δb_j − c| (any c; here Δb_0). When the
+ * gap between the triangles' boxes at the start is larger, they never touch.
+ */
+function apartDuringStep(
+  A0: Float64Array, A1: Float64Array, IA: Uint32Array, ta: number, B0: Float64Array, B1: Float64Array, IB: Uint32Array, tb: number,
+): boolean {
+  let gap2 = 0, scale = 0;
+  for (let k = 0; k < 3; k++) {
+    let alo = Infinity, ahi = -Infinity, blo = Infinity, bhi = -Infinity;
+    for (let j = 0; j < 3; j++) {
+      const a = A0[IA[ta * 3 + j] * 3 + k], b = B0[IB[tb * 3 + j] * 3 + k];
+      if (a < alo) alo = a; if (a > ahi) ahi = a;
+      if (b < blo) blo = b; if (b > bhi) bhi = b;
+      const m = Math.abs(a) > Math.abs(b) ? Math.abs(a) : Math.abs(b);
+      if (m > scale) scale = m;
+    }
+    const g = blo > ahi ? blo - ahi : alo > bhi ? alo - bhi : 0;
+    gap2 += g * g;
+  }
+  if (gap2 === 0) return false;
+  const c0 = IB[tb * 3] * 3;
+  const cx = B1[c0] - B0[c0], cy = B1[c0 + 1] - B0[c0 + 1], cz = B1[c0 + 2] - B0[c0 + 2];
+  let ma = 0, mb = 0;
+  for (let j = 0; j < 3; j++) {
+    const a = IA[ta * 3 + j] * 3, b = IB[tb * 3 + j] * 3;
+    const ax = A1[a] - A0[a] - cx, ay = A1[a + 1] - A0[a + 1] - cy, az = A1[a + 2] - A0[a + 2] - cz;
+    const bx = B1[b] - B0[b] - cx, by = B1[b + 1] - B0[b + 1] - cy, bz = B1[b + 2] - B0[b + 2] - cz;
+    const da = Math.sqrt(ax * ax + ay * ay + az * az), db = Math.sqrt(bx * bx + by * by + bz * bz);
+    if (da > ma) ma = da;
+    if (db > mb) mb = db;
+  }
+  // rounding margin relative to the coordinates
+  const reach = ma + mb + 1e-12 * (scale + 1);
+  return gap2 > reach * reach;
 }
 
 /** Boxes of two triangles over their motion (positions at both samples) overlap. */
