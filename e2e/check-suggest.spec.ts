@@ -106,11 +106,16 @@ test('check the clip: red bands, findings, jump to one, ignore it (saved, undoab
   expect(ranges.some(([a, b]) => a <= 30 && b >= 30), `a band covers frame 30: ${JSON.stringify(ranges)}`).toBe(true);
   const bandBox = await bands.first().boundingBox();
   expect(bandBox!.width).toBeGreaterThan(1);
-  const rows = page.getByTestId('finding');
-  await expect(rows).toHaveCount(findings.length);
+  // The panel groups findings by pair of objects.
+  const pairsOf = (fs: typeof findings) => new Set(fs.map((f) => `${f.a.object}|${f.b.object}`));
+  const groups = page.getByTestId('finding-group');
+  await expect(groups).toHaveCount(pairsOf(findings).size);
 
   // Jump to a mannequin ↔ table finding: playhead at its worst frame, its body part selected.
   const target = table.sort((x, y) => y.maxDepth - x.maxDepth)[0];
+  const group = page.locator(`[data-testid="finding-group"][data-objects="${target.a.object}|${target.b.object}"]`);
+  if (!(await page.locator(`[data-finding="${target.id}"]`).isVisible())) await group.getByTestId('finding-group-toggle').click();
+  await expect(group.getByTestId('finding')).toHaveCount(table.length);
   await page.locator(`[data-finding="${target.id}"] [data-testid="finding-jump"]`).click();
   await expect.poll(() => app(page, (h) => h.frame())).toBe(target.maxDepthFrame);
   const side = target.a.object === CHAR ? target.a : target.b;
@@ -137,7 +142,8 @@ test('check the clip: red bands, findings, jump to one, ignore it (saved, undoab
   await expect(page.getByTestId('ignore-rule')).toHaveCount(rulesBefore + 1);
   await expect.poll(async () => (await check(page, (h) => h.findings())).filter((f) => [f.a.object, f.b.object].includes(TABLE) && [f.a.object, f.b.object].includes(CHAR)).length).toBe(0);
   await expect(page.locator(`[data-finding="${target.id}"]`)).toHaveCount(0);
-  await expect(rows).toHaveCount(findings.length - table.length);
+  await expect(group).toHaveCount(0);
+  await expect(groups).toHaveCount(pairsOf(findings).size - 1);
   const hist = await app(page, (h) => h.history());
   expect(hist.labels[hist.labels.length - 1]).toBe('Ignore objects');
   bridge.nextSavePath = 'checked.impulse';
@@ -147,7 +153,8 @@ test('check the clip: red bands, findings, jump to one, ignore it (saved, undoab
   expect(saved.check.ignore.some((r) => !('joint' in r.a) && !('joint' in r.b) && [r.a.object, r.b.object].sort().join() === [CHAR, TABLE].sort().join())).toBe(true);
   // Undo brings the findings back without a recheck.
   await page.keyboard.press('Control+z');
-  await expect(rows).toHaveCount(findings.length);
+  await expect(groups).toHaveCount(pairsOf(findings).size);
+  expect(await check(page, (h) => h.findings().length)).toBe(findings.length);
   expect((await check(page, (h) => h.checkState())).checkedFrames).toBe(st.totalFrames);
   expect((await check(page, (h) => h.checkState())).lastUpdate, 'ignore rules and undoing them recheck nothing').toBeNull();
 

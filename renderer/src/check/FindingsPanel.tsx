@@ -5,7 +5,7 @@
  * part; ignore a pair of parts or a pair of objects; the project's ignore
  * rules with a way to remove each.
  */
-import { useMemo } from 'react';
+import { useMemo, useState } from 'react';
 import type { ImpulseDocument, PartRef } from '../../../core/document/types';
 import { useDocStore } from '../state/documentStore';
 import { activeClip } from '../state/keys';
@@ -57,6 +57,63 @@ function FindingRow({ f, doc, fps, selected }: { f: Finding; doc: ImpulseDocumen
   );
 }
 
+interface Group {
+  key: string;
+  a: string;
+  b: string;
+  findings: Finding[];
+  startFrame: number;
+  endFrame: number;
+  maxDepth: number;
+}
+
+/** Findings grouped by pair of objects, in order of their first frame. */
+export function groupFindings(findings: readonly Finding[]): Group[] {
+  const map = new Map<string, Group>();
+  for (const f of findings) {
+    const key = `${f.a.object}|${f.b.object}`;
+    let g = map.get(key);
+    if (!g) map.set(key, (g = { key, a: f.a.object, b: f.b.object, findings: [], startFrame: f.startFrame, endFrame: f.endFrame, maxDepth: 0 }));
+    g.findings.push(f);
+    g.startFrame = Math.min(g.startFrame, f.startFrame);
+    g.endFrame = Math.max(g.endFrame, f.endFrame);
+    g.maxDepth = Math.max(g.maxDepth, f.maxDepth);
+  }
+  return [...map.values()].sort((x, y) => x.startFrame - y.startFrame || x.key.localeCompare(y.key));
+}
+
+function FindingGroup({ group, doc, fps, selected }: { group: Group; doc: ImpulseDocument; fps: number; selected: string | null }) {
+  const hasSelected = group.findings.some((f) => f.id === selected);
+  const [open, setOpen] = useState(group.findings.length <= 3);
+  const first = group.findings[0];
+  return (
+    <div className="finding-group" data-testid="finding-group" data-objects={group.key}>
+      <div className="finding-group-head">
+        <button className="twisty" data-testid="finding-group-toggle" onClick={() => setOpen(!(open || hasSelected))}>
+          {open || hasSelected ? '▾' : '▸'}
+        </button>
+        <span className="finding-group-title" onClick={() => setOpen(!(open || hasSelected))}>
+          {objectName(doc, group.a)} <span className="muted">↔</span> {objectName(doc, group.b)}
+          <span className="finding-meta">
+            {' '}
+            {group.findings.length} · frames {group.startFrame}–{group.endFrame} · max {(group.maxDepth * 100).toFixed(1)} cm
+          </span>
+        </span>
+        <button data-testid="ignore-group" title={group.a === group.b ? 'Ignore every self-contact of this character (saved in the project)' : 'Ignore every contact between these two objects (saved in the project)'} onClick={() => ignoreFinding(first, true)}>
+          Ignore
+        </button>
+      </div>
+      {(open || hasSelected) && (
+        <ul>
+          {group.findings.map((f) => (
+            <FindingRow key={f.id} f={f} doc={doc} fps={fps} selected={f.id === selected} />
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}
+
 export function FindingsPanel() {
   const doc = useDocStore((s) => s.history.doc);
   const clip = activeClip(doc);
@@ -64,6 +121,7 @@ export function FindingsPanel() {
   const running = useJobs((s) => s.active?.kind === 'checkClip');
   const visible = useMemo(() => visibleFindings(findings, doc.check.ignore), [findings, doc.check.ignore]);
   const hidden = findings.length - visible.length;
+  const groups = useMemo(() => groupFindings(visible), [visible]);
   const fps = clip?.frameRate ?? 30;
   const checked = clipId !== null && clipId === clip?.id;
   return (
@@ -100,11 +158,11 @@ export function FindingsPanel() {
         </div>
       ))}
       {checked && (
-        <ul className="findings" data-testid="findings">
-          {visible.map((f) => (
-            <FindingRow key={f.id} f={f} doc={doc} fps={fps} selected={f.id === selectedFinding} />
+        <div className="findings" data-testid="findings">
+          {groups.map((g) => (
+            <FindingGroup key={g.key} group={g} doc={doc} fps={fps} selected={selectedFinding} />
           ))}
-        </ul>
+        </div>
       )}
       <details className="ignore-details" data-testid="ignore-details">
         <summary>Ignore rules ({doc.check.ignore.length})</summary>
