@@ -6,3 +6,4 @@ export * from './skeleton';
 export * from './response';
 export * from './bake';
 export { importGltf, GltfImportError, DEFAULT_PROP_PHYSICS, type ImportResult, type ImportOptions } from './io';
+export * from './collision';
