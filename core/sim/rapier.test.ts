@@ -59,7 +59,6 @@ describe('side by side with Rapier', () => {
       expect(Math.abs(oa[k] / oa[k - 1] - eps * eps), `our apex ratio ${k}`).toBeLessThan(5e-3);
       expect(ra[k], `apex ${k}: rapier ${ra[k]} not above ours ${oa[k]}`).toBeLessThanOrEqual(oa[k] + 0.03);
     }
-    rb.free?.();
     world.free();
   });
 
