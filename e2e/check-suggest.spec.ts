@@ -134,6 +134,14 @@ test('check the clip: red bands, findings, jump to one, ignore it (saved, undoab
   await page.getByTestId('dock-collapse').click();
   await page.waitForTimeout(300);
   await viewportShot(page, info, 'interpenetration-overlay', 'red', 0.002);
+  // Hovering a contact point shows its depth.
+  const contacts = await check(page, (h) => h.liveContacts());
+  const deepest = contacts.filter((c) => c.kind === 'intersect').sort((x, y) => y.depth - x.depth)[0];
+  const at = await app(page, (h, p) => h.projectPoint(p as [number, number, number]), deepest.point);
+  await page.mouse.move(at!.x + 3, at!.y + 3);
+  await page.mouse.move(at!.x, at!.y);
+  await expect(page.getByTestId('contact-tip')).toBeVisible();
+  await expect(page.getByTestId('contact-tip')).toContainText(/\d+\.\d\d cm deep/);
   await page.getByTestId('dock-collapse').click();
 
   // Ignore the two objects: every mannequin ↔ table finding goes; the rule is in the document (undoable, saved).

@@ -7,7 +7,7 @@ import { getDoc } from '../state/documentStore';
 import { view } from '../viewport/viewState';
 import { useJobs } from '../workers/engine';
 import { suggestionOf, useSuggest } from '../suggest/suggestStore';
-import { visibleFindings } from './findings';
+import { isIgnored, visibleFindings } from './findings';
 import { useCheck } from './checkStore';
 
 export type Hue = 'red' | 'cyan' | 'yellow';
@@ -64,6 +64,12 @@ const api = {
   live: () => {
     const l = useCheck.getState().live;
     return l ? { frame: l.frame, contacts: l.contacts.length, triangles: l.triangles.map((t) => ({ object: t.object, mesh: t.mesh, count: t.triangles.length })) } : null;
+  },
+  /** Contacts of the live check (after ignore rules), with their points, for hovering. */
+  liveContacts: () => {
+    const l = useCheck.getState().live;
+    const rules = getDoc().check.ignore;
+    return l ? l.contacts.filter((c) => !isIgnored(rules, c.a, c.b)).map((c) => ({ a: c.a, b: c.b, kind: c.kind, depth: c.depth, point: c.point })) : [];
   },
   job: () => {
     const a = useJobs.getState().active;
