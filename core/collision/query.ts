@@ -326,3 +326,50 @@ function boxDistSq(f: Float32Array, o: number, px: number, py: number, pz: numbe
   const dz = Math.max(f[o + 2] - pz, 0, pz - f[o + 5]);
   return dx * dx + dy * dy + dz * dz;
 }
+
+let _boxStack = new Int32Array(256);
+
+/**
+ * Writes into `out` (from 0) every vertex of the triangles under `bvh` that
+ * lies in the closed box `box` (min xyz, max xyz) at `positions`, each once:
+ * `stamp[v]` is set to `stampValue` for visited vertices. Returns the count;
+ * `out` must hold every vertex of the tree.
+ */
+export function verticesInBox(
+  bvh: TriangleBVH, positions: ArrayLike<number>, box: ArrayLike<number>, stamp: Uint32Array, stampValue: number, out: Int32Array,
+): number {
+  if (bvh.triangleCount === 0) return 0;
+  const f = bvh.f32, u = bvh.u32, order = bvh.order, idx = bvh.indices;
+  const lx = box[0], ly = box[1], lz = box[2], hx = box[3], hy = box[4], hz = box[5];
+  let n = 0;
+  let st = _boxStack;
+  let sp = 0;
+  st[sp++] = 0;
+  while (sp > 0) {
+    const node = st[--sp];
+    const o = node * W;
+    if (f[o] > hx || f[o + 3] < lx || f[o + 1] > hy || f[o + 4] < ly || f[o + 2] > hz || f[o + 5] < lz) continue;
+    if (u[o + 7] & 0x80000000) {
+      const s = u[o + 6], c = u[o + 7] & 0x7fffffff;
+      for (let i = s; i < s + c; i++) {
+        const t = order[i] * 3;
+        for (let j = 0; j < 3; j++) {
+          const v = idx[t + j];
+          if (stamp[v] === stampValue) continue;
+          stamp[v] = stampValue;
+          const x = positions[v * 3], y = positions[v * 3 + 1], z = positions[v * 3 + 2];
+          if (x >= lx && x <= hx && y >= ly && y <= hy && z >= lz && z <= hz) out[n++] = v;
+        }
+      }
+      continue;
+    }
+    if (sp + 2 > st.length) {
+      const ns = new Int32Array(st.length * 2);
+      ns.set(st);
+      st = _boxStack = ns;
+    }
+    st[sp++] = node + 1;
+    st[sp++] = u[o + 6];
+  }
+  return n;
+}

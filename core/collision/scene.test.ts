@@ -8,6 +8,7 @@ import { reduceContacts } from './contacts';
 import { CollisionScene, checkClip, checkFrame } from './scene';
 import { mulberry32 } from './testutil';
 import { triTriOverlap } from './tritri';
+import { closestPointOnTriangleRegion, featurePseudoNormal } from './signed';
 
 function prop(id: string, mesh: { positions: Float32Array; indices: Uint32Array }): Prop {
   return {
@@ -50,7 +51,41 @@ function randomScene(seed: number): ImpulseDocument {
   return doc;
 }
 
-interface RefContact { key: string; crossing: boolean; ccd: number }
+interface RefContact { key: string; crossing: boolean; ccd: number; self: boolean; pa: number; pb: number; shallow: boolean }
+
+/**
+ * Brute-force self-collision depth of part pa into part pb and back (the
+ * documented measure, no BVH): every vertex of one part inside the overlap of
+ * the parts' boxes, its closest point over all triangles of the other part,
+ * the sign from that feature's pseudo-normal; the deepest negative one.
+ */
+function bruteSelfDepth(o: CollisionScene['objects'][number], P: Float64Array, la: number, lb: number): number {
+  const I = o.indices, T = I.length / 3;
+  const vertsOf = (lp: number) => { const s = new Set<number>(); for (let t = 0; t < T; t++) if (o.triPart[t] === lp) for (let j = 0; j < 3; j++) s.add(I[t * 3 + j]); return [...s]; };
+  const box = (vs: number[]) => { const b = [Infinity, Infinity, Infinity, -Infinity, -Infinity, -Infinity]; for (const v of vs) for (let k = 0; k < 3; k++) { b[k] = Math.min(b[k], P[v * 3 + k]); b[3 + k] = Math.max(b[3 + k], P[v * 3 + k]); } return b; };
+  const va = vertsOf(la), vb = vertsOf(lb), ba = box(va), bb = box(vb);
+  const ov = [0, 1, 2].map((k) => Math.max(ba[k], bb[k])).concat([0, 1, 2].map((k) => Math.min(ba[3 + k], bb[3 + k])));
+  if (ov[0] > ov[3] || ov[1] > ov[4] || ov[2] > ov[5]) return 0;
+  const cp = new Float64Array(3), pn = new Float64Array(3);
+  let depth = 0;
+  for (const [vs, other] of [[va, lb], [vb, la]] as const) {
+    for (const v of vs) {
+      const x = P[v * 3], y = P[v * 3 + 1], z = P[v * 3 + 2];
+      if (x < ov[0] || x > ov[3] || y < ov[1] || y > ov[4] || z < ov[2] || z > ov[5]) continue;
+      let best = Infinity, bt = -1, br = 0, bx = 0, by = 0, bz = 0;
+      for (let t = 0; t < T; t++) {
+        if (o.triPart[t] !== other) continue;
+        const r = closestPointOnTriangleRegion(x, y, z, P, I[t * 3] * 3, I[t * 3 + 1] * 3, I[t * 3 + 2] * 3, cp);
+        const d = Math.hypot(cp[0] - x, cp[1] - y, cp[2] - z);
+        if (d < best) { best = d; bt = t; br = r; bx = cp[0]; by = cp[1]; bz = cp[2]; }
+      }
+      if (bt < 0 || !featurePseudoNormal(P, I, o.vt, bt, br, pn, (t) => o.triPart[t] === other)) continue;
+      if ((x - bx) * pn[0] + (y - by) * pn[1] + (z - bz) * pn[2] < 0 && best > depth) depth = best;
+    }
+  }
+  return depth;
+}
+
 
 /**
  * Brute force over every triangle pair of every allowed object/part pair: the
@@ -61,6 +96,26 @@ interface RefContact { key: string; crossing: boolean; ccd: number }
 function bruteFrames(doc: ImpulseDocument): Map<number, Map<string, RefContact>> {
   const scene = new CollisionScene(doc, 'c');
   const res = new Map<number, Map<string, RefContact>>();
+  // bind-pose rule: self part pairs crossing in the bind pose, with their depth
+  const bindDepth = new Map<string, number>();
+  const bindSize = new Map<number, number>();
+  scene.objects.forEach((o, oi) => {
+    if (o.kind !== 'character') return;
+    const bind = Float64Array.from(doc.characters[o.index].meshes[0].positions);
+    let lo = [Infinity, Infinity, Infinity], hi = [-Infinity, -Infinity, -Infinity];
+    for (let i = 0; i < bind.length; i += 3) for (let k = 0; k < 3; k++) { lo[k] = Math.min(lo[k], bind[i + k]); hi[k] = Math.max(hi[k], bind[i + k]); }
+    bindSize.set(oi, Math.hypot(hi[0] - lo[0], hi[1] - lo[1], hi[2] - lo[2]));
+    const T = o.indices.length / 3, P = new Float64Array(9), Q = new Float64Array(9);
+    for (let ta = 0; ta < T; ta++) for (let tb = ta + 1; tb < T; tb++) {
+      const la = o.triPart[ta], lb = o.triPart[tb];
+      if (la === lb) continue;
+      for (let j = 0; j < 3; j++) for (let k = 0; k < 3; k++) { P[j * 3 + k] = bind[o.indices[ta * 3 + j] * 3 + k]; Q[j * 3 + k] = bind[o.indices[tb * 3 + j] * 3 + k]; }
+      if (!triTriOverlap(P, 0, Q, 0)) continue;
+      const pa = Math.min(o.parts[la], o.parts[lb]), pb = Math.max(o.parts[la], o.parts[lb]);
+      const key = `${pa}:${pb}`;
+      if (!bindDepth.has(key)) bindDepth.set(key, bruteSelfDepth(o, bind, o.parts.indexOf(pa), o.parts.indexOf(pb)));
+    }
+  });
   const P = new Float64Array(9), Q = new Float64Array(9), c = new Float64Array(24);
   const load = (out: Float64Array, pos: Float64Array, I: Uint32Array, t: number) => {
     for (let j = 0; j < 3; j++) for (let k = 0; k < 3; k++) out[j * 3 + k] = pos[I[t * 3 + j] * 3 + k];
@@ -79,7 +134,6 @@ function bruteFrames(doc: ImpulseDocument): Map<number, Map<string, RefContact>>
           if (pa === pb) continue;
           const hops = hopsOf(A.parents!, scene.parts[pa].joint, scene.parts[pb].joint);
           if (!A.selfCollision || hops <= A.adjacentHops) continue;
-          if (A.bindPairs.has(ta < tb ? ta * TA + tb : tb * TA + ta)) continue;
           let shared = false;
           for (let x = 0; x < 3; x++) for (let y = 0; y < 3; y++) if (A.indices[ta * 3 + x] === A.indices[tb * 3 + y]) shared = true;
           if (shared) continue;
@@ -115,11 +169,18 @@ function bruteFrames(doc: ImpulseDocument): Map<number, Map<string, RefContact>>
           }
         }
         if (!cross && t === Infinity) continue;
-        const e = m.get(key) ?? { key, crossing: false, ccd: Infinity };
+        const e = m.get(key) ?? { key, crossing: false, ccd: Infinity, self: i === j, pa, pb, shallow: false };
         e.crossing ||= cross;
         e.ccd = Math.min(e.ccd, t);
         m.set(key, e);
       }
+    }
+    for (const e of m.values()) {
+      const bd = bindDepth.get(e.key);
+      if (!e.self || !e.crossing || bd === undefined) continue;
+      const o = scene.objects[scene.parts[e.pa].object];
+      const d = bruteSelfDepth(o, o.positions, o.parts.indexOf(e.pa), o.parts.indexOf(e.pb));
+      e.shallow = d <= bd + 1e-3 * bindSize.get(scene.parts[e.pa].object)!;
     }
     res.set(f, m);
   }
@@ -145,7 +206,11 @@ describe('whole-clip check against a brute-force all-triangle-pairs reference', 
       const open = new Map<string, { start: number; end: number; first: number }>();
       const all: { key: string; kind: string; start: number; end: number; first: number }[] = [];
       for (let f = 0; f <= 10; f++) {
-        for (const c of ref.get(f)!.values()) {
+        for (const c0 of ref.get(f)!.values()) {
+          // crossing at the previous frame: no first contact in between
+          const ccd = f > 0 && ref.get(f - 1)!.get(c0.key)?.crossing ? Infinity : c0.ccd;
+          const c = { ...c0, ccd };
+          if (c.shallow || (!c.crossing && ccd === Infinity)) continue;
           const cur = open.get(c.key);
           if (!c.crossing) {
             if (cur && cur.end === f - 1) continue;

@@ -20,14 +20,26 @@
  * time, earliest first, and each later feature's search is cut at the best
  * time found so far.
  *
- * Penetration depth (scene units): for a part pair at a frame, the largest
- * distance from a vertex of a crossing triangle that lies inside the other
- * object (exact ray-parity test against the other object's closed meshes) to
- * the other object's surface. For containment without crossing, the largest
- * such distance over all vertices of the contained object. Depth is 0 when the
- * other object is not closed (a warning says so). For self-collision the
- * vertex lies on its own character's surface, so the inside test cannot
- * decide it and the depth is reported as 0 (the finding itself is exact).
+ * Penetration depth (scene units) of a crossing part pair at a frame: the
+ * deepest vertex penetration both ways. Only vertices inside the overlap of
+ * the two parts' boxes (found through each part's BVH) can count.
+ * - Different objects, other side closed: the largest distance to the other
+ *   object's surface (closestPointOnMesh) of a vertex of either part that lies
+ *   inside the other object (exact ray parity against its closed meshes).
+ * - Other side open (a warning says so): the crossing triangles' vertices
+ *   behind the other surface, sign from the angle-weighted pseudo-normal of
+ *   the closest feature (Bærentzen & Aanæs), depth = their distance.
+ * - Self-collision: the signed distance of each part's vertices to the OTHER
+ *   part's triangles (pseudo-normals over the whole character mesh); a vertex
+ *   whose closest feature lies on the border of the other part's patch is
+ *   undecidable and skipped. Depth = the largest negative distance.
+ * For containment without crossing: the largest such distance over all
+ * vertices of the contained object.
+ *
+ * Bind pose: a self part pair whose surfaces already cross in the bind pose
+ * (characters are often built from overlapping meshes) is reported only when
+ * its depth exceeds its bind-pose depth (same measure) by more than
+ * BIND_DEPTH_TOLERANCE × the character's bind-pose box diagonal.
  *
  * Contact normal: unit vector pointing from object b into object a (the
  * direction to push a out of b): the sum over crossing triangle pairs of
@@ -42,7 +54,8 @@ import { PartSweepAndPrune, partPairIgnored as isIgnored, settingsCollide as gro
 import { ccdQueryFlat } from './ccd';
 import { reduceContacts } from './contacts';
 import { convexFromMesh, convexPolyhedraIntersect, isConvexMesh, updateConvexPlanes, type ConvexPolyhedron } from './convex';
-import { closestPointOnMesh, forEachLeafPair, pointInParts } from './query';
+import { closestPointOnMesh, forEachLeafPair, pointInParts, verticesInBox } from './query';
+import { signedDistance, vertexTriangles, type VertexTriangles } from './signed';
 import { triTriIntersect, triTriOverlap } from './tritri';
 
 export interface PartInfo {
@@ -92,6 +105,15 @@ export interface CollisionObject {
   skinMats: Float64Array[];
   meshOffsets: number[];
   vertexStamp: Uint32Array;
+  /** Vertex → incident triangles, for pseudo-normals (signed distances). */
+  vt: VertexTriangles;
+  /**
+   * Self-collision: part pairs (min·P + max, global part indices) whose
+   * surfaces already cross in the bind pose, with their bind-pose depth.
+   */
+  bindDepth: Map<number, number>;
+  /** Bind-pose box diagonal (scene units): scale of the bind-depth tolerance. */
+  size: number;
 }
 
 export interface FindingSide {
@@ -263,6 +285,21 @@ export class CollisionScene {
             });
           }
         }
+        // Part pairs crossing in the bind pose, and how deep (the same measure
+        // as at the frames): such a pair is reported only when it goes deeper.
+        this.objects.push(obj);
+        obj.positions.set(bind);
+        const pairsSeen = new Set<number>();
+        for (const k of obj.bindPairs) {
+          const ta = Math.floor(k / T), tb = k - ta * T;
+          const pa = obj.parts[obj.triPart[ta]], pb = obj.parts[obj.triPart[tb]];
+          if (pa === pb) continue;
+          const key = pa < pb ? pa * 65536 + pb : pb * 65536 + pa;
+          if (pairsSeen.has(key)) continue;
+          pairsSeen.add(key);
+          obj.bindDepth.set(key, this.pairDepth(pa, pb, null));
+        }
+        this.objects.pop();
       }
       this.objects.push(obj);
     });
@@ -301,6 +338,7 @@ export class CollisionScene {
       parts: [], triShell: new Int32Array(indices.length / 3), shellClosed: [], partBvhs: [], convex: null, convexStamp: -1, closed: true, bindPairs: new Set(), parents: null,
       selfCollision: false, adjacentHops: 0, groups: 1, mask: 0xffffffff, enabled: true,
       rig: null, skinMats: [], meshOffsets: [0], vertexStamp: new Uint32Array(nv),
+      vt: vertexTriangles(indices, nv), bindDepth: new Map(), size: boxDiagonal(positions),
     };
   }
 
@@ -437,7 +475,6 @@ export class CollisionScene {
     this.ensureRefit(pb);
     const oa = this.objects[A.object], ob = this.objects[B.object];
     const self = A.object === B.object;
-    const T = oa.indices.length / 3;
     const Pa = oa.positions, Pb = ob.positions, Qa = oa.prevPositions, Qb = ob.prevPositions;
     const P = this._P, Q = this._Q, seg = this._seg;
     let npts = 0;
@@ -456,7 +493,6 @@ export class CollisionScene {
     // apart cannot have crossing triangles; only the continuous test remains.
     if (!doCcd && oa.convex !== null && ob.convex !== null && !convexPolyhedraIntersect(this.convexOf(oa), this.convexOf(ob), this.convexTol)) return null;
     forEachLeafPair(A.bvh, B.bvh, (ta, tb) => {
-      if (self && oa.bindPairs.has(ta < tb ? ta * T + tb : tb * T + ta)) return;
       if (self && sharesVertex(oa.indices, ta, tb)) return;
       this.stats.trianglePairs++;
       loadTri(P, Pa, oa.indices, ta);
@@ -489,7 +525,12 @@ export class CollisionScene {
       reduceContacts(this._pts, npts, point);
       const l = Math.hypot(nx, ny, nz);
       if (l > 0) { normal[0] = nx / l; normal[1] = ny / l; normal[2] = nz / l; }
-      depth = this.depthOfCrossing(oa, ob, crossTris);
+      depth = this.pairDepth(pa, pb, crossTris);
+      if (self) {
+        // crossing already in the bind pose: reported only when it goes deeper
+        const bd = oa.bindDepth.get(pa < pb ? pa * 65536 + pb : pb * 65536 + pa);
+        if (bd !== undefined && depth <= bd + BIND_DEPTH_TOLERANCE * oa.size) return null;
+      }
     } else {
       point[0] = bestPoint[0]; point[1] = bestPoint[1]; point[2] = bestPoint[2];
       // normal of the first contact: the two triangles at the contact time
@@ -568,29 +609,83 @@ export class CollisionScene {
     return best;
   }
 
-  /** Depth of the crossing triangles' vertices inside the other object (see the file comment). */
-  private depthOfCrossing(oa: CollisionObject, ob: CollisionObject, crossTris: number[]): number {
+  private readonly _box = new Float64Array(6);
+  private readonly _boxA = new Float64Array(6);
+  private readonly _boxB = new Float64Array(6);
+  private _vbuf = new Int32Array(0);
+  private _allowObj: CollisionObject | null = null;
+  private _allowPart = -1;
+  /** Triangle filter of the self-collision signed distance: triangles of the other part only. */
+  private readonly allowTri = (t: number): boolean => this._allowObj!.triPart[t] === this._allowPart;
+
+  /**
+   * Penetration depth of part pair (pa, pb) at the current positions (see the
+   * file comment): the deepest vertex of either part, among those in the
+   * overlap of the parts' boxes, inside the other side. `crossTris` (pairs
+   * ta, tb) is used only against open meshes.
+   */
+  private pairDepth(pa: number, pb: number, crossTris: number[] | null): number {
+    const A = this.parts[pa], B = this.parts[pb];
+    const oa = this.objects[A.object], ob = this.objects[B.object];
+    const box = this._box, ba = this._boxA, bb = this._boxB;
+    if (A.verts.length === 0 || B.verts.length === 0) return 0;
+    vertsBox(A.verts, oa.positions, ba);
+    vertsBox(B.verts, ob.positions, bb);
+    for (let k = 0; k < 3; k++) {
+      box[k] = ba[k] > bb[k] ? ba[k] : bb[k];
+      box[3 + k] = ba[3 + k] < bb[3 + k] ? ba[3 + k] : bb[3 + k];
+      if (box[k] > box[3 + k]) return 0;
+    }
+    const self = oa === ob;
     let depth = 0;
-    // Self-collision: the vertex lies on its own character's surface, where the
-    // inside test cannot decide (see the file comment): depth 0 without work.
-    if (oa === ob) return 0;
-    const stamp = ++_vstamp;
     for (let side = 0; side < 2; side++) {
-      const ov = side === 0 ? oa : ob, other = side === 0 ? ob : oa;
-      if (!other.closed) continue;
-      this.ensureObjectRefit(this.objects.indexOf(other));
-      for (let k = side; k < crossTris.length; k += 2) {
-        const t = crossTris[k];
-        for (let j = 0; j < 3; j++) {
-          const v = ov.indices[t * 3 + j];
-          if (ov.vertexStamp[v] === stamp) continue;
-          ov.vertexStamp[v] = stamp;
-          const d = this.insideDepth(other, ov.positions, v * 3);
+      const me = side === 0 ? A : B, other = side === 0 ? B : A;
+      const om = side === 0 ? oa : ob, oo = side === 0 ? ob : oa;
+      const P = om.positions;
+      if (self) {
+        const n = this.boxVertices(me, om);
+        this._allowObj = oo;
+        this._allowPart = oo.parts.indexOf(side === 0 ? pb : pa);
+        for (let i = 0; i < n; i++) {
+          const v = this._vbuf[i] * 3;
+          const sd = signedDistance(other.bvh, P, oo.vt, P[v], P[v + 1], P[v + 2], this.allowTri);
+          if (sd < 0 && -sd > depth) depth = -sd;
+        }
+        this._allowObj = null;
+      } else if (oo.closed) {
+        this.ensureObjectRefit(other.object);
+        const n = this.boxVertices(me, om);
+        for (let i = 0; i < n; i++) {
+          const d = this.insideDepth(oo, P, this._vbuf[i] * 3);
           if (d > depth) depth = d;
+        }
+      } else if (crossTris !== null) {
+        // open: the crossing triangles' vertices behind the other surface (pseudo-normal sign)
+        this.ensureObjectRefit(other.object);
+        const stamp = ++_vstamp;
+        for (let k = side; k < crossTris.length; k += 2) {
+          const t = crossTris[k];
+          for (let j = 0; j < 3; j++) {
+            const v = om.indices[t * 3 + j];
+            if (om.vertexStamp[v] === stamp) continue;
+            om.vertexStamp[v] = stamp;
+            let best = Infinity, sd = 0;
+            for (const b of oo.partBvhs) {
+              const d = signedDistance(b, oo.positions, oo.vt, P[v * 3], P[v * 3 + 1], P[v * 3 + 2], null, best);
+              if (d === d && Math.abs(d) < best) { best = Math.abs(d); sd = d; }
+            }
+            if (sd < 0 && -sd > depth) depth = -sd;
+          }
         }
       }
     }
     return depth;
+  }
+
+  /** Vertices of part `me` inside `this._box` into `this._vbuf`; returns the count. */
+  private boxVertices(me: PartInfo, om: CollisionObject): number {
+    if (this._vbuf.length < om.vertexStamp.length) this._vbuf = new Int32Array(om.vertexStamp.length);
+    return verticesInBox(me.bvh, om.positions, this._box, om.vertexStamp, ++_vstamp, this._vbuf);
   }
 
   /** Distance from a point to `o`'s surface if the point is inside one of o's closed shells, else 0. */
@@ -664,6 +759,35 @@ export class CollisionScene {
 }
 
 let _vstamp = 0;
+/**
+ * Slack of the bind-pose rule, relative to the character's bind-pose box
+ * diagonal: skinning moves a crossing that exists in the bind pose a little
+ * even when it does not get worse.
+ */
+const BIND_DEPTH_TOLERANCE = 1e-3;
+
+/** Box (min xyz, max xyz) of the listed vertices. */
+function vertsBox(V: Uint32Array, P: Float64Array, out: Float64Array): void {
+  let lx = Infinity, ly = Infinity, lz = Infinity, hx = -Infinity, hy = -Infinity, hz = -Infinity;
+  for (let i = 0; i < V.length; i++) {
+    const v = V[i] * 3;
+    const x = P[v], y = P[v + 1], z = P[v + 2];
+    if (x < lx) lx = x; if (x > hx) hx = x;
+    if (y < ly) ly = y; if (y > hy) hy = y;
+    if (z < lz) lz = z; if (z > hz) hz = z;
+  }
+  out[0] = lx; out[1] = ly; out[2] = lz; out[3] = hx; out[4] = hy; out[5] = hz;
+}
+
+function boxDiagonal(P: ArrayLike<number>): number {
+  let lx = Infinity, ly = Infinity, lz = Infinity, hx = -Infinity, hy = -Infinity, hz = -Infinity;
+  for (let i = 0; i < P.length; i += 3) {
+    if (P[i] < lx) lx = P[i]; if (P[i] > hx) hx = P[i];
+    if (P[i + 1] < ly) ly = P[i + 1]; if (P[i + 1] > hy) hy = P[i + 1];
+    if (P[i + 2] < lz) lz = P[i + 2]; if (P[i + 2] > hz) hz = P[i + 2];
+  }
+  return P.length === 0 ? 0 : Math.hypot(hx - lx, hy - ly, hz - lz);
+}
 /** Triangles per BVH leaf: small leaves prune more triangle pairs in BVH-vs-BVH. */
 const LEAF_SIZE = 4;
 const _tuv = new Float64Array(3);

@@ -1,0 +1,232 @@
+import { describe, expect, it } from 'vitest';
+import { createEmptyDocument, defaultCharacterCollision, defaultCollision, defaultMaterial, identityTransform } from '../document';
+import { boxMesh, icosphereMesh } from '../document/fixtures';
+import type { Character, ImpulseDocument, Prop, SkinnedMesh, Track } from '../document/types';
+import { CollisionScene, checkFrame } from './scene';
+import { signedDistance, vertexTriangles } from './signed';
+import { TriangleBVH } from './bvh';
+import { mulberry32, uvSphere, windingNumber } from './testutil';
+
+type Q = [number, number, number, number];
+
+function prop(id: string, mesh: { positions: Float32Array; indices: Uint32Array }, at: [number, number, number], rotation: Q = [0, 0, 0, 1]): Prop {
+  return {
+    id, name: id, transform: { translation: at, rotation, scale: [1, 1, 1] }, mesh,
+    material: defaultMaterial(), physics: { mode: 'keyframed', massKg: 1, restitution: 0.5, friction: 0.5 }, collision: defaultCollision(),
+  };
+}
+
+function propsDoc(...props: Prop[]): ImpulseDocument {
+  const doc = createEmptyDocument('depth');
+  doc.props.push(...props);
+  return doc;
+}
+
+/** Depth of the single crossing between the scene's objects at frame 0. */
+function depthOf(doc: ImpulseDocument): number {
+  const contacts = checkFrame(new CollisionScene(doc), 0).filter((c) => c.kind === 'intersect');
+  expect(contacts.length, 'one crossing part pair').toBe(1);
+  return contacts[0].depth;
+}
+
+/** Closed tube along x from -len/2 to len/2: `rings` rings of `seg` vertices, a centre vertex on each cap, outward. */
+function tubeMesh(radius: number, len: number, rings: number, seg: number): { positions: Float32Array; indices: Uint32Array } {
+  const pos: number[] = [];
+  for (let i = 0; i < rings; i++) {
+    const x = -len / 2 + (len * i) / (rings - 1);
+    for (let j = 0; j < seg; j++) { const a = (2 * Math.PI * j) / seg; pos.push(x, radius * Math.cos(a), radius * Math.sin(a)); }
+  }
+  const c0 = rings * seg, c1 = c0 + 1;
+  pos.push(-len / 2, 0, 0, len / 2, 0, 0);
+  const idx: number[] = [];
+  const v = (i: number, j: number) => i * seg + (j % seg);
+  for (let i = 0; i < rings - 1; i++) for (let j = 0; j < seg; j++) {
+    idx.push(v(i, j), v(i, j + 1), v(i + 1, j + 1), v(i, j), v(i + 1, j + 1), v(i + 1, j));
+  }
+  for (let j = 0; j < seg; j++) { idx.push(c0, v(0, j + 1), v(0, j)); idx.push(c1, v(rings - 1, j), v(rings - 1, j + 1)); }
+  // orient outward: flip every triangle whose normal points toward the axis
+  for (let t = 0; t < idx.length; t += 3) {
+    const p = (k: number) => [pos[idx[t + k] * 3], pos[idx[t + k] * 3 + 1], pos[idx[t + k] * 3 + 2]];
+    const [a, b, c] = [p(0), p(1), p(2)];
+    const u = [b[0] - a[0], b[1] - a[1], b[2] - a[2]], w = [c[0] - a[0], c[1] - a[1], c[2] - a[2]];
+    const n = [u[1] * w[2] - u[2] * w[1], u[2] * w[0] - u[0] * w[2], u[0] * w[1] - u[1] * w[0]];
+    const m = [(a[0] + b[0] + c[0]) / 3, (a[1] + b[1] + c[1]) / 3, (a[2] + b[2] + c[2]) / 3];
+    const out = Math.abs(m[0]) > len / 2 - 1e-9 ? [m[0], 0, 0] : [0, m[1], m[2]];
+    if (n[0] * out[0] + n[1] * out[1] + n[2] * out[2] < 0) { const s = idx[t + 1]; idx[t + 1] = idx[t + 2]; idx[t + 2] = s; }
+  }
+  return { positions: Float32Array.from(pos), indices: Uint32Array.from(idx) };
+}
+
+/** Largest gap between a unit icosphere of `subdivisions` levels and its circumscribed sphere (inradius deficit). */
+function icoDeficit(subdivisions: number): number {
+  const m = icosphereMesh(1, subdivisions);
+  let worst = 0;
+  for (let t = 0; t < m.indices.length; t += 3) {
+    let cx = 0, cy = 0, cz = 0;
+    for (let k = 0; k < 3; k++) { cx += m.positions[m.indices[t + k] * 3] / 3; cy += m.positions[m.indices[t + k] * 3 + 1] / 3; cz += m.positions[m.indices[t + k] * 3 + 2] / 3; }
+    worst = Math.max(worst, 1 - Math.hypot(cx, cy, cz));
+  }
+  return worst;
+}
+
+describe('penetration depth between objects (deepest vertex inside the other closed mesh)', () => {
+  // a direction through an icosahedron vertex (kept by subdivision), so both spheres have a vertex on the centre line
+  const t = (1 + Math.sqrt(5)) / 2, l = Math.hypot(1, t);
+  const u: [number, number, number] = [1 / l, -t / l, 0];
+  for (const d of [0.2, 0.3, 0.42]) {
+    it(`icosphere r=0.3 through icosphere r=0.2 at centre distance ${d}: depth = r1 + r2 − d within the tessellation`, () => {
+      const r1 = 0.3, r2 = 0.2, sub = 3;
+      const doc = propsDoc(prop('big', icosphereMesh(r1, sub), [0, 0, 0]), prop('small', icosphereMesh(r2, sub), [u[0] * d, u[1] * d, u[2] * d]));
+      const depth = depthOf(doc);
+      const exact = r1 + r2 - d;
+      const tol = icoDeficit(sub) * r1 + 1e-6;
+      expect(depth, `depth ${depth} ≤ r1 + r2 − d = ${exact}`).toBeLessThanOrEqual(exact + 1e-6);
+      expect(depth, `depth ${depth} ≥ r1 + r2 − d − tessellation ${tol}`).toBeGreaterThanOrEqual(exact - tol);
+    });
+  }
+
+  it('a thin rod through the middle of a ball: depth = ball radius − rod radius (the rod vertices at the centre)', () => {
+    const r = 0.037, rho = 0.004, sub = 3;
+    // rod rings every 5 mm, one ring at the centre
+    const doc = propsDoc(prop('ball', icosphereMesh(r, sub), [0, 0, 0]), prop('rod', tubeMesh(rho, 0.6, 121, 12), [0, 0, 0]));
+    const depth = depthOf(doc);
+    expect(depth, `depth ${depth} ≤ r − ρ`).toBeLessThanOrEqual(r - rho + 1e-6);
+    expect(depth, `depth ${depth} ≥ r − ρ − tessellation`).toBeGreaterThanOrEqual(r - rho - icoDeficit(sub) * r - 1e-6);
+    expect(depth, 'much deeper than the old crossing-vertex estimate (mm)').toBeGreaterThan(0.025);
+  });
+
+  it('box corner pushed into a box top: depth = how far the corner is below the face', () => {
+    // rotate the small box so its body diagonal (−1,−1,−1) points straight down
+    const a = [-1 / Math.sqrt(3), -1 / Math.sqrt(3), -1 / Math.sqrt(3)], b = [0, -1, 0];
+    const ax = [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]];
+    const s = Math.hypot(ax[0], ax[1], ax[2]), ang = Math.acos(a[0] * b[0] + a[1] * b[1] + a[2] * b[2]);
+    const q: Q = [(ax[0] / s) * Math.sin(ang / 2), (ax[1] / s) * Math.sin(ang / 2), (ax[2] / s) * Math.sin(ang / 2), Math.cos(ang / 2)];
+    const h = 0.1, half = h * Math.sqrt(3);
+    for (const delta of [0.01, 0.05, 0.09]) {
+      const doc = propsDoc(prop('base', boxMesh(0.5, 0.5, 0.5), [0, 0, 0]), prop('cube', boxMesh(h, h, h), [0, 0.5 - delta + half, 0], q));
+      const depth = depthOf(doc);
+      expect(Math.abs(depth - delta), `corner ${delta} deep, got ${depth}`).toBeLessThan(1e-5);
+    }
+  });
+});
+
+describe('signed distance with angle-weighted pseudo-normals', () => {
+  it('seed 7: sign agrees with the winding number and |distance| with brute force on a bumpy closed sphere', () => {
+    const r = mulberry32(7);
+    const m = uvSphere(24, 16, 0, 0, 0, 1, r, 0.3);
+    const bvh = TriangleBVH.build(m.positions, m.indices, undefined, 4);
+    const vt = vertexTriangles(m.indices, m.positions.length / 3);
+    let inside = 0;
+    for (let i = 0; i < 300; i++) {
+      // include points exactly at vertices' directions and near the surface
+      const v = Math.floor(r() * (m.positions.length / 3));
+      const s = 0.6 + 0.8 * r();
+      const x = m.positions[v * 3] * s + (r() - 0.5) * 0.01, y = m.positions[v * 3 + 1] * s + (r() - 0.5) * 0.01, z = m.positions[v * 3 + 2] * s + (r() - 0.5) * 0.01;
+      const sd = signedDistance(bvh, m.positions, vt, x, y, z, null);
+      const w = windingNumber(m, x, y, z);
+      if (Math.abs(w - 0.5) < 0.45) continue; // too close to call with the winding number
+      expect(sd < 0, `point ${i}: inside by winding number ${w.toFixed(3)}, signed distance ${sd}`).toBe(w > 0.5);
+      if (w > 0.5) inside++;
+      let best = Infinity;
+      for (let t = 0; t < m.indices.length; t += 3) best = Math.min(best, pointTriDistance(m.positions, m.indices, t / 3, x, y, z));
+      expect(Math.abs(Math.abs(sd) - best), `point ${i}: distance`).toBeLessThan(1e-9);
+    }
+    expect(inside, 'both inside and outside points were tested').toBeGreaterThan(30);
+  });
+});
+
+/** Point-triangle distance by sampling-free minimisation over the closed triangle (brute: regions by projection). */
+function pointTriDistance(P: Float64Array, I: Uint32Array, t: number, x: number, y: number, z: number): number {
+  const A = [P[I[t * 3] * 3], P[I[t * 3] * 3 + 1], P[I[t * 3] * 3 + 2]];
+  const B = [P[I[t * 3 + 1] * 3], P[I[t * 3 + 1] * 3 + 1], P[I[t * 3 + 1] * 3 + 2]];
+  const C = [P[I[t * 3 + 2] * 3], P[I[t * 3 + 2] * 3 + 1], P[I[t * 3 + 2] * 3 + 2]];
+  const sub = (a: number[], b: number[]) => [a[0] - b[0], a[1] - b[1], a[2] - b[2]];
+  const dot = (a: number[], b: number[]) => a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+  const cross = (a: number[], b: number[]) => [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]];
+  const p = [x, y, z];
+  const segDist = (a: number[], b: number[]) => {
+    const ab = sub(b, a), s = Math.min(1, Math.max(0, dot(sub(p, a), ab) / dot(ab, ab)));
+    const q = [a[0] + s * ab[0], a[1] + s * ab[1], a[2] + s * ab[2]];
+    return Math.hypot(p[0] - q[0], p[1] - q[1], p[2] - q[2]);
+  };
+  const n = cross(sub(B, A), sub(C, A)), nn = dot(n, n);
+  const h = dot(sub(p, A), n) / nn;
+  const q = [p[0] - h * n[0], p[1] - h * n[1], p[2] - h * n[2]];
+  const inside = dot(cross(sub(B, A), sub(q, A)), n) >= 0 && dot(cross(sub(C, B), sub(q, B)), n) >= 0 && dot(cross(sub(A, C), sub(q, C)), n) >= 0;
+  if (inside) return Math.abs(h) * Math.sqrt(nn);
+  return Math.min(segDist(A, B), segDist(B, C), segDist(C, A));
+}
+
+/**
+ * A skinned two-part character built in code: a torso box (joint 1) and an arm
+ * box (joint 3, three hops from joint 1) whose left end starts at `bindX`; the
+ * clip moves the arm along −x by `push` per frame (frames 0, 1, 2).
+ */
+function torsoAndArm(bindX: number, pushes: number[], adjacentHops = 1): ImpulseDocument {
+  const torso = boxMesh(0.2, 0.3, 0.15), arm = boxMesh(0.3, 0.04, 0.04);
+  const armCentre = bindX + 0.3;
+  for (let v = 0; v < 8; v++) arm.positions[v * 3] += armCentre;
+  const skin = (m: { positions: Float32Array; indices: Uint32Array }, slot: number, name: string): SkinnedMesh => {
+    const n = m.positions.length / 3;
+    const joints = new Uint16Array(4 * n), weights = new Float32Array(4 * n);
+    for (let v = 0; v < n; v++) { joints[4 * v] = slot; weights[4 * v] = 1; }
+    const ibm = new Float32Array(16 * 4);
+    const worldX = [0, 0, armCentre - 0.5, armCentre];
+    for (let j = 0; j < 4; j++) ibm.set([1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, -worldX[j], 0, 0, 1], 16 * j);
+    return { name, positions: m.positions, indices: m.indices, joints, weights, skinJoints: new Int32Array([0, 1, 2, 3]), inverseBindMatrices: ibm, material: 0 };
+  };
+  const rest = (x: number) => ({ translation: [x, 0, 0] as [number, number, number], rotation: [0, 0, 0, 1] as Q, scale: [1, 1, 1] as [number, number, number] });
+  const ch: Character = {
+    id: 'body', name: 'Body', transform: identityTransform(),
+    skeleton: { joints: [
+      { name: 'root', parent: -1, rest: rest(0) }, { name: 'torso', parent: 0, rest: rest(0) },
+      { name: 'shoulder', parent: 0, rest: rest(armCentre - 0.5) }, { name: 'arm', parent: 2, rest: rest(0.5) },
+    ] },
+    meshes: [skin(torso, 1, 'torso'), skin(arm, 3, 'arm')],
+    materials: [defaultMaterial('skin')], collision: { ...defaultCharacterCollision(), adjacentHops }, mode: 'keyframed',
+    source: { file: 'body.glb', index: 0, name: 'Armature' },
+  };
+  const doc = createEmptyDocument('self');
+  doc.characters.push(ch);
+  const track: Track = {
+    target: { kind: 'joint', character: 'body', joint: 3 }, path: 'translation', interpolation: 'linear',
+    times: pushes.map((_, i) => i / 30), values: pushes.flatMap((p) => [0.5 - p, 0, 0]),
+  };
+  doc.clips = [{ id: 'c', name: 'clip', frameRate: 30, startFrame: 0, endFrame: pushes.length - 1, tracks: [track] }];
+  doc.activeClip = 'c';
+  return doc;
+}
+
+describe('self-collision depth (signed distance to the other part, pseudo-normal sign)', () => {
+  it('an arm pushed into the torso: depth = how far its end is past the torso face (closed form)', () => {
+    // arm end starts 0.1 outside the torso face x = 0.2; pushes of 0.13, 0.18, 0.2 put it 0.03, 0.08, 0.1 deep
+    const doc = torsoAndArm(0.3, [0.13, 0.18, 0.2]);
+    const scene = new CollisionScene(doc);
+    for (const [f, deep] of [[0, 0.03], [1, 0.08], [2, 0.1]] as const) {
+      const c = checkFrame(scene, f).filter((x) => x.a.objectId === 'body' && x.b.objectId === 'body');
+      expect(c.length, `frame ${f}: one self-collision`).toBe(1);
+      expect([c[0].a.part, c[0].b.part].sort(), 'named by the joints').toEqual(['arm', 'torso']);
+      expect(Math.abs(c[0].depth - deep), `frame ${f}: depth ${c[0].depth} vs ${deep}`).toBeLessThan(1e-6);
+    }
+  });
+
+  it('adjacentHops: parts three hops apart (torso–root–shoulder–arm) are skipped when adjacentHops ≥ 3', () => {
+    const near = checkFrame(new CollisionScene(torsoAndArm(0.3, [0.18], 3)), 0);
+    expect(near.length, 'torso and arm are 3 hops apart: ignored with adjacentHops 3').toBe(0);
+    const far = checkFrame(new CollisionScene(torsoAndArm(0.3, [0.18], 2)), 0);
+    expect(far.length, 'with adjacentHops 2 they are checked').toBe(1);
+  });
+
+  it('bind pose: an overlap that exists in the bind pose is not reported unless it gets deeper', () => {
+    // arm end 0.02 inside the torso in the bind pose
+    const doc = torsoAndArm(0.18, [0, -0.05, 0.0005, 0.06]);
+    const scene = new CollisionScene(doc);
+    const self = (f: number) => checkFrame(scene, f).filter((x) => x.a.objectId === 'body' && x.b.objectId === 'body');
+    expect(self(0).length, 'frame 0 = bind pose overlap: not reported').toBe(0);
+    expect(self(1).length, 'frame 1: pulled out').toBe(0);
+    expect(self(2).length, 'frame 2: 0.5 mm deeper than the bind pose, within the tolerance (1e-3 of the size)').toBe(0);
+    const deeper = self(3);
+    expect(deeper.length, 'frame 3: 6 cm deeper than the bind pose: reported').toBe(1);
+    expect(Math.abs(deeper[0].depth - 0.08), `depth ${deeper[0].depth}`).toBeLessThan(1e-6);
+  });
+});
