@@ -40,11 +40,13 @@ function PropGhost({ entry }: { entry: TrajectoryEntry }) {
     () =>
       copies.map(
         () =>
+          // Drawn over the scene (an onion skin must stay visible behind the table or a character).
           new THREE.MeshBasicMaterial({
             color: GHOST_COLOR,
             transparent: true,
             opacity: 0.45,
             depthWrite: false,
+            depthTest: false,
           }),
       ),
     [copies],
@@ -89,7 +91,7 @@ function PropGhost({ entry }: { entry: TrajectoryEntry }) {
     <group name={`ghost:${entry.object}`}>
       <group ref={group}>
         {copies.map((fi, k) => (
-          <mesh key={fi} geometry={pr.geometry} material={materials[k]} matrixAutoUpdate={false} renderOrder={5} raycast={() => null} />
+          <mesh key={fi} geometry={pr.geometry} material={materials[k]} matrixAutoUpdate={false} renderOrder={15} raycast={() => null} />
         ))}
       </group>
       <line>
@@ -145,13 +147,24 @@ function CharacterGhost({ entry }: { entry: TrajectoryEntry }) {
 
 const IMPACT_GEOMETRY = new THREE.SphereGeometry(1, 12, 8);
 
+/** Impact points, one marker per cluster (a rolling or resting contact reports many impacts at nearly one place). */
+export function impactMarkers(points: readonly (readonly [number, number, number])[], minDistance: number): [number, number, number][] {
+  const out: [number, number, number][] = [];
+  for (const p of points) {
+    if (out.some((q) => Math.hypot(p[0] - q[0], p[1] - q[1], p[2] - q[2]) < minDistance)) continue;
+    out.push([p[0], p[1], p[2]]);
+  }
+  return out;
+}
+
 function Impacts({ suggestion }: { suggestion: Suggestion }) {
-  const material = useMemo(() => new THREE.MeshBasicMaterial({ color: '#ffb020', depthTest: false, transparent: true, opacity: 0.95 }), []);
+  const material = useMemo(() => new THREE.MeshBasicMaterial({ color: '#ffb020' }), []);
   useEffect(() => () => material.dispose(), [material]);
+  const points = useMemo(() => impactMarkers(suggestion.impacts.map((i) => i.point), 0.03), [suggestion]);
   return (
     <group name="ghost-impacts">
-      {suggestion.impacts.map((im, i) => (
-        <mesh key={i} geometry={IMPACT_GEOMETRY} material={material} position={im.point} scale={0.018} renderOrder={12} raycast={() => null} />
+      {points.map((p, i) => (
+        <mesh key={i} geometry={IMPACT_GEOMETRY} material={material} position={p} scale={0.01} renderOrder={12} raycast={() => null} />
       ))}
     </group>
   );

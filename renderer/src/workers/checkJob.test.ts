@@ -11,7 +11,8 @@ import type { ImpulseDocument } from '../../../core/document/types';
 import { ballPropAt, boxPropAt, linearTranslation, sceneDoc } from '../../../core/sim/testkit';
 import { buildFindings } from '../check/findings';
 import { Cancelled, type JobContext } from './host';
-import { crossingTriangles, runCheckClip, runCheckFrame } from './checkJob';
+import type { CheckFrameResult } from './protocol';
+import { crossingTriangles, runCheckClip, runCheckFrame, sameGeometry } from './checkJob';
 
 function ctx(abortAfter = Infinity): JobContext {
   let n = 0;
@@ -119,4 +120,31 @@ describe('check jobs', () => {
     const doc = movingScene(4);
     await expect(runCheckClip(doc, { clipId: 'clip' }, ctx(3))).rejects.toBeInstanceOf(Cancelled);
   });
+});
+
+describe('scene reuse across edits', () => {
+  const sortKey = (c: { a: { object: string; joint?: number }; b: { object: string; joint?: number }; kind: string }) => `${c.a.object}#${c.a.joint}|${c.b.object}#${c.b.joint}|${c.kind}`;
+  for (const seed of [21, 22, 23]) {
+    it(`a scene reused for an edited pose answers as a fresh one (seed ${seed})`, async () => {
+      const r = mulberry32(seed);
+      const doc = movingScene(seed);
+      // Edit keys (move the ball's path); meshes, placements and settings stay: the scene is reused.
+      const edited: ImpulseDocument = {
+        ...doc,
+        clips: [{ ...doc.clips[0], tracks: [linearTranslation('ball', 0, [-1, 0.3 + r() * 0.1, 0], 1, [1, 0.25 + r() * 0.2, (r() - 0.5) * 0.2]), doc.clips[0].tracks[1]] }],
+      };
+      expect(sameGeometry(doc, edited)).toBe(true);
+      expect(sameGeometry(doc, structuredClone(doc)), 'a copy has other mesh buffers').toBe(false);
+      const frames = [10, 12, 15, 16];
+      const fresh: CheckFrameResult[] = [];
+      for (const frame of frames) fresh.push(await runCheckFrame(structuredClone(edited), { clipId: 'clip', frame }, ctx()));
+      await runCheckFrame(doc, { clipId: 'clip', frame: 5 }, ctx());
+      expect(fresh.some((f) => f.contacts.length > 0), 'the edited path still meets the box').toBe(true);
+      const norm = (x: CheckFrameResult) => ({ ...x, contacts: [...x.contacts].sort((p, q) => sortKey(p).localeCompare(sortKey(q))) });
+      for (let i = 0; i < frames.length; i++) {
+        const reused = await runCheckFrame(edited, { clipId: 'clip', frame: frames[i] }, ctx());
+        expect(norm(reused), `frame ${frames[i]}`).toEqual(norm(fresh[i]));
+      }
+    });
+  }
 });

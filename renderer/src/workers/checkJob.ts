@@ -14,6 +14,7 @@
  * triangle–triangle test over that pair's parts.
  */
 import type { ImpulseDocument } from '../../../core/document/types';
+import { SceneEvaluator } from '../../../core/anim';
 import { CollisionScene, forEachLeafPair, triTriOverlap, type FrameContact as CoreContact, type FindingSide } from '../../../core/collision';
 import type { JobContext } from './host';
 import type { CheckClipParams, CheckClipResult, CheckFrameParams, CheckFrameResult, ContactSide, FrameCheck, FrameContact, TriangleSet } from './protocol';
@@ -21,8 +22,41 @@ import type { CheckClipParams, CheckClipResult, CheckFrameParams, CheckFrameResu
 let cached: { doc: ImpulseDocument; clipId: string; scene: CollisionScene; posedFrame: number | null } | null = null;
 
 function sceneFor(doc: ImpulseDocument, clipId: string): NonNullable<typeof cached> {
-  if (!cached || cached.doc !== doc || cached.clipId !== clipId) cached = { doc, clipId, scene: new CollisionScene(doc, clipId), posedFrame: null };
+  if (cached && cached.doc === doc && cached.clipId === clipId) return cached;
+  if (cached && cached.clipId === clipId && sameGeometry(cached.doc, doc)) {
+    // Posing and keying change only what the evaluator reads: keep the scene's buffers,
+    // BVHs and bind-pose pairs and give it the new document's evaluator.
+    const scene = cached.scene;
+    Object.assign(scene as unknown as { doc: ImpulseDocument; evaluator: SceneEvaluator }, { doc, evaluator: new SceneEvaluator(doc, clipId) });
+    cached = { doc, clipId, scene, posedFrame: null };
+    return cached;
+  }
+  cached = { doc, clipId, scene: new CollisionScene(doc, clipId), posedFrame: null };
   return cached;
+}
+
+/**
+ * Whether a CollisionScene built for `a` serves `b`: the same objects with the
+ * same meshes, placements, skeleton hierarchy and collision settings (what the
+ * scene captures when built); tracks and rest poses may differ (the evaluator
+ * supplies every pose).
+ */
+export function sameGeometry(a: ImpulseDocument, b: ImpulseDocument): boolean {
+  if (a.characters.length !== b.characters.length || a.props.length !== b.props.length) return false;
+  for (let i = 0; i < a.characters.length; i++) {
+    const x = a.characters[i], y = b.characters[i];
+    if (x === y) continue;
+    if (x.id !== y.id || x.name !== y.name || x.meshes !== y.meshes || x.transform !== y.transform || x.collision !== y.collision) return false;
+    const jx = x.skeleton.joints, jy = y.skeleton.joints;
+    if (jx.length !== jy.length) return false;
+    for (let j = 0; j < jx.length; j++) if (jx[j].parent !== jy[j].parent || jx[j].name !== jy[j].name) return false;
+  }
+  for (let i = 0; i < a.props.length; i++) {
+    const x = a.props[i], y = b.props[i];
+    if (x === y) continue;
+    if (x.id !== y.id || x.name !== y.name || x.mesh !== y.mesh || x.collision !== y.collision) return false;
+  }
+  return true;
 }
 
 function clipOf(doc: ImpulseDocument, clipId: string) {
