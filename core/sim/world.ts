@@ -57,6 +57,14 @@ export interface WorldOptions {
   stepHz?: number;
   /** Approach speeds below this (m/s) use ε = 0: resting contact instead of ever smaller bounces. Default 0.1. */
   restitutionThresholdMps?: number;
+  /**
+   * Ground approaches slower than this (m/s) that would touch within the
+   * sub-step are held by a speculative contact at the start of the sub-step
+   * (the gap may close exactly, no further) instead of an impact event: one
+   * solve instead of a backtrack per vertex. Their restitution is applied as
+   * for impacts. Default 0.5.
+   */
+  speculativeSpeedMps?: number;
   /** Contacts found within this long after the first one are solved together with it. Default 5e-4 s. */
   simultaneousSec?: number;
   /** Pairs closer than this (m) count as touching (resting contact). Default 2e-5. */
@@ -244,6 +252,7 @@ export class SimWorld {
     this.opts = {
       stepHz,
       restitutionThresholdMps: options.restitutionThresholdMps ?? 0.1,
+      speculativeSpeedMps: options.speculativeSpeedMps ?? 0.5,
       simultaneousSec: options.simultaneousSec ?? 5e-4,
       touchDistance: options.touchDistance ?? 2e-5,
       sleepSpeedMps: options.sleepSpeedMps ?? 0.02,
@@ -1064,7 +1073,7 @@ export class SimWorld {
   private gatherTouching(st: Float64Array, hs: number): void {
     const P = this.P0;
     const touch = this.opts.touchDistance;
-    const thr = this.opts.restitutionThresholdMps;
+    const spec = this.opts.speculativeSpeedMps;
     if (this.groundY !== null) {
       const g = this.groundY;
       for (let c = 0; c < this.dynCount; c++) {
@@ -1075,15 +1084,15 @@ export class SimWorld {
         const cand = this.scratchCand(C.nv);
         for (let v = 0, o = 3 * C.vOff; v < C.nv; v++, o += 3) {
           const d = P[o + 1] - g;
-          if (d >= touch && !(d < thr * hs)) continue;
+          if (d >= touch && !(d < spec * hs)) continue;
           if (this.groundMark[C.vOff + v] === this.markStamp) continue;
           const vn = this.pointVelocityY(st, C.body, P[o], P[o + 1], P[o + 2]);
           if (vn >= 0) continue;
-          if (d >= touch && (-vn > thr || d + vn * hs >= 0)) continue;
+          if (d >= touch && (-vn > spec || d + vn * hs >= 0)) continue;
           cand[nCand++] = v;
         }
         // contact data reduction (Zachwieja 3.8): a flat patch is held by its extreme points
-        if (nCand > 8) nCand = reduceGroundPatch(P, C.vOff, cand, nCand);
+        if (nCand > 4) nCand = reduceGroundPatch(P, C.vOff, cand, nCand);
         for (let k = 0; k < nCand; k++) {
           const v = cand[k], o = 3 * (C.vOff + v);
           const d = P[o + 1] - g;
@@ -1627,13 +1636,14 @@ function signedPlane(X: Float64Array, p: number, a: number, b: number, c: number
   return (X[p] - ax) * (uy * vz - uz * vy) + (X[p + 1] - ay) * (uz * vx - ux * vz) + (X[p + 2] - az) * (ux * vy - uy * vx);
 }
 
-const PATCH_DIRS = [1, 0, -1, 0, 0, 1, 0, -1, Math.SQRT1_2, Math.SQRT1_2, -Math.SQRT1_2, -Math.SQRT1_2, Math.SQRT1_2, -Math.SQRT1_2, -Math.SQRT1_2, Math.SQRT1_2];
+/** Four directions 90° apart at a generic angle (no ties on axis-aligned or 45° patches). */
+const PATCH_DIRS = [0, 1, 2, 3].flatMap((k) => [Math.cos(0.3 + (k * Math.PI) / 2), Math.sin(0.3 + (k * Math.PI) / 2)]);
 
-/** Keeps the vertices of a ground contact patch that are extreme along 8 directions in the ground plane (in place; returns the count). */
+/** Keeps the vertices of a ground contact patch that are extreme along 4 directions in the ground plane (in place; returns the count). */
 function reduceGroundPatch(P: Float64Array, vOff: number, cand: Uint32Array, n: number): number {
   const keep = _keep;
   let m = 0;
-  for (let d = 0; d < 8; d++) {
+  for (let d = 0; d < 4; d++) {
     const dx = PATCH_DIRS[2 * d], dz = PATCH_DIRS[2 * d + 1];
     let best = -1, bestV = -Infinity;
     for (let k = 0; k < n; k++) {
