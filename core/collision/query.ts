@@ -273,14 +273,21 @@ const _cp = new Float64Array(3);
 /**
  * Distance from a point to the mesh surface covered by `bvh` (branch and bound
  * over boxes). Writes the closest point into out[0..2] and returns the
- * distance; `outTri[0]` gets the triangle id when given.
+ * distance; `outTri[0]` gets the triangle id when given. With `bound`, only
+ * triangles nearer than it are searched (out untouched and Infinity returned
+ * when there are none): pass the best distance found in other trees. With
+ * `stopAt`, the search ends as soon as a triangle within `stopAt` is found (the
+ * result is then only an upper bound, at most `stopAt`): for callers that only
+ * need to know whether the distance exceeds it.
  */
 export function closestPointOnMesh(
-  bvh: TriangleBVH, positions: ArrayLike<number>, px: number, py: number, pz: number, out: Float64Array, outTri?: Int32Array,
+  bvh: TriangleBVH, positions: ArrayLike<number>, px: number, py: number, pz: number, out: Float64Array, outTri?: Int32Array, bound = Infinity, stopAt = -1,
 ): number {
+  const stop2 = stopAt < 0 ? -1 : stopAt * stopAt;
   const f = bvh.f32, u = bvh.u32, order = bvh.order, idx = bvh.indices;
-  let best = Infinity;
-  if (bvh.triangleCount === 0) return best;
+  let best = bound === Infinity ? Infinity : bound * bound;
+  const start = best;
+  if (bvh.triangleCount === 0) return Infinity;
   let st = _nodeStack;
   let sp = 0;
   st[sp++] = 0;
@@ -302,6 +309,7 @@ export function closestPointOnMesh(
           best = d;
           out[0] = _cp[0]; out[1] = _cp[1]; out[2] = _cp[2];
           if (outTri) outTri[0] = order[i];
+          if (d <= stop2) return Math.sqrt(d);
         }
       }
       continue;
@@ -317,7 +325,7 @@ export function closestPointOnMesh(
     const dl = boxDistSq(f, lo, px, py, pz), dr = boxDistSq(f, ro, px, py, pz);
     if (dl < dr) { st[sp++] = r; st[sp++] = l; } else { st[sp++] = l; st[sp++] = r; }
   }
-  return Math.sqrt(best);
+  return best === start && bound !== Infinity ? Infinity : Math.sqrt(best);
 }
 
 function boxDistSq(f: Float32Array, o: number, px: number, py: number, pz: number): number {

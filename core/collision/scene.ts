@@ -655,8 +655,14 @@ export class CollisionScene {
       } else if (oo.closed) {
         this.ensureObjectRefit(other.object);
         const n = this.boxVertices(me, om);
+        // A vertex nearer the surface than the depth so far stops its search
+        // at the first triangle within that depth; only vertices that raise
+        // the maximum need a full search and the inside test. In random
+        // order (fixed seed) that is O(log n) of them; in BVH order, where
+        // depth grows along the walk, it would be most.
+        shuffle(this._vbuf, n);
         for (let i = 0; i < n; i++) {
-          const d = this.insideDepth(oo, P, this._vbuf[i] * 3);
+          const d = this.insideDepth(oo, P, this._vbuf[i] * 3, depth);
           if (d > depth) depth = d;
         }
       } else if (crossTris !== null) {
@@ -688,12 +694,21 @@ export class CollisionScene {
     return verticesInBox(me.bvh, om.positions, this._box, om.vertexStamp, ++_vstamp, this._vbuf);
   }
 
-  /** Distance from a point to `o`'s surface if the point is inside one of o's closed shells, else 0. */
-  private insideDepth(o: CollisionObject, P: Float64Array, po: number): number {
+  /**
+   * Distance from a point to `o`'s surface if the point is inside one of o's
+   * closed shells, else 0. With `atLeast`, a point nearer the surface than
+   * that returns 0 without the inside test (it cannot raise a maximum).
+   */
+  private insideDepth(o: CollisionObject, P: Float64Array, po: number, atLeast = -1): number {
+    const x = P[po], y = P[po + 1], z = P[po + 2];
+    if (atLeast > 0) {
+      // a triangle within atLeast? (a search confined to that ball)
+      for (const b of o.partBvhs) if (closestPointOnMesh(b, o.positions, x, y, z, this._cp, undefined, atLeast, atLeast) <= atLeast) return 0;
+    }
     if (pointInParts(o.partBvhs, o.positions, o.triShell, o.shellClosed, P, po) !== 1) return 0;
     let d = Infinity;
     for (const b of o.partBvhs) {
-      const dd = closestPointOnMesh(b, o.positions, P[po], P[po + 1], P[po + 2], this._cp);
+      const dd = closestPointOnMesh(b, o.positions, x, y, z, this._cp, undefined, d);
       if (dd < d) d = dd;
     }
     return d === Infinity ? 0 : d;
@@ -730,7 +745,7 @@ export class CollisionScene {
         const tri = new Int32Array(1);
         let bestD = Infinity, bestTri = 0;
         for (const b of outer.partBvhs) {
-          const d = closestPointOnMesh(b, outer.positions, inner.positions[deepV * 3], inner.positions[deepV * 3 + 1], inner.positions[deepV * 3 + 2], this._cp, tri);
+          const d = closestPointOnMesh(b, outer.positions, inner.positions[deepV * 3], inner.positions[deepV * 3 + 1], inner.positions[deepV * 3 + 2], this._cp, tri, bestD);
           if (d < bestD) { bestD = d; bestTri = tri[0]; }
         }
         const innerPart = inner.parts[inner.kind === 'prop' ? 0 : inner.triPart[firstTriOfVertex(inner.indices, deepV)]];
@@ -765,6 +780,16 @@ let _vstamp = 0;
  * even when it does not get worse.
  */
 const BIND_DEPTH_TOLERANCE = 1e-3;
+
+/** Fisher–Yates shuffle of a[0..n) with a fixed-seed xorshift (same order every call). */
+function shuffle(a: Int32Array, n: number): void {
+  let s = 0x9e3779b9 | 0;
+  for (let i = n - 1; i > 0; i--) {
+    s ^= s << 13; s ^= s >>> 17; s ^= s << 5;
+    const j = (s >>> 0) % (i + 1);
+    const t = a[i]; a[i] = a[j]; a[j] = t;
+  }
+}
 
 /** Box (min xyz, max xyz) of the listed vertices. */
 function vertsBox(V: Uint32Array, P: Float64Array, out: Float64Array): void {
