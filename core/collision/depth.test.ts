@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createEmptyDocument, defaultCharacterCollision, defaultCollision, defaultMaterial, identityTransform } from '../document';
-import { boxMesh, icosphereMesh } from '../document/fixtures';
+import { boxMesh, chainCharacter, icosphereMesh } from '../document/fixtures';
 import type { Character, ImpulseDocument, Prop, SkinnedMesh, Track } from '../document/types';
 import { CollisionScene, checkFrame } from './scene';
 import { signedDistance, vertexTriangles } from './signed';
@@ -229,4 +229,47 @@ describe('self-collision depth (signed distance to the other part, pseudo-normal
     expect(deeper.length, 'frame 3: 6 cm deeper than the bind pose: reported').toBe(1);
     expect(Math.abs(deeper[0].depth - 0.08), `depth ${deeper[0].depth}`).toBeLessThan(1e-6);
   });
+});
+
+describe('part boxes without skinning (joints only)', () => {
+  for (const seed of [3, 4]) {
+    it(`seed ${seed}: every skinned vertex lies in its part's conservative box`, () => {
+      const r = mulberry32(seed);
+      const doc = createEmptyDocument('boxes');
+      const ch = chainCharacter('hero');
+      // blend weights over 3 joints, not normalised exactly (within the document tolerance)
+      const m = ch.meshes[0];
+      for (let v = 0; v < m.weights.length / 4; v++) {
+        const a = r(), b = r() * (1 - a);
+        m.joints.set([v % 4, (v + 1) % 4, (v + 2) % 4, 0], v * 4);
+        m.weights.set([a, b, (1 - a - b) * (1 + (r() - 0.5) * 1e-4), 0], v * 4);
+      }
+      doc.characters.push(ch);
+      const tracks: Track[] = [];
+      for (let j = 0; j < 4; j++) {
+        const times = [0, 0.5, 1], values: number[] = [];
+        for (let k = 0; k < 3; k++) {
+          const ax = [r() - 0.5, r() - 0.5, r() - 0.5], l = Math.hypot(ax[0], ax[1], ax[2]), ang = 3 * r();
+          values.push((ax[0] / l) * Math.sin(ang / 2), (ax[1] / l) * Math.sin(ang / 2), (ax[2] / l) * Math.sin(ang / 2), Math.cos(ang / 2));
+        }
+        tracks.push({ target: { kind: 'joint', character: 'hero', joint: j }, path: 'rotation', interpolation: 'linear', times, values });
+      }
+      doc.clips = [{ id: 'c', name: 'c', frameRate: 10, startFrame: 0, endFrame: 10, tracks }];
+      doc.activeClip = 'c';
+      const scene = new CollisionScene(doc);
+      const box = new Float64Array(6);
+      for (let f = 0; f <= 10; f++) {
+        scene.pose(f / 10, f > 0);
+        scene.skinAll();
+        const o = scene.objects[0];
+        for (const p of o.parts) {
+          scene.partBox(p, box);
+          for (const v of scene.parts[p].verts) for (let k = 0; k < 3; k++) {
+            const x = o.positions[v * 3 + k];
+            expect(x >= box[k] && x <= box[3 + k], `frame ${f} part ${p} vertex ${v} axis ${k}: ${x} in [${box[k]}, ${box[3 + k]}]`).toBe(true);
+          }
+        }
+      }
+    });
+  }
 });

@@ -122,6 +122,7 @@ function bruteFrames(doc: ImpulseDocument): Map<number, Map<string, RefContact>>
   };
   for (let f = 0; f <= 10; f++) {
     scene.pose(f / 10, f > 0);
+    scene.skinAll(); // the reference reads every position
     const m = new Map<string, RefContact>();
     const objs = scene.objects;
     for (let i = 0; i < objs.length; i++) for (let j = i; j < objs.length; j++) {

@@ -70,6 +70,22 @@ export interface PartInfo {
   verts: Uint32Array;
   /** Pose stamp of the last BVH refit: a part is refit only when a test needs it. */
   refitStamp: number;
+  /**
+   * Character parts: pose stamps at which the part's vertices were skinned
+   * into `positions` / `prevPositions` (parts are skinned only when a test
+   * needs them; see `pose`).
+   */
+  skinStamp: number;
+  prevSkinStamp: number;
+  /**
+   * Character parts: per (mesh, skin slot) influencing the part's vertices,
+   * the bind-space box of those vertices: mesh, slot, centre xyz, half
+   * extents xyz (8 numbers each). Props: empty.
+   */
+  boxEntries: Float64Array;
+  /** Smallest and largest weight sum of the part's vertices (1 for normalised skins). */
+  weightSumMin: number;
+  weightSumMax: number;
 }
 
 export interface CollisionObject {
@@ -103,6 +119,8 @@ export interface CollisionObject {
   enabled: boolean;
   rig: Rig | null;
   skinMats: Float64Array[];
+  /** Skin matrices of the previous sample (for skinning prevPositions on demand). */
+  prevSkinMats: Float64Array[];
   meshOffsets: number[];
   vertexStamp: Uint32Array;
   /** Vertex → incident triangles, for pseudo-normals (signed distances). */
@@ -200,6 +218,9 @@ export class CollisionScene {
   readonly stats = { candidatePartPairs: 0, trianglePairs: 0, ccdQueries: 0 };
   private readonly sap = new PartSweepAndPrune();
   private partBoxes = new Float64Array(0);
+  /** Unswept part boxes at the current and the previous sample. */
+  private curBoxes = new Float64Array(0);
+  private prevBoxes = new Float64Array(0);
   private readonly m16 = new Float64Array(16);
   private readonly pairBuf: number[] = [];
   private frameStamp = 0;
@@ -246,6 +267,7 @@ export class CollisionScene {
       obj.enabled = ch.collision.enabled;
       obj.rig = new Rig(ch);
       obj.skinMats = ch.meshes.map((m) => new Float64Array(16 * m.skinJoints.length));
+      obj.prevSkinMats = ch.meshes.map((m) => new Float64Array(16 * m.skinJoints.length));
       obj.meshOffsets = meshOffsets;
       // parts by dominant joint
       const byJoint = new Map<number, number[]>();
@@ -257,9 +279,12 @@ export class CollisionScene {
       }
       for (const [j, tris] of [...byJoint.entries()].sort((a, b) => a[0] - b[0])) {
         const pi = this.parts.length;
+        const verts = verticesOf(indices, tris);
+        const ws = [Infinity, -Infinity];
         this.parts.push({
           object: objIndex, joint: j, name: ch.skeleton.joints[j]?.name ?? `joint${j}`,
-          bvh: TriangleBVH.build(bind, indices, Uint32Array.from(tris), LEAF_SIZE), verts: verticesOf(indices, tris), refitStamp: -1,
+          bvh: TriangleBVH.build(bind, indices, Uint32Array.from(tris), LEAF_SIZE), verts, refitStamp: -1,
+          skinStamp: -1, prevSkinStamp: -1, boxEntries: slotBoxes(ch.meshes, meshOffsets, verts, ws), weightSumMin: ws[0], weightSumMax: ws[1],
         });
         obj.parts.push(pi);
         for (const t of tris) obj.triPart[t] = obj.parts.length - 1;
@@ -314,6 +339,7 @@ export class CollisionScene {
       this.parts.push({
         object: objIndex, joint: -1, name: pr.name, bvh: TriangleBVH.build(pos, obj.indices, undefined, LEAF_SIZE),
         verts: range(0, pos.length / 3), refitStamp: -1,
+        skinStamp: -1, prevSkinStamp: -1, boxEntries: new Float64Array(0), weightSumMin: 1, weightSumMax: 1,
       });
       obj.parts.push(part);
       const closed = isClosed(pr.mesh.indices);
@@ -325,6 +351,8 @@ export class CollisionScene {
       this.objects.push(obj);
     });
     this.partBoxes = new Float64Array(this.parts.length * 6);
+    this.curBoxes = new Float64Array(this.parts.length * 6);
+    this.prevBoxes = new Float64Array(this.parts.length * 6);
   }
 
   private makeObject(kind: 'character' | 'prop', index: number, id: string, name: string, positions: Float64Array, indices: Uint32Array): CollisionObject {
@@ -337,12 +365,21 @@ export class CollisionScene {
       triPart: new Int32Array(indices.length / 3),
       parts: [], triShell: new Int32Array(indices.length / 3), shellClosed: [], partBvhs: [], convex: null, convexStamp: -1, closed: true, bindPairs: new Set(), parents: null,
       selfCollision: false, adjacentHops: 0, groups: 1, mask: 0xffffffff, enabled: true,
-      rig: null, skinMats: [], meshOffsets: [0], vertexStamp: new Uint32Array(nv),
+      rig: null, skinMats: [], prevSkinMats: [], meshOffsets: [0], vertexStamp: new Uint32Array(nv),
       vt: vertexTriangles(indices, nv), bindDepth: new Map(), size: boxDiagonal(positions),
     };
   }
 
-  /** Poses every object at `timeSec` into `positions` (the old ones move to `prevPositions`). */
+  /**
+   * Poses every object at `timeSec` (the old pose becomes the previous one
+   * when `keepPrevious`). Props are transformed whole. Characters are not
+   * skinned here: each part's box is bounded from the joints alone (an LBS
+   * vertex is a convex combination of its joints' transforms of it, so a
+   * part's box lies in the union over its influencing skin slots j of
+   * S_j · (bind-space box of its vertices weighted to j)); the broad phase
+   * runs on those boxes and a part's vertices are skinned only when a test
+   * needs them (`ensureSkinned`). `skinAll()` skins everything.
+   */
   pose(timeSec: number, keepPrevious: boolean): void {
     const ev = this.evaluator;
     for (const o of this.objects) {
@@ -350,17 +387,16 @@ export class CollisionScene {
         const t = o.prevPositions;
         o.prevPositions = o.positions;
         o.positions = t;
+        const m = o.prevSkinMats;
+        o.prevSkinMats = o.skinMats;
+        o.skinMats = m;
       }
       if (o.kind === 'character') {
         const ch = this.doc.characters[o.index];
         const rig = o.rig!;
         ev.characterLocalPose(o.index, timeSec, rig.local);
         rig.computeWorld();
-        ch.meshes.forEach((m, mi) => {
-          computeSkinMatrices(m, rig.world, o.skinMats[mi]);
-          const off = o.meshOffsets[mi];
-          skinPositions(m, o.skinMats[mi], o.positions.subarray(off * 3, off * 3 + m.positions.length));
-        });
+        for (let mi = 0; mi < ch.meshes.length; mi++) computeSkinMatrices(ch.meshes[mi], rig.world, o.skinMats[mi]);
       } else {
         const src = this.doc.props[o.index].mesh.positions;
         const m = this.m16;
@@ -374,35 +410,59 @@ export class CollisionScene {
         }
       }
     }
+    for (const part of this.parts) {
+      part.prevSkinStamp = keepPrevious ? part.skinStamp : -1;
+    }
     this.hasPrev = keepPrevious;
     this.frameStamp++;
     const t = this.prevCrossing;
     this.prevCrossing = keepPrevious ? this.curCrossing : new Set();
     this.curCrossing = t;
     this.curCrossing.clear();
-    // Body-part volumes (Macagon): a part's swept box comes from its vertices
-    // alone; its BVH is refit only if the broad phase pairs it with something,
-    // so limbs far from everything cost one pass over their vertices.
-    const B = this.partBoxes;
+    const tb = this.prevBoxes;
+    this.prevBoxes = this.curBoxes;
+    this.curBoxes = tb;
+    // Body-part volumes (Macagon): a part's swept box costs a few matrix-box
+    // products (characters) or one pass over its vertices (props); its BVH is
+    // refit, and its vertices skinned, only if the broad phase pairs it.
+    const B = this.partBoxes, C = this.curBoxes, Pv = this.prevBoxes;
     for (let p = 0; p < this.parts.length; p++) {
       const part = this.parts[p];
       const o = this.objects[part.object];
-      const V = part.verts, P = o.positions, Q = o.prevPositions;
-      let lx = Infinity, ly = Infinity, lz = Infinity, hx = -Infinity, hy = -Infinity, hz = -Infinity;
-      for (let i = 0; i < V.length; i++) {
-        const v = V[i] * 3;
-        const x = P[v], y = P[v + 1], z = P[v + 2];
-        if (x < lx) lx = x; if (x > hx) hx = x;
-        if (y < ly) ly = y; if (y > hy) hy = y;
-        if (z < lz) lz = z; if (z > hz) hz = z;
-        if (keepPrevious) {
-          const a = Q[v], b = Q[v + 1], c = Q[v + 2];
-          if (a < lx) lx = a; if (a > hx) hx = a;
-          if (b < ly) ly = b; if (b > hy) hy = b;
-          if (c < lz) lz = c; if (c > hz) hz = c;
-        }
+      if (o.kind === 'character') partBoxFromJoints(part, o.skinMats, C, p * 6);
+      else vertsBox(part.verts, o.positions, C, p * 6);
+      for (let k = 0; k < 3; k++) {
+        B[p * 6 + k] = keepPrevious && Pv[p * 6 + k] < C[p * 6 + k] ? Pv[p * 6 + k] : C[p * 6 + k];
+        B[p * 6 + 3 + k] = keepPrevious && Pv[p * 6 + 3 + k] > C[p * 6 + 3 + k] ? Pv[p * 6 + 3 + k] : C[p * 6 + 3 + k];
       }
-      B[p * 6] = lx; B[p * 6 + 1] = ly; B[p * 6 + 2] = lz; B[p * 6 + 3] = hx; B[p * 6 + 4] = hy; B[p * 6 + 5] = hz;
+    }
+  }
+
+  /** Skins part p's vertices at the current (or previous) sample if not done yet. */
+  private ensureSkinned(p: number, previous: boolean): void {
+    const part = this.parts[p];
+    const o = this.objects[part.object];
+    if (o.kind !== 'character') return;
+    const want = previous ? this.frameStamp - 1 : this.frameStamp;
+    if ((previous ? part.prevSkinStamp : part.skinStamp) === want) return;
+    if (previous) part.prevSkinStamp = want; else part.skinStamp = want;
+    skinVertices(this.doc.characters[o.index].meshes, o.meshOffsets, previous ? o.prevSkinMats : o.skinMats, part.verts, previous ? o.prevPositions : o.positions);
+  }
+
+  /**
+   * Part p's box at the current sample into out[0..5] (min xyz, max xyz):
+   * for character parts the conservative box from the joints (see `pose`),
+   * which contains every skinned vertex of the part.
+   */
+  partBox(p: number, out: Float64Array): void {
+    for (let k = 0; k < 6; k++) out[k] = this.curBoxes[p * 6 + k];
+  }
+
+  /** Skins every character vertex at the current sample (and the previous one when kept): for callers that read `positions` whole. */
+  skinAll(): void {
+    for (let p = 0; p < this.parts.length; p++) {
+      this.ensureSkinned(p, false);
+      if (this.hasPrev) this.ensureSkinned(p, true);
     }
   }
 
@@ -411,6 +471,8 @@ export class CollisionScene {
     const part = this.parts[p];
     if (part.refitStamp === this.frameStamp) return;
     part.refitStamp = this.frameStamp;
+    this.ensureSkinned(p, false);
+    if (this.hasPrev) this.ensureSkinned(p, true);
     const o = this.objects[part.object];
     part.bvh.refitSwept(o.positions, this.hasPrev ? o.prevPositions : null);
   }
@@ -714,7 +776,6 @@ export class CollisionScene {
     return d === Infinity ? 0 : d;
   }
 
-  private readonly objBox = new Float64Array(6);
   private readonly objBox2 = new Float64Array(6);
 
   /** Containment without crossing, between different objects whose boxes overlap. */
@@ -727,14 +788,15 @@ export class CollisionScene {
         if (!outer.closed || !groupsCollide(inner, outer)) continue;
         if (crossingObjects.has(i < j ? i * 65536 + j : j * 65536 + i)) continue;
         if (inner.positions.length === 0) continue;
-        // inner's box inside outer's box is necessary
-        this.objectBox(inner, this.objBox);
-        const ib = this.objBox;
+        // inner's vertex 0 inside outer's (conservative) box is necessary
+        this.skinVertex0(inner);
         const ob = this.objBox2;
-        this.objectBox(outer, ob);
-        if (ib[0] < ob[0] || ib[1] < ob[1] || ib[2] < ob[2] || ib[3] > ob[3] || ib[4] > ob[4] || ib[5] > ob[5]) continue;
+        this.objectBox(j, ob);
+        const q = inner.positions;
+        if (q[0] < ob[0] || q[1] < ob[1] || q[2] < ob[2] || q[0] > ob[3] || q[1] > ob[4] || q[2] > ob[5]) continue;
         this.ensureObjectRefit(j);
         if (this.insideDepth(outer, inner.positions, 0) <= 0) continue;
+        this.ensureObjectRefit(i);
         // contained: deepest vertex, and the parts involved
         let depth = 0, deepV = 0;
         for (let v = 0; v < inner.positions.length / 3; v++) {
@@ -760,16 +822,24 @@ export class CollisionScene {
     }
   }
 
-  private objectBox(o: CollisionObject, out: Float64Array): void {
+  /** Union of the current (unswept) part boxes of object oi. */
+  private objectBox(oi: number, out: Float64Array): void {
     out[0] = out[1] = out[2] = Infinity;
     out[3] = out[4] = out[5] = -Infinity;
-    const P = o.positions;
-    for (let i = 0; i < P.length; i += 3) {
+    const C = this.curBoxes;
+    for (const p of this.objects[oi].parts) {
       for (let k = 0; k < 3; k++) {
-        if (P[i + k] < out[k]) out[k] = P[i + k];
-        if (P[i + k] > out[3 + k]) out[3 + k] = P[i + k];
+        if (C[p * 6 + k] < out[k]) out[k] = C[p * 6 + k];
+        if (C[p * 6 + 3 + k] > out[3 + k]) out[3 + k] = C[p * 6 + 3 + k];
       }
     }
+  }
+
+  private readonly _v0 = new Uint32Array(1);
+  /** Skins vertex 0 of a character at the current sample (props are posed whole). */
+  private skinVertex0(o: CollisionObject): void {
+    if (o.kind !== 'character') return;
+    skinVertices(this.doc.characters[o.index].meshes, o.meshOffsets, o.skinMats, this._v0, o.positions);
   }
 }
 
@@ -792,7 +862,7 @@ function shuffle(a: Int32Array, n: number): void {
 }
 
 /** Box (min xyz, max xyz) of the listed vertices. */
-function vertsBox(V: Uint32Array, P: Float64Array, out: Float64Array): void {
+function vertsBox(V: Uint32Array, P: Float64Array, out: Float64Array, oo = 0): void {
   let lx = Infinity, ly = Infinity, lz = Infinity, hx = -Infinity, hy = -Infinity, hz = -Infinity;
   for (let i = 0; i < V.length; i++) {
     const v = V[i] * 3;
@@ -801,7 +871,115 @@ function vertsBox(V: Uint32Array, P: Float64Array, out: Float64Array): void {
     if (y < ly) ly = y; if (y > hy) hy = y;
     if (z < lz) lz = z; if (z > hz) hz = z;
   }
-  out[0] = lx; out[1] = ly; out[2] = lz; out[3] = hx; out[4] = hy; out[5] = hz;
+  out[oo] = lx; out[oo + 1] = ly; out[oo + 2] = lz; out[oo + 3] = hx; out[oo + 4] = hy; out[oo + 5] = hz;
+}
+
+type SkinMeshes = ImpulseDocument['characters'][number]['meshes'];
+
+/** Mesh of a merged vertex index (meshOffsets ascending). */
+function meshOf(meshOffsets: number[], v: number): number {
+  let mi = 0;
+  while (mi + 1 < meshOffsets.length && v >= meshOffsets[mi + 1]) mi++;
+  return mi;
+}
+
+/**
+ * Per (mesh, slot) with nonzero weight on the part's vertices: the bind-space
+ * box of those vertices (mesh, slot, centre, half extents). ws gets the
+ * smallest and largest weight sum.
+ */
+function slotBoxes(meshes: SkinMeshes, meshOffsets: number[], verts: Uint32Array, ws: number[]): Float64Array {
+  const boxes = new Map<number, number[]>();
+  for (let i = 0; i < verts.length; i++) {
+    const v = verts[i], mi = meshOf(meshOffsets, v), m = meshes[mi], lv = v - meshOffsets[mi];
+    let sum = 0;
+    for (let k = 0; k < 4; k++) {
+      const w = m.weights[lv * 4 + k];
+      if (w === 0) continue;
+      sum += w;
+      const key = mi * 65536 + m.joints[lv * 4 + k];
+      let b = boxes.get(key);
+      if (!b) boxes.set(key, (b = [Infinity, Infinity, Infinity, -Infinity, -Infinity, -Infinity]));
+      for (let c = 0; c < 3; c++) {
+        const x = m.positions[lv * 3 + c];
+        if (x < b[c]) b[c] = x;
+        if (x > b[3 + c]) b[3 + c] = x;
+      }
+    }
+    if (sum < ws[0]) ws[0] = sum;
+    if (sum > ws[1]) ws[1] = sum;
+  }
+  const out = new Float64Array(boxes.size * 8);
+  let e = 0;
+  for (const [key, b] of boxes) {
+    out[e] = Math.floor(key / 65536); out[e + 1] = key % 65536;
+    for (let c = 0; c < 3; c++) { out[e + 2 + c] = (b[c] + b[3 + c]) / 2; out[e + 5 + c] = (b[3 + c] - b[c]) / 2; }
+    e += 8;
+  }
+  return out;
+}
+
+/**
+ * Conservative box of a character part from its skin matrices alone: the
+ * union over (mesh, slot) entries of the box of S·(bind box), scaled by the
+ * weight-sum range, padded for rounding.
+ */
+function partBoxFromJoints(part: PartInfo, skinMats: Float64Array[], out: Float64Array, oo: number): void {
+  let lx = Infinity, ly = Infinity, lz = Infinity, hx = -Infinity, hy = -Infinity, hz = -Infinity;
+  const E = part.boxEntries;
+  for (let e = 0; e < E.length; e += 8) {
+    const S = skinMats[E[e]], o = E[e + 1] * 16;
+    const cx = E[e + 2], cy = E[e + 3], cz = E[e + 4], ex = E[e + 5], ey = E[e + 6], ez = E[e + 7];
+    const x = S[o] * cx + S[o + 4] * cy + S[o + 8] * cz + S[o + 12];
+    const y = S[o + 1] * cx + S[o + 5] * cy + S[o + 9] * cz + S[o + 13];
+    const z = S[o + 2] * cx + S[o + 6] * cy + S[o + 10] * cz + S[o + 14];
+    const rx = Math.abs(S[o]) * ex + Math.abs(S[o + 4]) * ey + Math.abs(S[o + 8]) * ez;
+    const ry = Math.abs(S[o + 1]) * ex + Math.abs(S[o + 5]) * ey + Math.abs(S[o + 9]) * ez;
+    const rz = Math.abs(S[o + 2]) * ex + Math.abs(S[o + 6]) * ey + Math.abs(S[o + 10]) * ez;
+    if (x - rx < lx) lx = x - rx; if (x + rx > hx) hx = x + rx;
+    if (y - ry < ly) ly = y - ry; if (y + ry > hy) hy = y + ry;
+    if (z - rz < lz) lz = z - rz; if (z + rz > hz) hz = z + rz;
+  }
+  const s0 = part.weightSumMin, s1 = part.weightSumMax;
+  const lo = [lx, ly, lz], hi = [hx, hy, hz];
+  for (let c = 0; c < 3; c++) {
+    let a = lo[c], b = hi[c];
+    if (s0 !== 1 || s1 !== 1) {
+      a = Math.min(a * s0, a * s1);
+      b = Math.max(b * s0, b * s1);
+    }
+    // rounding of the skinning sums: far below any geometric scale
+    const pad = 1e-9 * (Math.abs(a) + Math.abs(b) + 1e-3);
+    out[oo + c] = a - pad;
+    out[oo + 3 + c] = b + pad;
+  }
+}
+
+/** Linear blend skinning of the listed merged vertices (the arithmetic of skeleton's skinPositions, so results are bit-identical). */
+function skinVertices(meshes: SkinMeshes, meshOffsets: number[], skinMats: Float64Array[], verts: Uint32Array, out: Float64Array): void {
+  let mi = 0;
+  for (let i = 0; i < verts.length; i++) {
+    const vv = verts[i];
+    while (mi + 1 < meshOffsets.length && vv >= meshOffsets[mi + 1]) mi++;
+    while (mi > 0 && vv < meshOffsets[mi]) mi--;
+    const mesh = meshes[mi], S = skinMats[mi], v = vv - meshOffsets[mi];
+    const P = mesh.positions, J = mesh.joints, W = mesh.weights;
+    let m0 = 0, m1 = 0, m2 = 0, m4 = 0, m5 = 0, m6 = 0, m8 = 0, m9 = 0, m10 = 0, m12 = 0, m13 = 0, m14 = 0;
+    const v4 = v * 4;
+    for (let k = 0; k < 4; k++) {
+      const w = W[v4 + k];
+      if (w === 0) continue;
+      const o = J[v4 + k] * 16;
+      m0 += w * S[o]; m1 += w * S[o + 1]; m2 += w * S[o + 2];
+      m4 += w * S[o + 4]; m5 += w * S[o + 5]; m6 += w * S[o + 6];
+      m8 += w * S[o + 8]; m9 += w * S[o + 9]; m10 += w * S[o + 10];
+      m12 += w * S[o + 12]; m13 += w * S[o + 13]; m14 += w * S[o + 14];
+    }
+    const v3 = v * 3, x = P[v3], y = P[v3 + 1], z = P[v3 + 2], o3 = vv * 3;
+    out[o3] = m0 * x + m4 * y + m8 * z + m12;
+    out[o3 + 1] = m1 * x + m5 * y + m9 * z + m13;
+    out[o3 + 2] = m2 * x + m6 * y + m10 * z + m14;
+  }
 }
 
 function boxDiagonal(P: ArrayLike<number>): number {
