@@ -7,3 +7,4 @@ export * from './response';
 export * from './bake';
 export { importGltf, GltfImportError, DEFAULT_PROP_PHYSICS, type ImportResult, type ImportOptions } from './io';
 export * from './collision';
+export * from './sim';
