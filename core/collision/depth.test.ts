@@ -22,10 +22,20 @@ function propsDoc(...props: Prop[]): ImpulseDocument {
   return doc;
 }
 
-/** Depth of the single crossing between the scene's objects at frame 0. */
+/**
+ * Depth of the single crossing between the scene's objects at frame 0, by the
+ * pseudo-normal inside test (closed, outward-oriented meshes) and by exact ray
+ * parity (the general path): both must agree.
+ */
 function depthOf(doc: ImpulseDocument): number {
-  const contacts = checkFrame(new CollisionScene(doc), 0).filter((c) => c.kind === 'intersect');
+  const scene = new CollisionScene(doc);
+  expect(scene.objects.every((o) => o.orientedOutward), 'test meshes are closed and outward').toBe(true);
+  const contacts = checkFrame(scene, 0).filter((c) => c.kind === 'intersect');
   expect(contacts.length, 'one crossing part pair').toBe(1);
+  const parity = new CollisionScene(doc);
+  for (const o of parity.objects) o.orientedOutward = false;
+  const byParity = checkFrame(parity, 0).filter((c) => c.kind === 'intersect');
+  expect(Math.abs(byParity[0].depth - contacts[0].depth), `pseudo-normal ${contacts[0].depth} vs parity ${byParity[0].depth}`).toBeLessThan(1e-12);
   return contacts[0].depth;
 }
 

@@ -132,6 +132,11 @@ export interface CollisionObject {
   bindDepth: Map<number, number>;
   /** Bind-pose box diagonal (scene units): scale of the bind-depth tolerance. */
   size: number;
+  /**
+   * One closed shell, every edge used once in each direction, positive
+   * volume: the pseudo-normal sign decides inside (else ray parity is used).
+   */
+  orientedOutward: boolean;
 }
 
 export interface FindingSide {
@@ -293,6 +298,7 @@ export class CollisionScene {
       obj.shellClosed = shellClosed;
       obj.partBvhs = obj.parts.map((p) => this.parts[p].bvh);
       obj.closed = shellClosed.every((c) => c);
+      obj.orientedOutward = obj.closed && ch.meshes.length === 1 && isOrientedOutward(bind, indices);
       ch.meshes.forEach((m, i) => {
         if (!shellClosed[i]) this.warnings.push(`character "${ch.name}" mesh "${m.name}" is not closed: containment and depth cannot be decided against it`);
       });
@@ -347,6 +353,7 @@ export class CollisionScene {
       obj.partBvhs = [this.parts[part].bvh];
       if (closed && isConvexMesh(pr.mesh.positions, pr.mesh.indices, 1e-7 * meshExtent(pr.mesh.positions))) obj.convex = convexFromMesh(obj.positions, obj.indices);
       obj.closed = closed;
+      obj.orientedOutward = closed && isOrientedOutward(pos, obj.indices);
       if (!closed) this.warnings.push(`prop "${pr.name}" mesh is not closed: containment and depth cannot be decided against it`);
       this.objects.push(obj);
     });
@@ -366,7 +373,7 @@ export class CollisionScene {
       parts: [], triShell: new Int32Array(indices.length / 3), shellClosed: [], partBvhs: [], convex: null, convexStamp: -1, closed: true, bindPairs: new Set(), parents: null,
       selfCollision: false, adjacentHops: 0, groups: 1, mask: 0xffffffff, enabled: true,
       rig: null, skinMats: [], prevSkinMats: [], meshOffsets: [0], vertexStamp: new Uint32Array(nv),
-      vt: vertexTriangles(indices, nv), bindDepth: new Map(), size: boxDiagonal(positions),
+      vt: vertexTriangles(indices, nv), bindDepth: new Map(), size: boxDiagonal(positions), orientedOutward: false,
     };
   }
 
@@ -714,6 +721,17 @@ export class CollisionScene {
           if (sd < 0 && -sd > depth) depth = -sd;
         }
         this._allowObj = null;
+      } else if (oo.closed && oo.orientedOutward) {
+        // One closed manifold shell: inside ⟺ the signed distance (pseudo-normal
+        // sign) is negative, which needs only the parts near the vertex; parts
+        // are skinned and refit when their box is within reach.
+        const n = this.boxVertices(me, om);
+        shuffle(this._vbuf, n);
+        for (let i = 0; i < n; i++) {
+          const v = this._vbuf[i] * 3;
+          const d = this.signedDepth(oo, P[v], P[v + 1], P[v + 2], depth);
+          if (d > depth) depth = d;
+        }
       } else if (oo.closed) {
         this.ensureObjectRefit(other.object);
         const n = this.boxVertices(me, om);
@@ -748,6 +766,39 @@ export class CollisionScene {
       }
     }
     return depth;
+  }
+
+  /** Called before an incident triangle is read for a pseudo-normal: skins its part. */
+  private readonly ensureTriSkinned = (t: number): boolean => {
+    const o = this._allowObj!;
+    this.ensureSkinned(o.parts[o.triPart[t]], false);
+    return true;
+  };
+
+  /**
+   * Penetration of a point into object o (one closed shell): its distance to
+   * o's surface when the pseudo-normal sign says inside, else 0; 0 too when
+   * some triangle is within `atLeast` (it cannot raise a maximum).
+   */
+  private signedDepth(o: CollisionObject, x: number, y: number, z: number, atLeast: number): number {
+    const C = this.curBoxes;
+    if (atLeast > 0) {
+      for (const q of o.parts) {
+        if (boxDistSq(C, q * 6, x, y, z) > atLeast * atLeast) continue;
+        this.ensureRefit(q);
+        if (closestPointOnMesh(this.parts[q].bvh, o.positions, x, y, z, this._cp, undefined, atLeast, atLeast) <= atLeast) return 0;
+      }
+    }
+    let best = Infinity, sd = 0;
+    this._allowObj = o;
+    for (const q of o.parts) {
+      if (boxDistSq(C, q * 6, x, y, z) >= best * best) continue;
+      this.ensureRefit(q);
+      const d = signedDistance(this.parts[q].bvh, o.positions, o.vt, x, y, z, this.ensureTriSkinned, best);
+      if (d === d && Math.abs(d) < best) { best = Math.abs(d); sd = d; }
+    }
+    this._allowObj = null;
+    return sd < 0 ? -sd : 0;
   }
 
   /** Vertices of part `me` inside `this._box` into `this._vbuf`; returns the count. */
@@ -850,6 +901,13 @@ let _vstamp = 0;
  * even when it does not get worse.
  */
 const BIND_DEPTH_TOLERANCE = 1e-3;
+
+function boxDistSq(B: Float64Array, o: number, x: number, y: number, z: number): number {
+  const dx = Math.max(B[o] - x, 0, x - B[o + 3]);
+  const dy = Math.max(B[o + 1] - y, 0, y - B[o + 4]);
+  const dz = Math.max(B[o + 2] - z, 0, z - B[o + 5]);
+  return dx * dx + dy * dy + dz * dz;
+}
 
 /** Fisher–Yates shuffle of a[0..n) with a fixed-seed xorshift (same order every call). */
 function shuffle(a: Int32Array, n: number): void {
@@ -1011,6 +1069,31 @@ function range(a: number, b: number): Uint32Array {
   const r = new Uint32Array(b - a);
   for (let i = 0; i < r.length; i++) r[i] = a + i;
   return r;
+}
+
+/** Every directed edge used once and its reverse once, and positive signed volume. */
+function isOrientedOutward(P: ArrayLike<number>, I: ArrayLike<number>): boolean {
+  let maxV = 0;
+  for (let i = 0; i < I.length; i++) if (I[i] > maxV) maxV = I[i];
+  const N = maxV + 1;
+  const seen = new Set<number>();
+  for (let t = 0; t < I.length; t += 3) {
+    for (let e = 0; e < 3; e++) {
+      const k = I[t + e] * N + I[t + ((e + 1) % 3)];
+      if (seen.has(k)) return false;
+      seen.add(k);
+    }
+  }
+  for (const k of seen) {
+    const a = Math.floor(k / N), b = k - a * N;
+    if (!seen.has(b * N + a)) return false;
+  }
+  let vol = 0;
+  for (let t = 0; t < I.length; t += 3) {
+    const a = I[t] * 3, b = I[t + 1] * 3, c = I[t + 2] * 3;
+    vol += P[a] * (P[b + 1] * P[c + 2] - P[b + 2] * P[c + 1]) - P[a + 1] * (P[b] * P[c + 2] - P[b + 2] * P[c]) + P[a + 2] * (P[b] * P[c + 1] - P[b + 1] * P[c]);
+  }
+  return vol > 0;
 }
 
 /** Closed: every undirected edge used exactly twice. */
