@@ -50,7 +50,7 @@ export async function benchScene(): Promise<ImpulseDocument> {
   const rand = mulberry32(7);
   const props = [];
   for (let i = 0; i < 10; i++) {
-    const x = -1.5 + 3 * rand(), z = -0.6 + 1.2 * rand(), y = 1.2 + 1.5 * rand();
+    const x = -1.5 + 3 * rand(), z = -0.6 + 1.2 * rand(), y = 2.1 + 1.2 * rand(); // above the heads: they fall onto the characters and the ground
     props.push(i % 2 === 0 ? boxPropAt(`box${i}`, [0.08, 0.06, 0.1], [x, y, z], { massKg: 1, restitution: 0.3, friction: 0.5 }) : ballPropAt(`ball${i}`, 0.08, [x, y, z], { massKg: 0.5, restitution: 0.5, friction: 0.4 }, 1));
   }
   const doc = sceneDoc(props, { frames: 60, fps: 30 });
