@@ -66,12 +66,23 @@ describe('impulse check', () => {
     expect(await runCheck(['a.impulse', '--json', '--fps', '20'], io)).toBe(0);
     expect(JSON.parse(out.join('')).frames).toBe(21);
   });
+  it('--fps=N and --clip=NAME (the shared walkArgs forms)', async () => {
+    const { io, out } = fakeIo({ 'a.impulse': serializeDocument(scene(-0.5)) });
+    expect(await runCheck(['a.impulse', '--json', '--fps=20', '--clip=throw'], io)).toBe(0);
+    const r = JSON.parse(out.join(''));
+    expect(r.frames, '--fps=20 over 1 s').toBe(21);
+    expect(r.clip).toBe('throw');
+  });
   it('exit 2 with a clear message on bad input', async () => {
     const cases: [string[], RegExp][] = [
       [['missing.impulse'], /missing\.impulse: cannot read/],
       [['bad.impulse'], /bad\.impulse/],
       [['a.impulse', '--clip', 'nope'], /no clip named "nope"/],
       [['a.impulse', '--fps', 'x'], /--fps/],
+      [['a.impulse', '--clip'], /--clip needs a value/],
+      [['a.impulse', '--clip', '--json'], /--clip needs a value/],
+      [['a.impulse', 'b.impulse'], /one input file expected/],
+      [['a.impulse', '--bogus'], /unknown option --bogus/],
       [['a.txt'], /expected a \.impulse project/],
       [[], /missing input file/],
     ];

@@ -20,6 +20,7 @@
  */
 import { dirname, isAbsolute, join, normalize } from 'node:path';
 import type { CliIo } from './io';
+import { UsageError, inputArg, walkArgs } from './args';
 import type { ImpulseDocument } from '../document/types';
 import { parseDocument } from '../document/parse';
 import { createEmptyDocument } from '../document/defaults';
@@ -43,21 +44,13 @@ options:
 exit codes: 0 clean, 1 interpenetrations found, 2 bad input
 `;
 
-class UsageError extends Error {}
-
 interface Args { input: string; clip?: string; fps?: number; json: boolean; continuous: boolean }
 
 function parseArgs(argv: string[]): Args | 'help' {
   let input: string | undefined, clip: string | undefined, fps: number | undefined;
   let json = false, continuous = true;
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i];
-    const take = (): string => {
-      const v = argv[++i];
-      if (v === undefined) throw new UsageError(`${a} needs a value`);
-      return v;
-    };
-    switch (a) {
+  const help = walkArgs(argv, (flag, take, arg) => {
+    switch (flag) {
       case '-h': case '--help': return 'help';
       case '--json': json = true; break;
       case '--no-continuous': continuous = false; break;
@@ -70,11 +63,10 @@ function parseArgs(argv: string[]): Args | 'help' {
         break;
       }
       default:
-        if (a.startsWith('-')) throw new UsageError(`unknown option ${a}`);
-        if (input !== undefined) throw new UsageError(`one input file expected, got "${input}" and "${a}"`);
-        input = a;
+        input = inputArg(input, arg);
     }
-  }
+  });
+  if (help === 'help') return 'help';
   if (input === undefined) throw new UsageError('missing input file');
   return { input, clip, fps, json, continuous };
 }
