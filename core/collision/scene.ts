@@ -768,6 +768,9 @@ export class CollisionScene {
     return depth;
   }
 
+  private _order = new Int32Array(0);
+  private _orderD = new Float64Array(0);
+
   /** Called before an incident triangle is read for a pseudo-normal: skins its part. */
   private readonly ensureTriSkinned = (t: number): boolean => {
     const o = this._allowObj!;
@@ -789,10 +792,21 @@ export class CollisionScene {
         if (closestPointOnMesh(this.parts[q].bvh, o.positions, x, y, z, this._cp, undefined, atLeast, atLeast) <= atLeast) return 0;
       }
     }
+    // parts nearest first (by box distance), so the first search bounds the rest
+    const np = o.parts.length;
+    if (this._order.length < np) { this._order = new Int32Array(np); this._orderD = new Float64Array(np); }
+    const ord = this._order, od = this._orderD;
+    for (let i = 0; i < np; i++) {
+      const q = o.parts[i], d = boxDistSq(C, q * 6, x, y, z);
+      let k = i;
+      while (k > 0 && od[k - 1] > d) { od[k] = od[k - 1]; ord[k] = ord[k - 1]; k--; }
+      od[k] = d; ord[k] = q;
+    }
     let best = Infinity, sd = 0;
     this._allowObj = o;
-    for (const q of o.parts) {
-      if (boxDistSq(C, q * 6, x, y, z) >= best * best) continue;
+    for (let i = 0; i < np; i++) {
+      const q = ord[i];
+      if (od[i] >= best * best) break;
       this.ensureRefit(q);
       const d = signedDistance(this.parts[q].bvh, o.positions, o.vt, x, y, z, this.ensureTriSkinned, best);
       if (d === d && Math.abs(d) < best) { best = Math.abs(d); sd = d; }
