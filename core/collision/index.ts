@@ -14,3 +14,5 @@ export {
   CollisionScene, checkFrame, checkClip, isClosed, CheckAbortedError,
   type CheckOptions, type CheckReport, type Finding, type FindingKind, type FindingSide, type FrameContact, type PartInfo, type CollisionObject,
 } from './scene';
+export { verticesInBox } from './query';
+export { signedDistance, vertexTriangles, closestPointOnTriangleRegion, featurePseudoNormal, REGION_FACE, type VertexTriangles } from './signed';
