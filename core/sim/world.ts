@@ -722,8 +722,11 @@ export class SimWorld {
       for (let c = 0; c < this.dynCount; c++) {
         const C = this.colliders[c];
         if (!this.awake[C.body] || !C.groups) continue;
+        const specC = C.object >= 0 && this.objects[C.object].kind === 'character' ? Math.max(this.opts.speculativeSpeedMps, 3) : 0;
         for (let v = 0, o = 3 * C.vOff + 1; v < C.nv; v++, o += 3) {
           const y0 = P0[o] - g, y1 = P1[o] - g;
+          // ragdoll vertices slow enough for the speculative contacts of this sub-step are theirs
+          if (y0 - y1 < specC * hs && y0 < specC * hs) continue;
           if (y1 < -this.opts.touchDistance && y1 < y0 - minApproach) {
             const t = y0 <= 0 ? 0 : y0 / (y0 - y1);
             this.pushHit(HitKind.Ground, c, v, -1, -1, t, 0, 0, 0, 1, 0, (y0 - y1) / hs);
@@ -1079,16 +1082,18 @@ export class SimWorld {
       for (let c = 0; c < this.dynCount; c++) {
         const C = this.colliders[c];
         if (!this.awake[C.body] || !C.groups) continue;
+        // ragdoll parts: every ground approach up to 3 m/s is speculative (no exact time of impact needed for limbs)
+        const specC = C.object >= 0 && this.objects[C.object].kind === 'character' ? Math.max(spec, 3) : spec;
         // candidates: touching vertices that approach, and slow ones that would reach the ground in this sub-step
         let nCand = 0;
         const cand = this.scratchCand(C.nv);
         for (let v = 0, o = 3 * C.vOff; v < C.nv; v++, o += 3) {
           const d = P[o + 1] - g;
-          if (d >= touch && !(d < spec * hs)) continue;
+          if (d >= touch && !(d < specC * hs)) continue;
           if (this.groundMark[C.vOff + v] === this.markStamp) continue;
           const vn = this.pointVelocityY(st, C.body, P[o], P[o + 1], P[o + 2]);
           if (vn >= 0) continue;
-          if (d >= touch && (-vn > spec || d + vn * hs >= 0)) continue;
+          if (d >= touch && (-vn > specC || d + vn * hs >= 0)) continue;
           cand[nCand++] = v;
         }
         // contact data reduction (Zachwieja 3.8): a flat patch is held by its extreme points
