@@ -193,11 +193,17 @@ test('suggest motion for the ball the bat hits: ghost, impact marker, accept as 
   const keysBefore = (await app(page, (h) => h.document())).clips.find((c) => c.id === 'clip_swing')!.tracks.filter((t) => t.target.kind === 'prop' && t.target.prop === 'prop_ball').length;
   expect(keysBefore, 'the ball has no keys in the sample').toBe(0);
 
+  // The frame range around the hit (the bat reaches the ball at frame 29.6).
+  await page.getByTestId('tab-suggest').click();
+  await page.getByTestId('suggest-from').fill('26');
+  await page.getByTestId('suggest-to').fill('34');
+  await expect(page.getByTestId(`suggest-target-${BALL}`)).toBeChecked();
   await bridge.menu('suggest');
   await expect(page.getByTestId('job-progress')).toBeVisible();
   await expect(page.getByTestId('suggestion')).toBeVisible({ timeout: 400_000 });
   const sug = await check(page, (h) => h.suggestion());
   expect(sug!.objects).toEqual([BALL]);
+  expect([sug!.fromFrame, sug!.toFrame]).toEqual([26, 34]);
   const hit = sug!.impacts.find((i) => [i.a, i.b].includes(BAT) && [i.a, i.b].includes(BALL));
   expect(hit, `the bat hits the ball: ${JSON.stringify(sug!.impacts)}`).toBeTruthy();
   expect(hit!.timeSec * 30).toBeGreaterThan(28.5);
@@ -210,19 +216,24 @@ test('suggest motion for the ball the bat hits: ghost, impact marker, accept as 
   await expect(markers.first()).toBeVisible();
   const frames = await markers.evaluateAll((els) => els.map((e) => Number(e.getAttribute('data-frame'))));
   expect(frames.some((f) => f >= 29 && f <= 31)).toBe(true);
-  await setFrame(page, 40);
+  await setFrame(page, 32);
   await page.getByTestId('dock-collapse').click();
-  await page.waitForTimeout(300);
+  // Zoom towards the table (the orbit target) so the onion skin fills more of the view.
+  const vp = (await page.getByTestId('viewport').boundingBox())!;
+  await page.mouse.move(vp.x + vp.width / 2, vp.y + vp.height / 2);
+  for (let i = 0; i < 10; i++) await page.mouse.wheel(0, -300);
+  await page.waitForTimeout(400);
   await viewportShot(page, info, 'ghost-trajectory', 'cyan', 0.0003);
 
   await page.getByTestId('dock-collapse').click();
 
-  // Changing the ball's restitution runs the suggestion again: the ball ends somewhere else.
+  // Changing the ball's restitution runs the suggestion again: the ball ends somewhere else
+  // (lowered: a pair's restitution may be the smaller of the two, and the bat's and table's are lower).
   const end0 = (await check(page, (h) => h.suggestion()))!.trajectory[0].last;
   const restitution = page.getByTestId('prop-restitution');
-  await restitution.fill('0.95');
+  await restitution.fill('0.1');
   await restitution.press('Enter');
-  await expect.poll(() => app(page, (h, id) => h.document().props.find((p) => p.id === id)!.physics.restitution, BALL)).toBe(0.95);
+  await expect.poll(() => app(page, (h, id) => h.document().props.find((p) => p.id === id)!.physics.restitution, BALL)).toBe(0.1);
   await expect
     .poll(async () => JSON.stringify((await check(page, (h) => h.suggestion()))?.trajectory[0].last), { timeout: 400_000 })
     .not.toBe(JSON.stringify(end0));
@@ -245,12 +256,15 @@ test('suggest motion for the ball the bat hits: ghost, impact marker, accept as 
   await expect(page.locator(`[data-testid^="key-p:${BALL}-"]`).first()).toBeVisible();
   await setFrame(page, 20);
   const before = await app(page, (h, id) => h.propTransform(id as string), BALL);
-  await setFrame(page, 45);
+  await setFrame(page, 34);
   const after = await app(page, (h, id) => h.propTransform(id as string), BALL);
   const moved = Math.hypot(after![0] - before![0], after![1] - before![1], after![2] - before![2]);
-  expect(moved, 'the hit ball flies off').toBeGreaterThan(0.3);
+  expect(moved, 'the hit ball flies off').toBeGreaterThan(0.1);
+  await setFrame(page, 27);
   await page.getByTestId('next-key').click();
-  expect(await app(page, (h) => h.frame())).toBeGreaterThan(45);
+  const next = await app(page, (h) => h.frame());
+  expect(next, 'the next key of the ball').toBeGreaterThan(27);
+  expect(next).toBeLessThanOrEqual(34);
 
   // Undo the acceptance: the ball has no keys again.
   await page.keyboard.press('Control+z');

@@ -44,7 +44,7 @@ function PropGhost({ entry }: { entry: TrajectoryEntry }) {
           new THREE.MeshBasicMaterial({
             color: GHOST_COLOR,
             transparent: true,
-            opacity: 0.45,
+            opacity: 0.6,
             depthWrite: false,
             depthTest: false,
           }),
@@ -83,7 +83,7 @@ function PropGhost({ entry }: { entry: TrajectoryEntry }) {
     const f = useEphemeral.getState().frame;
     copies.forEach((fi, k) => {
       const d = Math.abs(entry.frames[fi] - f);
-      materials[k].opacity = 0.3 + 0.4 * Math.exp(-d / 6);
+      materials[k].opacity = 0.55 + 0.35 * Math.exp(-d / 6);
     });
   });
   if (!pr) return null;
