@@ -129,18 +129,22 @@ export function mannequinParts(joints: JointDef[]): SkinnedPart[] {
   const hands = part('Mannequin_Hands', [0.75, 0.72, 0.68, 1]);
   const legs = part('Mannequin_Legs', [0.3, 0.33, 0.4, 1]);
 
-  // Torso: pelvis, belly, chest, neck (overlapping closed shells).
+  // Torso: pelvis, belly, chest, upper chest, neck (overlapping closed shells).
+  // Each shell overlaps only the shells of its parent and child joints in the
+  // bind pose (the checker skips joints one hop apart, nothing else): the
+  // belly stops below the upper chest, the chest below the shoulders, and the
+  // upper chest (Spine2) is narrower than the reach of the upper arms' caps.
   put(body, ellipsoid([0, 0.99, 0], [0, 1, 0], 0.12, 0.16, 0.11, 18, 10, [1, 0, 0]), 'Hips', null, 'Spine', 0.35);
-  put(body, capsule([0, 1.1, 0], [0, 1.22, 0], 0.125, 0.135, 18, 4, 3, [1.1, 0.82], [1, 0, 0]), 'Spine', 'Hips', 'Spine1', 0.4);
-  put(body, ellipsoid([0, 1.33, 0], [0, 1, 0], 0.15, 0.17, 0.115, 18, 10, [1, 0, 0]), 'Spine1', 'Spine', 'Spine2', 0.5);
-  put(body, ellipsoid([0, 1.42, 0], [1, 0, 0], 0.2, 0.08, 0.1, 18, 10, [0, 1, 0]), 'Spine2', null, null, 0.3);
+  put(body, capsule([0, 1.1, 0], [0, 1.2, 0], 0.125, 0.125, 18, 4, 3, [1.1, 0.82], [1, 0, 0]), 'Spine', 'Hips', 'Spine1', 0.4);
+  put(body, ellipsoid([0, 1.29, 0], [0, 1, 0], 0.11, 0.165, 0.115, 18, 10, [1, 0, 0]), 'Spine1', 'Spine', 'Spine2', 0.5);
+  put(body, ellipsoid([0, 1.42, 0], [1, 0, 0], 0.115, 0.08, 0.1, 18, 10, [0, 1, 0]), 'Spine2', null, null, 0.3);
   put(body, capsule(P('Neck'), P('Head'), 0.05, 0.048, 12, 3, 3), 'Neck', 'Spine2', 'Head', 0.35);
   // Head and eyes.
   put(head, ellipsoid([0, 1.69, 0.005], [0, 1, 0], 0.11, 0.09, 0.1, 20, 12, [1, 0, 0]), 'Head', 'Neck', null, 0.25);
   for (const eye of ['LeftEye', 'RightEye']) put(head, ellipsoid(P(eye), [0, 0, 1], 0.014, 0.014, 0.014, 10, 6), eye, null, null, 0.3);
 
   for (const side of ['Left', 'Right']) {
-    put(arms, capsule(P(`${side}Shoulder`), P(`${side}Arm`), 0.05, 0.052, 12, 3, 2), `${side}Shoulder`, 'Spine2', `${side}Arm`, 0.3);
+    put(arms, capsule(P(`${side}Shoulder`), P(`${side}Arm`), 0.045, 0.05, 12, 3, 2), `${side}Shoulder`, 'Spine2', `${side}Arm`, 0.3);
     put(arms, capsule(P(`${side}Arm`), P(`${side}ForeArm`), 0.05, 0.04, 14, 4, 6), `${side}Arm`, `${side}Shoulder`, `${side}ForeArm`, 0.2);
     put(arms, capsule(P(`${side}ForeArm`), P(`${side}Hand`), 0.04, 0.03, 14, 4, 6), `${side}ForeArm`, `${side}Arm`, `${side}Hand`, 0.2);
     const h = `${side}Hand`;
@@ -149,7 +153,8 @@ export function mannequinParts(joints: JointDef[]): SkinnedPart[] {
     for (const f of ['Thumb', 'Index', 'Middle', 'Ring', 'Pinky']) {
       for (let k = 1; k <= 3; k++) {
         const a = `${h}${f}${k}`, b = `${h}${f}${k + 1}`;
-        const r = f === 'Thumb' ? 0.011 : f === 'Pinky' ? 0.008 : 0.009;
+        // Neighbouring fingers are 1.8-1.9 cm apart: radii leave a 2 mm gap between them.
+        const r = f === 'Thumb' ? 0.0105 : f === 'Pinky' ? 0.0072 : 0.008;
         put(hands, capsule(P(a), P(b), r, r * 0.9, 8, 2, 2), a, k === 1 ? h : `${h}${f}${k - 1}`, k < 3 ? b : null, 0.3);
       }
     }
@@ -377,60 +382,393 @@ export const SWING_KEYS: { t: number; twist: number; lean: number; knee: number;
   { t: 2.0, twist: 100, lean: 14, knee: 14, cock: -75, reach: 0.4, batElev: 82, batYaw: 105 },
 ];
 
-/**
- * A two-handed swing in front of the body: both arms reach forward and in so
- * the hands meet, the torso winds up to the right (-Y twist) and swings
- * through to the left; hands low at contact (t = 1.0 s).
- */
-export function swingClip(joints: JointDef[]): ClipDef {
-  const keys = SWING_KEYS;
-  const times: number[] = [];
-  const poses: Pose[] = [];
-  for (const k of keys) {
-    const rot: Record<string, Quat> = {};
-    const tw = k.twist;
-    rot.Hips = axisAngle(Y, 0.3 * tw);
-    rot.Spine = chain(axisAngle(X, k.lean * 0.4), axisAngle(Y, 0.2 * tw));
-    rot.Spine1 = chain(axisAngle(X, k.lean * 0.3), axisAngle(Y, 0.25 * tw));
-    rot.Spine2 = chain(axisAngle(X, k.lean * 0.3), axisAngle(Y, 0.25 * tw));
-    rot.Neck = axisAngle(Y, -0.35 * tw);
-    rot.Head = axisAngle(X, -0.5 * k.lean);
-    // Arms forward and in, so the hands meet in front of the chest; `reach` = downward slope.
-    const inward = 0.3;
-    const dl: V3 = [-inward, -k.reach, 0.85];
-    const dr: V3 = [inward, -k.reach, 0.85];
-    const nl = Math.hypot(...dl), nr = Math.hypot(...dr);
-    rot.LeftArm = fromTo([1, 0, 0], [dl[0] / nl, dl[1] / nl, dl[2] / nl]);
-    rot.RightArm = fromTo([-1, 0, 0], [dr[0] / nr, dr[1] / nr, dr[2] / nr]);
-    rot.LeftForeArm = axisAngle(Y, -8);
-    rot.RightForeArm = axisAngle(Y, 8);
-    // Wrist cock (bat up at the wind-up, rolled over in the follow-through).
-    rot.RightHand = axisAngle(Z, -k.cock);
-    rot.LeftHand = axisAngle(Z, k.cock);
-    // Fists.
-    for (const side of ['Left', 'Right']) {
-      const s = side === 'Left' ? 1 : -1;
-      for (const f of ['Index', 'Middle', 'Ring', 'Pinky'])
-        for (let j = 1; j <= 3; j++) rot[`${side}Hand${f}${j}`] = axisAngle([0, 0, s], -70);
-      rot[`${side}HandThumb1`] = axisAngle([0, 1, 0], s * 25);
-      rot[`${side}HandThumb2`] = axisAngle([0, 1, 0], s * 30);
+// ------------------------------------------------------------ swing (IK grip)
+
+/** World rotation and position of every joint (metres; identity rest rotations). */
+export interface WorldPose {
+  q: Quat[];
+  p: V3[];
+}
+
+export function forwardKinematics(joints: JointDef[], rot: Record<string, Quat>, hipsOffset: V3 = [0, 0, 0]): WorldPose {
+  const q: Quat[] = [];
+  const p: V3[] = [];
+  joints.forEach((j, i) => {
+    const r = rot[j.name] ?? ([0, 0, 0, 1] as Quat);
+    if (j.parent < 0) {
+      q.push(r);
+      p.push([j.pos[0] + hipsOffset[0], j.pos[1] + hipsOffset[1], j.pos[2] + hipsOffset[2]]);
+      return;
     }
-    // Stance: feet apart, knees bent; the thighs cancel the hips' twist so the feet stay planted.
-    const up = chain(axisAngle(Z, 9), axisAngle(X, -k.knee * 0.6), axisAngle(Y, -0.3 * tw));
-    const upR = chain(axisAngle(Z, -9), axisAngle(X, -k.knee * 0.6), axisAngle(Y, -0.3 * tw));
-    rot.LeftUpLeg = up;
-    rot.RightUpLeg = upR;
-    rot.LeftLeg = axisAngle(X, k.knee);
-    rot.RightLeg = axisAngle(X, k.knee);
-    rot.LeftFoot = chain(axisAngle(X, -k.knee * 0.4), axisAngle(Z, -9));
-    rot.RightFoot = chain(axisAngle(X, -k.knee * 0.4), axisAngle(Z, 9));
-    // Lower the hips by exactly what the bent legs lose in height, so the feet stay on the ground.
-    const hipsQ = rot.Hips;
-    const thigh = rotate(quatMul(hipsQ, up), [0, -0.43, 0]);
-    const shin = rotate(quatMul(quatMul(hipsQ, up), rot.LeftLeg), [0, -0.43, 0]);
-    const drop = 0.86 + (thigh[1] + shin[1]);
-    times.push(k.t);
-    poses.push({ rot, hipsOffset: [0, -drop, 0] });
+    const pp = joints[j.parent].pos;
+    const off = rotate(q[j.parent], [j.pos[0] - pp[0], j.pos[1] - pp[1], j.pos[2] - pp[2]]);
+    q.push(quatMul(q[j.parent], r));
+    p.push([p[j.parent][0] + off[0], p[j.parent][1] + off[1], p[j.parent][2] + off[2]]);
+    void i;
+  });
+  return { q, p };
+}
+
+function slerp(a: Quat, b: Quat, t: number): Quat {
+  let d = a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3];
+  let bb = b;
+  if (d < 0) {
+    d = -d;
+    bb = [-b[0], -b[1], -b[2], -b[3]];
+  }
+  let ka = 1 - t, kb = t;
+  if (d < 0.9999995) {
+    const th = Math.acos(d), s = Math.sin(th);
+    ka = Math.sin((1 - t) * th) / s;
+    kb = Math.sin(t * th) / s;
+  }
+  const q: Quat = [ka * a[0] + kb * bb[0], ka * a[1] + kb * bb[1], ka * a[2] + kb * bb[2], ka * a[3] + kb * bb[3]];
+  const l = Math.hypot(...q);
+  return [q[0] / l, q[1] / l, q[2] / l, q[3] / l];
+}
+
+function normalize(v: V3): V3 {
+  const l = Math.hypot(v[0], v[1], v[2]);
+  return [v[0] / l, v[1] / l, v[2] / l];
+}
+function crossV(a: V3, b: V3): V3 {
+  return [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]];
+}
+function dotV(a: V3, b: V3): number {
+  return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+}
+function conj(q: Quat): Quat {
+  return [-q[0], -q[1], -q[2], q[3]];
+}
+/** Quaternion of the rotation whose matrix has columns x, y, z (orthonormal, right-handed). */
+function quatFromAxes(x: V3, y: V3, z: V3): Quat {
+  const m00 = x[0], m10 = x[1], m20 = x[2], m01 = y[0], m11 = y[1], m21 = y[2], m02 = z[0], m12 = z[1], m22 = z[2];
+  const tr = m00 + m11 + m22;
+  let q: Quat;
+  if (tr > 0) {
+    const s = 0.5 / Math.sqrt(tr + 1);
+    q = [(m21 - m12) * s, (m02 - m20) * s, (m10 - m01) * s, 0.25 / s];
+  } else if (m00 > m11 && m00 > m22) {
+    const s = 2 * Math.sqrt(1 + m00 - m11 - m22);
+    q = [0.25 * s, (m01 + m10) / s, (m02 + m20) / s, (m21 - m12) / s];
+  } else if (m11 > m22) {
+    const s = 2 * Math.sqrt(1 + m11 - m00 - m22);
+    q = [(m01 + m10) / s, 0.25 * s, (m12 + m21) / s, (m02 - m20) / s];
+  } else {
+    const s = 2 * Math.sqrt(1 + m22 - m00 - m11);
+    q = [(m02 + m20) / s, (m12 + m21) / s, 0.25 * s, (m10 - m01) / s];
+  }
+  const l = Math.hypot(...q);
+  return [q[0] / l, q[1] / l, q[2] / l, q[3] / l];
+}
+
+/** Body pose of a swing key without the arms and hands (torso, legs, hips drop). */
+function swingBodyPose(k: (typeof SWING_KEYS)[number]): Pose {
+  const rot: Record<string, Quat> = {};
+  const tw = k.twist;
+  rot.Hips = axisAngle(Y, 0.3 * tw);
+  rot.Spine = chain(axisAngle(X, k.lean * 0.4), axisAngle(Y, 0.2 * tw));
+  rot.Spine1 = chain(axisAngle(X, k.lean * 0.3), axisAngle(Y, 0.25 * tw));
+  rot.Spine2 = chain(axisAngle(X, k.lean * 0.3), axisAngle(Y, 0.25 * tw));
+  rot.Neck = axisAngle(Y, -0.35 * tw);
+  rot.Head = axisAngle(X, -0.5 * k.lean);
+  // Stance: feet apart, knees bent; the thighs cancel the hips' twist so the feet stay planted.
+  const up = chain(axisAngle(Z, 9), axisAngle(X, -k.knee * 0.6), axisAngle(Y, -0.3 * tw));
+  const upR = chain(axisAngle(Z, -9), axisAngle(X, -k.knee * 0.6), axisAngle(Y, -0.3 * tw));
+  rot.LeftUpLeg = up;
+  rot.RightUpLeg = upR;
+  rot.LeftLeg = axisAngle(X, k.knee);
+  rot.RightLeg = axisAngle(X, k.knee);
+  rot.LeftFoot = chain(axisAngle(X, -k.knee * 0.4), axisAngle(Z, -9));
+  rot.RightFoot = chain(axisAngle(X, -k.knee * 0.4), axisAngle(Z, 9));
+  // Lower the hips by exactly what the bent legs lose in height, so the feet stay on the ground.
+  const thigh = rotate(quatMul(rot.Hips, up), [0, -0.43, 0]);
+  const shin = rotate(quatMul(quatMul(rot.Hips, up), rot.LeftLeg), [0, -0.43, 0]);
+  const drop = 0.86 + (thigh[1] + shin[1]);
+  return { rot, hipsOffset: [0, -drop, 0] };
+}
+
+/**
+ * A pose between the swing keys exactly as LINEAR keys interpolate it: slerp
+ * of every joint's rotation, lerp of the hips offset.
+ */
+function interpolatedPose(timeSec: number, poseOf: (k: (typeof SWING_KEYS)[number]) => Pose): Pose {
+  const keys = SWING_KEYS;
+  let i = 1;
+  while (i < keys.length - 1 && timeSec > keys[i].t) i++;
+  const a = Math.min(1, Math.max(0, (timeSec - keys[i - 1].t) / (keys[i].t - keys[i - 1].t)));
+  const pa = poseOf(keys[i - 1]), pb = poseOf(keys[i]);
+  const rot: Record<string, Quat> = {};
+  for (const n of new Set([...Object.keys(pa.rot), ...Object.keys(pb.rot)])) rot[n] = slerp(pa.rot[n] ?? [0, 0, 0, 1], pb.rot[n] ?? [0, 0, 0, 1], a);
+  const ha = pa.hipsOffset ?? [0, 0, 0], hb = pb.hipsOffset ?? [0, 0, 0];
+  return { rot, hipsOffset: [ha[0] + a * (hb[0] - ha[0]), ha[1] + a * (hb[1] - ha[1]), ha[2] + a * (hb[2] - ha[2])] };
+}
+
+/**
+ * The swing's reference arms (the first version of the clip, where both
+ * fists met at one point): they define where the bat's grip travels, so the
+ * bat's world trajectory (and the contacts the sample is built around) does
+ * not depend on how the hands are modelled.
+ */
+function referenceArms(k: (typeof SWING_KEYS)[number], rot: Record<string, Quat>): void {
+  const inward = 0.3;
+  const dl: V3 = [-inward, -k.reach, 0.85];
+  const dr: V3 = [inward, -k.reach, 0.85];
+  const nl = Math.hypot(...dl), nr = Math.hypot(...dr);
+  rot.LeftArm = fromTo([1, 0, 0], [dl[0] / nl, dl[1] / nl, dl[2] / nl]);
+  rot.RightArm = fromTo([-1, 0, 0], [dr[0] / nr, dr[1] / nr, dr[2] / nr]);
+  rot.LeftForeArm = axisAngle(Y, -8);
+  rot.RightForeArm = axisAngle(Y, 8);
+  rot.RightHand = axisAngle(Z, -k.cock);
+  rot.LeftHand = axisAngle(Z, k.cock);
+}
+
+/**
+ * The swing's reference clip (body and reference arms at SWING_KEYS, LINEAR):
+ * the sample keys the bat from it, evaluated exactly as the first version of
+ * the clip was (through float32 glTF values), so the bat's path is unchanged.
+ */
+export function referenceSwingClip(joints: JointDef[]): ClipDef {
+  const poses = SWING_KEYS.map((k) => {
+    const p = swingBodyPose(k);
+    referenceArms(k, p.rot);
+    return p;
+  });
+  return { name: 'swing-reference', channels: channelsFromPoses(joints, SWING_KEYS.map((k) => k.t), poses, 'LINEAR', false) };
+}
+
+/** The reference grip: 7 cm along the fingers from each wrist, averaged over both hands. */
+export const REF_FIST_FROM_WRIST = 0.07;
+
+export interface ReferenceGrip {
+  /** Centre of the grip (world, metres). */
+  grip: V3;
+  /** Reference hands' local +x axes in world (the old "square to the fingers" rule uses them). */
+  xl: V3;
+  xr: V3;
+}
+
+/**
+ * Reference grip at any time of the swing: the reference poses at the keys,
+ * interpolated as the LINEAR keys are (slerp per joint, lerp of the hips).
+ */
+export function referenceGrip(joints: JointDef[], timeSec: number): ReferenceGrip {
+  const pose = interpolatedPose(timeSec, (k) => {
+    const p = swingBodyPose(k);
+    referenceArms(k, p.rot);
+    return p;
+  });
+  const w = forwardKinematics(joints, pose.rot, pose.hipsOffset);
+  const J = (n: string): number => joints.findIndex((j) => j.name === n);
+  const rh = J('RightHand'), lh = J('LeftHand');
+  const xr = rotate(w.q[rh], [1, 0, 0]), xl = rotate(w.q[lh], [1, 0, 0]);
+  const c = REF_FIST_FROM_WRIST;
+  const r = w.p[rh], l = w.p[lh];
+  return { grip: [(r[0] - c * xr[0] + l[0] + c * xl[0]) / 2, (r[1] - c * xr[1] + l[1] + c * xl[1]) / 2, (r[2] - c * xr[2] + l[2] + c * xl[2]) / 2], xl, xr };
+}
+
+/** Bat geometry the grip is built around (metres from the knob). */
+export const GRIP_FROM_KNOB = 0.12;
+export const HIT_FROM_KNOB = 0.72;
+/** Height of the ball's centre in the sample (table top + radius + rest gap). */
+export const BALL_CENTRE_Y = 0.8 + 0.037 + 0.0005;
+export const CONTACT_TIME = 1.0;
+
+function lerpKey(t: number, field: 'batYaw' | 'batElev'): number {
+  const k = SWING_KEYS;
+  if (t <= k[0].t) return k[0][field];
+  for (let i = 1; i < k.length; i++)
+    if (t <= k[i].t) {
+      const a = (t - k[i - 1].t) / (k[i].t - k[i - 1].t);
+      return k[i - 1][field] + a * (k[i][field] - k[i - 1][field]);
+    }
+  return k[k.length - 1][field];
+}
+
+/**
+ * The finish: from FINISH_FROM to FINISH_TO s the bat turns from square to the
+ * reference fingers back to the heading and elevation of SWING_KEYS (upright
+ * over the left shoulder), which two fists on the handle can hold without
+ * the forearms crossing (square to the reference fingers it would wrap behind
+ * the neck, out of reach of a two-handed grip).
+ */
+export const FINISH_FROM = 1.35;
+export const FINISH_TO = 1.5;
+
+/**
+ * The bat's direction (knob → barrel, unit) at a time of the swing: heading
+ * and elevation from SWING_KEYS; at contact tilted so the hit point is at the
+ * ball's height; in the follow-through (after `squareAfter` s) square to the
+ * reference hands' fingers, until the finish (FINISH_FROM).
+ */
+export function batDirectionAt(joints: JointDef[], timeSec: number, squareAfter = CONTACT_TIME + 0.1): V3 {
+  const ref = referenceGrip(joints, timeSec);
+  let elev = lerpKey(timeSec, 'batElev');
+  if (Math.abs(timeSec - CONTACT_TIME) < 1e-9) elev = (Math.asin((BALL_CENTRE_Y - ref.grip[1]) / (HIT_FROM_KNOB - GRIP_FROM_KNOB)) * 180) / Math.PI;
+  const y = (lerpKey(timeSec, 'batYaw') * Math.PI) / 180, e = (elev * Math.PI) / 180;
+  let d: V3 = [Math.sin(y) * Math.cos(e), Math.sin(e), Math.cos(y) * Math.cos(e)];
+  if (timeSec > squareAfter + 1e-9) {
+    const g: V3 = [ref.xl[0] - ref.xr[0], ref.xl[1] - ref.xr[1], ref.xl[2] - ref.xr[2]];
+    const k = dotV(d, g) / dotV(g, g);
+    const sq = normalize([d[0] - k * g[0], d[1] - k * g[1], d[2] - k * g[2]]);
+    const b = Math.min(1, Math.max(0, (timeSec - FINISH_FROM) / (FINISH_TO - FINISH_FROM)));
+    d = normalize([sq[0] * (1 - b) + d[0] * b, sq[1] * (1 - b) + d[1] * b, sq[2] * (1 - b) + d[2] * b]);
+  }
+  return d;
+}
+
+/**
+ * Where the handle passes through a fist, in the hand's local frame (metres
+ * from the wrist joint): under the knuckles (9.5 cm along the hand), on the
+ * palm side, inside the curled fingers. Mirrored in x for the right hand.
+ */
+export const FIST_GRIP_LOCAL: V3 = [0.09, -0.03, 0];
+/**
+ * The fists sit on the handle one above the other, centred on the reference
+ * grip: the lower (left) hand this far towards the knob, the upper (right)
+ * hand this far towards the barrel. A fist spans -3.5 cm (pinky) to +6.6 cm
+ * (thumb) along the handle from its grip point, so 11.5 cm apart leaves a gap.
+ */
+export const LOWER_FIST_OFFSET = -0.062;
+export const UPPER_FIST_OFFSET = 0.053;
+/** Upper arm and forearm lengths (Arm → ForeArm → Hand). */
+const UPPER_ARM = 0.28;
+const FOREARM = 0.26;
+/** Shoulders rolled forward (protraction) in the swing, so the upper arms reach in front of the chest. */
+const PROTRACT_DEG = 18;
+/** Elbow directions tried by the IK (Spine2 frame, x mirrored for the right arm), preferred first: down and out, out, down, down and forward, up and out. */
+const ELBOW_POLES: V3[] = [[0.8, -1, -0.2], [1, -0.2, 0], [0.2, -1, 0], [0.5, -1, 0.6], [1, 0.6, 0]];
+/** Finger curl per joint (degrees) and thumb curl, in the fist. */
+const FINGER_CURL = 70;
+const THUMB_CURL = 35;
+
+export interface SwingArmsResult {
+  /** Per key: distance between a fist's grip point and its target (0 when reachable). */
+  reachError: number[];
+}
+
+/**
+ * Arms for a swing key by two-bone IK: each fist's grip point on the handle
+ * (left hand lower, right hand upper), the handle along the fist's local +z
+ * (index finger towards the barrel), the backs of the hands facing the swing
+ * direction (left) and away from it (right), elbows down and out.
+ */
+function gripArms(joints: JointDef[], pose: Pose, grip: V3, d: V3, yawDeg: number, rollDeg = 0, pole0: V3 = [0.8, -1, -0.2]): { err: number; clearance: number; wrist: number } {
+  const rot = pose.rot;
+  const J = (n: string): number => joints.findIndex((j) => j.name === n);
+  let err = 0;
+  for (const [side, sx] of [['Left', 1], ['Right', -1]] as const) {
+    rot[`${side}Shoulder`] = axisAngle(Y, -sx * PROTRACT_DEG);
+    // Fingers curled in parallel planes (no finger crosses its neighbour's plane); thumb rotated
+    // to lie along the fingers beside the index finger, curled the same way.
+    for (const f of ['Index', 'Middle', 'Ring', 'Pinky'])
+      for (let j = 1; j <= 3; j++) rot[`${side}Hand${f}${j}`] = axisAngle([0, 0, sx], -FINGER_CURL);
+    rot[`${side}HandThumb2`] = chain(axisAngle(Y, sx * 33), axisAngle([0, 0, sx], -THUMB_CURL));
+    rot[`${side}HandThumb3`] = chain(axisAngle(Y, -sx * 6.4), axisAngle([0, 0, sx], -THUMB_CURL));
+  }
+  const w = forwardKinematics(joints, rot, pose.hipsOffset);
+  // Swing direction: horizontal, perpendicular to the bat's heading.
+  const yw = (yawDeg * Math.PI) / 180;
+  const u: V3 = [Math.cos(yw), 0, -Math.sin(yw)];
+  const k = dotV(u, d);
+  const yl = rotate(axisAngle(d, rollDeg), normalize([u[0] - k * d[0], u[1] - k * d[1], u[2] - k * d[2]]));
+  const f = crossV(yl, d);
+  const seg: Record<string, [V3, V3, V3]> = {};
+  let wrist = 0;
+  let chest = Infinity;
+  for (const [side, sx] of [['Left', 1], ['Right', -1]] as const) {
+    const off = sx > 0 ? LOWER_FIST_OFFSET : UPPER_FIST_OFFSET;
+    const F: V3 = [grip[0] + off * d[0], grip[1] + off * d[1], grip[2] + off * d[2]];
+    // Hand world frame: left x = fingers, y = back of the hand, z = handle; right mirrored in x and y.
+    const RH = sx > 0 ? quatFromAxes(f, yl, d) : quatFromAxes([-f[0], -f[1], -f[2]], [-yl[0], -yl[1], -yl[2]], d);
+    const gl = rotate(RH, [sx * FIST_GRIP_LOCAL[0], FIST_GRIP_LOCAL[1], FIST_GRIP_LOCAL[2]]);
+    let W: V3 = [F[0] - gl[0], F[1] - gl[1], F[2] - gl[2]];
+    const sh = J(`${side}Shoulder`), arm = J(`${side}Arm`);
+    const A = w.p[arm];
+    let D: V3 = [W[0] - A[0], W[1] - A[1], W[2] - A[2]];
+    let dist = Math.hypot(...D);
+    const maxD = UPPER_ARM + FOREARM - 1e-4;
+    if (dist > maxD) {
+      err = Math.max(err, dist - maxD);
+      D = [(D[0] * maxD) / dist, (D[1] * maxD) / dist, (D[2] * maxD) / dist];
+      dist = maxD;
+      W = [A[0] + D[0], A[1] + D[1], A[2] + D[2]];
+    }
+    const Dn: V3 = [D[0] / dist, D[1] / dist, D[2] / dist];
+    const a = (UPPER_ARM * UPPER_ARM + dist * dist - FOREARM * FOREARM) / (2 * dist);
+    const h = Math.sqrt(Math.max(0, UPPER_ARM * UPPER_ARM - a * a));
+    const pole = rotate(w.q[J('Spine2')], [sx * pole0[0], pole0[1], pole0[2]]);
+    const pk = dotV(pole, Dn);
+    const perp = normalize([pole[0] - pk * Dn[0], pole[1] - pk * Dn[1], pole[2] - pk * Dn[2]]);
+    const E: V3 = [A[0] + a * Dn[0] + h * perp[0], A[1] + a * Dn[1] + h * perp[1], A[2] + a * Dn[2] + h * perp[2]];
+    const dirFA = normalize([W[0] - E[0], W[1] - E[1], W[2] - E[2]]);
+    const dirUA = normalize([E[0] - A[0], E[1] - A[1], E[2] - A[2]]);
+    const bone: V3 = [sx, 0, 0];
+    // Least twist: the forearm takes the hand's roll, the upper arm the forearm's.
+    wrist = Math.max(wrist, Math.acos(Math.min(1, Math.max(-1, dotV(rotate(RH, bone), dirFA)))) * (180 / Math.PI));
+    const RFA = quatMul(fromTo(rotate(RH, bone), dirFA), RH);
+    const RA = quatMul(fromTo(rotate(RFA, bone), dirUA), RFA);
+    rot[`${side}Arm`] = quatMul(conj(w.q[sh]), RA);
+    rot[`${side}ForeArm`] = quatMul(conj(RA), RFA);
+    rot[`${side}Hand`] = quatMul(conj(RFA), RH);
+    seg[side] = [E, W, F];
+    // The upper arm (radius 5 cm) stays out of the chest shell (Spine1's ellipsoid, 29 cm up in bind).
+    const c = J('Spine1'), qc = conj(w.q[c]), pc = w.p[c];
+    for (let i = 0; i <= 12; i++) {
+      const x = rotate(qc, [A[0] + ((E[0] - A[0]) * i) / 12 - pc[0], A[1] + ((E[1] - A[1]) * i) / 12 - pc[1], A[2] + ((E[2] - A[2]) * i) / 12 - pc[2]]);
+      const v = Math.hypot(x[0] / 0.215, (x[1] - 0.07) / 0.16, x[2] / 0.165);
+      chest = Math.min(chest, 0.1 * (v - 1));
+    }
+  }
+  // Clearance between the forearms (radii up to 4 cm), between each forearm and the other fist, and of the upper arms from the chest.
+  const near = (a0: V3, a1: V3, b0: V3, b1: V3): number => {
+    let m = Infinity;
+    for (let i = 0; i <= 12; i++)
+      for (let j = 0; j <= 12; j++) {
+        const p = [0, 1, 2].map((c) => a0[c] + ((a1[c] - a0[c]) * i) / 12), q = [0, 1, 2].map((c) => b0[c] + ((b1[c] - b0[c]) * j) / 12);
+        m = Math.min(m, Math.hypot(p[0] - q[0], p[1] - q[1], p[2] - q[2]));
+      }
+    return m;
+  };
+  const [EL, WL, FL] = seg.Left, [ER, WR, FR] = seg.Right;
+  const clearance = Math.min(near(EL, WL, ER, WR) - 0.075, near(EL, WL, FR, FR) - 0.09, near(ER, WR, FL, FL) - 0.09, chest);
+  return { err, clearance, wrist };
+}
+
+/**
+ * A two-handed swing in front of the body: the torso winds up to the right
+ * (-Y twist) and swings through to the left; hands low at contact (t = 1.0 s).
+ * The fists hold the bat's handle one above the other (left hand lower), each
+ * placed by IK on the reference grip trajectory the sample's bat follows.
+ */
+export function swingClip(joints: JointDef[]): ClipDef & SwingArmsResult {
+  // The body moves between SWING_KEYS; the arms are keyed every 0.1 s as well (the body's
+  // rotations at those keys are its own interpolation, so it moves exactly as between the
+  // SWING_KEYS), so the fists follow the grip trajectory closely between the body's keys.
+  const times = [...new Set([...SWING_KEYS.map((k) => k.t), ...Array.from({ length: 21 }, (_, i) => i / 10)])].sort((a, b) => a - b);
+  const poses: Pose[] = [];
+  const reachError: number[] = [];
+  let prevRoll = 0;
+  for (const t of times) {
+    const ref = referenceGrip(joints, t);
+    const d = batDirectionAt(joints, t);
+    // The hands' roll about the handle: the backs of the hands face the swing direction unless the
+    // arms cannot reach the handle that way (late follow-through); then the nearest roll (to the
+    // previous key's) that reaches, or failing that the one that comes closest.
+    let best: { pose: Pose; err: number; roll: number; score: number } | null = null;
+    for (let step = -180; step < 180; step += 15)
+    for (const [pi, pole] of ELBOW_POLES.entries()) {
+      const roll = prevRoll + step;
+      const pose = interpolatedPose(t, swingBodyPose);
+      const r = gripArms(joints, pose, ref.grip, d, lerpKey(t, 'batYaw'), roll, pole);
+      // Reach first, then clearance between the arms (enough is enough) and wrist bend, then the least roll change.
+      // Wrists bent past 45 degrees fold the fist onto the forearm.
+      const score = -10 * r.err + Math.min(r.clearance, 0.015) - 0.002 * Math.max(0, r.wrist - 45) - 0.0004 * (Math.abs(step) / 15) - 0.001 * pi;
+      if (!best || score > best.score) best = { pose, err: r.err, roll, score };
+    }
+    reachError.push(best!.err);
+    prevRoll = best!.roll;
+    poses.push(best!.pose);
   }
   const channels = channelsFromPoses(joints, times, poses, 'LINEAR', false);
   // Eyes: STEP keys (a glance at the ball before contact, then after it).
@@ -438,5 +776,5 @@ export function swingClip(joints: JointDef[]): ClipDef {
   const eyeTimes = [0, 0.5, 1.1, 1.8];
   for (const eye of ['LeftEye', 'RightEye'])
     channels.push({ joint: eye, path: 'rotation', interpolation: 'STEP', times: eyeTimes, values: glance.flatMap((q) => q) });
-  return { name: 'swing', channels };
+  return { name: 'swing', channels, reachError };
 }

@@ -10,7 +10,8 @@ import { describe, expect, it } from 'vitest';
 import { SceneEvaluator } from '../../core/anim';
 import { isClosedMesh, massProperties, parseDocument } from '../../core/document';
 import { importGltf } from '../../core/io/importGltf';
-import { Rig, computeSkinMatrices, skinPositions } from '../../core/skeleton';
+import { Rig, computeSkinMatrices, skeletonHops, skinPositions } from '../../core/skeleton';
+import { CollisionScene, checkFrame } from '../../core/collision';
 import { BALL_RADIUS, BAT_PROFILE, TABLE } from './writeGltf';
 
 const root = new URL('../../assets/', import.meta.url);
@@ -123,5 +124,31 @@ describe('sample project bat-and-ball.impulse', () => {
     const ballY = doc.props[prop('prop_ball')].transform.translation[1];
     expect(ballY - BALL_RADIUS - TABLE.height, 'ball just above the table').toBeGreaterThan(0);
     expect(ballY - BALL_RADIUS - TABLE.height).toBeLessThan(1e-3);
+  });
+
+  it('the mannequin does not cross itself in the bind pose beyond adjacent joints; in the swing the fists, fingers and forearms stay apart', () => {
+    const scene = new CollisionScene(doc);
+    const obj = scene.objects[0];
+    const T = obj.indices.length / 3;
+    const bad: string[] = [];
+    for (const key of obj.bindPairs) {
+      const pa = scene.parts[obj.parts[obj.triPart[Math.floor(key / T)]]], pb = scene.parts[obj.parts[obj.triPart[key % T]]];
+      if (pa.joint !== pb.joint && skeletonHops(obj.parents!, pa.joint, pb.joint) > 1) bad.push(`${pa.name} × ${pb.name}`);
+    }
+    expect(bad, 'bind-pose triangle pairs crossing between joints 2+ hops apart').toEqual([]);
+    // Every third frame of the swing: no hand, finger or forearm of one side crosses the other
+    // side's, no finger crosses another finger, and (up to the finish) no upper arm or shoulder
+    // sinks into the torso.
+    const handOrArm = /^(Left|Right)(Hand|ForeArm)/;
+    const torso = /^(Hips|Spine\d?|Neck)$/, upperArm = /^(Left|Right)(Shoulder|Arm)$/;
+    for (let f = 0; f <= 60; f += 3) {
+      const self = checkFrame(scene, f).filter((c) => c.a.objectId === 'char_mannequin' && c.b.objectId === 'char_mannequin');
+      const crossed = self.filter((c) => handOrArm.test(c.a.part) && handOrArm.test(c.b.part) && (c.a.part.slice(0, 4) !== c.b.part.slice(0, 4) || (/Hand\w/.test(c.a.part) && /Hand\w/.test(c.b.part))));
+      expect(crossed.map((c) => `${c.a.part} × ${c.b.part}`), `frame ${f}`).toEqual([]);
+      if (f <= 42) {
+        const sunk = self.filter((c) => (torso.test(c.a.part) && upperArm.test(c.b.part)) || (torso.test(c.b.part) && upperArm.test(c.a.part)));
+        expect(sunk.map((c) => `${c.a.part} × ${c.b.part}`), `frame ${f}`).toEqual([]);
+      }
+    }
   });
 });

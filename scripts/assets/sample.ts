@@ -20,23 +20,21 @@ import { importGltf } from '../../core/io/importGltf';
 import { SceneEvaluator } from '../../core/anim';
 import { Rig, computeSkinMatrices, skinPositions } from '../../core/skeleton';
 import { createEmptyDocument, serializeDocument, parseDocument, sequentialIdGenerator, setIdGenerator } from '../../core/document';
-import type { Character, ImpulseDocument, IgnoreRule, Prop, Track } from '../../core/document/types';
-import { SWING_KEYS, fromTo, type Quat } from './mannequin';
+import type { Character, Clip, ImpulseDocument, IgnoreRule, Prop, Track } from '../../core/document/types';
+import { BALL_CENTRE_Y, FINISH_FROM, FINISH_TO, GRIP_FROM_KNOB, HIT_FROM_KNOB, REF_FIST_FROM_WRIST, SWING_KEYS, fromTo, mannequinJoints, referenceSwingClip, type Quat } from './mannequin';
 import { BALL_RADIUS, BAT_PROFILE, BOX, TABLE } from './writeGltf';
 
 const FPS = 30;
-const GRIP_FROM_KNOB = 0.12;
-const HIT_FROM_KNOB = 0.72;
 const CONTACT_FRAME = 30;
-/** The fist's centre lies this far along the fingers from the wrist joint. */
-const FIST_FROM_WRIST = 0.07;
 const BAT_KEY_EVERY = 3;
 /** The ball and the box start this far above the table top (they settle under gravity), so frame 0 has no contact. */
 const REST_GAP = 0.0005;
+/** The table's near edge lies this far inside the path of the front of the fists around contact, so both fists clip it. */
+const TABLE_INTO_FISTS = 0.06;
 
 type V3 = [number, number, number];
 
-function lerpKeys(t: number, field: 'batYaw' | 'batElev'): number {
+function lerpKey(t: number, field: 'batYaw' | 'batElev'): number {
   const k = SWING_KEYS;
   if (t <= k[0].t) return k[0][field];
   for (let i = 1; i < k.length; i++)
@@ -159,20 +157,34 @@ async function build(files: Record<string, Uint8Array>): Promise<SampleResult> {
   box.physics = { mode: 'dynamic', massKg: 1.2, restitution: 0.2, friction: 0.6 };
   doc.props = [table, box, ball, bat];
 
-  // --- Bat keys: grip at the fists' centre, heading along the torso.
-  const ev0 = new SceneEvaluator(doc, swing.id);
-  const poser0 = new CharacterPoser(ev0, character);
-  const J = (n: string): number => character.skeleton.joints.findIndex((j) => j.name === n);
-  const rh = J('RightHand'), lh = J('LeftHand');
+  // --- Bat keys: along the swing's reference grip trajectory (the fists hold the handle there, one
+  // above the other), heading along the torso. The grip comes from the reference clip evaluated
+  // by the core (as float32 glTF keys, like the clip the sample was first built on), so the bat's
+  // keys up to the finish are bit-for-bit those of the first version (the simulator's bat-ball
+  // pinch at the hit is sensitive to the last bits).
+  const refJoints = mannequinJoints();
+  const refDef = referenceSwingClip(refJoints);
+  const f32 = (xs: number[]): number[] => xs.map((x) => Math.fround(x));
+  const refClip: Clip = {
+    id: 'clip_swing_reference', name: refDef.name, frameRate: swing.frameRate, startFrame: swing.startFrame, endFrame: swing.endFrame,
+    tracks: refDef.channels.map((c) => ({
+      target: { kind: 'joint', character: character.id, joint: refJoints.findIndex((j) => j.name === c.joint) },
+      path: c.path, interpolation: 'linear', times: f32(c.times), values: f32(c.values),
+    })),
+  };
+  const refDoc: ImpulseDocument = { ...doc, clips: [refClip], activeClip: refClip.id };
+  const refPoser = new CharacterPoser(new SceneEvaluator(refDoc, refClip.id), character);
+  const rh = character.skeleton.joints.findIndex((j) => j.name === 'RightHand'), lh = character.skeleton.joints.findIndex((j) => j.name === 'LeftHand');
   const gripAt = (timeSec: number): V3 => {
-    poser0.pose(timeSec);
-    const r = poser0.jointPos(rh), l = poser0.jointPos(lh);
-    const rx = poser0.jointAxis(rh, 0), lx = poser0.jointAxis(lh, 0);
-    // Fist centres: FIST cm along the fingers (-x for the right hand, +x for the left).
-    const c = FIST_FROM_WRIST;
+    refPoser.pose(timeSec);
+    const r = refPoser.jointPos(rh), l = refPoser.jointPos(lh);
+    const rx = refPoser.jointAxis(rh, 0), lx = refPoser.jointAxis(lh, 0);
+    // Reference fist centres: 7 cm along the fingers (-x for the right hand, +x for the left).
+    const c = REF_FIST_FROM_WRIST;
     return [(r[0] - c * rx[0] + l[0] + c * lx[0]) / 2, (r[1] - c * rx[1] + l[1] + c * lx[1]) / 2, (r[2] - c * rx[2] + l[2] + c * lx[2]) / 2];
   };
   const ballY = TABLE.height + BALL_RADIUS + REST_GAP;
+  if (Math.abs(ballY - BALL_CENTRE_Y) > 1e-12) throw new Error('BALL_CENTRE_Y does not match the table and ball sizes');
   const times: number[] = [];
   const trans: number[] = [];
   const rots: number[] = [];
@@ -181,19 +193,25 @@ async function build(files: Record<string, Uint8Array>): Promise<SampleResult> {
   for (let f = swing.startFrame; f <= swing.endFrame; f += BAT_KEY_EVERY) {
     const t = f / FPS;
     const grip = gripAt(t);
-    let elev = lerpKeys(t, 'batElev');
+    let elev = lerpKey(t, 'batElev');
     if (f === CONTACT_FRAME) elev = (Math.asin((ballY - grip[1]) / (HIT_FROM_KNOB - GRIP_FROM_KNOB)) * 180) / Math.PI;
-    let d = batDirection(lerpKeys(t, 'batYaw'), elev);
+    let d = batDirection(lerpKey(t, 'batYaw'), elev);
     if (f > CONTACT_FRAME + BAT_KEY_EVERY) {
-      // Follow-through: the fists hang below the wrists, so keep the bat square to the fingers' direction
-      // (a fist wraps around the bat) and the handle clears the wrists.
-      const xr = poser0.jointAxis(rh, 0), xl = poser0.jointAxis(lh, 0);
+      // Follow-through: square to the reference fingers' direction (as a fist holds it) ...
+      const xr = refPoser.jointAxis(rh, 0), xl = refPoser.jointAxis(lh, 0);
       const g: V3 = [xl[0] - xr[0], xl[1] - xr[1], xl[2] - xr[2]];
       const gl = Math.hypot(g[0], g[1], g[2]);
       const k = (d[0] * g[0] + d[1] * g[1] + d[2] * g[2]) / (gl * gl);
       const o: V3 = [d[0] - k * g[0], d[1] - k * g[1], d[2] - k * g[2]];
       const l = Math.hypot(o[0], o[1], o[2]);
-      d = [o[0] / l, o[1] / l, o[2] / l];
+      const sq: V3 = [o[0] / l, o[1] / l, o[2] / l];
+      // ... until the finish, where it turns back to the keyed heading (see FINISH_FROM).
+      const b = Math.min(1, Math.max(0, (t - FINISH_FROM) / (FINISH_TO - FINISH_FROM)));
+      if (b > 0) {
+        const m: V3 = [sq[0] * (1 - b) + d[0] * b, sq[1] * (1 - b) + d[1] * b, sq[2] * (1 - b) + d[2] * b];
+        const ml = Math.hypot(m[0], m[1], m[2]);
+        d = [m[0] / ml, m[1] / ml, m[2] / ml];
+      } else d = sq;
     }
     const knob: V3 = [grip[0] - GRIP_FROM_KNOB * d[0], grip[1] - GRIP_FROM_KNOB * d[1], grip[2] - GRIP_FROM_KNOB * d[2]];
     let q = fromTo([0, 1, 0], d);
@@ -224,10 +242,10 @@ async function build(files: Record<string, Uint8Array>): Promise<SampleResult> {
     for (let f = CONTACT_FRAME - 3; f <= CONTACT_FRAME + 1; f++) {
       const { verts, dominant } = poser.pose(f / FPS);
       for (let v = 0; v < dominant.length; v++)
-        if (handJoints.has(dominant[v]) && verts[3 * v + 1] < TABLE.height - 0.01) front = Math.max(front, verts[3 * v + 2]);
+        if (handJoints.has(dominant[v]) && verts[3 * v + 1] < TABLE.height - 0.005) front = Math.max(front, verts[3 * v + 2]);
     }
     if (!Number.isFinite(front)) throw new Error('the fists never dip below the table top near contact; retune SWING_KEYS');
-    nearEdge = front - 0.02;
+    nearEdge = front - TABLE_INTO_FISTS;
   }
   const tableX = hit[0] + 0.25;
   table.transform.translation = [tableX, 0, nearEdge + TABLE.halfZ];
