@@ -1098,6 +1098,8 @@ export class SimWorld {
         }
         // contact data reduction (Zachwieja 3.8): a flat patch is held by its extreme points
         if (nCand > 4) nCand = reduceGroundPatch(P, C.vOff, cand, nCand);
+        // a ragdoll part (limb) lies on a line: its two farthest-apart points hold it
+        if (nCand > 2 && C.object >= 0 && this.objects[C.object].kind === 'character') nCand = reduceGroundLine(P, C.vOff, cand, nCand);
         for (let k = 0; k < nCand; k++) {
           const v = cand[k], o = 3 * (C.vOff + v);
           const d = P[o + 1] - g;
@@ -1667,6 +1669,28 @@ function reduceGroundPatch(P: Float64Array, vOff: number, cand: Uint32Array, n: 
   return m;
 }
 const _keep = new Uint32Array(8);
+
+/** Keeps the two candidates farthest apart in the ground plane (x, z) in cand[0..1]; returns the new count. */
+function reduceGroundLine(P: Float64Array, vOff: number, cand: Uint32Array, n: number): number {
+  let bi = 0, bj = 1, best = -1;
+  for (let i = 0; i < n; i++) {
+    const oi = 3 * (vOff + cand[i]);
+    for (let j = i + 1; j < n; j++) {
+      const oj = 3 * (vOff + cand[j]);
+      const dx = P[oi] - P[oj], dz = P[oi + 2] - P[oj + 2];
+      const d2 = dx * dx + dz * dz;
+      if (d2 > best) {
+        best = d2;
+        bi = i;
+        bj = j;
+      }
+    }
+  }
+  const a = cand[bi], b = cand[bj];
+  cand[0] = a;
+  cand[1] = b;
+  return 2;
+}
 
 /** Six times the signed volume enclosed by a triangle mesh (positive when wound outward). */
 function signedVolume(X: ArrayLike<number>, T: ArrayLike<number>): number {
