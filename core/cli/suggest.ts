@@ -9,6 +9,7 @@
  */
 import { resolve } from 'node:path';
 import type { CliIo } from './io';
+import { UsageError, inputArg, walkArgs } from './args';
 import type { ImpulseDocument } from '../document/types';
 import { parseDocument } from '../document/parse';
 import { serializeDocument } from '../document/serialize';
@@ -39,8 +40,6 @@ options:
   -h, --help            show this help
 `;
 
-class UsageError extends Error {}
-
 interface SuggestArgs {
   input: string;
   dynamic: string[];
@@ -64,18 +63,7 @@ function num(text: string, flag: string): number {
 function parseArgs(argv: string[]): SuggestArgs | 'help' {
   const a: SuggestArgs = { input: '', dynamic: [], json: false, force: false };
   let input: string | undefined;
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i];
-    const eq = arg.startsWith('--') ? arg.indexOf('=') : -1;
-    const flag = eq > 0 ? arg.slice(0, eq) : arg;
-    const inline = eq > 0 ? arg.slice(eq + 1) : undefined;
-    const take = (): string => {
-      if (inline !== undefined) return inline;
-      const v = argv[i + 1];
-      if (v === undefined || v.startsWith('--')) throw new UsageError(`${flag} needs a value`);
-      i++;
-      return v;
-    };
+  const help = walkArgs(argv, (flag, take, arg) => {
     switch (flag) {
       case '-h':
       case '--help':
@@ -115,11 +103,10 @@ function parseArgs(argv: string[]): SuggestArgs | 'help' {
         break;
       }
       default:
-        if (arg.startsWith('-')) throw new UsageError(`unknown option ${arg}`);
-        if (input !== undefined) throw new UsageError(`one input file expected, got "${input}" and "${arg}"`);
-        input = arg;
+        input = inputArg(input, arg);
     }
-  }
+  });
+  if (help) return 'help';
   if (input === undefined) throw new UsageError('missing input file');
   if (a.dynamic.length === 0) throw new UsageError('missing --dynamic NAME[,NAME]');
   if (a.out !== undefined && !/\.(glb|impulse)$/i.test(a.out)) throw new UsageError(`--out: expected a .glb or .impulse file, got "${a.out}"`);
