@@ -1,14 +1,5 @@
-/** Seeded mulberry32 generator for reproducible random tests (seed goes in the test name). */
-export function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** Seeded generator shared with the core (seed goes in the test name). */
+export { mulberry32 } from '../../../core/math/random';
 
 export function randomUnitQuat(rand: () => number, out: number[] = [0, 0, 0, 1]): number[] {
   // Shoemake's uniform random rotation.
