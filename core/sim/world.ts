@@ -35,7 +35,8 @@ import type { Character, ImpulseDocument, Prop } from '../document/types';
 import { isClosedMesh, propMassProperties } from '../document/massProperties';
 import { SceneEvaluator } from '../anim/evaluate';
 import { Rig } from '../skeleton/rig';
-import { computeSkinMatrices, skinPositions, skinVelocities, dominantJointPerTriangle } from '../skeleton/skinning';
+import { computeSkinMatrices, dominantJointPerTriangle } from '../skeleton/skinning';
+import type { SkinnedMesh } from '../document/types';
 import { ccdQueryFlat } from '../collision/ccd';
 import { ImpulseSolver, ImpulseSolution } from '../response/solver';
 import type { ContactInput, JointInput, RigidBodyInput } from '../response/types';
@@ -112,6 +113,8 @@ export interface WorldStats {
   subSteps: number;
   impactEvents: number;
   solves: number;
+  /** Independent groups of touching / jointed bodies solved (a solve splits into islands). */
+  islandSolves: number;
   ccdQueries: number;
   /** Steps where the sub-step budget ran out (the rest of the step was taken without further detection). */
   budgetExceeded: number;
@@ -125,7 +128,25 @@ interface Part {
   tris: Uint32Array;
   verts: Uint32Array;
   edges: Uint32Array;
+  /** Swept box of the part over the current sub-step (characters: bounded from the joints until the part is skinned). */
   box: Float64Array;
+  /**
+   * Characters only: skin slots influencing the part, the bind-space box of
+   * the part's vertices weighted to each slot, and the range of the
+   * vertices' weight sums. An LBS vertex is (weight sum) × a convex
+   * combination of its slots' transforms of it, so the posed part lies in
+   * the box union over slots of S_slot · slotBox, scaled by that range:
+   * the part is bounded from the joints alone, without skinning.
+   */
+  slots?: Int32Array;
+  slotBox?: Float64Array;
+  wsMin?: number;
+  wsMax?: number;
+  /** Joint-bounded boxes at the start and end of the step. */
+  jbox0?: Float64Array;
+  jbox1?: Float64Array;
+  /** Characters: time index of the step the part was last skinned for (-1 never). */
+  skinned: number;
 }
 
 /** A triangle mesh that collides: a dynamic body's surface, a keyframed prop, or a character mesh. */
@@ -160,6 +181,8 @@ interface Collider {
   box: Float64Array;
   /** Closed, consistently wound mesh (back-face culling applies). */
   closed: boolean;
+  /** Keyframed: moves during the current step. */
+  moving: boolean;
 }
 
 /** A found contact (CCD hit or touching pair). */
@@ -187,7 +210,7 @@ export class SimWorld {
   readonly bodies: RigidBodySet;
   readonly objects: SimObject[] = [];
   readonly impacts: ImpactRecord[] = [];
-  readonly stats: WorldStats = { steps: 0, subSteps: 0, impactEvents: 0, solves: 0, ccdQueries: 0, budgetExceeded: 0 };
+  readonly stats: WorldStats = { steps: 0, subSteps: 0, impactEvents: 0, solves: 0, islandSolves: 0, ccdQueries: 0, budgetExceeded: 0 };
   /** Fixed step, seconds. */
   readonly stepSec: number;
   readonly frameRate: number;
@@ -203,21 +226,35 @@ export class SimWorld {
   private readonly dynCount: number;
   private readonly P0: Float64Array;
   private readonly P1: Float64Array;
-  private readonly K0: Float64Array;
-  private readonly K1: Float64Array;
+  /** Keyframed vertex positions at the start (K0) and end (K1) of the step; character vertices only where kStamp says so. */
+  private K0: Float64Array;
+  private K1: Float64Array;
+  /** Per vertex: the step-time index (steps since start) its K0 / K1 position was skinned for (characters), -1 never. */
+  private kStamp0: Int32Array;
+  private kStamp1: Int32Array;
+  /** Character vertices (global indices) placed in the current step, in order. */
+  private kfActive = new Int32Array(64);
+  private kfActiveCount = 0;
+  /** Current fraction of the step (P0 of keyframed vertices = K0 + f (K1 − K0)). */
+  private stepF = 0;
   private readonly saved: Float64Array;
   private readonly pairOk: Uint8Array;
   private readonly rigs: Rig[] = [];
   private readonly charPose: Float64Array[] = [];
   private readonly charPoseDot: Float64Array[] = [];
-  private readonly skinMats: Float64Array[][] = [];
-  private readonly kfVel: Float64Array;
+  /** Skin matrices per character and mesh at the start (0) and end (1) of the step, and their time derivatives at kfVelTime. */
+  private skinMats0: Float64Array[][] = [];
+  private skinMats1: Float64Array[][] = [];
+  private readonly skinDots: Float64Array[][] = [];
+  private readonly propDot: Float64Array[] = [];
   private kfVelTime = NaN;
+  /** Prop world matrices at the start and end of the step (keyframed props). */
+  private readonly propM0: Float64Array[] = [];
+  private readonly propM1: Float64Array[] = [];
   private readonly slowTime: Float64Array;
   private readonly bodySize: Float64Array;
   private readonly opts: Required<Omit<WorldOptions, 'clipId' | 'ragdoll' | 'dynamic' | 'startTimeSec'>>;
   private readonly solver = new ImpulseSolver();
-  private readonly solution = new ImpulseSolution();
   private readonly ignore: { a: string; aj: number; b: string; bj: number }[];
 
   // hits (flat, grow-only)
@@ -404,12 +441,16 @@ export class SimWorld {
       this.rigs[ci] = rig;
       this.charPose[ci] = new Float64Array(rig.jointCount * 10);
       this.charPoseDot[ci] = new Float64Array(rig.jointCount * 10);
-      this.skinMats[ci] = ch.meshes.map((m) => new Float64Array(16 * m.skinJoints.length));
+      this.skinMats0[ci] = ch.meshes.map((m) => new Float64Array(16 * m.skinJoints.length));
+      this.skinMats1[ci] = ch.meshes.map((m) => new Float64Array(16 * m.skinJoints.length));
+      this.skinDots[ci] = ch.meshes.map((m) => new Float64Array(16 * m.skinJoints.length));
       for (let mi = 0; mi < ch.meshes.length; mi++) {
         const mesh = ch.meshes[mi];
         const dom = dominantJointPerTriangle(mesh);
         this.colliders.push(this.makeCollider(KIND_CHARACTER, -1, ci, mi, ch.id, ch.name, '', -1, vOff, new Float64Array(0), mesh.indices, dom, 0.3, 0.5, ch.collision.groups, ch.collision.mask));
-        this.colliders[this.colliders.length - 1].nv = mesh.positions.length / 3;
+        const C = this.colliders[this.colliders.length - 1];
+        C.nv = mesh.positions.length / 3;
+        for (const p of C.parts) slotBounds(mesh, p);
         vOff += mesh.positions.length / 3;
       }
     }
@@ -417,7 +458,15 @@ export class SimWorld {
     this.P1 = new Float64Array(3 * vOff);
     this.K0 = new Float64Array(3 * vOff);
     this.K1 = new Float64Array(3 * vOff);
-    this.kfVel = new Float64Array(3 * vOff);
+    this.kStamp0 = new Int32Array(vOff).fill(-1);
+    this.kStamp1 = new Int32Array(vOff).fill(-1);
+    for (let c = this.dynCount; c < this.colliders.length; c++) {
+      const C = this.colliders[c];
+      if (C.kind !== KIND_PROP) continue;
+      this.propM0[c] = new Float64Array(16);
+      this.propM1[c] = new Float64Array(16);
+      this.propDot[c] = new Float64Array(16);
+    }
     this.groundMark = new Int32Array(vOff);
     this.saved = new Float64Array(this.bodies.state.length);
 
@@ -435,8 +484,8 @@ export class SimWorld {
       }
 
     // ---- initial keyframed poses
-    this.poseKeyframed(this.timeSec, this.K1);
-    this.K0.set(this.K1);
+    this.poseKeyframed(this.timeSec, 0);
+    this.swapKeyframed();
     for (let i = 0; i < this.dynCount; i++) {
       const s = this.bodies.state;
       const speed = Math.hypot(s[STATE_STRIDE * i + 7], s[STATE_STRIDE * i + 8], s[STATE_STRIDE * i + 9]);
@@ -459,7 +508,7 @@ export class SimWorld {
       for (let v = 0; v < nv; v++) verts[v] = v;
       const edgeIdx = new Uint32Array(edges.length / 2);
       for (let e = 0; e < edgeIdx.length; e++) edgeIdx[e] = e;
-      parts.push({ joint: -1, tris: all, verts, edges: edgeIdx, box: new Float64Array(6) });
+      parts.push({ joint: -1, tris: all, verts, edges: edgeIdx, box: new Float64Array(6), skinned: -1 });
     } else {
       const byJoint = new Map<number, number[]>();
       for (let t = 0; t < ntri; t++) {
@@ -487,6 +536,7 @@ export class SimWorld {
           verts: Uint32Array.from([...vs].sort((a, b) => a - b)),
           edges: Uint32Array.from([...es].sort((a, b) => a - b)),
           box: new Float64Array(6),
+          skinned: -1,
         });
       }
     }
@@ -494,6 +544,7 @@ export class SimWorld {
       index: this.colliders.length, kind, body, docIndex, mesh, objectId, objectName, partName, object, vOff, nv: local.length / 3, tris, edges, parts, local,
       triBox: new Float64Array(6 * ntri), edgeBox: new Float64Array(3 * edges.length), restitution, friction, groups, mask, box: new Float64Array(6),
       closed: kind !== KIND_CHARACTER && isClosedMesh(tris) && signedVolume(local, tris) > 0,
+      moving: true,
     };
   }
 
@@ -510,12 +561,18 @@ export class SimWorld {
     return false;
   }
 
-  /** World vertex positions of every keyframed collider at `timeSec`. */
-  private poseKeyframed(timeSec: number, out: Float64Array): void {
-    const m = _m16;
+  /**
+   * Poses the keyframed colliders at `timeSec` as the end of the step (time
+   * index `tIdx`): props' vertices into K1, characters' rigs and skin
+   * matrices (no skinning: parts are skinned when a test needs them) and
+   * their joint-bounded part boxes.
+   */
+  private poseKeyframed(timeSec: number, tIdx: number): void {
+    const out = this.K1;
     for (let c = this.dynCount; c < this.colliders.length; c++) {
       const C = this.colliders[c];
       if (C.kind === KIND_PROP) {
+        const m = this.propM1[c];
         this.evaluator.propWorldMatrix(C.docIndex, timeSec, m);
         const L = C.local;
         for (let v = 0, o = 3 * C.vOff; v < C.nv; v++, o += 3) {
@@ -524,6 +581,10 @@ export class SimWorld {
           out[o + 1] = m[1] * x + m[5] * y + m[9] * z + m[13];
           out[o + 2] = m[2] * x + m[6] * y + m[10] * z + m[14];
         }
+        const m0 = this.propM0[c];
+        let moving = false;
+        for (let k = 0; k < 16; k++) if (m0[k] !== m[k]) moving = true;
+        C.moving = moving;
       } else if (C.kind === KIND_CHARACTER) {
         const ci = C.docIndex;
         if (C.mesh === 0) {
@@ -532,45 +593,132 @@ export class SimWorld {
           rig.computeWorld();
         }
         const mesh = this.doc.characters[ci].meshes[C.mesh];
-        const sm = this.skinMats[ci][C.mesh];
+        const sm = this.skinMats1[ci][C.mesh], sm0 = this.skinMats0[ci][C.mesh];
         computeSkinMatrices(mesh, this.rigs[ci].world, sm);
-        skinPositions(mesh, sm, out.subarray(3 * C.vOff, 3 * (C.vOff + C.nv)));
+        let moving = false;
+        for (let k = 0; k < sm.length; k++) if (sm0[k] !== sm[k]) {
+          moving = true;
+          break;
+        }
+        C.moving = moving;
+        for (const p of C.parts) jointBoundedBox(p, sm, p.jbox1!);
+      }
+    }
+    this.kfTimeIndex = tIdx;
+  }
+
+  /** Time index of K1 (steps since the start). */
+  private kfTimeIndex = 0;
+
+  /** The end of the step becomes the start of the next. */
+  private swapKeyframed(): void {
+    let t = this.K0;
+    this.K0 = this.K1;
+    this.K1 = t;
+    const s = this.kStamp0;
+    this.kStamp0 = this.kStamp1;
+    this.kStamp1 = s;
+    const sm = this.skinMats0;
+    this.skinMats0 = this.skinMats1;
+    this.skinMats1 = sm;
+    for (let c = this.dynCount; c < this.colliders.length; c++) {
+      const C = this.colliders[c];
+      if (C.kind === KIND_PROP) {
+        this.propM0[c].set(this.propM1[c]);
+        // props are posed whole: K1 must keep the positions for placements before the next pose
+        const o = 3 * C.vOff;
+        for (let i = o; i < o + 3 * C.nv; i++) this.K1[i] = this.K0[i];
+      } else if (C.kind === KIND_CHARACTER) {
+        for (const p of C.parts) {
+          t = p.jbox0!;
+          p.jbox0 = p.jbox1;
+          p.jbox1 = t;
+        }
+      }
+    }
+    this.kfActiveCount = 0;
+  }
+
+  /**
+   * Skins character vertex v of collider C at the start and end of the step
+   * (where not done yet) and places it in P0 / P1 for the current sub-step.
+   */
+  private activateVertex(C: Collider, v: number): void {
+    const g = C.vOff + v;
+    const t1 = this.kfTimeIndex;
+    if (this.kStamp1[g] === t1) return;
+    const mesh = this.doc.characters[C.docIndex].meshes[C.mesh];
+    if (this.kStamp0[g] !== t1 - 1) {
+      skinVertex(mesh, this.skinMats0[C.docIndex][C.mesh], v, this.K0, 3 * g);
+      this.kStamp0[g] = t1 - 1;
+    }
+    skinVertex(mesh, this.skinMats1[C.docIndex][C.mesh], v, this.K1, 3 * g);
+    this.kStamp1[g] = t1;
+    if (this.kfActiveCount >= this.kfActive.length) {
+      const a = new Int32Array(2 * this.kfActive.length);
+      a.set(this.kfActive);
+      this.kfActive = a;
+    }
+    this.kfActive[this.kfActiveCount++] = g;
+    const o = 3 * g, f = this.stepF, K0 = this.K0, K1 = this.K1, P0 = this.P0, P1 = this.P1;
+    for (let c = 0; c < 3; c++) {
+      P0[o + c] = f === 0 ? K0[o + c] : f === 1 ? K1[o + c] : K0[o + c] + f * (K1[o + c] - K0[o + c]);
+      P1[o + c] = K1[o + c];
+    }
+  }
+
+  /** Skins a character part for this step (see activateVertex) and sets its exact swept box. */
+  private activatePart(C: Collider, p: Part): void {
+    const vs = p.verts;
+    for (let k = 0; k < vs.length; k++) this.activateVertex(C, vs[k]);
+    p.skinned = this.kfTimeIndex;
+    const P0 = this.P0, P1 = this.P1, off = C.vOff, bx = p.box;
+    bx.set(_emptyBox);
+    for (let k = 0; k < vs.length; k++) {
+      const o = 3 * (off + vs[k]);
+      for (let c = 0; c < 3; c++) {
+        const a = P0[o + c], b = P1[o + c];
+        const lo = a < b ? a : b, hi = a < b ? b : a;
+        if (lo < bx[c]) bx[c] = lo;
+        if (hi > bx[3 + c]) bx[3 + c] = hi;
       }
     }
   }
 
-  /** Exact world velocities of every keyframed vertex at `timeSec` (cached per time). */
-  private keyframedVelocities(timeSec: number): Float64Array {
-    if (this.kfVelTime === timeSec) return this.kfVel;
-    const out = this.kfVel;
-    const m = _m16;
-    for (let c = this.dynCount; c < this.colliders.length; c++) {
-      const C = this.colliders[c];
-      if (C.kind === KIND_PROP) {
-        this.evaluator.propWorldMatrixDerivative(C.docIndex, timeSec, m);
-        const L = C.local;
-        for (let v = 0, o = 3 * C.vOff; v < C.nv; v++, o += 3) {
-          const x = L[3 * v], y = L[3 * v + 1], z = L[3 * v + 2];
-          out[o] = m[0] * x + m[4] * y + m[8] * z + m[12];
-          out[o + 1] = m[1] * x + m[5] * y + m[9] * z + m[13];
-          out[o + 2] = m[2] * x + m[6] * y + m[10] * z + m[14];
+  /** Whether a character part's vertices are skinned for this step. */
+  private partActive(C: Collider, p: Part): boolean {
+    return p.skinned === this.kfTimeIndex;
+  }
+
+  /** World velocity of vertex v of keyframed collider C at `timeSec` (exact derivative of its curves) into _v. */
+  private keyframedVertexVelocity(C: Collider, v: number, timeSec: number): void {
+    if (this.kfVelTime !== timeSec) {
+      for (let c = this.dynCount; c < this.colliders.length; c++) {
+        const K = this.colliders[c];
+        if (K.kind === KIND_PROP) this.evaluator.propWorldMatrixDerivative(K.docIndex, timeSec, this.propDot[c]);
+        else if (K.kind === KIND_CHARACTER) {
+          const ci = K.docIndex;
+          const rig = this.rigs[ci];
+          if (K.mesh === 0) {
+            this.evaluator.characterLocalPose(ci, timeSec, rig.local);
+            this.evaluator.characterLocalPoseDerivative(ci, timeSec, this.charPoseDot[ci]);
+            rig.computeWorldDerivative(this.charPoseDot[ci]);
+          }
+          computeSkinMatrices(this.doc.characters[ci].meshes[K.mesh], rig.worldDot, this.skinDots[ci][K.mesh]);
         }
-      } else if (C.kind === KIND_CHARACTER) {
-        const ci = C.docIndex;
-        const rig = this.rigs[ci];
-        if (C.mesh === 0) {
-          this.evaluator.characterLocalPose(ci, timeSec, rig.local);
-          this.evaluator.characterLocalPoseDerivative(ci, timeSec, this.charPoseDot[ci]);
-          rig.computeWorldDerivative(this.charPoseDot[ci]);
-        }
-        const mesh = this.doc.characters[ci].meshes[C.mesh];
-        const sm = this.skinMats[ci][C.mesh];
-        computeSkinMatrices(mesh, rig.worldDot, sm);
-        skinVelocities(mesh, sm, out.subarray(3 * C.vOff, 3 * (C.vOff + C.nv)));
       }
+      this.kfVelTime = timeSec;
     }
-    this.kfVelTime = timeSec;
-    return out;
+    if (C.kind === KIND_PROP) {
+      const m = this.propDot[C.index], L = C.local;
+      const x = L[3 * v], y = L[3 * v + 1], z = L[3 * v + 2];
+      _v[0] = m[0] * x + m[4] * y + m[8] * z + m[12];
+      _v[1] = m[1] * x + m[5] * y + m[9] * z + m[13];
+      _v[2] = m[2] * x + m[6] * y + m[10] * z + m[14];
+    } else {
+      const mesh = this.doc.characters[C.docIndex].meshes[C.mesh];
+      skinVertexVelocity(mesh, this.skinDots[C.docIndex][C.mesh], v, _v);
+    }
   }
 
   /** World vertex positions of the dynamic colliders for state `st`. */
@@ -591,15 +739,22 @@ export class SimWorld {
     }
   }
 
+  /** Places the keyframed vertices (props, and the character vertices skinned this step) at fraction f of the step. */
   private placeKeyframed(f: number, out: Float64Array): void {
-    const start = 3 * (this.dynCount > 0 ? this.colliders[this.dynCount - 1].vOff + this.colliders[this.dynCount - 1].nv : 0);
     const K0 = this.K0, K1 = this.K1;
-    if (f === 1) {
-      for (let i = start; i < out.length; i++) out[i] = K1[i];
-    } else if (f === 0) {
-      for (let i = start; i < out.length; i++) out[i] = K0[i];
-    } else {
-      for (let i = start; i < out.length; i++) out[i] = K0[i] + f * (K1[i] - K0[i]);
+    if (out === this.P0) this.stepF = f;
+    for (let c = this.dynCount; c < this.colliders.length; c++) {
+      const C = this.colliders[c];
+      if (C.kind !== KIND_PROP) continue;
+      const a = 3 * C.vOff, b = a + 3 * C.nv;
+      if (f === 1) for (let i = a; i < b; i++) out[i] = K1[i];
+      else if (f === 0) for (let i = a; i < b; i++) out[i] = K0[i];
+      else for (let i = a; i < b; i++) out[i] = K0[i] + f * (K1[i] - K0[i]);
+    }
+    const act = this.kfActive;
+    for (let k = 0; k < this.kfActiveCount; k++) {
+      const o = 3 * act[k];
+      for (let i = o; i < o + 3; i++) out[i] = f === 1 ? K1[i] : f === 0 ? K0[i] : K0[i] + f * (K1[i] - K0[i]);
     }
   }
 
@@ -608,7 +763,20 @@ export class SimWorld {
     const h = this.stepSec;
     const t0 = this.timeSec;
     const st = this.bodies.state;
-    this.poseKeyframed(this.startTimeSec + (this.stats.steps + 1) * h, this.K1);
+    this.poseKeyframed(this.startTimeSec + (this.stats.steps + 1) * h, this.stats.steps + 1);
+    this.stepF = 0;
+    // character features of the persistent (resting) contacts are read every sub-step
+    for (const pc of this.persist) {
+      const A = this.colliders[pc.cA], B = this.colliders[pc.cB];
+      if (A.kind === KIND_CHARACTER) {
+        if (pc.kind === HitKind.VertexTriangle) this.activateVertex(A, pc.fA);
+        else for (let k = 0; k < 2; k++) this.activateVertex(A, A.edges[2 * pc.fA + k]);
+      }
+      if (B.kind === KIND_CHARACTER) {
+        if (pc.kind === HitKind.VertexTriangle) for (let k = 0; k < 3; k++) this.activateVertex(B, B.tris[3 * pc.fB + k]);
+        else for (let k = 0; k < 2; k++) this.activateVertex(B, B.edges[2 * pc.fB + k]);
+      }
+    }
     let f = 0;
     let sub = 0;
     for (;;) {
@@ -638,7 +806,7 @@ export class SimWorld {
       if (f >= 1) break;
     }
     this.timeSec = this.startTimeSec + (this.stats.steps + 1) * h;
-    this.K0.set(this.K1);
+    this.swapKeyframed();
     this.afterStep(h);
     this.stats.steps++;
   }
@@ -744,11 +912,16 @@ export class SimWorld {
         if (b < this.dynCount && b <= a) continue;
         if (!this.pairOk[a * nc + b]) continue;
         const Bc = this.colliders[b];
-        if (!this.awake[A.body] && (Bc.kind !== KIND_DYNAMIC ? !this.kfMoves(Bc) : !this.awake[Bc.body])) continue;
+        if (!this.awake[A.body] && (Bc.kind !== KIND_DYNAMIC ? !Bc.moving : !this.awake[Bc.body])) continue;
         if (!boxesOverlap(A.box, 0, Bc.box, 0, 0)) continue;
         for (const pa of A.parts) {
           for (const pb of Bc.parts) {
             if (!boxesOverlap(pa.box, 0, pb.box, 0, 0)) continue;
+            if (Bc.kind === KIND_CHARACTER && !this.partActive(Bc, pb)) {
+              // bounded from the joints so far: skin the part for this step, then test its exact box
+              this.activatePart(Bc, pb);
+              if (!boxesOverlap(pa.box, 0, pb.box, 0, 0)) continue;
+            }
             if (this.ignore.length && this.ignoredParts(A, pa.joint, Bc, pb.joint)) continue;
             const t = this.partPair(A, pa, Bc, pb, hs);
             if (t < tmin) tmin = t;
@@ -759,18 +932,21 @@ export class SimWorld {
     return tmin === Infinity ? -1 : tmin;
   }
 
-  private kfMoves(C: Collider): boolean {
-    const o = 3 * C.vOff;
-    for (let i = o; i < o + 3 * C.nv; i++) if (this.K0[i] !== this.K1[i]) return true;
-    return false;
-  }
-
   /** Swept boxes of a collider, of its parts, triangles and edges. */
   private colliderBox(C: Collider): void {
     const P0 = this.P0, P1 = this.P1, off = C.vOff;
     C.box.set(_emptyBox);
+    const character = C.kind === KIND_CHARACTER;
     for (const p of C.parts) {
       const bx = p.box;
+      if (character && !this.partActive(C, p)) {
+        // not skinned in this step: bounded by its boxes from the joints at both ends of the step
+        const a = p.jbox0!, b = p.jbox1!;
+        for (let c = 0; c < 3; c++) {
+          bx[c] = a[c] < b[c] ? a[c] : b[c];
+          bx[3 + c] = a[3 + c] > b[3 + c] ? a[3 + c] : b[3 + c];
+        }
+      } else {
       bx.set(_emptyBox);
       const vs = p.verts;
       for (let k = 0; k < vs.length; k++) {
@@ -781,6 +957,7 @@ export class SimWorld {
           if (lo < bx[c]) bx[c] = lo;
           if (hi > bx[3 + c]) bx[3 + c] = hi;
         }
+      }
       }
       for (let c = 0; c < 3; c++) {
         if (bx[c] < C.box[c]) C.box[c] = bx[c];
@@ -1209,28 +1386,30 @@ export class SimWorld {
       _v[2] = st[s + 9] * im + _w[0] * ry - _w[1] * rx;
       return;
     }
-    const V = this.keyframedVelocities(timeSec);
-    const o = C.vOff;
-    _v[0] = _v[1] = _v[2] = 0;
-    const add = (vi: number, wt: number) => {
-      const k = 3 * (o + vi);
-      _v[0] += wt * V[k];
-      _v[1] += wt * V[k + 1];
-      _v[2] += wt * V[k + 2];
-    };
+    _acc[0] = _acc[1] = _acc[2] = 0;
     if (kind === HitKind.VertexTriangle) {
-      if (side === 0) add(feat, 1);
+      if (side === 0) this.addKeyframedVelocity(C, feat, 1, timeSec);
       else {
         const T = C.tris;
-        add(T[3 * feat], 1 - u - w);
-        add(T[3 * feat + 1], u);
-        add(T[3 * feat + 2], w);
+        this.addKeyframedVelocity(C, T[3 * feat], 1 - u - w, timeSec);
+        this.addKeyframedVelocity(C, T[3 * feat + 1], u, timeSec);
+        this.addKeyframedVelocity(C, T[3 * feat + 2], w, timeSec);
       }
     } else {
       const E = C.edges, par = side === 0 ? u : w;
-      add(E[2 * feat], 1 - par);
-      add(E[2 * feat + 1], par);
+      this.addKeyframedVelocity(C, E[2 * feat], 1 - par, timeSec);
+      this.addKeyframedVelocity(C, E[2 * feat + 1], par, timeSec);
     }
+    _v[0] = _acc[0];
+    _v[1] = _acc[1];
+    _v[2] = _acc[2];
+  }
+
+  private addKeyframedVelocity(C: Collider, v: number, wt: number, timeSec: number): void {
+    this.keyframedVertexVelocity(C, v, timeSec);
+    _acc[0] += wt * _v[0];
+    _acc[1] += wt * _v[1];
+    _acc[2] += wt * _v[2];
   }
 
   /** Adds a mesh–mesh contact between colliders cA (vertex / edge a side) and cB. */
@@ -1342,8 +1521,6 @@ export class SimWorld {
     if (this.contactCount === 0 && nJoints === 0) return false;
     // restitution: the lower of the two surfaces above the threshold, else 0
     const thr = this.opts.restitutionThresholdMps;
-    const view = this.contactView;
-    view.length = 0;
     for (let k = 0; k < this.contactCount; k++) {
       const ct = this.contactPool[k];
       const ca = this.contactColA[k], cb = this.contactColB[k];
@@ -1351,33 +1528,182 @@ export class SimWorld {
         const ea = this.colliders[ca].restitution, eb = cb >= 0 ? this.colliders[cb].restitution : ea;
         ct.restitution = Math.min(ea, eb);
       } else ct.restitution = 0;
-      view.push(ct);
     }
-    const bview = this.bodyView;
-    bview.length = 0;
-    for (let k = 0; k < this.bodyCount; k++) bview.push(this.bodyInputs[k]);
-    const jview = this.jointView;
-    jview.length = 0;
-    for (let k = 0; k < nJoints; k++) jview.push(this.jointPool[k]);
-    const sol = this.solver.solve(bview, jview, view, {}, this.solution);
+    const nc = this.contactCount;
+    this.ensureSolveBuffers(nc);
+    this.solveIslands(nJoints);
     this.stats.solves++;
     const B = this.bodies;
-    if (impact) this.recordImpacts(st, timeSec, firstImpact, nImpact, sol);
+    if (impact) this.recordImpacts(st, timeSec, firstImpact, nImpact);
+    const L = this.solLin, W = this.solAng;
     for (let i = 0; i < this.dynCount; i++) {
+      if (this.islandOf[i] < 0) continue; // in no contact or joint: velocity unchanged
       const s = STATE_STRIDE * i;
       const m = B.massKg[i];
-      const vx = sol.linearVelocity[3 * i], vy = sol.linearVelocity[3 * i + 1], vz = sol.linearVelocity[3 * i + 2];
+      const vx = L[3 * i], vy = L[3 * i + 1], vz = L[3 * i + 2];
       const dvx = vx * m - st[s + 7], dvy = vy * m - st[s + 8], dvz = vz * m - st[s + 9];
       if (!this.awake[i]) {
-        if (dvx * dvx + dvy * dvy + dvz * dvz > (1e-6 * m) ** 2 || Math.abs(sol.angularVelocity[3 * i]) + Math.abs(sol.angularVelocity[3 * i + 1]) + Math.abs(sol.angularVelocity[3 * i + 2]) > 1e-6) this.wake(i);
+        if (dvx * dvx + dvy * dvy + dvz * dvz > (1e-6 * m) ** 2 || Math.abs(W[3 * i]) + Math.abs(W[3 * i + 1]) + Math.abs(W[3 * i + 2]) > 1e-6) this.wake(i);
         else continue;
       }
       st[s + 7] = vx * m;
       st[s + 8] = vy * m;
       st[s + 9] = vz * m;
-      B.inertiaWorldTimes(st, i, sol.angularVelocity[3 * i], sol.angularVelocity[3 * i + 1], sol.angularVelocity[3 * i + 2], st, s + 10);
+      B.inertiaWorldTimes(st, i, W[3 * i], W[3 * i + 1], W[3 * i + 2], st, s + 10);
     }
     return true;
+  }
+
+  // per-solve results gathered over the islands (global body / contact indices)
+  private solLin = new Float64Array(0);
+  private solAng = new Float64Array(0);
+  private solImp = new Float64Array(0);
+  /** Island (root dynamic body) of each dynamic body in the current solve, -1 if it has no contact or joint. */
+  private islandOf = new Int32Array(0);
+  private ufParent = new Int32Array(0);
+  private localIndex = new Int32Array(0);
+  private ctBodyA = new Int32Array(0);
+  private ctBodyB = new Int32Array(0);
+  private jtBodyA = new Int32Array(0);
+  private jtBodyB = new Int32Array(0);
+  private readonly islandSolution = new ImpulseSolution();
+
+  private ensureSolveBuffers(nc: number): void {
+    const nb = this.dynCount;
+    if (this.solLin.length < 3 * nb) {
+      this.solLin = new Float64Array(3 * nb);
+      this.solAng = new Float64Array(3 * nb);
+      this.islandOf = new Int32Array(nb);
+      this.ufParent = new Int32Array(nb);
+      this.localIndex = new Int32Array(nb);
+    }
+    if (this.solImp.length < 3 * nc) {
+      const n = Math.max(nc, 2 * (this.solImp.length / 3));
+      this.solImp = new Float64Array(3 * n);
+      this.ctBodyA = new Int32Array(n);
+      this.ctBodyB = new Int32Array(n);
+    }
+    const nj = this.jointPool.length;
+    if (this.jtBodyA.length < nj) {
+      this.jtBodyA = new Int32Array(2 * nj);
+      this.jtBodyB = new Int32Array(2 * nj);
+    }
+  }
+
+  private ufFind(i: number): number {
+    const p = this.ufParent;
+    while (p[i] !== i) {
+      p[i] = p[p[i]];
+      i = p[i];
+    }
+    return i;
+  }
+
+  private ufUnion(a: number, b: number): void {
+    const ra = this.ufFind(a), rb = this.ufFind(b);
+    if (ra === rb) return;
+    // the smaller index is the root: islands come out in body order (deterministic)
+    if (ra < rb) this.ufParent[rb] = ra;
+    else this.ufParent[ra] = rb;
+  }
+
+  /**
+   * Solves the gathered contacts and joints island by island: bodies that
+   * share no contact or joint do not interact within one impulse solve, so
+   * each connected group is an independent (and much smaller) system. Fills
+   * solLin/solAng for every body in an island and solImp for every contact.
+   */
+  private solveIslands(nJoints: number): void {
+    const nd = this.dynCount, nc = this.contactCount;
+    const P = this.ufParent, isl = this.islandOf;
+    for (let i = 0; i < nd; i++) {
+      P[i] = i;
+      isl[i] = -1;
+    }
+    for (let k = 0; k < nc; k++) {
+      const ct = this.contactPool[k];
+      this.ctBodyA[k] = ct.bodyA;
+      this.ctBodyB[k] = ct.bodyB;
+      const a = ct.bodyA < nd ? ct.bodyA : -1, b = ct.bodyB >= 0 && ct.bodyB < nd ? ct.bodyB : -1;
+      if (a >= 0) isl[a] = 0;
+      if (b >= 0) isl[b] = 0;
+      if (a >= 0 && b >= 0) this.ufUnion(a, b);
+    }
+    for (let k = 0; k < nJoints; k++) {
+      const j = this.jointPool[k];
+      this.jtBodyA[k] = j.bodyA;
+      this.jtBodyB[k] = j.bodyB;
+      isl[j.bodyA] = 0;
+      isl[j.bodyB] = 0;
+      this.ufUnion(j.bodyA, j.bodyB);
+    }
+    for (let i = 0; i < nd; i++) if (isl[i] === 0) isl[i] = this.ufFind(i);
+    const bview = this.bodyView, jview = this.jointView, cview = this.contactView;
+    const sol = this.islandSolution;
+    const loc = this.localIndex;
+    for (let root = 0; root < nd; root++) {
+      if (isl[root] !== root) continue;
+      bview.length = 0;
+      jview.length = 0;
+      cview.length = 0;
+      for (let i = root; i < nd; i++) {
+        if (isl[i] !== root) continue;
+        loc[i] = bview.length;
+        bview.push(this.bodyInputs[i]);
+      }
+      const nIslandBodies = bview.length;
+      for (let k = 0; k < nc; k++) {
+        const a = this.ctBodyA[k], b = this.ctBodyB[k];
+        const da = a < nd, db = b >= 0 && b < nd;
+        if ((da ? isl[a] : isl[b]) !== root) continue;
+        const ct = this.contactPool[k];
+        if (da) ct.bodyA = loc[a];
+        else {
+          ct.bodyA = bview.length;
+          bview.push(this.bodyInputs[a]);
+        }
+        if (db) ct.bodyB = loc[b];
+        else if (b >= 0) {
+          ct.bodyB = bview.length;
+          bview.push(this.bodyInputs[b]);
+        }
+        cview.push(ct);
+      }
+      for (let k = 0; k < nJoints; k++) {
+        if (isl[this.jtBodyA[k]] !== root) continue;
+        const j = this.jointPool[k];
+        j.bodyA = loc[this.jtBodyA[k]];
+        j.bodyB = loc[this.jtBodyB[k]];
+        jview.push(j);
+      }
+      this.solver.solve(bview, jview, cview, {}, sol);
+      this.stats.islandSolves++;
+      for (let i = root; i < nd; i++) {
+        if (isl[i] !== root) continue;
+        const l = loc[i];
+        for (let c = 0; c < 3; c++) {
+          this.solLin[3 * i + c] = sol.linearVelocity[3 * l + c];
+          this.solAng[3 * i + c] = sol.angularVelocity[3 * l + c];
+        }
+      }
+      let m = 0;
+      for (let k = 0; k < nc; k++) {
+        const a = this.ctBodyA[k], b = this.ctBodyB[k];
+        if ((a < nd ? isl[a] : isl[b]) !== root) continue;
+        for (let c = 0; c < 3; c++) this.solImp[3 * k + c] = sol.contactImpulse[3 * m + c];
+        m++;
+      }
+      void nIslandBodies;
+    }
+    // restore the global indices (the pools are reused)
+    for (let k = 0; k < nc; k++) {
+      this.contactPool[k].bodyA = this.ctBodyA[k];
+      this.contactPool[k].bodyB = this.ctBodyB[k];
+    }
+    for (let k = 0; k < nJoints; k++) {
+      this.jointPool[k].bodyA = this.jtBodyA[k];
+      this.jointPool[k].bodyB = this.jtBodyB[k];
+    }
   }
 
   private wake(i: number): void {
@@ -1480,7 +1806,7 @@ export class SimWorld {
   /** Called at every impact event, with the state just before ('pre') and just after ('post') the impulses. */
   onImpact: ((timeSec: number, phase: 'pre' | 'post') => void) | null = null;
 
-  private recordImpacts(st: Float64Array, timeSec: number, first: number, n: number, sol: ImpulseSolution): void {
+  private recordImpacts(st: Float64Array, timeSec: number, first: number, n: number): void {
     const thr = this.opts.restitutionThresholdMps;
     const B = this.bodies;
     // one record per collider pair, impulses summed
@@ -1496,9 +1822,9 @@ export class SimWorld {
       let approach = 0;
       for (let m = first; m < first + n; m++) {
         if (this.contactColA[m] !== ca || this.contactColB[m] !== cb) continue;
-        jx += sol.contactImpulse[3 * m];
-        jy += sol.contactImpulse[3 * m + 1];
-        jz += sol.contactImpulse[3 * m + 2];
+        jx += this.solImp[3 * m];
+        jy += this.solImp[3 * m + 1];
+        jz += this.solImp[3 * m + 2];
         const ct = this.contactPool[m];
         px += ct.point.x;
         py += ct.point.y;
@@ -1517,7 +1843,7 @@ export class SimWorld {
       const s = flip ? -1 : 1;
       const bi = first3.body;
       const pre: [number, number, number] = [st[STATE_STRIDE * bi + 7] * B.invMass[bi], st[STATE_STRIDE * bi + 8] * B.invMass[bi], st[STATE_STRIDE * bi + 9] * B.invMass[bi]];
-      const post: [number, number, number] = [sol.linearVelocity[3 * bi], sol.linearVelocity[3 * bi + 1], sol.linearVelocity[3 * bi + 2]];
+      const post: [number, number, number] = [this.solLin[3 * bi], this.solLin[3 * bi + 1], this.solLin[3 * bi + 2]];
       this.impacts.push({
         timeSec,
         frame: timeSec * this.frameRate,
@@ -1750,6 +2076,125 @@ const _c = [0, 0, 0];
 const _d = [0, 0, 0];
 const _v = [0, 0, 0];
 const _w = [0, 0, 0];
+const _acc = [0, 0, 0];
 const _o10 = new Float64Array(10);
 const _emptyBox = Float64Array.of(Infinity, Infinity, Infinity, -Infinity, -Infinity, -Infinity);
 export type { Character, Prop };
+
+/** LBS of one vertex (the arithmetic of skinPositions, so results are identical) into out[o..o+2]. */
+function skinVertex(mesh: SkinnedMesh, S: Float64Array, v: number, out: Float64Array, o: number): void {
+  const J = mesh.joints, W = mesh.weights, P = mesh.positions;
+  let m0 = 0, m1 = 0, m2 = 0, m4 = 0, m5 = 0, m6 = 0, m8 = 0, m9 = 0, m10 = 0, m12 = 0, m13 = 0, m14 = 0;
+  const v4 = v * 4;
+  for (let i = 0; i < 4; i++) {
+    const w = W[v4 + i];
+    if (w === 0) continue;
+    const so = J[v4 + i] * 16;
+    m0 += w * S[so];
+    m1 += w * S[so + 1];
+    m2 += w * S[so + 2];
+    m4 += w * S[so + 4];
+    m5 += w * S[so + 5];
+    m6 += w * S[so + 6];
+    m8 += w * S[so + 8];
+    m9 += w * S[so + 9];
+    m10 += w * S[so + 10];
+    m12 += w * S[so + 12];
+    m13 += w * S[so + 13];
+    m14 += w * S[so + 14];
+  }
+  const v3 = v * 3;
+  const x = P[v3], y = P[v3 + 1], z = P[v3 + 2];
+  out[o] = m0 * x + m4 * y + m8 * z + m12;
+  out[o + 1] = m1 * x + m5 * y + m9 * z + m13;
+  out[o + 2] = m2 * x + m6 * y + m10 * z + m14;
+}
+
+/** Velocity of one skinned vertex, Σ wᵢ Ṡᵢ v (as skinVelocities), into out[0..2]. */
+function skinVertexVelocity(mesh: SkinnedMesh, S: Float64Array, v: number, out: number[]): void {
+  const J = mesh.joints, W = mesh.weights, P = mesh.positions;
+  const v3 = v * 3, v4 = v * 4;
+  const x = P[v3], y = P[v3 + 1], z = P[v3 + 2];
+  let ox = 0, oy = 0, oz = 0;
+  for (let i = 0; i < 4; i++) {
+    const w = W[v4 + i];
+    if (w === 0) continue;
+    const o = J[v4 + i] * 16;
+    ox += w * (S[o] * x + S[o + 4] * y + S[o + 8] * z + S[o + 12]);
+    oy += w * (S[o + 1] * x + S[o + 5] * y + S[o + 9] * z + S[o + 13]);
+    oz += w * (S[o + 2] * x + S[o + 6] * y + S[o + 10] * z + S[o + 14]);
+  }
+  out[0] = ox;
+  out[1] = oy;
+  out[2] = oz;
+}
+
+/** Per-slot bind-space boxes and weight-sum range of a character part (see Part.slots). */
+function slotBounds(mesh: SkinnedMesh, p: Part): void {
+  const J = mesh.joints, W = mesh.weights, P = mesh.positions;
+  const slotOf = new Map<number, number>();
+  const boxes: number[] = [];
+  let wsMin = Infinity, wsMax = -Infinity;
+  for (let k = 0; k < p.verts.length; k++) {
+    const v = p.verts[k];
+    let ws = 0;
+    for (let i = 0; i < 4; i++) {
+      const w = W[4 * v + i];
+      if (w === 0) continue;
+      ws += w;
+      const slot = J[4 * v + i];
+      let b = slotOf.get(slot);
+      if (b === undefined) {
+        b = slotOf.size;
+        slotOf.set(slot, b);
+        boxes.push(Infinity, Infinity, Infinity, -Infinity, -Infinity, -Infinity);
+      }
+      for (let c = 0; c < 3; c++) {
+        const x = P[3 * v + c];
+        if (x < boxes[6 * b + c]) boxes[6 * b + c] = x;
+        if (x > boxes[6 * b + 3 + c]) boxes[6 * b + 3 + c] = x;
+      }
+    }
+    if (ws < wsMin) wsMin = ws;
+    if (ws > wsMax) wsMax = ws;
+  }
+  p.slots = Int32Array.from(slotOf.keys());
+  p.slotBox = Float64Array.from(boxes);
+  p.wsMin = wsMin === Infinity ? 1 : wsMin;
+  p.wsMax = wsMax === -Infinity ? 1 : wsMax;
+  p.jbox0 = new Float64Array(6);
+  p.jbox1 = new Float64Array(6);
+}
+
+/**
+ * Box of a character part posed with skin matrices S, from its per-slot
+ * bind boxes (centre / half-extent through |S|), scaled by the weight-sum
+ * range, padded for rounding.
+ */
+function jointBoundedBox(p: Part, S: Float64Array, out: Float64Array): void {
+  out.set(_emptyBox);
+  const slots = p.slots!, B = p.slotBox!;
+  for (let k = 0; k < slots.length; k++) {
+    const o = 16 * slots[k], b = 6 * k;
+    const cx = 0.5 * (B[b] + B[b + 3]), cy = 0.5 * (B[b + 1] + B[b + 4]), cz = 0.5 * (B[b + 2] + B[b + 5]);
+    const ex = 0.5 * (B[b + 3] - B[b]), ey = 0.5 * (B[b + 4] - B[b + 1]), ez = 0.5 * (B[b + 5] - B[b + 2]);
+    for (let c = 0; c < 3; c++) {
+      const m = S[o + c] * cx + S[o + 4 + c] * cy + S[o + 8 + c] * cz + S[o + 12 + c];
+      const e = Math.abs(S[o + c]) * ex + Math.abs(S[o + 4 + c]) * ey + Math.abs(S[o + 8 + c]) * ez;
+      if (m - e < out[c]) out[c] = m - e;
+      if (m + e > out[3 + c]) out[3 + c] = m + e;
+    }
+  }
+  const lo = p.wsMin!, hi = p.wsMax!;
+  for (let c = 0; c < 3; c++) {
+    let a = out[c], b = out[3 + c];
+    if (lo !== 1 || hi !== 1) {
+      const x0 = lo * a, x1 = hi * a, y0 = lo * b, y1 = hi * b;
+      a = Math.min(x0, x1, y0, y1);
+      b = Math.max(x0, x1, y0, y1);
+    }
+    const pad = 1e-9 * (Math.abs(a) + Math.abs(b)) + 1e-12;
+    out[c] = a - pad;
+    out[3 + c] = b + pad;
+  }
+}
