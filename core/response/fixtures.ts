@@ -175,3 +175,103 @@ export function approachingContact(bodies: readonly RigidBodyInput[], a: number,
   if (dot(vr, n) > 0) n = v3(-n.x, -n.y, -n.z);
   return { bodyA: a, bodyB: b, point, normal: n, ...extra };
 }
+
+/**
+ * A 20-part ragdoll (pelvis, 3 spine parts, neck, head, two arms of clavicle,
+ * upper arm, forearm, hand, two legs of thigh, shin, foot; 19 ball joints)
+ * lying flat on the ground plane y = 0, every part a box whose bottom face
+ * rests on the plane. `contactsPerPart` = 2 puts contacts at the two ends of
+ * the bottom face's centre line (collinear, as for a limb), 4 at its four
+ * corners (coplanar, redundant). Velocities: falling onto the plane at about
+ * `approachMps` with a random tangential drift and spin, made consistent with
+ * the joints by a joints-only solve (as for a real linkage before an impact).
+ */
+export function makeLyingRagdoll(
+  rand: () => number,
+  contactsPerPart: 2 | 4,
+  opts: { restitution?: number; friction?: number; approachMps?: number; solveJoints: (b: RigidBodyInput[], j: JointInput[]) => ImpulseSolution },
+): { bodies: RigidBodyInput[]; joints: JointInput[]; contacts: ContactInput[] } {
+  // part: parent, start point (x, z) of its axis, end point, half width, half height
+  const P: Array<[string, number, number, number, number, number, number, number]> = [
+    ['pelvis', -1, 0, -0.1, 0, 0.1, 0.16, 0.1],
+    ['spine1', 0, 0, 0.1, 0, 0.25, 0.14, 0.09],
+    ['spine2', 1, 0, 0.25, 0, 0.4, 0.15, 0.09],
+    ['chest', 2, 0, 0.4, 0, 0.6, 0.18, 0.1],
+    ['neck', 3, 0, 0.6, 0, 0.7, 0.05, 0.05],
+    ['head', 4, 0, 0.7, 0, 0.92, 0.09, 0.1],
+    ['clavicleL', 3, 0.03, 0.56, 0.18, 0.58, 0.04, 0.04],
+    ['upperArmL', 6, 0.18, 0.58, 0.45, 0.58, 0.05, 0.05],
+    ['forearmL', 7, 0.45, 0.58, 0.7, 0.58, 0.04, 0.04],
+    ['handL', 8, 0.7, 0.58, 0.85, 0.58, 0.045, 0.02],
+    ['clavicleR', 3, -0.03, 0.56, -0.18, 0.58, 0.04, 0.04],
+    ['upperArmR', 10, -0.18, 0.58, -0.45, 0.58, 0.05, 0.05],
+    ['forearmR', 11, -0.45, 0.58, -0.7, 0.58, 0.04, 0.04],
+    ['handR', 12, -0.7, 0.58, -0.85, 0.58, 0.045, 0.02],
+    ['thighL', 0, 0.1, -0.1, 0.12, -0.55, 0.07, 0.07],
+    ['shinL', 14, 0.12, -0.55, 0.13, -0.98, 0.055, 0.055],
+    ['footL', 15, 0.13, -0.98, 0.14, -1.2, 0.045, 0.04],
+    ['thighR', 0, -0.1, -0.1, -0.12, -0.55, 0.07, 0.07],
+    ['shinR', 17, -0.12, -0.55, -0.13, -0.98, 0.055, 0.055],
+    ['footR', 18, -0.13, -0.98, -0.14, -1.2, 0.045, 0.04],
+  ];
+  const bodies: RigidBodyInput[] = [];
+  const joints: JointInput[] = [];
+  const contacts: ContactInput[] = [];
+  const eps = opts.restitution ?? 0, gamma = opts.friction ?? 0.5, vIn = opts.approachMps ?? 0.5;
+  const bottoms: Array<{ ax: number; az: number; bx: number; bz: number; w: number }> = [];
+  for (const [id, parent, x0, z0, x1, z1, hw, hh] of P) {
+    const L = Math.hypot(x1 - x0, z1 - z0), ux = (x1 - x0) / L, uz = (z1 - z0) / L;
+    // box with axis (ux, 0, uz), width direction (−uz, 0, ux), height y; principal moments rotated about y
+    const m = 1000 * (2 * hw) * (2 * hh) * L;
+    const Ia = (m * (4 * hw * hw + 4 * hh * hh)) / 12, Iw = (m * (L * L + 4 * hh * hh)) / 12, Iy = (m * (L * L + 4 * hw * hw)) / 12;
+    // I = Ia·u uᵀ + Iw·w wᵀ + Iy·ŷŷᵀ with u = (ux, 0, uz), w = (−uz, 0, ux)
+    const Ixx = Ia * ux * ux + Iw * uz * uz, Izz = Ia * uz * uz + Iw * ux * ux, Ixz = (Ia - Iw) * ux * uz;
+    bodies.push({
+      id,
+      massKg: m,
+      inertia: [Ixx, 0, Ixz, 0, Iy, 0, Ixz, 0, Izz],
+      centerOfMass: v3((x0 + x1) / 2, hh, (z0 + z1) / 2),
+      linearVelocity: v3(0.3 * (2 * rand() - 1), -vIn * (0.8 + 0.4 * rand()), 0.3 * (2 * rand() - 1)),
+      angularVelocity: v3(0.5 * (2 * rand() - 1), 0.5 * (2 * rand() - 1), 0.5 * (2 * rand() - 1)),
+      restitution: eps,
+      friction: gamma,
+    });
+    bottoms.push({ ax: x0, az: z0, bx: x1, bz: z1, w: hw });
+    if (parent >= 0) {
+      const pp = bodies[parent].centerOfMass;
+      joints.push({ kind: 'ball', id: `${P[parent][0]}-${id}`, bodyA: parent, bodyB: bodies.length - 1, point: v3(x0, 0.5 * (hh + pp.y), z0) });
+    }
+  }
+  const s = opts.solveJoints(bodies, joints);
+  for (let i = 0; i < bodies.length; i++) {
+    bodies[i].linearVelocity = v3(s.linearVelocity[3 * i], s.linearVelocity[3 * i + 1], s.linearVelocity[3 * i + 2]);
+    bodies[i].angularVelocity = v3(s.angularVelocity[3 * i], s.angularVelocity[3 * i + 1], s.angularVelocity[3 * i + 2]);
+  }
+  for (let i = 0; i < bodies.length; i++) {
+    const { ax, az, bx, bz, w } = bottoms[i];
+    const L = Math.hypot(bx - ax, bz - az), wx = (-(bz - az) / L) * w, wz = ((bx - ax) / L) * w;
+    const pts = contactsPerPart === 2 ? [v3(ax, 0, az), v3(bx, 0, bz)] : [v3(ax + wx, 0, az + wz), v3(ax - wx, 0, az - wz), v3(bx + wx, 0, bz + wz), v3(bx - wx, 0, bz - wz)];
+    for (const p of pts) contacts.push({ id: `${bodies[i].id}:${contacts.length}`, bodyA: i, bodyB: -1, point: p, normal: v3(0, 1, 0) });
+  }
+  return { bodies, joints, contacts };
+}
+
+/** A box (half extents hx, hy, hz) resting on y = 0, four bottom corners in contact, landing at `vy` with a small tilt rate. */
+export function makeBoxOnPlane(hx: number, hy: number, hz: number, vy: number, restitution: number, friction: number): { bodies: RigidBodyInput[]; contacts: ContactInput[] } {
+  const m = 1000 * 8 * hx * hy * hz;
+  const bodies: RigidBodyInput[] = [
+    {
+      id: 'box',
+      massKg: m,
+      inertia: [(m * (hy * hy + hz * hz)) / 3, 0, 0, 0, (m * (hx * hx + hz * hz)) / 3, 0, 0, 0, (m * (hx * hx + hy * hy)) / 3],
+      centerOfMass: v3(0, hy, 0),
+      linearVelocity: v3(0.4, vy, -0.2),
+      angularVelocity: v3(0.3, 0.2, -0.25),
+      restitution,
+      friction,
+    },
+  ];
+  const contacts: ContactInput[] = [];
+  for (const sx of [-1, 1]) for (const sz of [-1, 1]) contacts.push({ bodyA: 0, bodyB: -1, point: v3(sx * hx, 0, sz * hz), normal: v3(0, 1, 0) });
+  return { bodies, contacts };
+}

@@ -134,27 +134,77 @@ export function luSolve(a: Float64Array, n: number, piv: Int32Array, b: Float64A
 
 /**
  * Solves the small dense system S x = b (n×n row-major, not necessarily
- * symmetric) robustly: LU with partial pivoting and iterative refinement when
- * S has full rank; otherwise the pseudo-inverse from a one-sided Jacobi SVD
- * (singular values below 1e-10 of the largest dropped), i.e. the
- * minimum-norm least-squares solution. Rank deficiency is normal here:
- * redundant constraints such as four contacts under a flat box, or a sticking
- * contact next to a ball joint. `work` needs 2n² + 3n numbers, `piv` n.
- * Returns the residual norm max|b − S x|.
+ * symmetric) robustly, giving the minimum-norm least-squares solution
+ * x = pinv(S)·b. Rank deficiency is normal here: redundant constraints such
+ * as four contacts under a flat box, or a sticking contact next to a ball
+ * joint. Method: LU with complete pivoting, stopped at the numerical rank r
+ * (largest remaining |entry| ≤ 1e-11·max|S|), so P S Q = L U with L (n×r) of
+ * full column rank and U (r×n) of full row rank; then
+ * pinv(S) = Q·Uᵀ(U Uᵀ)⁻¹·(LᵀL)⁻¹Lᵀ·P, with iterative refinement. Cost
+ * O(n²·r), against O(n³) per sweep of an SVD. `work` needs 3n² + 4n numbers,
+ * `piv` 2n. Returns the residual norm max|b − S x|.
  */
 export function solveDenseRobust(S: Float64Array, n: number, b: Float64Array, x: Float64Array, work: Float64Array, piv: Int32Array): number {
   if (n === 0) return 0;
   const A = work.subarray(0, n * n);
-  const V = work.subarray(n * n, 2 * n * n);
-  const r = work.subarray(2 * n * n, 2 * n * n + n);
-  const d = work.subarray(2 * n * n + n, 2 * n * n + 2 * n);
-  const sig = work.subarray(2 * n * n + 2 * n, 2 * n * n + 3 * n);
+  const GL = work.subarray(n * n, 2 * n * n);
+  const GU = work.subarray(2 * n * n, 3 * n * n);
+  const o = 3 * n * n;
+  const r = work.subarray(o, o + n);
+  const d = work.subarray(o + n, o + 2 * n);
+  const t = work.subarray(o + 2 * n, o + 3 * n);
+  const t2 = work.subarray(o + 3 * n, o + 4 * n);
+  const p = piv.subarray(0, n), q = piv.subarray(n, 2 * n);
   A.set(S.subarray(0, n * n));
-  const deficient = luFactor(A, n, piv, 1e-11);
-  if (deficient > 0) {
-    A.set(S.subarray(0, n * n));
-    jacobiSvd(A, V, sig, n);
+  const rank = luCompletePivot(A, n, p, q, 1e-11);
+  const full = rank === n;
+  if (!full) {
+    // Gram matrices of the full-rank factors, Cholesky-factored in place (lower triangle)
+    for (let a = 0; a < rank; a++)
+      for (let c = 0; c <= a; c++) {
+        let sl = 0;
+        for (let i = a; i < n; i++) sl += (i === a ? 1 : A[i * n + a]) * (i === c ? 1 : A[i * n + c]);
+        GL[a * n + c] = sl;
+        let su = 0;
+        for (let j = a; j < n; j++) su += A[c * n + j] * A[a * n + j];
+        GU[a * n + c] = su;
+      }
+    cholInPlace(GL, n, rank);
+    cholInPlace(GU, n, rank);
   }
+  const apply = (res: Float64Array, out: Float64Array) => {
+    // out = pinv(S)·res (or S⁻¹·res at full rank)
+    for (let i = 0; i < n; i++) t[i] = res[p[i]];
+    if (full) {
+      for (let i = 0; i < n; i++) {
+        let s = t[i];
+        for (let k = 0; k < i; k++) s -= A[i * n + k] * t[k];
+        t[i] = s;
+      }
+      for (let i = n - 1; i >= 0; i--) {
+        let s = t[i];
+        for (let k = i + 1; k < n; k++) s -= A[i * n + k] * t[k];
+        t[i] = s / A[i * n + i];
+      }
+      for (let j = 0; j < n; j++) out[q[j]] = t[j];
+      return;
+    }
+    // y = (LᵀL)⁻¹ Lᵀ t
+    for (let a = 0; a < rank; a++) {
+      let s = t[a];
+      for (let i = a + 1; i < n; i++) s += A[i * n + a] * t[i];
+      t2[a] = s;
+    }
+    cholSolve(GL, n, rank, t2);
+    // w = (U Uᵀ)⁻¹ y, z = Uᵀ w
+    cholSolve(GU, n, rank, t2);
+    for (let j = 0; j < n; j++) {
+      let s = 0;
+      const m = j < rank ? j : rank - 1;
+      for (let a = 0; a <= m; a++) s += A[a * n + j] * t2[a];
+      out[q[j]] = s;
+    }
+  };
   x.fill(0, 0, n);
   let res = Infinity;
   for (let it = 0; it < 4; it++) {
@@ -169,11 +219,8 @@ export function solveDenseRobust(S: Float64Array, n: number, b: Float64Array, x:
     if (rn >= res * 0.5 && it > 1) break;
     res = rn;
     if (rn === 0) break;
-    if (deficient > 0) pinvApply(A, V, sig, n, r, d);
-    else {
-      d.set(r);
-      luSolve(A, n, piv, d);
-    }
+    if (rank === 0) break;
+    apply(r, d);
     for (let i = 0; i < n; i++) x[i] += d[i];
   }
   let rn = 0;
@@ -183,6 +230,92 @@ export function solveDenseRobust(S: Float64Array, n: number, b: Float64Array, x:
     rn = Math.max(rn, Math.abs(s));
   }
   return rn;
+}
+
+/**
+ * In-place LU with complete pivoting of the n×n row-major `a`, stopped at the
+ * numerical rank: row k of P·a·Q is row p[k] of a, column k is column q[k].
+ * On return the strict lower part of the first r columns holds L (unit
+ * diagonal), rows 0..r−1 from the diagonal on hold U. Returns r.
+ */
+export function luCompletePivot(a: Float64Array, n: number, p: Int32Array, q: Int32Array, relTol: number): number {
+  let maxAbs = 0;
+  for (let i = 0; i < n * n; i++) maxAbs = Math.max(maxAbs, Math.abs(a[i]));
+  for (let i = 0; i < n; i++) {
+    p[i] = i;
+    q[i] = i;
+  }
+  const tol = relTol * maxAbs;
+  for (let k = 0; k < n; k++) {
+    let bi = k, bj = k, best = -1;
+    for (let i = k; i < n; i++) {
+      const ri = i * n;
+      for (let j = k; j < n; j++) {
+        const v = Math.abs(a[ri + j]);
+        if (v > best) {
+          best = v;
+          bi = i;
+          bj = j;
+        }
+      }
+    }
+    if (!(best > tol) || best === 0) return k;
+    if (bi !== k) {
+      const rk = k * n, rb = bi * n;
+      for (let j = 0; j < n; j++) {
+        const tt = a[rk + j];
+        a[rk + j] = a[rb + j];
+        a[rb + j] = tt;
+      }
+      const tp = p[k];
+      p[k] = p[bi];
+      p[bi] = tp;
+    }
+    if (bj !== k) {
+      for (let i = 0; i < n; i++) {
+        const ri = i * n, tt = a[ri + k];
+        a[ri + k] = a[ri + bj];
+        a[ri + bj] = tt;
+      }
+      const tq = q[k];
+      q[k] = q[bj];
+      q[bj] = tq;
+    }
+    const rk = k * n, inv = 1 / a[rk + k];
+    for (let i = k + 1; i < n; i++) {
+      const ri = i * n;
+      const f = a[ri + k] * inv;
+      a[ri + k] = f;
+      if (f === 0) continue;
+      for (let j = k + 1; j < n; j++) a[ri + j] -= f * a[rk + j];
+    }
+  }
+  return n;
+}
+
+/** Cholesky L Lᵀ of the leading m×m block of the symmetric g (row stride n, lower triangle given), in place. */
+function cholInPlace(g: Float64Array, n: number, m: number): void {
+  for (let i = 0; i < m; i++)
+    for (let j = 0; j <= i; j++) {
+      let s = g[i * n + j];
+      for (let k = 0; k < j; k++) s -= g[i * n + k] * g[j * n + k];
+      if (i === j) g[i * n + i] = Math.sqrt(Math.max(s, 1e-300));
+      else g[i * n + j] = s / g[j * n + j];
+    }
+}
+
+/** Solves (L Lᵀ) y = v for the factor of `cholInPlace`, v overwritten. */
+function cholSolve(g: Float64Array, n: number, m: number, v: Float64Array): void {
+  for (let i = 0; i < m; i++) {
+    let s = v[i];
+    for (let k = 0; k < i; k++) s -= g[i * n + k] * v[k];
+    v[i] = s / g[i * n + i];
+  }
+  for (let i = m - 1; i >= 0; i--) {
+    let s = v[i];
+    for (let k = i + 1; k < m; k++) s -= g[k * n + i] * v[k];
+    v[i] = s / g[i * n + i];
+  }
 }
 
 /**
@@ -224,21 +357,5 @@ export function jacobiSvd(A: Float64Array, V: Float64Array, sig: Float64Array, n
     let s = 0;
     for (let i = 0; i < n; i++) s += A[i * n + j] * A[i * n + j];
     sig[j] = Math.sqrt(s);
-  }
-}
-
-/** d = pinv(A)·r from the factors of `jacobiSvd`, dropping σ ≤ 1e-10·σ_max. */
-function pinvApply(US: Float64Array, V: Float64Array, sig: Float64Array, n: number, r: Float64Array, d: Float64Array): void {
-  let smax = 0;
-  for (let j = 0; j < n; j++) smax = Math.max(smax, sig[j]);
-  const tol = 1e-10 * smax;
-  d.fill(0, 0, n);
-  for (let j = 0; j < n; j++) {
-    const sj = sig[j];
-    if (!(sj > tol)) continue;
-    let c = 0;
-    for (let i = 0; i < n; i++) c += US[i * n + j] * r[i];
-    c /= sj * sj;
-    for (let i = 0; i < n; i++) d[i] += c * V[i * n + j];
   }
 }

@@ -980,8 +980,8 @@ export class ImpulseSolver {
       this.S = growF(this.S, s * s);
       this.sRhs = growF(this.sRhs, s);
       this.sMu = growF(this.sMu, s);
-      this.sWork = growF(this.sWork, 2 * s * s + 3 * s);
-      this.sPiv = growI(this.sPiv, s);
+      this.sWork = growF(this.sWork, 3 * s * s + 4 * s);
+      this.sPiv = growI(this.sPiv, 2 * s);
       const S = this.S;
       for (let q = 0; q < s; q++) {
         x.fill(0, 0, T);
