@@ -1531,7 +1531,7 @@ export class SimWorld {
     }
     const nc = this.contactCount;
     this.ensureSolveBuffers(nc);
-    this.solveIslands(nJoints);
+    this.solveIslands(nJoints, impact ? firstImpact : -1, nImpact);
     this.stats.solves++;
     const B = this.bodies;
     if (impact) this.recordImpacts(st, timeSec, firstImpact, nImpact);
@@ -1561,6 +1561,7 @@ export class SimWorld {
   /** Island (root dynamic body) of each dynamic body in the current solve, -1 if it has no contact or joint. */
   private islandOf = new Int32Array(0);
   private ufParent = new Int32Array(0);
+  private islandHit = new Uint8Array(0);
   private localIndex = new Int32Array(0);
   private ctBodyA = new Int32Array(0);
   private ctBodyB = new Int32Array(0);
@@ -1574,6 +1575,7 @@ export class SimWorld {
       this.solLin = new Float64Array(3 * nb);
       this.solAng = new Float64Array(3 * nb);
       this.islandOf = new Int32Array(nb);
+      this.islandHit = new Uint8Array(nb);
       this.ufParent = new Int32Array(nb);
       this.localIndex = new Int32Array(nb);
     }
@@ -1613,7 +1615,7 @@ export class SimWorld {
    * each connected group is an independent (and much smaller) system. Fills
    * solLin/solAng for every body in an island and solImp for every contact.
    */
-  private solveIslands(nJoints: number): void {
+  private solveIslands(nJoints: number, firstImpact: number, nImpact: number): void {
     const nd = this.dynCount, nc = this.contactCount;
     const P = this.ufParent, isl = this.islandOf;
     for (let i = 0; i < nd; i++) {
@@ -1638,6 +1640,17 @@ export class SimWorld {
       this.ufUnion(j.bodyA, j.bodyB);
     }
     for (let i = 0; i < nd; i++) if (isl[i] === 0) isl[i] = this.ufFind(i);
+    if (firstImpact >= 0) {
+      // an impact event re-solves only the islands the impact touches: the others had their
+      // resting contacts and joints solved at the start of this sub-step
+      const hit = this.islandHit;
+      for (let i = 0; i < nd; i++) hit[i] = 0;
+      for (let k = firstImpact; k < firstImpact + nImpact; k++) {
+        const a = this.ctBodyA[k], b = this.ctBodyB[k];
+        hit[a < nd ? isl[a] : isl[b]] = 1;
+      }
+      for (let i = 0; i < nd; i++) if (isl[i] >= 0 && !hit[isl[i]]) isl[i] = -1;
+    }
     const bview = this.bodyView, jview = this.jointView, cview = this.contactView;
     const sol = this.islandSolution;
     const loc = this.localIndex;
