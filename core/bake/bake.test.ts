@@ -4,7 +4,7 @@ import { chainCharacter, boxProp, ballProp } from '../document/fixtures';
 import { createEmptyDocument } from '../document/defaults';
 import { randomTrack, rng } from '../anim/testkit';
 import { SceneEvaluator, TRS_STRIDE } from '../anim';
-import { BakeError, bakeClip, bakeDocument, pruneStaticChannels, type BakedClip, type Tolerances } from './bake';
+import { BakeError, bakeClip, bakeDocument, pruneStaticChannels, withClipLength, type BakedClip, type Tolerances } from './bake';
 import { evaluateCurve, valueError } from './reduce';
 
 const PATHS: TrackPath[] = ['translation', 'rotation', 'scale'];
@@ -93,7 +93,9 @@ describe('bakeClip', () => {
       expect(err.scale).toBeLessThanOrEqual(TOL.scale + SLACK);
       for (const ch of baked.channels) {
         expect(ch.curve.times[0], 'keys start at the clip start').toBe(0);
-        expect(ch.curve.times[ch.curve.times.length - 1]).toBeCloseTo(baked.durationSec, 6);
+        // One key holds for the whole clip (a channel with one value); others end at the clip end.
+        if (ch.curve.times.length > 1) expect(ch.curve.times[ch.curve.times.length - 1]).toBeCloseTo(baked.durationSec, 6);
+        else expect(['static', 'rest', 'constant']).toContain(ch.method);
       }
     });
 
@@ -134,6 +136,68 @@ describe('bakeClip', () => {
     // The second clip keeps (static) channels that the first clip animates, so its pose is reset.
     expect(pruned[1].channels.length).toBe(animatedInFirst);
     expect(pruned[1].channels.some((c) => c.method === 'static')).toBe(true);
+  });
+
+  it('a tracked channel that holds the rest value is "rest" (pruned like untracked ones); one holding another value is one "constant" key', () => {
+    const doc = randomDocument(9);
+    const clip = doc.clips[0];
+    const joints = doc.characters[0].skeleton.joints;
+    const atRest = structuredClone(joints[1].rest.rotation);
+    const held = [0, Math.sin(0.3), 0, Math.cos(0.3)];
+    clip.tracks = clip.tracks.filter((t) => !(t.target.kind === 'joint' && (t.target.joint === 1 || t.target.joint === 2) && t.path === 'rotation'));
+    const keys = [0, 0.5, 1, 2];
+    // Rest value with wiggles far below the tolerance (2e-5 rad against 1e-4).
+    clip.tracks.push({
+      target: { kind: 'joint', character: 'hero', joint: 1 },
+      path: 'rotation',
+      interpolation: 'linear',
+      times: keys,
+      values: keys.flatMap((_, k) => {
+        const a = k % 2 ? 1e-5 : -1e-5;
+        const [x, y, z, w] = atRest;
+        // rest · rotation about x by a
+        const s = Math.sin(a / 2), c = Math.cos(a / 2);
+        return [w * s + x * c, y * c + z * s, z * c - y * s, w * c - x * s];
+      }),
+    });
+    clip.tracks.push({ target: { kind: 'joint', character: 'hero', joint: 2 }, path: 'rotation', interpolation: 'cubic', times: keys, values: keys.flatMap(() => [0, 0, 0, 0, ...held, 0, 0, 0, 0]) });
+    const baked = bakeClip(doc, 'c', { tolerance: TOL });
+    const rot = (j: number) => baked.channels.find((c) => c.target.kind === 'joint' && c.target.joint === j && c.path === 'rotation')!;
+    expect(rot(1).method).toBe('rest');
+    expect(rot(1).curve.times.length).toBe(1);
+    expect(rot(1).maxError).toBeLessThanOrEqual(TOL.rotationRad);
+    expect(rot(2).method).toBe('constant');
+    expect(Array.from(rot(2).curve.values)).toEqual(held.map(Math.fround));
+    const err = bakedError(doc, baked, 4, 9);
+    expect(err.rotation, 'one-key channels hold within tolerance over the whole clip').toBeLessThanOrEqual(TOL.rotationRad + SLACK);
+    const pruned = pruneStaticChannels([baked])[0];
+    expect(pruned.channels.includes(rot(1)), 'a rest channel is left to the node transform').toBe(false);
+    expect(pruned.channels.includes(rot(2)), 'a constant channel that is not the rest value stays').toBe(true);
+    // A second clip that moves joint 1: the first clip must then keep its rest key.
+    const second = structuredClone(clip);
+    second.id = 'moving';
+    second.name = 'Moving';
+    second.tracks = second.tracks.filter((t) => !(t.target.kind === 'joint' && t.target.joint === 1 && t.path === 'rotation'));
+    second.tracks.push({ target: { kind: 'joint', character: 'hero', joint: 1 }, path: 'rotation', interpolation: 'linear', times: [0, 2], values: [0, 0, 0, 1, 0, 0, Math.sin(0.5), Math.cos(0.5)] });
+    doc.clips.push(second);
+    const both = pruneStaticChannels(bakeDocument(doc, { tolerance: TOL }));
+    const kept = both[0].channels.find((c) => c.target.kind === 'joint' && c.target.joint === 1 && c.path === 'rotation');
+    expect(kept?.method).toBe('rest');
+  });
+
+  it('withClipLength: a clip of one-key channels gets a key at its end so engines see its length', () => {
+    const doc = randomDocument(4);
+    doc.clips[0].tracks = [];
+    const baked = bakeClip(doc, 'c');
+    expect(baked.channels.every((c) => c.curve.times.length === 1)).toBe(true);
+    const sized = withClipLength(baked);
+    const ends = sized.channels.map((c) => c.curve.times[c.curve.times.length - 1]);
+    expect(Math.max(...ends)).toBe(baked.durationSec);
+    const first = sized.channels[0];
+    const dims = first.path === 'rotation' ? 4 : 3;
+    expect(Array.from(first.curve.values.subarray(dims)), 'the added key repeats the value').toEqual(Array.from(first.curve.values.subarray(0, dims)));
+    const moving = bakeClip(randomDocument(4), 'c');
+    expect(withClipLength(moving), 'a clip with a full-length channel is returned as is').toBe(moving);
   });
 
   it('names what is wrong: unknown clip, bad frame range, negative tolerance', () => {

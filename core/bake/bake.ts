@@ -58,7 +58,11 @@ export interface BakedChannel {
   curve: KeyCurve;
   /** Largest error against our evaluation at the sampled points. */
   maxError: number;
-  /** 'static': the clip does not animate this channel (its rest value). */
+  /**
+   * 'static': the clip does not animate this channel (one key, its rest
+   * value). 'rest': it is animated but stays within tolerance of the rest
+   * value (one key). 'constant': it holds one other value (one key).
+   */
   method: ReduceResult['method'] | 'every-frame' | 'static';
 }
 
@@ -275,13 +279,11 @@ function originalCurve(sampler: TrackSampler, start: number, duration: number, d
   };
 }
 
-/** A constant channel: two LINEAR keys at the clip ends, or one key for a one-frame clip. */
-function staticCurve(value: ArrayLike<number>, vo: number, dims: number, duration: number): KeyCurve {
-  const keys = duration > 0 ? 2 : 1;
-  const values = new Float64Array(keys * dims);
-  for (let k = 0; k < keys; k++) for (let c = 0; c < dims; c++) values[k * dims + c] = value[vo + c];
-  const times = keys === 2 ? Float64Array.of(0, duration) : Float64Array.of(0);
-  return toFloat32Curve({ interpolation: keys === 2 ? 'LINEAR' : 'STEP', times, values });
+/** A constant channel: one key (glTF holds a sampler's only key for the whole clip). */
+function staticCurve(value: ArrayLike<number>, vo: number, dims: number): KeyCurve {
+  const values = new Float64Array(dims);
+  for (let c = 0; c < dims; c++) values[c] = value[vo + c];
+  return toFloat32Curve({ interpolation: 'LINEAR', times: Float64Array.of(0), values });
 }
 
 function bakeChannel(
@@ -305,7 +307,7 @@ function bakeChannel(
     }
     return { target, path, curve: keysAtEverySample({ kind, times, values }), maxError: 0, method: sampler ? 'every-frame' : 'static' };
   }
-  if (!sampler) return { target, path, curve: staticCurve(rest, restOffset, dims, duration), maxError: 0, method: 'static' };
+  if (!sampler) return { target, path, curve: staticCurve(rest, restOffset, dims), maxError: 0, method: 'static' };
   if (duration === 0) {
     const values = new Float64Array(dims);
     sampler.valueAt(start, values, 0);
@@ -313,6 +315,7 @@ function bakeChannel(
   }
   const tolerance = toleranceFor(path, tol);
   const original = originalCurve(sampler, start, duration, dims);
+  const restValue = rest instanceof Float64Array ? rest.subarray(restOffset, restOffset + dims) : Array.prototype.slice.call(rest, restOffset, restOffset + dims);
   // A curve too fast for the sampling (it bends a lot between samples) gets a
   // finer grid: each refinement puts 4× the points between frames.
   let best: ReduceResult | null = null;
@@ -327,7 +330,7 @@ function bakeChannel(
       check.times[i] = 0.5 * (grid.times[i] + grid.times[i + 1]);
       sampler.valueAt(check.times[i] + start, check.values, i * dims);
     }
-    const res = reduceSignal(signal, { tolerance, original, check });
+    const res = reduceSignal(signal, { tolerance, original, check, rest: restValue });
     if (!best || res.maxError < best.maxError) best = res;
     if (res.maxError <= tolerance) break;
   }
@@ -398,14 +401,42 @@ export function bakedKeyCount(clip: BakedClip): number {
   return n;
 }
 
+/** True when the channel holds the node's rest value for the whole clip. */
+export function holdsRest(ch: BakedChannel): boolean {
+  return ch.method === 'static' || ch.method === 'rest';
+}
+
 /**
- * Channels to write: drops a channel from every clip when no clip animates it
- * (it is 'static', the rest value, everywhere), since the node's own
- * transform already holds that value. Returns new clip objects.
+ * Channels to write: drops a channel from every clip when it holds the node's
+ * rest value in every clip ('static': untracked, or 'rest': tracked but
+ * within tolerance of the rest value), since the node's own transform
+ * already holds that value. A channel that some clip moves is kept in every
+ * clip (as one rest key where it does not move), so playing several clips in
+ * a row in an engine never leaves a joint in another clip's pose. Returns
+ * new clip objects.
  */
 export function pruneStaticChannels(clips: BakedClip[]): BakedClip[] {
   const key = (ch: BakedChannel) => (ch.target.kind === 'joint' ? `j${ch.target.character}/${ch.target.joint}` : `p${ch.target.prop}`) + `/${ch.path}`;
   const animated = new Set<string>();
-  for (const c of clips) for (const ch of c.channels) if (ch.method !== 'static') animated.add(key(ch));
+  for (const c of clips) for (const ch of c.channels) if (!holdsRest(ch)) animated.add(key(ch));
   return clips.map((c) => ({ ...c, channels: c.channels.filter((ch) => animated.has(key(ch))) }));
+}
+
+/**
+ * glTF has no clip length: engines take the last key time. When every
+ * channel of a sparse clip is a single key, the clip would play as 0 s long;
+ * this gives the first channel a second key at the clip's end (same value).
+ * Returns the clip itself when nothing needs changing.
+ */
+export function withClipLength(clip: BakedClip): BakedClip {
+  if (!(clip.durationSec > 0) || clip.channels.length === 0) return clip;
+  for (const ch of clip.channels) if (ch.curve.times[ch.curve.times.length - 1] >= clip.durationSec) return clip;
+  // Only one-key (LINEAR) channels end before the clip does: repeat the key at the end.
+  const [first, ...rest] = clip.channels;
+  const c = first.curve;
+  const values = new Float64Array(2 * c.values.length);
+  values.set(c.values);
+  values.set(c.values, c.values.length);
+  const curve: KeyCurve = { interpolation: 'LINEAR', times: Float64Array.of(c.times[0], clip.durationSec), values };
+  return { ...clip, channels: [{ ...first, curve }, ...rest] };
 }

@@ -9,20 +9,52 @@
  * - one root node per skinned mesh (glTF ignores a skinned mesh node's own
  *   transform), with POSITION/NORMAL/JOINTS_0/WEIGHTS_0 and a skin whose
  *   joints are the skeleton nodes and whose inverse bind matrices are the
- *   document's;
+ *   document's; meshes with the same joints and inverse bind matrices share
+ *   one skin;
  * - one node per prop with its mesh and rest transform;
  * - PBR metallic-roughness materials (base colour, metallic, roughness);
- * - one animation per baked clip, channels on joint and prop nodes;
+ * - one animation per baked clip, channels on joint and prop nodes; channels
+ *   that hold the node's rest value in every clip are left out (the node's
+ *   transform holds it), samplers with the same key times share one input
+ *   accessor;
  * - optionally each prop's physics in KHR_physics_rigid_bodies or
  *   OMI_physics_body.
+ *
+ * Mesh quantisation (KHR_mesh_quantization, on by default; see quantize.ts):
+ * skinned positions int16 normalised with the dequantisation in the inverse
+ * bind matrices, normals int8 normalised, weights uint8 normalised, joints
+ * uint8 below 256 joints, indices uint16 below 65536 vertices. Prop positions
+ * stay float32: a prop node's own transform is animated, so a dequantisation
+ * transform would need an extra child node, which importers would then see
+ * as the prop (props are small next to characters). three.js, Blender ≥ 2.83,
+ * Unity glTFast, Godot 4, Babylon.js and Unreal's glTF importer read it.
+ *
+ * Animation-only files (`includeMeshes: false`) hold the nodes, the skins
+ * (joints and inverse bind matrices, so an engine can match the clip to its
+ * own rig's bind pose) and the animations, and no mesh or material data.
+ *
+ * The JSON is written minimal: numbers of node transforms, material factors
+ * and accessor bounds as the shortest decimal of their float32 value,
+ * default-valued fields left out.
  */
-import { type Accessor, type Buffer, Document, type Material as GltfMaterial, type Node, WebIO } from '@gltf-transform/core';
+import { type Accessor, type Buffer, Document, Format, type GLTF, type Material as GltfMaterial, type Node, type Skin, WebIO } from '@gltf-transform/core';
+import { KHRMeshQuantization } from '@gltf-transform/extensions';
 import type { Character, ImpulseDocument, Material, Prop, SkinnedMesh, Transform } from '../document/types';
 import { propMassProperties } from '../document/massProperties';
-import { type BakeOptions, type BakedClip, bakeDocument, pruneStaticChannels } from './bake';
+import { mat4Multiply } from '../math/mat4';
+import { type BakeOptions, type BakedClip, bakeDocument, pruneStaticChannels, withClipLength } from './bake';
 import { type BodyDescription, KHRPhysicsRigidBodies, OMIPhysicsBody, OMIPhysicsShape } from './physicsExtensions';
+import { type PositionDequant, dequantMatrix, positionDequant, quantizeNormals, quantizePositions, quantizeWeights } from './quantize';
 
 export type PhysicsExtension = 'none' | 'khr' | 'omi';
+
+/** KHR_mesh_quantization settings (see quantize.ts). */
+export interface QuantizeOptions {
+  /** Normal components: int8 (default) or int16 normalised. */
+  normalBits?: 8 | 16;
+  /** Skin weights: uint8 (default) or uint16 normalised. */
+  weightBits?: 8 | 16;
+}
 
 export interface ExportOptions extends BakeOptions {
   /** Already baked clips (skips baking; `clipIds`, `mode`, `tolerance` are then ignored). */
@@ -32,11 +64,17 @@ export interface ExportOptions extends BakeOptions {
   /** Text for asset.generator. */
   generator?: string;
   /**
-   * Write meshes, skins and materials (default true). False gives an
-   * animation-only file: the skeleton and prop nodes with their animations,
-   * as game pipelines import clips separately from the model.
+   * Write meshes and materials (default true). False gives an animation-only
+   * file: the skeleton and prop nodes, the skins (joints and inverse bind
+   * matrices) and the animations, as game pipelines import clips separately
+   * from the model and re-target them onto the rig already in the engine.
    */
   includeMeshes?: boolean;
+  /**
+   * Quantise vertex data with KHR_mesh_quantization (default true; false
+   * writes float32 positions, normals and weights). Ignored without meshes.
+   */
+  quantize?: boolean | QuantizeOptions;
   /** Keep channels no clip animates (constant rest values). Default false: the nodes' rest transforms hold them. */
   keepStaticChannels?: boolean;
 }
@@ -126,20 +164,25 @@ function indexArray(indices: Uint32Array, vertexCount: number): Uint16Array | Ui
 /** Builds the gltf-transform Document (exposed for tests and tools); `exportGlb` writes it. */
 export function buildGltfDocument(src: ImpulseDocument, options: ExportOptions = {}): ExportLayout {
   const baked = options.baked ?? bakeDocument(src, options);
-  const clips = options.keepStaticChannels ? baked : pruneStaticChannels(baked);
+  const clips = (options.keepStaticChannels ? baked : pruneStaticChannels(baked)).map(withClipLength);
   const doc = new Document();
   doc.getRoot().getAsset().generator = options.generator ?? 'Impulse';
   const buffer: Buffer = doc.createBuffer();
   const scene = doc.createScene(src.name || 'Scene');
   doc.getRoot().setDefaultScene(scene);
-  const accessor = (type: 'SCALAR' | 'VEC3' | 'VEC4' | 'MAT4', array: Float32Array | Uint8Array | Uint16Array | Uint32Array) =>
+  const accessor = (type: 'SCALAR' | 'VEC3' | 'VEC4' | 'MAT4', array: Float32Array | Int8Array | Uint8Array | Int16Array | Uint16Array | Uint32Array) =>
     doc.createAccessor().setType(type).setArray(array).setBuffer(buffer);
 
   const includeMeshes = options.includeMeshes ?? true;
+  const quantize = includeMeshes && options.quantize !== false;
+  const normalBits = (typeof options.quantize === 'object' && options.quantize.normalBits) || 8;
+  const weightBits = (typeof options.quantize === 'object' && options.quantize.weightBits) || 8;
   const physics = options.physics ?? 'none';
   if (!includeMeshes && physics !== 'none') throw new ExportError(`physics (${physics}) needs the prop meshes as colliders; it cannot be written with includeMeshes: false`);
+  let usedQuantization = false;
   const characterNodes: Node[] = [];
   const jointNodes: Node[][] = [];
+  const dq = new Float64Array(16);
   src.characters.forEach((ch: Character, ci) => {
     const where = `characters[${ci}] "${ch.name}"`;
     const root = applyTransform(doc.createNode(ch.name), ch.transform);
@@ -151,28 +194,55 @@ export function buildGltfDocument(src: ImpulseDocument, options: ExportOptions =
       (j.parent < 0 ? root : nodes[j.parent]).addChild(nodes[ji]);
     });
     jointNodes.push(nodes);
-    if (!includeMeshes) return;
-    const materials = ch.materials.map((m) => createMaterial(doc, m));
-    ch.meshes.forEach((m, mi) => {
-      const mwhere = `${where}.meshes[${mi}]`;
-      const vertexCount = m.positions.length / 3;
-      const skinData = normalizedSkinData(m, mwhere);
-      const prim = doc
-        .createPrimitive()
-        .setAttribute('POSITION', accessor('VEC3', Float32Array.from(m.positions)))
-        .setAttribute('JOINTS_0', accessor('VEC4', skinData.joints))
-        .setAttribute('WEIGHTS_0', accessor('VEC4', skinData.weights))
-        .setIndices(accessor('SCALAR', indexArray(m.indices, vertexCount)));
-      if (m.normals) prim.setAttribute('NORMAL', accessor('VEC3', unitNormals(m.normals)));
-      if (materials[m.material]) prim.setMaterial(materials[m.material]);
-      const mesh = doc.createMesh(m.name).addPrimitive(prim);
-      const skin = doc.createSkin(`${ch.name}.${m.name}`).setInverseBindMatrices(accessor('MAT4', Float32Array.from(m.inverseBindMatrices)));
+    // One dequantisation for all of the character's meshes, so they can share a skin.
+    const dequant: PositionDequant | null = quantize && ch.meshes.length > 0 ? positionDequant(ch.meshes.map((m) => m.positions)) : null;
+    if (dequant) dequantMatrix(dequant, dq);
+    const skins = new Map<string, Skin>();
+    const skinFor = (m: SkinnedMesh, mwhere: string): Skin => {
+      const ibm = Float32Array.from(m.inverseBindMatrices);
+      if (dequant) for (let s = 0; s < m.skinJoints.length; s++) mat4Multiply(ibm, 16 * s, m.inverseBindMatrices, 16 * s, dq, 0);
+      const key = `${m.skinJoints.join(',')}|${new Uint8Array(ibm.buffer).join(',')}`;
+      let skin = skins.get(key);
+      if (skin) return skin;
+      skin = doc.createSkin(skins.size === 0 ? ch.name : `${ch.name}.${m.name}`).setInverseBindMatrices(accessor('MAT4', ibm));
       for (let s = 0; s < m.skinJoints.length; s++) {
         const j = m.skinJoints[s];
         if (!nodes[j]) throw new ExportError(`${mwhere}.skinJoints[${s}]: joint ${j} out of range`);
         skin.addJoint(nodes[j]);
       }
-      scene.addChild(doc.createNode(`${ch.name}.${m.name}`).setMesh(mesh).setSkin(skin));
+      skins.set(key, skin);
+      return skin;
+    };
+    if (!includeMeshes) {
+      ch.meshes.forEach((m, mi) => skinFor(m, `${where}.meshes[${mi}]`));
+      return;
+    }
+    const materials = ch.materials.map((m) => createMaterial(doc, m));
+    ch.meshes.forEach((m, mi) => {
+      const mwhere = `${where}.meshes[${mi}]`;
+      const vertexCount = m.positions.length / 3;
+      const skinData = normalizedSkinData(m, mwhere);
+      const prim = doc.createPrimitive().setIndices(accessor('SCALAR', indexArray(m.indices, vertexCount)));
+      if (dequant) {
+        const weights = quantizeWeights(skinData.weights, weightBits);
+        // A weight rounded to 0 leaves its slot unused: joint 0, as glTF asks.
+        for (let i = 0; i < weights.length; i++) if (weights[i] === 0) skinData.joints[i] = 0;
+        prim
+          .setAttribute('POSITION', accessor('VEC3', quantizePositions(m.positions, dequant)).setNormalized(true))
+          .setAttribute('JOINTS_0', accessor('VEC4', skinData.joints))
+          .setAttribute('WEIGHTS_0', accessor('VEC4', weights).setNormalized(true));
+        if (m.normals) prim.setAttribute('NORMAL', accessor('VEC3', quantizeNormals(m.normals, normalBits)).setNormalized(true));
+        usedQuantization = true;
+      } else {
+        prim
+          .setAttribute('POSITION', accessor('VEC3', Float32Array.from(m.positions)))
+          .setAttribute('JOINTS_0', accessor('VEC4', skinData.joints))
+          .setAttribute('WEIGHTS_0', accessor('VEC4', skinData.weights));
+        if (m.normals) prim.setAttribute('NORMAL', accessor('VEC3', unitNormals(m.normals)));
+      }
+      if (materials[m.material]) prim.setMaterial(materials[m.material]);
+      const mesh = doc.createMesh(m.name).addPrimitive(prim);
+      scene.addChild(doc.createNode(`${ch.name}.${m.name}`).setMesh(mesh).setSkin(skinFor(m, mwhere)));
     });
   });
 
@@ -191,7 +261,12 @@ export function buildGltfDocument(src: ImpulseDocument, options: ExportOptions =
       .setAttribute('POSITION', accessor('VEC3', Float32Array.from(p.mesh.positions)))
       .setIndices(accessor('SCALAR', indexArray(p.mesh.indices, vertexCount)))
       .setMaterial(createMaterial(doc, p.material));
-    if (p.mesh.normals) prim.setAttribute('NORMAL', accessor('VEC3', unitNormals(p.mesh.normals)));
+    if (p.mesh.normals) {
+      if (quantize) {
+        prim.setAttribute('NORMAL', accessor('VEC3', quantizeNormals(p.mesh.normals, normalBits)).setNormalized(true));
+        usedQuantization = true;
+      } else prim.setAttribute('NORMAL', accessor('VEC3', unitNormals(p.mesh.normals)));
+    }
     const mesh = doc.createMesh(p.name).addPrimitive(prim);
     const node = applyTransform(doc.createNode(p.name), p.transform).setMesh(mesh);
     scene.addChild(node);
@@ -214,6 +289,7 @@ export function buildGltfDocument(src: ImpulseDocument, options: ExportOptions =
       });
     }
   });
+  if (usedQuantization) doc.createExtension(KHRMeshQuantization).setRequired(true);
   if (physics === 'khr') doc.createExtension(KHRPhysicsRigidBodies).bodies.push(...bodies);
   else if (physics === 'omi') {
     doc.createExtension(OMIPhysicsBody).bodies.push(...bodies);
@@ -247,9 +323,87 @@ export function buildGltfDocument(src: ImpulseDocument, options: ExportOptions =
   return { document: doc, characterNodes, jointNodes, propNodes, clips };
 }
 
+/** The shortest decimal that reads back as the same float32 as `x`. */
+export function shortestFloat32(x: number): number {
+  const f = Math.fround(x);
+  if (!Number.isFinite(f) || Number.isInteger(f)) return f;
+  for (let p = 1; p < 9; p++) {
+    const y = Number(f.toPrecision(p));
+    if (Math.fround(y) === f) return y;
+  }
+  return f;
+}
+
+function roundAll(xs: number[] | undefined): number[] | undefined {
+  return xs?.map(shortestFloat32);
+}
+
+function isAll(xs: number[] | undefined, want: number[]): boolean {
+  return !!xs && xs.length === want.length && xs.every((x, i) => x === want[i]);
+}
+
+/**
+ * Minimal JSON: float32-shortest numbers in node transforms, material factors
+ * and float accessor bounds (what loaders read anyway), default fields left
+ * out (byteOffset 0, LINEAR interpolation, identity TRS parts).
+ */
+export function minimizeGltfJson(json: GLTF.IGLTF): GLTF.IGLTF {
+  for (const a of json.accessors ?? []) {
+    if (a.byteOffset === 0) delete a.byteOffset;
+    if (a.componentType === 5126) {
+      a.min = roundAll(a.min);
+      a.max = roundAll(a.max);
+    }
+  }
+  for (const v of json.bufferViews ?? []) if (v.byteOffset === 0) delete v.byteOffset;
+  for (const an of json.animations ?? []) for (const s of an.samplers) if (s.interpolation === 'LINEAR') delete s.interpolation;
+  for (const n of json.nodes ?? []) {
+    n.translation = roundAll(n.translation) as GLTF.INode['translation'];
+    n.rotation = roundAll(n.rotation) as GLTF.INode['rotation'];
+    n.scale = roundAll(n.scale) as GLTF.INode['scale'];
+    if (!n.translation || isAll(n.translation, [0, 0, 0])) delete n.translation;
+    if (!n.rotation || isAll(n.rotation, [0, 0, 0, 1])) delete n.rotation;
+    if (!n.scale || isAll(n.scale, [1, 1, 1])) delete n.scale;
+  }
+  for (const m of json.materials ?? []) {
+    const pbr = m.pbrMetallicRoughness;
+    if (!pbr) continue;
+    if (pbr.baseColorFactor) pbr.baseColorFactor = roundAll(pbr.baseColorFactor) as typeof pbr.baseColorFactor;
+    if (pbr.metallicFactor !== undefined) pbr.metallicFactor = shortestFloat32(pbr.metallicFactor);
+    if (pbr.roughnessFactor !== undefined) pbr.roughnessFactor = shortestFloat32(pbr.roughnessFactor);
+  }
+  return json;
+}
+
+/** A .glb container: header, JSON chunk (space-padded), binary chunk (zero-padded). */
+export function packGlb(json: GLTF.IGLTF, bin: Uint8Array | undefined): Uint8Array {
+  const text = new TextEncoder().encode(JSON.stringify(json));
+  const jsonLength = (text.byteLength + 3) & ~3;
+  const binLength = bin && bin.byteLength > 0 ? (bin.byteLength + 3) & ~3 : 0;
+  const total = 12 + 8 + jsonLength + (binLength > 0 ? 8 + binLength : 0);
+  const out = new Uint8Array(total);
+  const dv = new DataView(out.buffer);
+  dv.setUint32(0, 0x46546c67, true); // 'glTF'
+  dv.setUint32(4, 2, true);
+  dv.setUint32(8, total, true);
+  dv.setUint32(12, jsonLength, true);
+  dv.setUint32(16, 0x4e4f534a, true); // 'JSON'
+  out.set(text, 20);
+  out.fill(0x20, 20 + text.byteLength, 20 + jsonLength);
+  if (binLength > 0) {
+    dv.setUint32(20 + jsonLength, binLength, true);
+    dv.setUint32(24 + jsonLength, 0x004e4942, true); // 'BIN\0'
+    out.set(bin!, 28 + jsonLength);
+  }
+  return out;
+}
+
 /** Bakes (unless `options.baked` is given) and writes a .glb. */
 export async function exportGlb(src: ImpulseDocument, options: ExportOptions = {}): Promise<Uint8Array> {
   const { document } = buildGltfDocument(src, options);
-  const io = new WebIO().registerExtensions([KHRPhysicsRigidBodies, OMIPhysicsBody, OMIPhysicsShape]);
-  return io.writeBinary(document);
+  const io = new WebIO().registerExtensions([KHRPhysicsRigidBodies, OMIPhysicsBody, OMIPhysicsShape, KHRMeshQuantization]);
+  const { json, resources } = await io.writeJSON(document, { format: Format.GLB });
+  const buffers = Object.values(resources);
+  if (buffers.length > 1) throw new ExportError(`expected one binary buffer, got ${buffers.length}`);
+  return packGlb(minimizeGltfJson(json), buffers[0]);
 }

@@ -10,6 +10,7 @@ import {
   valueError,
 } from './reduce';
 import { mulberry32 } from '../math/random';
+import { multiplyQuatFlat } from '../math/quat';
 
 type Fn = (t: number, out: Float64Array) => void;
 
@@ -217,16 +218,38 @@ describe('reduceSignal', () => {
     expect(Math.max(err.atFrames, err.between)).toBeLessThanOrEqual(1e-5);
   });
 
-  it('a constant channel reduces to its two end keys', () => {
-    const f: Fn = (_t, out) => {
-      out[0] = 0.1;
-      out[1] = 0.2;
-      out[2] = 0.3;
-      out[3] = Math.sqrt(1 - 0.14);
-    };
+  it('a constant channel reduces to one key ("constant"), or to the rest value ("rest") when it is within tolerance of it', () => {
+    const q = [0.1, 0.2, 0.3, Math.sqrt(1 - 0.14)];
+    const f: Fn = (_t, out) => out.set(q);
     const signal = sampleDense('rotation', f, 2);
     const res = reduceSignal(signal, { tolerance: 1e-6 });
-    expect(res.curve.times.length).toBe(2);
+    expect(res.curve.times.length).toBe(1);
+    expect(res.method).toBe('constant');
+    // The same signal against a rest value 5e-7 rad away (about z): rest wins within 1e-6.
+    const a = 5e-7;
+    const rest = [0, 0, 0, 0];
+    multiplyQuatFlat(rest, 0, q, 0, [0, 0, Math.sin(a / 2), Math.cos(a / 2)], 0);
+    expect(valueError('rotation', rest, 0, q, 0)).toBeCloseTo(a, 9);
+    const atRest = reduceSignal(signal, { tolerance: 1e-6, rest });
+    expect(atRest.method).toBe('rest');
+    expect(Array.from(atRest.curve.values)).toEqual(rest.map(Math.fround));
+    // ...but not within 1e-7.
+    expect(reduceSignal(signal, { tolerance: 1e-7, rest }).method).toBe('constant');
+  });
+
+  it('a channel that moves by more than the tolerance never becomes one key (seeded, 20 signals)', () => {
+    const r = mulberry32(23);
+    for (let i = 0; i < 20; i++) {
+      const amp = 1e-3 * (1 + r());
+      const f: Fn = (t, out) => {
+        out[0] = 0.3 + amp * Math.sin(3 * t);
+        out[1] = 0.1;
+        out[2] = -0.2;
+      };
+      const res = reduceSignal(sampleDense('vector', f, 2), { tolerance: amp / 3, rest: [0.3, 0.1, -0.2] });
+      expect(res.curve.times.length).toBeGreaterThan(1);
+      expect(res.maxError).toBeLessThanOrEqual(amp / 3);
+    }
   });
 
   it('every-sample keys reproduce the frames exactly (up to float32)', () => {

@@ -12,6 +12,11 @@
  * out-tangent) per key, tangents in units per second scaled by the key
  * interval, normalised for rotations. Times outside the keys clamp.
  *
+ * A channel that holds one value within tolerance (a clenched finger, a prop
+ * at rest) becomes a single key: glTF holds a sampler's only key for the
+ * whole clip. When that value is the node's rest value, the channel is
+ * marked 'rest' so the exporter can leave it out entirely.
+ *
  * Fitting is Douglas–Peucker on the dense samples: start with the first and
  * last sample as keys, find the sample farthest from the curve, split there,
  * repeat until every sample is within tolerance. Key values are the exact
@@ -59,8 +64,13 @@ export interface ReduceResult {
   curve: KeyCurve;
   /** Largest error at the dense samples (metres/scale units or radians). */
   maxError: number;
-  /** Which fit won: the source keys, a linear fit or a cubic fit. */
-  method: 'original' | 'linear' | 'cubic';
+  /**
+   * Which fit won: the source keys, a linear fit, a cubic fit, one key (the
+   * channel holds one value: 'constant'), or one key holding the node's rest
+   * value ('rest': the exporter can leave the channel out and let the node's
+   * own transform hold it).
+   */
+  method: 'original' | 'linear' | 'cubic' | 'constant' | 'rest';
 }
 
 /** Fits aim this far inside the tolerance so that points between samples stay inside it too. */
@@ -461,6 +471,11 @@ export interface ReduceOptions {
   tolerance: number;
   /** The channel's own keys (already limited to the signal's time range), kept when they hold. */
   original?: KeyCurve;
+  /**
+   * The node's rest value (dims numbers). A signal within tolerance of it
+   * everywhere reduces to one key of it, method 'rest'.
+   */
+  rest?: ArrayLike<number>;
   /** Which fits to try (default both). */
   linear?: boolean;
   cubic?: boolean;
@@ -474,11 +489,13 @@ export interface ReduceOptions {
 }
 
 /**
- * Reduces a dense signal to the smallest (in bytes) of: the original keys
- * (when they reproduce the signal within tolerance), a linear fit and a cubic
- * fit. Ties go to the original keys, so an animator's curve survives export
- * untouched whenever it can. Every candidate is checked with its values
- * rounded to float32, as they will be stored.
+ * Reduces a dense signal to the smallest (in bytes) of: the rest value or a
+ * single constant key (when the signal holds one value within tolerance), the
+ * original keys (when they reproduce the signal within tolerance), a linear
+ * fit and a cubic fit. Among curves of equal size the rest value wins, then
+ * the original keys, so an animator's curve survives export untouched
+ * whenever it can. Every candidate is checked with its values rounded to
+ * float32, as they will be stored.
  */
 export function reduceSignal(signal: DenseSignal, options: ReduceOptions): ReduceResult {
   const tol = options.tolerance;
@@ -494,6 +511,15 @@ export function reduceSignal(signal: DenseSignal, options: ReduceOptions): Reduc
     if (!best || curveBytes(stored) < curveBytes(best.curve) || (method === 'original' && curveBytes(stored) === curveBytes(best.curve)))
       best = { curve: stored, maxError: err, method };
   };
+  const dims = dimsOf(signal.kind);
+  const oneKey = (src: ArrayLike<number>, so: number): KeyCurve => {
+    const values = new Float64Array(dims);
+    for (let c = 0; c < dims; c++) values[c] = src[so + c];
+    return { interpolation: 'LINEAR', times: Float64Array.of(signal.times[0]), values };
+  };
+  if (options.rest) consider(oneKey(options.rest, 0), 'rest');
+  if (!best) consider(oneKey(signal.values, 0), 'constant');
+  if (best) return best;
   if (options.original) consider(options.original, 'original');
   if (options.linear !== false) consider(fitDouglasPeucker(aligned, tol * FIT_MARGIN, false), 'linear');
   if (options.cubic !== false && signal.times.length > 2) consider(fitDouglasPeucker(aligned, tol * FIT_MARGIN, true), 'cubic');

@@ -1,6 +1,10 @@
 import { createRequire } from 'node:module';
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { WebIO } from '@gltf-transform/core';
+import { KHRMeshQuantization } from '@gltf-transform/extensions';
 import { runBake } from './bake';
 import type { CliIo } from './io';
 import { sampleDocument } from '../document/fixtures';
@@ -36,7 +40,10 @@ function memoryIo(files: Record<string, Uint8Array | string>, isTTY = false) {
   return { io, store, writes, out: () => stdout.join(''), err: () => stderr.join('') };
 }
 
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const project = () => serializeDocument(sampleDocument());
+/** A gltf-transform reader that knows the extension our exports require. */
+const reader = () => new WebIO().registerExtensions([KHRMeshQuantization]);
 
 describe('impulse bake', () => {
   it('bakes a project to a .glb that passes gltf-validator and holds every clip', async () => {
@@ -46,7 +53,7 @@ describe('impulse bake', () => {
     expect(code).toBe(0);
     const glb = m.store.get('scene.glb')!;
     expect((await validator.validateBytes(glb)).issues.numErrors).toBe(0);
-    const back = await new WebIO().readBinary(glb);
+    const back = await reader().readBinary(glb);
     expect(back.getRoot().listAnimations().map((a) => a.getName())).toEqual(['Swing']);
     expect(m.out()).toMatch(/wrote scene\.glb \(\d+ bytes.*sparse/);
     expect(m.out()).toMatch(/clip "Swing" \(31 frames at 30 fps\)/);
@@ -56,7 +63,7 @@ describe('impulse bake', () => {
     const m = memoryIo({ 'scene.impulse': project() });
     expect(await runBake(['scene.impulse', '--out', 'sparse.glb'], m.io)).toBe(0);
     expect(await runBake(['scene.impulse', '--out', 'dense.glb', '--every-frame'], m.io)).toBe(0);
-    const dense = await new WebIO().readBinary(m.store.get('dense.glb')!);
+    const dense = await reader().readBinary(m.store.get('dense.glb')!);
     for (const s of dense.getRoot().listAnimations()[0].listSamplers()) expect(s.getInput()!.getCount()).toBe(31);
     expect(m.store.get('sparse.glb')!.byteLength).toBeLessThan(m.store.get('dense.glb')!.byteLength);
   });
@@ -88,7 +95,7 @@ describe('impulse bake', () => {
     const code = await runBake(['two.glb', '--out', 'one.glb', '--clip', 'Other'], m.io);
     expect(m.err()).not.toMatch(/impulse bake:/);
     expect(code).toBe(0);
-    const back = await new WebIO().readBinary(m.store.get('one.glb')!);
+    const back = await reader().readBinary(m.store.get('one.glb')!);
     expect(back.getRoot().listAnimations().map((a) => a.getName())).toEqual(['Other']);
     expect((await validator.validateBytes(m.store.get('one.glb')!)).issues.numErrors).toBe(0);
   });
@@ -122,19 +129,37 @@ describe('impulse bake', () => {
     expect(await runBake(['scene.impulse', '--out', 'anim.glb', '--animation-only'], m.io)).toBe(0);
     const glb = m.store.get('anim.glb')!;
     expect((await validator.validateBytes(glb)).issues.numErrors).toBe(0);
-    const root = (await new WebIO().readBinary(glb)).getRoot();
+    const root = (await reader().readBinary(glb)).getRoot();
     expect(root.listMeshes()).toEqual([]);
-    expect(root.listSkins()).toEqual([]);
+    expect(root.listMaterials()).toEqual([]);
+    // One skin (joints + inverse bind matrices) per character, for engines that build the rig from it.
+    expect(root.listSkins().map((s) => s.listJoints().length)).toEqual([sampleDocument().characters[0].skeleton.joints.length]);
     expect(root.listAnimations().length).toBe(1);
     expect(root.listNodes().map((n) => n.getName())).toEqual(expect.arrayContaining(['Hero', 'joint0', 'joint3', 'Crate', 'Ball']));
     expect(await runBake(['scene.impulse', '--out', 'p.glb', '--animation-only', '--physics', 'khr'], m.io)).toBe(2);
     expect(m.err()).toMatch(/--physics needs the prop meshes/);
   });
 
+  it('quantises meshes by default (KHR_mesh_quantization, required); --no-quantize writes float32 and, for the sample project, a larger file', async () => {
+    const m = memoryIo({ 'scene.impulse': readFileSync(join(ROOT, 'assets/sample/bat-and-ball.impulse'), 'utf8') });
+    expect(await runBake(['scene.impulse', '--out', 'q.glb'], m.io)).toBe(0);
+    expect(await runBake(['scene.impulse', '--out', 'f.glb', '--no-quantize'], m.io)).toBe(0);
+    const q = (await reader().binaryToJSON(m.store.get('q.glb')!)).json;
+    const f = (await reader().binaryToJSON(m.store.get('f.glb')!)).json;
+    expect(q.extensionsRequired).toContain('KHR_mesh_quantization');
+    expect(f.extensionsUsed ?? []).not.toContain('KHR_mesh_quantization');
+    const posType = (json: typeof q) => json.accessors![json.meshes![0].primitives[0].attributes.POSITION].componentType;
+    expect(posType(q), 'int16 positions').toBe(5122);
+    expect(posType(f), 'float32 positions').toBe(5126);
+    expect(m.store.get('q.glb')!.byteLength).toBeLessThan(m.store.get('f.glb')!.byteLength);
+    for (const file of ['q.glb', 'f.glb']) expect((await validator.validateBytes(m.store.get(file)!)).issues.numErrors).toBe(0);
+    expect(m.out()).toMatch(/KHR_mesh_quantization/);
+  });
+
   it('--physics khr writes the physics extension', async () => {
     const m = memoryIo({ 'scene.impulse': project() });
     expect(await runBake(['scene.impulse', '--out', 'p.glb', '--physics', 'khr'], m.io)).toBe(0);
-    const json = (await new WebIO().binaryToJSON(m.store.get('p.glb')!)).json;
+    const json = (await reader().binaryToJSON(m.store.get('p.glb')!)).json;
     expect(json.extensionsUsed).toContain('KHR_physics_rigid_bodies');
   });
 

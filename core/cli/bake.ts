@@ -1,7 +1,7 @@
 /**
  * `impulse bake <file> --out <out.glb> [--clip NAME] [--every-frame]
  *  [--tolerance T | --tolerance POS,ROT,SCALE] [--physics khr|omi]
- *  [--animation-only] [--force]`
+ *  [--animation-only] [--no-quantize] [--force]`
  *
  * Bakes a project (.impulse) or a glTF file (.glb/.gltf) to a .glb with one
  * animation per clip. Never writes over its input; refuses an existing output
@@ -31,9 +31,12 @@ options:
                         default ${DEFAULT_TOLERANCES.translation},${DEFAULT_TOLERANCES.rotationRad},${DEFAULT_TOLERANCES.scale}
   --physics <khr|omi>   write prop physics (mass, friction, restitution, kinematic
                         or dynamic) as KHR_physics_rigid_bodies or OMI_physics_body
-  --animation-only      skeleton, prop nodes and animations only (no meshes,
-                        skins or materials), for engines that import clips
-                        separately from the model
+  --animation-only      nodes, skins and animations only (no meshes or
+                        materials), to re-target clips onto a rig that is
+                        already in the engine
+  --no-quantize         float32 vertex data instead of KHR_mesh_quantization
+                        (int16 positions, int8 normals, uint8 weights; read
+                        by three.js, Blender 2.83+, Unity glTFast, Godot 4)
   --force               overwrite an existing output file
   -h, --help            show this help
 `;
@@ -46,6 +49,7 @@ interface BakeArgs {
   tolerance: Tolerances;
   physics: PhysicsExtension;
   animationOnly: boolean;
+  quantize: boolean;
   force: boolean;
 }
 
@@ -61,7 +65,7 @@ function parseTolerance(text: string): Tolerances {
 
 function parseArgs(argv: string[]): BakeArgs | 'help' {
   let input: string | undefined, out: string | undefined, clip: string | undefined;
-  let everyFrame = false, force = false, animationOnly = false;
+  let everyFrame = false, force = false, animationOnly = false, quantize = true;
   let tolerance: Tolerances = { ...DEFAULT_TOLERANCES };
   let physics: PhysicsExtension = 'none';
   const help = walkArgs(argv, (flag, take, arg) => {
@@ -85,6 +89,9 @@ function parseArgs(argv: string[]): BakeArgs | 'help' {
       case '--animation-only':
         animationOnly = true;
         break;
+      case '--no-quantize':
+        quantize = false;
+        break;
       case '--tolerance':
         tolerance = parseTolerance(take());
         break;
@@ -103,7 +110,7 @@ function parseArgs(argv: string[]): BakeArgs | 'help' {
   if (out === undefined) throw new UsageError('missing --out <out.glb>');
   if (!/\.glb$/i.test(out)) throw new UsageError(`--out: the output is a binary glTF and must end in .glb, got "${out}"`);
   if (animationOnly && physics !== 'none') throw new UsageError('--physics needs the prop meshes (colliders); it cannot be combined with --animation-only');
-  return { input, out, clip, everyFrame, tolerance, physics, animationOnly, force };
+  return { input, out, clip, everyFrame, tolerance, physics, animationOnly, quantize, force };
 }
 
 /**
@@ -215,12 +222,12 @@ export async function runBake(argv: string[], io: CliIo): Promise<number> {
       }
     }
     if (io.isTTY) io.stderr(`\r\x1b[Kwriting ${out}...`);
-    const glb = await exportGlb(doc, { baked, physics: args.physics, includeMeshes: !args.animationOnly, generator: 'Impulse (impulse bake)' });
+    const glb = await exportGlb(doc, { baked, physics: args.physics, includeMeshes: !args.animationOnly, quantize: args.quantize, generator: 'Impulse (impulse bake)' });
     await io.writeFile(out, glb);
     if (io.isTTY) io.stderr('\r\x1b[K');
     const tol = args.tolerance;
     io.stdout(
-      `wrote ${out} (${glb.byteLength} bytes, ${Date.now() - t0} ms, ${mode}${args.animationOnly ? ', animation only' : ''}` +
+      `wrote ${out} (${glb.byteLength} bytes, ${Date.now() - t0} ms, ${mode}${args.animationOnly ? ', animation only' : args.quantize ? ', KHR_mesh_quantization' : ', float32 meshes'}` +
         (mode === 'sparse' ? `, tolerance ${tol.translation} m / ${tol.rotationRad} rad / ${tol.scale}` : '') +
         `)\n` +
         (baked.length === 0 ? '  no clips: meshes and rest pose only\n' : baked.map((c) => `  clip ${describeClip(c)}\n`).join('')),
