@@ -359,3 +359,49 @@ export function jacobiSvd(A: Float64Array, V: Float64Array, sig: Float64Array, n
     sig[j] = Math.sqrt(s);
   }
 }
+
+/**
+ * Eigen-decomposition of the symmetric n×n row-major `a` (destroyed) by
+ * cyclic Jacobi rotations, for small n (the 6×6 Gram matrices of contact
+ * groups). On return w[k] is the k-th eigenvalue and column k of V
+ * (row-major n×n) its unit eigenvector.
+ */
+export function symmetricEigen(a: Float64Array, n: number, V: Float64Array, w: Float64Array): void {
+  V.fill(0, 0, n * n);
+  for (let i = 0; i < n; i++) V[i * n + i] = 1;
+  for (let sweep = 0; sweep < 50; sweep++) {
+    let off = 0, diag = 0;
+    for (let p = 0; p < n; p++) {
+      diag += a[p * n + p] * a[p * n + p];
+      for (let q = p + 1; q < n; q++) off += a[p * n + q] * a[p * n + q];
+    }
+    if (off <= 1e-32 * diag || off === 0) break;
+    for (let p = 0; p < n - 1; p++)
+      for (let q = p + 1; q < n; q++) {
+        const apq = a[p * n + q];
+        if (apq === 0) continue;
+        const app = a[p * n + p], aqq = a[q * n + q];
+        const theta = (aqq - app) / (2 * apq);
+        const t = (theta >= 0 ? 1 : -1) / (Math.abs(theta) + Math.sqrt(theta * theta + 1));
+        const c = 1 / Math.sqrt(t * t + 1), s = t * c;
+        for (let k = 0; k < n; k++) {
+          // columns p, q
+          const akp = a[k * n + p], akq = a[k * n + q];
+          a[k * n + p] = c * akp - s * akq;
+          a[k * n + q] = s * akp + c * akq;
+        }
+        for (let k = 0; k < n; k++) {
+          // rows p, q
+          const apk = a[p * n + k], aqk = a[q * n + k];
+          a[p * n + k] = c * apk - s * aqk;
+          a[q * n + k] = s * apk + c * aqk;
+        }
+        for (let k = 0; k < n; k++) {
+          const vkp = V[k * n + p], vkq = V[k * n + q];
+          V[k * n + p] = c * vkp - s * vkq;
+          V[k * n + q] = s * vkp + c * vkq;
+        }
+      }
+  }
+  for (let i = 0; i < n; i++) w[i] = a[i * n + i];
+}

@@ -1,5 +1,5 @@
 import type { Vec3Like } from '../math';
-import { invertDefinite, luFactor, luSolve, solveDenseRobust } from './linalg';
+import { invertDefinite, luFactor, luSolve, solveDenseRobust, symmetricEigen } from './linalg';
 import { ContactState, CONTACT_STATE_NAMES, ResponseInputError } from './types';
 import type { ContactInput, ContactStateValue, JointInput, RigidBodyInput, SolveOptions } from './types';
 
@@ -236,6 +236,19 @@ export class ImpulseSolver {
   private sMu = F64(0);
   private sWork = F64(0);
   private sPiv = new Int32Array(0);
+
+  // contact groups: the rows of one dynamic body against the world / keyframed bodies
+  private grpHead = new Int32Array(0); // per dynamic body: first grouped row or -1
+  private grpNext = new Int32Array(0); // per row: next row of the same group
+  private grpCount = new Int32Array(0);
+  private grpV0 = new Int32Array(0); // per dynamic body: first virtual row (-1: not compressed)
+  private grpRank = new Int32Array(0);
+  private grpY = F64(0); // 6 per dynamic body
+  private gram = F64(36);
+  private eigV = F64(36);
+  private eigW = F64(6);
+  private vec6 = F64(6);
+  private virtInvLam = F64(0); // per virtual row: 1 / Λ_i (its row is √Λ_i q_i)
 
   /** Scale on every contact's Coulomb γ; below 1 only inside the energy guard of `solve`. */
   private gammaScale = 1;
@@ -764,7 +777,8 @@ export class ImpulseSolver {
 
   private buildRows(restModel: string): void {
     const nj = this.nj, nc = this.nc;
-    this.ensureRows(3 * (nj + nc) + 1);
+    // room for the virtual rows of compressed contact groups (never more than the rows they replace)
+    this.ensureRows(6 * (nj + nc) + 2);
     let r = 0;
     for (let j = 0; j < nj; j++) {
       this.cRow0[j] = r;
@@ -959,19 +973,124 @@ export class ImpulseSolver {
     return s;
   }
 
+  /**
+   * Replaces the rows of contact group d (contacts of dynamic body d against
+   * the world or keyframed bodies whose impulse acts along their condition
+   * direction) by an orthonormal basis of their row space when they are
+   * linearly dependent (four coplanar corners under a box, many points along
+   * a limb): the rows J_g (k×6) have Gram matrix J_gᵀJ_g = Qᵀ Λ Q (rank r);
+   * the virtual rows are Λ^½ Q (r×6) with targets Λ^-½ Q J_gᵀ c_g (the
+   * least-squares equivalent of J_g u = c_g, exact when consistent). Their
+   * impulses ν come back as λ_g = J_g Qᵀ Λ^-½ ν (`expandGroups`), the least-norm
+   * λ_g with J_gᵀ λ_g = Qᵀ Λ^½ ν, and |λ_g| = |ν|: so the least-norm solution
+   * of the compressed system is the least-norm solution of the full one.
+   * Returns the next free row index.
+   */
+  private compressGroup(d: number, nv: number): number {
+    const G = this.gram, V = this.eigV, w = this.eigW, b = this.vec6;
+    G.fill(0);
+    b.fill(0);
+    for (let r = this.grpHead[d]; r >= 0; r = this.grpNext[r]) {
+      const J = this.rowDA[r] === d ? this.rowJA : this.rowJB, o = 6 * r, c = this.rowC[r];
+      for (let i = 0; i < 6; i++) {
+        const ji = J[o + i];
+        b[i] += ji * c;
+        for (let j = 0; j < 6; j++) G[i * 6 + j] += ji * J[o + j];
+      }
+    }
+    symmetricEigen(G, 6, V, w);
+    let wmax = 0;
+    for (let i = 0; i < 6; i++) wmax = Math.max(wmax, w[i]);
+    let rank = 0;
+    for (let i = 0; i < 6; i++) if (w[i] > 1e-12 * wmax) rank++;
+    if (rank >= this.grpCount[d]) return nv; // independent rows: solved as they are
+    this.grpV0[d] = nv;
+    this.grpRank[d] = rank;
+    for (let i = 0; i < 6; i++) {
+      if (!(w[i] > 1e-12 * wmax)) continue;
+      const o = 6 * nv, sq = Math.sqrt(w[i]);
+      let t = 0;
+      for (let k = 0; k < 6; k++) {
+        const q = V[k * 6 + i];
+        this.rowJA[o + k] = sq * q;
+        this.rowGA[o + k] = sq * q;
+        this.rowJB[o + k] = 0;
+        this.rowGB[o + k] = 0;
+        t += q * b[k];
+      }
+      this.rowDA[nv] = d;
+      this.rowDB[nv] = -1;
+      this.rowOwner[nv] = -1;
+      this.rowC[nv] = t / sq;
+      this.virtInvLam[nv] = 1 / w[i];
+      nv++;
+    }
+    return nv;
+  }
+
+  /** λ of every row of a compressed group from the ν of its virtual rows: y = Σ q_i ν_i / √Λ_i, λ_r = J_r·y. */
+  private expandGroups(): void {
+    const Y = this.grpY;
+    for (let d = 0; d < this.nd; d++) {
+      const v0 = this.grpV0[d];
+      if (v0 < 0) continue;
+      const yo = 6 * d;
+      Y.fill(0, yo, yo + 6);
+      for (let q = 0; q < this.grpRank[d]; q++) {
+        const r = v0 + q, f = this.rowLambda[r] * this.virtInvLam[r], o = 6 * r;
+        for (let k = 0; k < 6; k++) Y[yo + k] += f * this.rowJA[o + k];
+      }
+      for (let r = this.grpHead[d]; r >= 0; r = this.grpNext[r]) {
+        const J = this.rowDA[r] === d ? this.rowJA : this.rowJB, o = 6 * r;
+        let l = 0;
+        for (let k = 0; k < 6; k++) l += J[o + k] * Y[yo + k];
+        this.rowLambda[r] = l;
+      }
+    }
+  }
+
   private solveSparse(): void {
-    const T = this.totalDim, nRows = this.nRows;
+    const T = this.totalDim, nRows = this.nRows, nd = this.nd;
     // secondary rows: non-primary joints and all contact rows, with at least one dynamic side
-    this.secRows = growI(this.secRows, nRows + 1);
+    this.secRows = growI(this.secRows, 2 * nRows + 1);
+    this.grpHead = growI(this.grpHead, nd);
+    this.grpCount = growI(this.grpCount, nd);
+    this.grpV0 = growI(this.grpV0, nd);
+    this.grpRank = growI(this.grpRank, nd);
+    this.grpY = growF(this.grpY, 6 * nd);
+    this.grpNext = growI(this.grpNext, nRows + 1);
+    this.virtInvLam = growF(this.virtInvLam, 2 * nRows + 1);
+    this.grpHead.fill(-1, 0, nd);
+    this.grpCount.fill(0, 0, nd);
+    this.grpV0.fill(-1, 0, nd);
     let s = 0;
-    for (let r = 0; r < nRows; r++) {
+    for (let r = nRows - 1; r >= 0; r--) {
       const k = this.rowOwner[r];
       if (k < this.nj && this.cPrimary[k]) continue;
-      if (this.rowDA[r] < 0 && this.rowDB[r] < 0) {
+      const da = this.rowDA[r], db = this.rowDB[r];
+      if (da < 0 && db < 0) {
         this.rowLambda[r] = 0;
         continue;
       }
+      if (k >= this.nj && (da < 0) !== (db < 0)) {
+        const st = this.contactState[k - this.nj];
+        if (st === ContactState.Stick || st === ContactState.Frictionless) {
+          // impulse direction = condition direction, one dynamic side: joins the group of that body
+          const d = da >= 0 ? da : db;
+          this.grpNext[r] = this.grpHead[d];
+          this.grpHead[d] = r;
+          this.grpCount[d]++;
+          continue;
+        }
+      }
       this.secRows[s++] = r;
+    }
+    let nv = nRows;
+    for (let d = 0; d < nd; d++) {
+      if (this.grpHead[d] < 0) continue;
+      if (this.grpCount[d] > 1) nv = this.compressGroup(d, nv);
+      if (this.grpV0[d] >= 0) for (let q = 0; q < this.grpRank[d]; q++) this.secRows[s++] = this.grpV0[d] + q;
+      else for (let r = this.grpHead[d]; r >= 0; r = this.grpNext[r]) this.secRows[s++] = r;
     }
     const x = this.x, x0 = this.x0;
     this.fillBaseRhs(x0);
@@ -1001,6 +1120,7 @@ export class ImpulseSolver {
         this.addImpulse(x, r, this.sMu[q]);
       }
       this.treeSolve(x);
+      this.expandGroups();
     } else {
       x.set(x0.subarray(0, T));
     }
