@@ -240,14 +240,14 @@ const SLACK = 2e-6;
 /** Relative rounding of a value stored as float32 and interpolated by three.js in float32. */
 const F32_REL = 4e-7;
 
-async function checkExport(doc: ImpulseDocument, mode: 'sparse' | 'every-frame', skin: boolean, label: string, physics: 'none' | 'khr' = 'none', quantize = true) {
-  const layout = buildGltfDocument(doc, { mode, physics, quantize });
-  const glb = await exportGlb(doc, { baked: layout.clips, physics, quantize });
+async function checkExport(doc: ImpulseDocument, mode: 'sparse' | 'every-frame', skin: boolean, label: string, physics: 'none' | 'khr' = 'none', quantize = true, includeMeshes = true) {
+  const layout = buildGltfDocument(doc, { mode, physics, quantize, includeMeshes });
+  const glb = await exportGlb(doc, { baked: layout.clips, physics, quantize, includeMeshes });
   const report = await validator.validateBytes(glb, { maxIssues: 100, writeTimestamp: false });
   const errors = report.issues.messages.filter((x) => x.severity === 0).map((x) => `${x.code} ${x.pointer ?? ''}: ${x.message}`);
   const measured = compare(await loadWithThree(glb), layout, doc, skin, quantize);
   console.log(
-    `${label} ${mode}${physics !== 'none' ? ` +${physics}` : ''}${quantize ? ' quantised' : ' float'}: ${glb.byteLength} bytes, ${layout.clips.map((c) => `${c.name} ${bakedKeyCount(c)} keys`).join(', ')}; ` +
+    `${label} ${mode}${physics !== 'none' ? ` +${physics}` : ''}${!includeMeshes ? ' animation-only' : quantize ? ' quantised' : ' float'}: ${glb.byteLength} bytes, ${layout.clips.map((c) => `${c.name} ${bakedKeyCount(c)} keys`).join(', ')}; ` +
       `validator ${report.issues.numErrors} errors, ${report.issues.numWarnings} warnings; three.js vs ours at every frame: ` +
       `translation ${measured.translation.toExponential(2)} m (beyond float32 rounding), rotation ${measured.rotationRad.toExponential(2)} rad, scale ${measured.scale.toExponential(2)} (${measured.nodeSamples} node samples)` +
       (skin
@@ -255,7 +255,7 @@ async function checkExport(doc: ImpulseDocument, mode: 'sparse' | 'every-frame',
           `; quantisation (stored vs document mesh, skinned) max ${measured.quantizationError.toExponential(2)} m, ${(100 * measured.quantizationBoundRatio).toFixed(1)}% of its bound`
         : ''),
   );
-  return { errors, report, measured };
+  return { errors, report, measured, glb };
 }
 
 for (const [label, load, skin] of [
@@ -263,6 +263,22 @@ for (const [label, load, skin] of [
   ['bat-and-ball.impulse', async () => sampleDocument(), true],
 ] as const) {
   describe(`export of ${label}`, () => {
+    for (const mode of ['sparse', 'every-frame'] as const) {
+      it(`--animation-only ${mode}: 0 gltf-validator errors or warnings, no mesh data; three.js loads it and plays every joint and prop like our evaluation`, async () => {
+        const doc = await load();
+        const { errors, measured, report, glb } = await checkExport(doc, mode, false, label, 'none', true, false);
+        expect(errors).toEqual([]);
+        expect(report.issues.numWarnings).toBe(0);
+        const gltf = await loadWithThree(glb);
+        expect(gltf.parser.json.meshes ?? []).toEqual([]);
+        expect(gltf.parser.json.skins.length).toBe(doc.characters.length);
+        const tol = mode === 'sparse' ? DEFAULT_TOLERANCES : { translation: 0, rotationRad: 0, scale: 0 };
+        expect(measured.translation).toBeLessThanOrEqual(tol.translation + SLACK);
+        expect(measured.rotationRad).toBeLessThanOrEqual(tol.rotationRad + SLACK);
+        expect(measured.scale).toBeLessThanOrEqual(tol.scale + SLACK);
+      });
+    }
+
     for (const [mode, quantize] of [['sparse', true], ['every-frame', true], ['sparse', false], ['every-frame', false]] as const) {
       it(`${mode}${quantize ? ', KHR_mesh_quantization' : ', float32 meshes'}: 0 gltf-validator errors or warnings; three.js playback matches our evaluation (nodes and skinned vertices) at every frame`, async () => {
         const doc = await load();
@@ -274,6 +290,7 @@ for (const [label, load, skin] of [
         expect(measured.rotationRad).toBeLessThanOrEqual(tol.rotationRad + SLACK);
         expect(measured.scale).toBeLessThanOrEqual(tol.scale + SLACK);
         if (skin) {
+          expect(measured.vertexSamples).toBeGreaterThan(0);
           expect(measured.vertexBoundRatio, 'skinned vertex error within the first-order tolerance bound').toBeLessThanOrEqual(1);
           expect(measured.quantizationBoundRatio, 'quantisation error within its bound').toBeLessThanOrEqual(1);
           if (quantize) expect(measured.quantizationError, 'quantised skinned vertices within 1 mm of the float mesh').toBeLessThanOrEqual(1e-3);

@@ -6,6 +6,7 @@
 import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
 import { WebIO } from '@gltf-transform/core';
+import { KHRMeshQuantization } from '@gltf-transform/extensions';
 import { sampleDocument } from '../document/fixtures';
 import { AnimationMixer, LoopOnce, type Object3D } from 'three';
 import { GLTFLoader, type GLTF } from 'three/examples/jsm/loaders/GLTFLoader.js';
@@ -233,6 +234,91 @@ describe('exportGlb on the fixture document (every interpolation: step, linear, 
     // Joint hierarchy sits under the character node.
     const hero = root.listNodes().find((n) => n.getName() === 'Hero')!;
     expect(hero.listChildren().map((n) => n.getName())).toEqual(['joint0']);
+  });
+
+  it('quantised export (default): KHR_mesh_quantization required, int16/int8/uint8 normalised attributes, weights summing exactly to 255, bind pose reproduced through the dequantising inverse bind matrices', async () => {
+    const doc = sampleDocument();
+    const mesh = doc.characters[0].meshes[0];
+    // Outward-ish normals (any non-zero vectors will do; the exporter normalises them).
+    mesh.normals = Float32Array.from(mesh.positions, (x, i) => x + (i % 3 === 1 ? 0.01 : 0));
+    const glb = await exportGlb(doc);
+    const report = await validateGlb(glb);
+    expect(errorsOf(report)).toEqual([]);
+    expect(report.issues.numWarnings).toBe(0);
+    const io = new WebIO().registerExtensions([KHRMeshQuantization]);
+    const json = (await io.binaryToJSON(glb)).json;
+    expect(json.extensionsRequired).toEqual(['KHR_mesh_quantization']);
+    const root = (await io.readBinary(glb)).getRoot();
+    const prim = root.listMeshes().find((m) => m.getName() === mesh.name)!.listPrimitives()[0];
+    const pos = prim.getAttribute('POSITION')!, nrm = prim.getAttribute('NORMAL')!, w = prim.getAttribute('WEIGHTS_0')!, j = prim.getAttribute('JOINTS_0')!;
+    expect([pos.getComponentType(), pos.getNormalized()]).toEqual([5122, true]);
+    expect([nrm.getComponentType(), nrm.getNormalized()]).toEqual([5120, true]);
+    expect([w.getComponentType(), w.getNormalized()]).toEqual([5121, true]);
+    expect(j.getComponentType()).toBe(5121);
+    expect(prim.getIndices()!.getComponentType()).toBe(5123);
+    const wa = w.getArray()!;
+    for (let v = 0; v < wa.length / 4; v++) expect(wa[4 * v] + wa[4 * v + 1] + wa[4 * v + 2] + wa[4 * v + 3]).toBe(255);
+    // Bind pose: for every vertex and every joint slot it uses, IBM'·q̃ = IBM·p within half a grid step (through IBM).
+    const ibmQ = root.listSkins()[0].getInverseBindMatrices()!.getArray()!;
+    const q = pos.getArray()!;
+    const scale = Math.hypot(ibmQ[0], ibmQ[1], ibmQ[2]) / Math.hypot(mesh.inverseBindMatrices[0], mesh.inverseBindMatrices[1], mesh.inverseBindMatrices[2]);
+    let worst = 0;
+    for (let v = 0; v < q.length / 3; v++)
+      for (let k = 0; k < 4; k++) {
+        if (!(mesh.weights[4 * v + k] > 0)) continue;
+        const o = 16 * mesh.joints[4 * v + k];
+        const a = [q[3 * v] / 32767, q[3 * v + 1] / 32767, q[3 * v + 2] / 32767];
+        const p = [mesh.positions[3 * v], mesh.positions[3 * v + 1], mesh.positions[3 * v + 2]];
+        for (let c = 0; c < 3; c++) {
+          const got = ibmQ[o + c] * a[0] + ibmQ[o + 4 + c] * a[1] + ibmQ[o + 8 + c] * a[2] + ibmQ[o + 12 + c];
+          const want = mesh.inverseBindMatrices[o + c] * p[0] + mesh.inverseBindMatrices[o + 4 + c] * p[1] + mesh.inverseBindMatrices[o + 8 + c] * p[2] + mesh.inverseBindMatrices[o + 12 + c];
+          const ibmNorm = Math.hypot(mesh.inverseBindMatrices[o + c], mesh.inverseBindMatrices[o + 4 + c], mesh.inverseBindMatrices[o + 8 + c]);
+          worst = Math.max(worst, Math.abs(got - want) / (ibmNorm * (Math.sqrt(3) / 2) * (scale / 32767) + 1e-6));
+        }
+      }
+    expect(worst, 'bind-space error / half-step bound').toBeLessThanOrEqual(1);
+    // three.js reads it and plays the clip like our evaluation.
+    const layout = buildGltfDocument(doc);
+    const rt = compareWithThree(await loadWithThree(glb), layout, doc, (ci) => clipTimes(layout, ci, 2));
+    expect(rt.rotationRad).toBeLessThanOrEqual(DEFAULT_TOLERANCES.rotationRad + STORAGE_SLACK);
+    expect(rt.translation).toBeLessThanOrEqual(DEFAULT_TOLERANCES.translation + STORAGE_SLACK);
+  });
+
+  for (const mode of ['sparse', 'every-frame'] as const) {
+    it(`animation-only export (${mode}): nodes, one skin, animation and nothing else; 0 validator errors or warnings; three.js plays it like our evaluation`, async () => {
+      const doc = sampleDocument();
+      // Every-frame keys are checked at the frames (between them they are a lerp of the frames).
+      const { report, rt, glb } = await exportAndCheck(doc, { mode, includeMeshes: false }, mode === 'sparse' ? 2 : 0, `fixture animation-only ${mode}`);
+      expect(errorsOf(report)).toEqual([]);
+      expect(report.issues.numWarnings).toBe(0);
+      const tol = mode === 'sparse' ? DEFAULT_TOLERANCES : { translation: 0, rotationRad: 0, scale: 0 };
+      expect(rt.translation).toBeLessThanOrEqual(tol.translation + STORAGE_SLACK);
+      expect(rt.rotationRad).toBeLessThanOrEqual(tol.rotationRad + STORAGE_SLACK);
+      const json = (await new WebIO().binaryToJSON(glb)).json;
+      expect(json.meshes ?? []).toEqual([]);
+      expect(json.materials ?? []).toEqual([]);
+      expect(json.extensionsUsed ?? []).toEqual([]);
+      expect(json.skins!.length).toBe(1);
+      // Every accessor is the skin's inverse bind matrices or animation data.
+      const used = new Set<number>([json.skins![0].inverseBindMatrices!]);
+      for (const a of json.animations!) for (const smp of a.samplers) used.add(smp.input).add(smp.output);
+      expect(json.accessors!.length).toBe(used.size);
+      const ibm = (await new WebIO().readBinary(glb)).getRoot().listSkins()[0].getInverseBindMatrices()!.getArray()!;
+      expect(Array.from(ibm)).toEqual(Array.from(doc.characters[0].meshes[0].inverseBindMatrices));
+    });
+  }
+
+  it('minimal JSON: no default fields, node transforms as the shortest float32 decimals', async () => {
+    const doc = sampleDocument();
+    doc.characters[0].skeleton.joints[1].rest.translation = [0.1 + 0.2, 0, 1 / 3];
+    const json = (await new WebIO().registerExtensions([KHRMeshQuantization]).binaryToJSON(await exportGlb(doc))).json;
+    const text = JSON.stringify(json);
+    expect(text).not.toMatch(/"byteOffset":0[,}]/);
+    expect(text).not.toMatch(/"interpolation":"LINEAR"/);
+    expect(text).not.toMatch(/"scale":\[1,1,1\]|"rotation":\[0,0,0,1\]|"translation":\[0,0,0\]/);
+    const joint1 = json.nodes!.find((n) => n.name === doc.characters[0].skeleton.joints[1].name)!;
+    expect(joint1.translation).toEqual([0.3, 0, 0.33333334]);
+    expect(Math.fround(joint1.translation![0])).toBe(Math.fround(0.1 + 0.2));
   });
 
   for (const physics of ['khr', 'omi'] as const) {
