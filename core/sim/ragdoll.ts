@@ -15,7 +15,10 @@
  * Joints: a ball joint at the head of every body's joint, to the body of its
  * nearest ancestor joint (bodies without one hang on the root body). A cone
  * limit keeps the axis from the joint to the child's centre of mass within
- * `coneLimitRad` of where it points (in the parent's frame) at the start.
+ * `coneLimitRad` of where it points (in the parent's frame) at the start,
+ * and a twist limit keeps the child's rotation about that axis, relative to
+ * the parent, within `twistLimitRad` of its start value (swing–twist
+ * decomposition of the relative rotation).
  */
 import type { Character } from '../document/types';
 import type { SceneEvaluator } from '../anim/evaluate';
@@ -32,6 +35,8 @@ export interface RagdollOptions {
   densityKgPerM3?: number;
   /** Cone half-angle of every joint around its start direction (default 1.2 rad). */
   coneLimitRad?: number;
+  /** Twist of every joint about its child axis, either way from the start (default 0.8 rad). */
+  twistLimitRad?: number;
   restitution?: number;
   friction?: number;
 }
@@ -59,6 +64,8 @@ export interface RagdollJoint {
   axisB: Float64Array;
   coneLen: number;
   coneLimitRad: number;
+  /** Largest twist (rad) of B about axisB relative to A, either way from the start; π = free. */
+  twistLimitRad: number;
 }
 
 export interface Ragdoll {
@@ -80,6 +87,7 @@ export function buildRagdoll(ch: Character, ci: number, evaluator: SceneEvaluato
   const maxBodies = opts.maxBodies ?? 20;
   const density = opts.densityKgPerM3 ?? 1000;
   const cone = opts.coneLimitRad ?? 1.2;
+  const twist = opts.twistLimitRad ?? 0.8;
   const rig = new Rig(ch);
   const n = rig.jointCount;
   evaluator.characterLocalPose(ci, t0, rig.local);
@@ -273,7 +281,7 @@ export function buildRagdoll(ch: Character, ci: number, evaluator: SceneEvaluato
       rotateInv(e, qWorld[k], 0, dx / len, dy / len, dz / len);
       axisB.set(e);
     }
-    joints.push({ partA: pa, partB: k, rA, rB, coneAxisA, axisB, coneLen: len, coneLimitRad: len > 1e-9 ? cone : Math.PI });
+    joints.push({ partA: pa, partB: k, rA, rB, coneAxisA, axisB, coneLen: len, coneLimitRad: len > 1e-9 ? cone : Math.PI, twistLimitRad: len > 1e-9 ? twist : Math.PI });
   }
   return {
     characterIndex: ci,

@@ -40,7 +40,7 @@ import type { SkinnedMesh } from '../document/types';
 import { ccdQueryFlat } from '../collision/ccd';
 import { ImpulseSolver, ImpulseSolution } from '../response/solver';
 import type { ContactInput, JointInput, RigidBodyInput } from '../response/types';
-import { RigidBodySet, STATE_STRIDE, rotate, rotateInv, type RigidBodyInit } from './rigid';
+import { RigidBodySet, STATE_STRIDE, normalizeQuat, quatMul, rotate, rotateInv, type RigidBodyInit } from './rigid';
 import { boxesOverlap, pointTriangleDistanceSq, pointTrianglePlane, segmentSegmentClosest, sweptPointBox, uniqueEdges } from './geometry';
 import { buildRagdoll, type Ragdoll, type RagdollOptions } from './ragdoll';
 
@@ -120,6 +120,21 @@ export interface WorldStats {
   budgetExceeded: number;
 }
 
+/** A ragdoll joint in the world (anchors and axes in the bodies' principal frames). */
+export interface SimJoint {
+  bodyA: number;
+  bodyB: number;
+  rA: Float64Array;
+  rB: Float64Array;
+  coneAxisA: Float64Array;
+  axisB: Float64Array;
+  coneLen: number;
+  coneLimitRad: number;
+  twistLimitRad: number;
+  /** Relative rotation q_A⁻¹ q_B (principal frames) at the start: zero twist. */
+  qRel0: Float64Array;
+}
+
 const KIND_DYNAMIC = 0, KIND_PROP = 1, KIND_CHARACTER = 2;
 
 interface Part {
@@ -193,6 +208,8 @@ const enum HitKind {
 }
 
 const MAX_SUBSTEPS = 16;
+/** Joint limits engage their velocity constraint this close to the limit. */
+const LIMIT_MARGIN_RAD = 0.005;
 /** CCD settings: image-box tolerance (m) and work budget; both only make the answer more conservative. */
 const CCD_TOLERANCE = 0;
 const CCD_MAX_BOXES = 20_000;
@@ -220,7 +237,7 @@ export class SimWorld {
   /** Awake flag per body. */
   readonly awake: Uint8Array;
   /** Ball joints of the ragdolls. */
-  readonly joints: { bodyA: number; bodyB: number; rA: Float64Array; rB: Float64Array; coneAxisA: Float64Array; axisB: Float64Array; coneLen: number; coneLimitRad: number }[] = [];
+  readonly joints: SimJoint[] = [];
 
   private readonly colliders: Collider[] = [];
   private readonly dynCount: number;
@@ -362,6 +379,7 @@ export class SimWorld {
         this.joints.push({
           bodyA: first + j.partA, bodyB: first + j.partB, rA: Float64Array.from(j.rA), rB: Float64Array.from(j.rB),
           coneAxisA: Float64Array.from(j.coneAxisA), axisB: Float64Array.from(j.axisB), coneLen: j.coneLen, coneLimitRad: j.coneLimitRad,
+          twistLimitRad: j.twistLimitRad, qRel0: new Float64Array(4),
         });
       this.objects.push({ kind: 'character', id: ch.id, name: ch.name, index: ci, bodies, ragdoll: rd });
     }
@@ -386,6 +404,12 @@ export class SimWorld {
       toPrincipal(j.bodyA, j.coneAxisA);
       toPrincipal(j.bodyB, j.rB);
       toPrincipal(j.bodyB, j.axisB);
+      const st = this.bodies.state, sa = STATE_STRIDE * j.bodyA + 3;
+      _q4[0] = -st[sa];
+      _q4[1] = -st[sa + 1];
+      _q4[2] = -st[sa + 2];
+      _q4[3] = st[sa + 3];
+      quatMul(j.qRel0, 0, _q4, 0, st, STATE_STRIDE * j.bodyB + 3);
     }
     this.awake = new Uint8Array(this.dynCount).fill(1);
     this.slowTime = new Float64Array(this.dynCount);
@@ -825,27 +849,154 @@ export class SimWorld {
     for (let i = 0; i < this.dynCount; i++) if (this.awake[i]) B.kickBody(st, i, 0.5 * hs);
   }
 
-  /** Pulls ball-joint anchors back together (mass-weighted translation), a few sweeps. */
+  /**
+   * Position-level joint correction after the drift, a few Gauss–Seidel
+   * sweeps: ball-joint anchors pulled together (mass-weighted translation),
+   * then cone and twist limits restored by rotating the two bodies about the
+   * joint point (so the anchors stay together), split by their inverse
+   * inertia about the rotation axis. Angular momenta are kept.
+   */
   private correctJoints(st: Float64Array): void {
     const J = this.joints;
     if (J.length === 0) return;
-    const im = this.bodies.invMass;
+    // limits first (rotations about the joint points), then the anchors, which the limit
+    // corrections of neighbouring joints disturb; the last sweeps pull anchors only
     for (let sweep = 0; sweep < 4; sweep++) {
-      for (let k = 0; k < J.length; k++) {
-        const j = J[k];
-        const sa = STATE_STRIDE * j.bodyA, sb = STATE_STRIDE * j.bodyB;
-        rotate(_a, 0, st, sa + 3, j.rA[0], j.rA[1], j.rA[2]);
-        rotate(_b, 0, st, sb + 3, j.rB[0], j.rB[1], j.rB[2]);
-        const wa = this.awake[j.bodyA] ? im[j.bodyA] : 0, wb = this.awake[j.bodyB] ? im[j.bodyB] : 0;
-        const w = wa + wb;
-        if (w === 0) continue;
-        for (let c = 0; c < 3; c++) {
-          const e = st[sb + c] + _b[c] - st[sa + c] - _a[c];
-          st[sa + c] += (wa / w) * e;
-          st[sb + c] -= (wb / w) * e;
+      if (sweep < 3) for (let k = 0; k < J.length; k++) this.correctLimits(st, J[k]);
+      for (let k = 0; k < J.length; k++) this.correctAnchor(st, J[k]);
+      for (let k = J.length - 1; k >= 0; k--) this.correctAnchor(st, J[k]);
+    }
+  }
+
+  /** Moves awake body i up so none of its vertices is below the ground. */
+  private liftFromGround(st: Float64Array, i: number): void {
+    if (!this.awake[i]) return;
+    const s = STATE_STRIDE * i, g = this.groundY!;
+    if (st[s + 1] - this.bodySize[i] >= g) return;
+    const C = this.colliders[i];
+    const qx = st[s + 3], qy = st[s + 4], qz = st[s + 5], qw = st[s + 6];
+    const L = C.local;
+    let minY = Infinity;
+    for (let v = 0; v < C.nv; v++) {
+      const vx = L[3 * v], vy = L[3 * v + 1], vz = L[3 * v + 2];
+      const tx = 2 * (qy * vz - qz * vy), tz = 2 * (qx * vy - qy * vx);
+      const y = vy + qw * (2 * (qz * vx - qx * vz)) + qz * tx - qx * tz;
+      if (y < minY) minY = y;
+    }
+    if (st[s + 1] + minY < g) st[s + 1] = g - minY;
+  }
+
+  /** Pulls a ball joint's anchors together (mass-weighted translation); leaves the joint point in _p. */
+  private correctAnchor(st: Float64Array, j: SimJoint): boolean {
+    const im = this.bodies.invMass;
+    const sa = STATE_STRIDE * j.bodyA, sb = STATE_STRIDE * j.bodyB;
+    rotate(_a, 0, st, sa + 3, j.rA[0], j.rA[1], j.rA[2]);
+    rotate(_b, 0, st, sb + 3, j.rB[0], j.rB[1], j.rB[2]);
+    const wa = this.awake[j.bodyA] ? im[j.bodyA] : 0, wb = this.awake[j.bodyB] ? im[j.bodyB] : 0;
+    const w = wa + wb;
+    if (w === 0) return false;
+    for (let c = 0; c < 3; c++) {
+      const e = st[sb + c] + _b[c] - st[sa + c] - _a[c];
+      st[sa + c] += (wa / w) * e;
+      st[sb + c] -= (wb / w) * e;
+      _p[c] = st[sa + c] + _a[c];
+    }
+    return true;
+  }
+
+  /** Restores a joint's cone and twist limits by rotating its bodies about the joint point. */
+  private correctLimits(st: Float64Array, j: SimJoint): void {
+    if (j.coneLimitRad >= Math.PI && j.twistLimitRad >= Math.PI) return;
+    const awakeA = this.awake[j.bodyA] === 1, awakeB = this.awake[j.bodyB] === 1;
+    if (!awakeA && !awakeB) return;
+    const sa = STATE_STRIDE * j.bodyA, sb = STATE_STRIDE * j.bodyB;
+    // joint point: midpoint of the two anchors
+    rotate(_a, 0, st, sa + 3, j.rA[0], j.rA[1], j.rA[2]);
+    rotate(_b, 0, st, sb + 3, j.rB[0], j.rB[1], j.rB[2]);
+    const px = 0.5 * (st[sa] + _a[0] + st[sb] + _b[0]), py = 0.5 * (st[sa + 1] + _a[1] + st[sb + 1] + _b[1]), pz = 0.5 * (st[sa + 2] + _a[2] + st[sb + 2] + _b[2]);
+    if (j.coneLimitRad < Math.PI) {
+      rotate(_c, 0, st, sa + 3, j.coneAxisA[0], j.coneAxisA[1], j.coneAxisA[2]);
+      rotate(_d, 0, st, sb + 3, j.axisB[0], j.axisB[1], j.axisB[2]);
+      const cosA = _c[0] * _d[0] + _c[1] * _d[1] + _c[2] * _d[2];
+      const angle = Math.acos(cosA > 1 ? 1 : cosA < -1 ? -1 : cosA);
+      if (angle > j.coneLimitRad) {
+        // axis d × c turns the child's axis d towards the parent's c
+        let nx = _d[1] * _c[2] - _d[2] * _c[1], ny = _d[2] * _c[0] - _d[0] * _c[2], nz = _d[0] * _c[1] - _d[1] * _c[0];
+        const nl = Math.hypot(nx, ny, nz);
+        if (nl > 1e-12) {
+          nx /= nl;
+          ny /= nl;
+          nz /= nl;
+          const ia = awakeA ? this.invInertiaAbout(st, j.bodyA, nx, ny, nz) : 0, ib = awakeB ? this.invInertiaAbout(st, j.bodyB, nx, ny, nz) : 0;
+          const excess = angle - j.coneLimitRad;
+          this.rotateAbout(st, j.bodyB, px, py, pz, nx, ny, nz, (excess * ib) / (ia + ib));
+          this.rotateAbout(st, j.bodyA, px, py, pz, nx, ny, nz, (-excess * ia) / (ia + ib));
         }
       }
     }
+    if (j.twistLimitRad < Math.PI) {
+      const phi = this.twistAngle(st, j);
+      const lim = j.twistLimitRad;
+      if (phi > lim || phi < -lim) {
+        const excess = phi > lim ? phi - lim : phi + lim;
+        rotate(_d, 0, st, sb + 3, j.axisB[0], j.axisB[1], j.axisB[2]);
+        const dx = _d[0], dy = _d[1], dz = _d[2];
+        const ia = awakeA ? this.invInertiaAbout(st, j.bodyA, dx, dy, dz) : 0, ib = awakeB ? this.invInertiaAbout(st, j.bodyB, dx, dy, dz) : 0;
+        this.rotateAbout(st, j.bodyB, px, py, pz, dx, dy, dz, (-excess * ib) / (ia + ib));
+        this.rotateAbout(st, j.bodyA, px, py, pz, dx, dy, dz, (excess * ia) / (ia + ib));
+      }
+    }
+  }
+
+  /**
+   * Twist (rad) of joint j's child about its axis relative to the parent,
+   * from the start: swing–twist decomposition of Δ = q_rel0⁻¹ q_A⁻¹ q_B
+   * about axisB (B's frame).
+   */
+  private twistAngle(st: Float64Array, j: SimJoint): number {
+    const sa = STATE_STRIDE * j.bodyA + 3;
+    _q4[0] = -st[sa];
+    _q4[1] = -st[sa + 1];
+    _q4[2] = -st[sa + 2];
+    _q4[3] = st[sa + 3];
+    quatMul(_q5, 0, _q4, 0, st, STATE_STRIDE * j.bodyB + 3); // q_rel
+    const r = j.qRel0;
+    _q4[0] = -r[0];
+    _q4[1] = -r[1];
+    _q4[2] = -r[2];
+    _q4[3] = r[3];
+    quatMul(_q4, 0, _q4, 0, _q5, 0); // Δ (quatMul reads both inputs before writing)
+    let s = _q4[0] * j.axisB[0] + _q4[1] * j.axisB[1] + _q4[2] * j.axisB[2];
+    let c = _q4[3];
+    if (c < 0) {
+      s = -s;
+      c = -c;
+    }
+    return 2 * Math.atan2(s, c);
+  }
+
+  /** n · I_world⁻¹ · n of body i (unit n). */
+  private invInertiaAbout(st: Float64Array, i: number, nx: number, ny: number, nz: number): number {
+    rotateInv(_e, st, STATE_STRIDE * i + 3, nx, ny, nz);
+    const m = this.bodies.moments;
+    return (_e[0] * _e[0]) / m[3 * i] + (_e[1] * _e[1]) / m[3 * i + 1] + (_e[2] * _e[2]) / m[3 * i + 2];
+  }
+
+  /** Rotates body i by angleRad about the world axis (unit n) through p; its angular momentum is kept. */
+  private rotateAbout(st: Float64Array, i: number, px: number, py: number, pz: number, nx: number, ny: number, nz: number, angleRad: number): void {
+    if (angleRad === 0) return;
+    const s = STATE_STRIDE * i;
+    const h = 0.5 * angleRad, sh = Math.sin(h);
+    _q5[0] = nx * sh;
+    _q5[1] = ny * sh;
+    _q5[2] = nz * sh;
+    _q5[3] = Math.cos(h);
+    rotate(_e, 0, _q5, 0, st[s] - px, st[s + 1] - py, st[s + 2] - pz);
+    st[s] = px + _e[0];
+    st[s + 1] = py + _e[1];
+    st[s + 2] = pz + _e[2];
+    quatMul(st, s + 3, _q5, 0, st, s + 3);
+    normalizeQuat(st, s + 3);
   }
 
   // ------------------------------------------------------------ detection
@@ -1475,7 +1626,8 @@ export class SimWorld {
       rotate(_c, 0, st, sa + 3, j.coneAxisA[0], j.coneAxisA[1], j.coneAxisA[2]);
       rotate(_d, 0, st, sb + 3, j.axisB[0], j.axisB[1], j.axisB[2]);
       const cosA = _c[0] * _d[0] + _c[1] * _d[1] + _c[2] * _d[2];
-      if (cosA < Math.cos(j.coneLimitRad)) {
+      // engaged at the boundary (the position correction keeps the angle at most at the limit)
+      if (j.coneLimitRad < Math.PI && cosA < Math.cos(j.coneLimitRad - LIMIT_MARGIN_RAD)) {
         // push the child's axis point back towards the cone
         let nx = _c[0] - cosA * _d[0], ny = _c[1] - cosA * _d[1], nz = _c[2] - cosA * _d[2];
         const l = Math.hypot(nx, ny, nz);
@@ -1492,6 +1644,45 @@ export class SimWorld {
           ct.normal.x = nx;
           ct.normal.y = ny;
           ct.normal.z = nz;
+          ct.restitution = 0;
+          ct.friction = 0;
+          this.contactColA[this.contactCount - 1] = -2;
+          this.contactColB[this.contactCount - 1] = -2;
+          this.contactApproach[this.contactCount - 1] = 0;
+        }
+      }
+      // twist limit: a frictionless contact at lever r from the joint point, across the child
+      // axis d: its relative normal velocity is r × the twist rate (no swing or joint velocity
+      // enters), so it stops the twist from growing past the limit
+      if (j.twistLimitRad < Math.PI) {
+        const phi = this.twistAngle(st, j);
+        const lim = j.twistLimitRad - LIMIT_MARGIN_RAD;
+        if (phi > lim || phi < -lim) {
+          // e ⊥ d, t = d × e
+          let ex = 0, ey = 0, ez = 0;
+          if (Math.abs(_d[0]) < 0.57735) ex = 1;
+          else if (Math.abs(_d[1]) < 0.57735) ey = 1;
+          else ez = 1;
+          const dot = ex * _d[0] + ey * _d[1] + ez * _d[2];
+          ex -= dot * _d[0];
+          ey -= dot * _d[1];
+          ez -= dot * _d[2];
+          const el = Math.hypot(ex, ey, ez);
+          ex /= el;
+          ey /= el;
+          ez /= el;
+          const sg = phi > 0 ? -1 : 1; // normal −t resists a growing positive twist
+          const tx = sg * (_d[1] * ez - _d[2] * ey), ty = sg * (_d[2] * ex - _d[0] * ez), tz = sg * (_d[0] * ey - _d[1] * ex);
+          const r = Math.max(j.coneLen, 0.05);
+          const ct = this.nextContact();
+          ct.bodyA = j.bodyB;
+          ct.bodyB = j.bodyA;
+          ct.point.x = px + r * ex;
+          ct.point.y = py + r * ey;
+          ct.point.z = pz + r * ez;
+          ct.normal.x = tx;
+          ct.normal.y = ty;
+          ct.normal.z = tz;
           ct.restitution = 0;
           ct.friction = 0;
           this.contactColA[this.contactCount - 1] = -2;
@@ -1901,6 +2092,13 @@ export class SimWorld {
         for (let v = 0, o = 3 * C.vOff + 1; v < C.nv; v++, o += 3) if (this.P0[o] < minY) minY = this.P0[o];
         if (minY < g - 1e-5) st[STATE_STRIDE * C.body + 1] += g - minY;
       }
+      // a lifted ragdoll part pulls its joints along (a few lift / anchor sweeps)
+      const J = this.joints;
+      if (J.length) for (let sweep = 0; sweep < 3; sweep++) {
+        for (let k = 0; k < J.length; k++) this.correctAnchor(st, J[k]);
+        for (let k = J.length - 1; k >= 0; k--) this.correctAnchor(st, J[k]);
+        for (const obj of this.objects) if (obj.ragdoll) for (const i of obj.bodies) this.liftFromGround(st, i);
+      }
     }
     const thr = this.opts.sleepSpeedMps;
     for (const obj of this.objects) {
@@ -2090,6 +2288,10 @@ const _d = [0, 0, 0];
 const _v = [0, 0, 0];
 const _w = [0, 0, 0];
 const _acc = [0, 0, 0];
+const _q4 = new Float64Array(4);
+const _q5 = new Float64Array(4);
+const _e = [0, 0, 0];
+const _p = [0, 0, 0];
 const _o10 = new Float64Array(10);
 const _emptyBox = Float64Array.of(Infinity, Infinity, Infinity, -Infinity, -Infinity, -Infinity);
 export type { Character, Prop };
