@@ -249,6 +249,15 @@ export class ImpulseSolver {
   private eigW = F64(6);
   private vec6 = F64(6);
   private virtInvLam = F64(0); // per virtual row: 1 / Λ_i (its row is √Λ_i q_i)
+  private grpLam = F64(0); // 6 per dynamic body: eigenvalues of the group's Gram matrix (descending use: first grpRank kept)
+  private grpQ = F64(0); // 36 per dynamic body: rows 0..rank-1 span the group's rows, rows rank..5 their complement
+  private grpT = F64(0); // 6 per dynamic body: targets Q u = t
+  /** Per dynamic body: 1 when it is eliminated together with its contact group (`contactGroups: 'eliminate'`). */
+  private conBody = new Uint8Array(0);
+  private conYt = F64(0); // 6 per dynamic body: velocity offset (I − Z M) Qᵀ t
+  private conF = F64(0); // 6 per dynamic body: right-hand side of the last solve
+  private mat36 = F64(36);
+  private mat36b = F64(36);
 
   /** Scale on every contact's Coulomb γ; below 1 only inside the energy guard of `solve`. */
   private gammaScale = 1;
@@ -300,6 +309,9 @@ export class ImpulseSolver {
     const restModel = options.restitution ?? 'paper';
     const unilateral = options.unilateral ?? true;
     const dense = options.linearSolver === 'dense';
+    const groupMode = options.contactGroups ?? 'auto';
+    if (groupMode !== 'auto' && groupMode !== 'schur' && groupMode !== 'eliminate')
+      throw new ResponseInputError(`options.contactGroups: unknown mode '${String(groupMode)}'`);
     if (frictionModel !== 'coulomb' && frictionModel !== 'frictionless' && frictionModel !== 'rough')
       throw new ResponseInputError(`options.friction: unknown model '${String(frictionModel)}'`);
     if (restModel !== 'paper' && restModel !== 'normalOnly')
@@ -309,6 +321,8 @@ export class ImpulseSolver {
     this.ensureConstraints(joints.length + contacts.length);
     this.loadJoints(joints);
     this.loadContacts(contacts, bodies, frictionModel);
+    this.conBody = growU(this.conBody, this.nd);
+    this.conBody.fill(0, 0, this.nd);
     this.buildForest();
     if (!dense) this.factor();
 
@@ -318,7 +332,16 @@ export class ImpulseSolver {
       iterations++;
       this.buildRows(restModel);
       if (dense) this.solveDense();
-      else this.solveSparse();
+      else {
+        if (this.prepareGroups(groupMode)) {
+          // the set of eliminated bodies changed: their joints leave (or rejoin) the tree
+          this.buildForest();
+          this.factor();
+        }
+        // eliminated bodies' blocks follow their groups, which change with the contact states
+        for (let d = 0; d < this.nd; d++) if (this.conBody[d]) this.eliminateGroupBody(d);
+        this.solveSparse();
+      }
       // Contact impulses: normal component and the tangential part.
       let scale = 0;
       for (let c = 0; c < nc; c++) {
@@ -585,6 +608,7 @@ export class ImpulseSolver {
       const da = a >= 0 ? this.dyn[a] : -1, db = b >= 0 ? this.dyn[b] : -1;
       this.cPrimary[j] = 0;
       if (da < 0 || db < 0) continue;
+      if (this.conBody[da] || this.conBody[db]) continue;
       const ra = this.find(da), rb = this.find(db);
       if (ra === rb) continue;
       this.ufParent[ra] = rb;
@@ -596,6 +620,7 @@ export class ImpulseSolver {
       const a = this.cA[j], b = this.cB[j];
       const da = a >= 0 ? this.dyn[a] : -1, db = b >= 0 ? this.dyn[b] : -1;
       if ((da < 0) === (db < 0)) continue;
+      if (this.conBody[da >= 0 ? da : db]) continue;
       const r = this.find(da >= 0 ? da : db);
       if (this.compRoot[r] >= 0) continue;
       this.compRoot[r] = j;
@@ -974,19 +999,73 @@ export class ImpulseSolver {
   }
 
   /**
-   * Replaces the rows of contact group d (contacts of dynamic body d against
-   * the world or keyframed bodies whose impulse acts along their condition
-   * direction) by an orthonormal basis of their row space when they are
-   * linearly dependent (four coplanar corners under a box, many points along
-   * a limb): the rows J_g (k×6) have Gram matrix J_gᵀJ_g = Qᵀ Λ Q (rank r);
-   * the virtual rows are Λ^½ Q (r×6) with targets Λ^-½ Q J_gᵀ c_g (the
-   * least-squares equivalent of J_g u = c_g, exact when consistent). Their
-   * impulses ν come back as λ_g = J_g Qᵀ Λ^-½ ν (`expandGroups`), the least-norm
-   * λ_g with J_gᵀ λ_g = Qᵀ Λ^½ ν, and |λ_g| = |ν|: so the least-norm solution
-   * of the compressed system is the least-norm solution of the full one.
-   * Returns the next free row index.
+   * Contact groups: the rows of contacts of one dynamic body against the world
+   * or keyframed bodies whose impulse acts along their condition direction
+   * (sticking and frictionless contacts). For each group, the Gram matrix of
+   * its rows J_g (k×6) is decomposed, J_gᵀJ_g = Qᵀ Λ Q: the first r rows of Q
+   * (grpQ) span the rows, the rest their complement; grpT holds the targets t
+   * of Q u = t (Λ⁻¹ Q J_gᵀ c_g: the least-squares equivalent of J_g u = c_g,
+   * exact when consistent). Then decides which bodies are eliminated with
+   * their group (`contactGroups`). Returns true when that set changed.
    */
-  private compressGroup(d: number, nv: number): number {
+  private prepareGroups(mode: 'auto' | 'schur' | 'eliminate'): boolean {
+    const nRows = this.nRows, nd = this.nd, nj = this.nj;
+    this.grpHead = growI(this.grpHead, nd);
+    this.grpCount = growI(this.grpCount, nd);
+    this.grpV0 = growI(this.grpV0, nd);
+    this.grpRank = growI(this.grpRank, nd);
+    this.grpY = growF(this.grpY, 6 * nd);
+    this.grpLam = growF(this.grpLam, 6 * nd);
+    this.grpQ = growF(this.grpQ, 36 * nd);
+    this.grpT = growF(this.grpT, 6 * nd);
+    this.conYt = growF(this.conYt, 6 * nd);
+    this.conF = growF(this.conF, 6 * nd);
+    this.grpNext = growI(this.grpNext, nRows + 1);
+    this.virtInvLam = growF(this.virtInvLam, 2 * nRows + 1);
+    this.grpHead.fill(-1, 0, nd);
+    this.grpCount.fill(0, 0, nd);
+    this.grpV0.fill(-1, 0, nd);
+    for (let r = nRows - 1; r >= 0; r--) {
+      const k = this.rowOwner[r];
+      if (k < nj) continue;
+      const da = this.rowDA[r], db = this.rowDB[r];
+      if ((da < 0) === (db < 0)) continue;
+      const st = this.contactState[k - nj];
+      if (st !== ContactState.Stick && st !== ContactState.Frictionless) continue;
+      const d = da >= 0 ? da : db;
+      this.grpNext[r] = this.grpHead[d];
+      this.grpHead[d] = r;
+      this.grpCount[d]++;
+    }
+    let sumRank = 0;
+    for (let d = 0; d < nd; d++) {
+      this.grpRank[d] = 0;
+      if (this.grpHead[d] >= 0) sumRank += this.decomposeGroup(d);
+    }
+    let eliminate = mode === 'eliminate';
+    if (mode === 'auto' && sumRank > 0) {
+      // eliminate when the joints of the grouped bodies are fewer rows than their groups
+      let jointRows = 0;
+      for (let j = 0; j < nj; j++) {
+        const a = this.cA[j], b = this.cB[j];
+        const da = a >= 0 ? this.dyn[a] : -1, db = b >= 0 ? this.dyn[b] : -1;
+        if ((da >= 0 && this.grpRank[da] > 0) || (db >= 0 && this.grpRank[db] > 0)) jointRows += this.cRows[j];
+      }
+      eliminate = sumRank > jointRows;
+    }
+    let changed = false;
+    for (let d = 0; d < nd; d++) {
+      const c = eliminate && this.grpRank[d] > 0 ? 1 : 0;
+      if (c !== this.conBody[d]) {
+        this.conBody[d] = c;
+        changed = true;
+      }
+    }
+    return changed;
+  }
+
+  /** Gram decomposition of group d into grpQ / grpLam / grpT (see `prepareGroups`); returns its rank. */
+  private decomposeGroup(d: number): number {
     const G = this.gram, V = this.eigV, w = this.eigW, b = this.vec6;
     G.fill(0);
     b.fill(0);
@@ -1001,28 +1080,56 @@ export class ImpulseSolver {
     symmetricEigen(G, 6, V, w);
     let wmax = 0;
     for (let i = 0; i < 6; i++) wmax = Math.max(wmax, w[i]);
+    const Q = this.grpQ, qo = 36 * d, tol = 1e-12 * wmax;
     let rank = 0;
-    for (let i = 0; i < 6; i++) if (w[i] > 1e-12 * wmax) rank++;
-    if (rank >= this.grpCount[d]) return nv; // independent rows: solved as they are
-    this.grpV0[d] = nv;
-    this.grpRank[d] = rank;
+    for (let i = 0; i < 6; i++) if (w[i] > tol) rank++;
+    // rows 0..rank-1 of Q: eigenvectors kept; rows rank..5: the complement
+    let kept = 0, free = rank;
     for (let i = 0; i < 6; i++) {
-      if (!(w[i] > 1e-12 * wmax)) continue;
-      const o = 6 * nv, sq = Math.sqrt(w[i]);
+      const row = w[i] > tol ? kept++ : free++;
       let t = 0;
       for (let k = 0; k < 6; k++) {
         const q = V[k * 6 + i];
+        Q[qo + 6 * row + k] = q;
+        t += q * b[k];
+      }
+      if (row < rank) {
+        this.grpLam[6 * d + row] = w[i];
+        this.grpT[6 * d + row] = t / w[i];
+      }
+    }
+    this.grpRank[d] = rank;
+    return rank;
+  }
+
+  /**
+   * Replaces the rows of contact group d, when they are linearly dependent
+   * (four coplanar corners under a box, many points along a limb), by the
+   * virtual rows Λ^½ Q (r×6) with targets Λ^½ t. Their impulses ν come back
+   * as λ_g = J_g Qᵀ Λ^-½ ν (`expandGroups`), the least-norm λ_g with
+   * J_gᵀ λ_g = Qᵀ Λ^½ ν, and |λ_g| = |ν|: so the least-norm solution of the
+   * compressed system is the least-norm solution of the full one. Returns the
+   * next free row index.
+   */
+  private compressGroup(d: number, nv: number): number {
+    const rank = this.grpRank[d];
+    if (rank >= this.grpCount[d]) return nv; // independent rows: solved as they are
+    this.grpV0[d] = nv;
+    const Q = this.grpQ, qo = 36 * d;
+    for (let i = 0; i < rank; i++) {
+      const o = 6 * nv, lam = this.grpLam[6 * d + i], sq = Math.sqrt(lam);
+      for (let k = 0; k < 6; k++) {
+        const q = Q[qo + 6 * i + k];
         this.rowJA[o + k] = sq * q;
         this.rowGA[o + k] = sq * q;
         this.rowJB[o + k] = 0;
         this.rowGB[o + k] = 0;
-        t += q * b[k];
       }
       this.rowDA[nv] = d;
       this.rowDB[nv] = -1;
       this.rowOwner[nv] = -1;
-      this.rowC[nv] = t / sq;
-      this.virtInvLam[nv] = 1 / w[i];
+      this.rowC[nv] = sq * this.grpT[6 * d + i];
+      this.virtInvLam[nv] = 1 / lam;
       nv++;
     }
     return nv;
@@ -1040,62 +1147,147 @@ export class ImpulseSolver {
         const r = v0 + q, f = this.rowLambda[r] * this.virtInvLam[r], o = 6 * r;
         for (let k = 0; k < 6; k++) Y[yo + k] += f * this.rowJA[o + k];
       }
-      for (let r = this.grpHead[d]; r >= 0; r = this.grpNext[r]) {
-        const J = this.rowDA[r] === d ? this.rowJA : this.rowJB, o = 6 * r;
-        let l = 0;
-        for (let k = 0; k < 6; k++) l += J[o + k] * Y[yo + k];
-        this.rowLambda[r] = l;
+      this.groupLambdas(d);
+    }
+  }
+
+  /** λ_r = J_r·y for the rows of group d, y = grpY block d. */
+  private groupLambdas(d: number): void {
+    const Y = this.grpY, yo = 6 * d;
+    for (let r = this.grpHead[d]; r >= 0; r = this.grpNext[r]) {
+      const J = this.rowDA[r] === d ? this.rowJA : this.rowJB, o = 6 * r;
+      let l = 0;
+      for (let k = 0; k < 6; k++) l += J[o + k] * Y[yo + k];
+      this.rowLambda[r] = l;
+    }
+  }
+
+  /**
+   * Body d eliminated with its contact group (an isolated tree node): its
+   * velocity is u = Z f + (I − Z M) Qᵀ t for the impulse f it receives (M u⁻
+   * plus secondary impulses), with Z = N (Nᵀ M N)⁻¹ Nᵀ and N the directions
+   * the group leaves free (Z = 0 when the group pins all six). Z replaces the
+   * body's inverse block; the offset goes to conYt.
+   */
+  private eliminateGroupBody(d: number): void {
+    const b = this.dynBody[d], m = this.mass[b], I = this.inertia, io = 9 * b;
+    const Q = this.grpQ, qo = 36 * d, rank = this.grpRank[d], k = 6 - rank;
+    const Dinv = this.blkDinv, o = 36 * d;
+    const MN = this.mat36, A = this.mat36b;
+    // MN (6×k, stride 6) = M·N
+    for (let c = 0; c < k; c++) {
+      const no = qo + 6 * (rank + c);
+      MN[c] = m * Q[no];
+      MN[6 + c] = m * Q[no + 1];
+      MN[12 + c] = m * Q[no + 2];
+      for (let rr = 0; rr < 3; rr++) MN[(3 + rr) * 6 + c] = I[io + rr] * Q[no + 3] + I[io + 3 + rr] * Q[no + 4] + I[io + 6 + rr] * Q[no + 5];
+    }
+    // A = Nᵀ M N (k×k), then its inverse in the work block
+    for (let i = 0; i < k; i++)
+      for (let j = 0; j < k; j++) {
+        let sum = 0;
+        for (let e = 0; e < 6; e++) sum += Q[qo + 6 * (rank + i) + e] * MN[e * 6 + j];
+        A[i * 6 + j] = sum;
       }
+    const Ainv = this.hScratch;
+    if (k > 0 && !invertDefinite(A, 0, 6, k, 1, Ainv, 0, this.work36)) throw new ResponseInputError(`bodies[${b}]: singular body block in the impulse system`);
+    // Z = N A⁻¹ Nᵀ
+    for (let r = 0; r < 6; r++)
+      for (let c = 0; c < 6; c++) {
+        let sum = 0;
+        for (let i = 0; i < k; i++) {
+          const ni = Q[qo + 6 * (rank + i) + r];
+          if (ni === 0) continue;
+          for (let j = 0; j < k; j++) sum += ni * Ainv[i * 6 + j] * Q[qo + 6 * (rank + j) + c];
+        }
+        Dinv[o + r * 6 + c] = sum;
+      }
+    // offset: p = Qᵀ t; Yt = p − Z M p
+    const p = this.vec6, t = this.grpT, Yt = this.conYt, yo = 6 * d;
+    for (let e = 0; e < 6; e++) {
+      let sum = 0;
+      for (let i = 0; i < rank; i++) sum += Q[qo + 6 * i + e] * t[6 * d + i];
+      p[e] = sum;
+    }
+    const Mp = this.eigW;
+    Mp[0] = m * p[0];
+    Mp[1] = m * p[1];
+    Mp[2] = m * p[2];
+    for (let rr = 0; rr < 3; rr++) Mp[3 + rr] = I[io + rr] * p[3] + I[io + 3 + rr] * p[4] + I[io + 6 + rr] * p[5];
+    for (let r = 0; r < 6; r++) {
+      let sum = 0;
+      for (let c = 0; c < 6; c++) sum += Dinv[o + r * 6 + c] * Mp[c];
+      Yt[yo + r] = p[r] - sum;
+    }
+  }
+
+  /** x[eliminated body blocks] += their velocity offset (after a tree solve of an impulse that includes M u⁻). */
+  private addEliminatedOffsets(x: Float64Array): void {
+    for (let d = 0; d < this.nd; d++) {
+      if (!this.conBody[d]) continue;
+      const o = this.nodeOff[d];
+      for (let k = 0; k < 6; k++) x[o + k] += this.conYt[6 * d + k];
+    }
+  }
+
+  /**
+   * Impulses of the contacts of eliminated bodies: the group's wrench is
+   * w = M u − f (f saved in conF before the last tree solve), split with the
+   * least norm: y = Qᵀ Λ⁻¹ Q w, λ_r = J_r·y.
+   */
+  private eliminatedLambdas(x: Float64Array): void {
+    const Y = this.grpY, Q = this.grpQ, F = this.conF, I = this.inertia;
+    for (let d = 0; d < this.nd; d++) {
+      if (!this.conBody[d]) continue;
+      const b = this.dynBody[d], m = this.mass[b], io = 9 * b, o = this.nodeOff[d], fo = 6 * d, w = this.vec6;
+      w[0] = m * x[o] - F[fo];
+      w[1] = m * x[o + 1] - F[fo + 1];
+      w[2] = m * x[o + 2] - F[fo + 2];
+      for (let rr = 0; rr < 3; rr++) w[3 + rr] = I[io + rr] * x[o + 3] + I[io + 3 + rr] * x[o + 4] + I[io + 6 + rr] * x[o + 5] - F[fo + 3 + rr];
+      Y.fill(0, fo, fo + 6);
+      const qo = 36 * d;
+      for (let i = 0; i < this.grpRank[d]; i++) {
+        let c = 0;
+        for (let k = 0; k < 6; k++) c += Q[qo + 6 * i + k] * w[k];
+        c /= this.grpLam[6 * d + i];
+        for (let k = 0; k < 6; k++) Y[fo + k] += c * Q[qo + 6 * i + k];
+      }
+      this.groupLambdas(d);
     }
   }
 
   private solveSparse(): void {
-    const T = this.totalDim, nRows = this.nRows, nd = this.nd;
-    // secondary rows: non-primary joints and all contact rows, with at least one dynamic side
+    const T = this.totalDim, nRows = this.nRows, nd = this.nd, nj = this.nj;
+    // secondary rows: non-primary joints and all contact rows with at least one dynamic side,
+    // except the rows of eliminated groups; dependent groups compressed
     this.secRows = growI(this.secRows, 2 * nRows + 1);
-    this.grpHead = growI(this.grpHead, nd);
-    this.grpCount = growI(this.grpCount, nd);
-    this.grpV0 = growI(this.grpV0, nd);
-    this.grpRank = growI(this.grpRank, nd);
-    this.grpY = growF(this.grpY, 6 * nd);
-    this.grpNext = growI(this.grpNext, nRows + 1);
-    this.virtInvLam = growF(this.virtInvLam, 2 * nRows + 1);
-    this.grpHead.fill(-1, 0, nd);
-    this.grpCount.fill(0, 0, nd);
-    this.grpV0.fill(-1, 0, nd);
     let s = 0;
-    for (let r = nRows - 1; r >= 0; r--) {
+    for (let r = 0; r < nRows; r++) {
       const k = this.rowOwner[r];
-      if (k < this.nj && this.cPrimary[k]) continue;
+      if (k < nj && this.cPrimary[k]) continue;
       const da = this.rowDA[r], db = this.rowDB[r];
       if (da < 0 && db < 0) {
         this.rowLambda[r] = 0;
         continue;
       }
-      if (k >= this.nj && (da < 0) !== (db < 0)) {
-        const st = this.contactState[k - this.nj];
-        if (st === ContactState.Stick || st === ContactState.Frictionless) {
-          // impulse direction = condition direction, one dynamic side: joins the group of that body
-          const d = da >= 0 ? da : db;
-          this.grpNext[r] = this.grpHead[d];
-          this.grpHead[d] = r;
-          this.grpCount[d]++;
-          continue;
-        }
+      if (k >= nj && (da < 0) !== (db < 0)) {
+        const st = this.contactState[k - nj];
+        if (st === ContactState.Stick || st === ContactState.Frictionless) continue; // grouped
       }
       this.secRows[s++] = r;
     }
     let nv = nRows;
     for (let d = 0; d < nd; d++) {
-      if (this.grpHead[d] < 0) continue;
+      if (this.grpHead[d] < 0 || this.conBody[d]) continue;
       if (this.grpCount[d] > 1) nv = this.compressGroup(d, nv);
       if (this.grpV0[d] >= 0) for (let q = 0; q < this.grpRank[d]; q++) this.secRows[s++] = this.grpV0[d] + q;
       else for (let r = this.grpHead[d]; r >= 0; r = this.grpNext[r]) this.secRows[s++] = r;
     }
     const x = this.x, x0 = this.x0;
-    this.fillBaseRhs(x0);
-    this.treeSolve(x0);
     if (s > 0) {
+      this.fillBaseRhs(x0);
+      this.treeSolve(x0);
+      this.addEliminatedOffsets(x0);
       this.S = growF(this.S, s * s);
       this.sRhs = growF(this.sRhs, s);
       this.sMu = growF(this.sMu, s);
@@ -1113,17 +1305,18 @@ export class ImpulseSolver {
         this.sRhs[m] = this.rowC[r] - this.rowDot(x0, r);
       }
       solveDenseRobust(S, s, this.sRhs, this.sMu, this.sWork, this.sPiv);
-      this.fillBaseRhs(x);
-      for (let q = 0; q < s; q++) {
-        const r = this.secRows[q];
-        this.rowLambda[r] = this.sMu[q];
-        this.addImpulse(x, r, this.sMu[q]);
-      }
-      this.treeSolve(x);
-      this.expandGroups();
-    } else {
-      x.set(x0.subarray(0, T));
     }
+    this.fillBaseRhs(x);
+    for (let q = 0; q < s; q++) {
+      const r = this.secRows[q];
+      this.rowLambda[r] = this.sMu[q];
+      this.addImpulse(x, r, this.sMu[q]);
+    }
+    for (let d = 0; d < nd; d++) if (this.conBody[d]) for (let k = 0; k < 6; k++) this.conF[6 * d + k] = x[this.nodeOff[d] + k];
+    this.treeSolve(x);
+    this.addEliminatedOffsets(x);
+    this.expandGroups();
+    this.eliminatedLambdas(x);
     // primary joint impulses: λ = −λ' (KKT sign convention)
     for (let i = this.nd; i < this.nNodes; i++) {
       const j = this.nodeRef[i], r0 = this.cRow0[j], o = this.nodeOff[i];

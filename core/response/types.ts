@@ -104,6 +104,23 @@ export interface SolveOptions {
   unilateral?: boolean;
   /** `sparse` (default, ~linear in body count for trees) or `dense` (the full 9n system by Gaussian elimination; a reference). */
   linearSolver?: 'sparse' | 'dense';
+  /**
+   * Sparse solver only; how contacts of a body against the world or a
+   * keyframed body (a "contact group": the ground under a ragdoll part, four
+   * corners under a box) enter the system. Same laws either way; only the
+   * split of the impulse among redundant contacts and joints differs.
+   * - `schur`: every contact row joins the dense Schur complement of the
+   *   secondary rows (dependent rows of a group compressed to a basis of
+   *   their row space); the split is the least-norm one over all contacts.
+   * - `eliminate`: each such body is eliminated with its group first (its
+   *   velocity is then fixed up to the directions the group leaves free) and
+   *   its joints join the Schur complement instead; fast when many contacts
+   *   pin many bodies (a ragdoll lying on the ground). The split is the
+   *   least-norm one over the joints and the remaining contacts; a group
+   *   takes its body's remaining impulse with the least-norm split.
+   * - `auto` (default): `eliminate` when it gives the smaller Schur complement.
+   */
+  contactGroups?: 'auto' | 'schur' | 'eliminate';
 }
 
 /** Final state of a contact after the solve. */
