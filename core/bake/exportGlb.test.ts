@@ -213,6 +213,13 @@ describe('exportGlb on the fixture document (every interpolation: step, linear, 
     }
   });
 
+  it('exportGlb writes float32 meshes unless asked to quantise (bare readers keep working)', async () => {
+    const glb = await exportGlb(sampleDocument());
+    const back = await new WebIO().readBinary(glb);
+    expect(back.getRoot().listExtensionsUsed()).toEqual([]);
+    expect(back.getRoot().listMeshes()[0].listPrimitives()[0].getAttribute('POSITION')!.getComponentType()).toBe(5126);
+  });
+
   it('meshes, skin and materials survive (float32 meshes): skin joints, inverse bind matrices, positions and material factors as in the document', async () => {
     const doc = sampleDocument();
     doc.characters[0].materials[0] = { name: 'skin', baseColor: [0.8, 0.5, 0.3, 1], metallic: 0.1, roughness: 0.7 };
@@ -236,12 +243,12 @@ describe('exportGlb on the fixture document (every interpolation: step, linear, 
     expect(hero.listChildren().map((n) => n.getName())).toEqual(['joint0']);
   });
 
-  it('quantised export (default): KHR_mesh_quantization required, int16/int8/uint8 normalised attributes, weights summing exactly to 255, bind pose reproduced through the dequantising inverse bind matrices', async () => {
+  it('quantised export: KHR_mesh_quantization required, int16/int8/uint8 normalised attributes, weights summing exactly to 255, bind pose reproduced through the dequantising inverse bind matrices', async () => {
     const doc = sampleDocument();
     const mesh = doc.characters[0].meshes[0];
     // Outward-ish normals (any non-zero vectors will do; the exporter normalises them).
     mesh.normals = Float32Array.from(mesh.positions, (x, i) => x + (i % 3 === 1 ? 0.01 : 0));
-    const glb = await exportGlb(doc);
+    const glb = await exportGlb(doc, { quantize: true });
     const report = await validateGlb(glb);
     expect(errorsOf(report)).toEqual([]);
     expect(report.issues.numWarnings).toBe(0);
@@ -278,7 +285,7 @@ describe('exportGlb on the fixture document (every interpolation: step, linear, 
       }
     expect(worst, 'bind-space error / half-step bound').toBeLessThanOrEqual(1);
     // three.js reads it and plays the clip like our evaluation.
-    const layout = buildGltfDocument(doc);
+    const layout = buildGltfDocument(doc, { quantize: true });
     const rt = compareWithThree(await loadWithThree(glb), layout, doc, (ci) => clipTimes(layout, ci, 2));
     expect(rt.rotationRad).toBeLessThanOrEqual(DEFAULT_TOLERANCES.rotationRad + STORAGE_SLACK);
     expect(rt.translation).toBeLessThanOrEqual(DEFAULT_TOLERANCES.translation + STORAGE_SLACK);
@@ -311,7 +318,7 @@ describe('exportGlb on the fixture document (every interpolation: step, linear, 
   it('minimal JSON: no default fields, node transforms as the shortest float32 decimals', async () => {
     const doc = sampleDocument();
     doc.characters[0].skeleton.joints[1].rest.translation = [0.1 + 0.2, 0, 1 / 3];
-    const json = (await new WebIO().registerExtensions([KHRMeshQuantization]).binaryToJSON(await exportGlb(doc))).json;
+    const json = (await new WebIO().registerExtensions([KHRMeshQuantization]).binaryToJSON(await exportGlb(doc, { quantize: true }))).json;
     const text = JSON.stringify(json);
     expect(text).not.toMatch(/"byteOffset":0[,}]/);
     expect(text).not.toMatch(/"interpolation":"LINEAR"/);

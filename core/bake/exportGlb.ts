@@ -20,7 +20,8 @@
  * - optionally each prop's physics in KHR_physics_rigid_bodies or
  *   OMI_physics_body.
  *
- * Mesh quantisation (KHR_mesh_quantization, on by default; see quantize.ts):
+ * Mesh quantisation (KHR_mesh_quantization, `quantize: true`, the default of
+ * `impulse bake`; see quantize.ts):
  * skinned positions int16 normalised with the dequantisation in the inverse
  * bind matrices, normals int8 normalised, weights uint8 normalised, joints
  * uint8 below 256 joints, indices uint16 below 65536 vertices. Prop positions
@@ -71,8 +72,10 @@ export interface ExportOptions extends BakeOptions {
    */
   includeMeshes?: boolean;
   /**
-   * Quantise vertex data with KHR_mesh_quantization (default true; false
-   * writes float32 positions, normals and weights). Ignored without meshes.
+   * Quantise vertex data with KHR_mesh_quantization (true or settings; see
+   * quantize.ts). Default false here, so that readers which do not register
+   * the extension keep working; `impulse bake` turns it on by default
+   * (`--no-quantize` turns it off). Ignored without meshes.
    */
   quantize?: boolean | QuantizeOptions;
   /** Keep channels no clip animates (constant rest values). Default false: the nodes' rest transforms hold them. */
@@ -174,7 +177,7 @@ export function buildGltfDocument(src: ImpulseDocument, options: ExportOptions =
     doc.createAccessor().setType(type).setArray(array).setBuffer(buffer);
 
   const includeMeshes = options.includeMeshes ?? true;
-  const quantize = includeMeshes && options.quantize !== false;
+  const quantize = includeMeshes && !!options.quantize;
   const normalBits = (typeof options.quantize === 'object' && options.quantize.normalBits) || 8;
   const weightBits = (typeof options.quantize === 'object' && options.quantize.weightBits) || 8;
   const physics = options.physics ?? 'none';
