@@ -1,4 +1,4 @@
-/** Baking clips to glTF keys, key reduction, and .glb export. */
+/** Baking clips to glTF keys, key reduction, and .glb export (optionally KHR_mesh_quantization, or animation only). */
 export {
   type ChannelKind,
   type GltfInterpolation,
@@ -28,6 +28,17 @@ export {
   bakeDocument,
   bakedKeyCount,
   pruneStaticChannels,
+  holdsRest,
+  withClipLength,
 } from './bake';
-export { type PhysicsExtension, type ExportOptions, type ExportLayout, ExportError, buildGltfDocument, exportGlb } from './exportGlb';
+export {
+  type PhysicsExtension,
+  type ExportOptions,
+  type ExportLayout,
+  type QuantizeOptions,
+  ExportError,
+  buildGltfDocument,
+  exportGlb,
+  shortestFloat32,
+} from './exportGlb';
 export { KHRPhysicsRigidBodies, OMIPhysicsBody, OMIPhysicsShape, type BodyDescription } from './physicsExtensions';
