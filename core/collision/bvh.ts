@@ -43,6 +43,23 @@ export function f32Up(x: number): number {
   return _f32[0];
 }
 
+/**
+ * A float32 not above x (the nearest one, or one or two steps below it when
+ * rounding to nearest went up): boxes rounded outward without bit twiddling.
+ * x − |x|·2⁻²² + 2⁻¹⁴⁰ lies at least one and a half float32 steps below x, so
+ * its nearest float32 is below x.
+ */
+function down32(x: number): number {
+  const r = Math.fround(x);
+  return r <= x ? r : Math.fround(x - (x < 0 ? -x : x) * 2.384185791015625e-7 - 7.174648137343064e-43);
+}
+
+/** A float32 not below x (see down32). */
+function up32(x: number): number {
+  const r = Math.fround(x);
+  return r >= x ? r : Math.fround(x + (x < 0 ? -x : x) * 2.384185791015625e-7 + 7.174648137343064e-43);
+}
+
 export class TriangleBVH {
   readonly buffer: ArrayBuffer;
   readonly f32: Float32Array;
@@ -128,31 +145,31 @@ export class TriangleBVH {
    * between the two.
    */
   refitSwept(positions: ArrayLike<number>, positionsEnd: ArrayLike<number> | null): void {
-    const f = this.f32, u = this.u32, order = this.order, idx = this.indices;
+    const f = this.f32, u = this.u32;
+    if (this.leafVerts === null) this.buildLeafVerts();
+    const lv = this.leafVerts!, lvo = this.leafVertOffsets!;
     for (let node = this.nodeCount - 1; node >= 0; node--) {
       const o = node * NODE_WORDS;
       const w7 = u[o + 7];
       if (w7 & LEAF) {
-        const start = u[o + 6], cnt = w7 & ~LEAF;
+        // each distinct vertex of the leaf once
         let lx = Infinity, ly = Infinity, lz = Infinity, hx = -Infinity, hy = -Infinity, hz = -Infinity;
-        for (let s = start; s < start + cnt; s++) {
-          const t = order[s] * 3;
-          for (let j = 0; j < 3; j++) {
-            const v = idx[t + j] * 3;
-            let x = positions[v], y = positions[v + 1], z = positions[v + 2];
+        for (let s = lvo[node], e = lvo[node + 1]; s < e; s++) {
+          const v = lv[s] * 3;
+          let x = positions[v], y = positions[v + 1], z = positions[v + 2];
+          if (x < lx) lx = x; if (x > hx) hx = x;
+          if (y < ly) ly = y; if (y > hy) hy = y;
+          if (z < lz) lz = z; if (z > hz) hz = z;
+          if (positionsEnd !== null) {
+            x = positionsEnd[v]; y = positionsEnd[v + 1]; z = positionsEnd[v + 2];
             if (x < lx) lx = x; if (x > hx) hx = x;
             if (y < ly) ly = y; if (y > hy) hy = y;
             if (z < lz) lz = z; if (z > hz) hz = z;
-            if (positionsEnd !== null) {
-              x = positionsEnd[v]; y = positionsEnd[v + 1]; z = positionsEnd[v + 2];
-              if (x < lx) lx = x; if (x > hx) hx = x;
-              if (y < ly) ly = y; if (y > hy) hy = y;
-              if (z < lz) lz = z; if (z > hz) hz = z;
-            }
           }
         }
-        f[o] = f32Down(lx); f[o + 1] = f32Down(ly); f[o + 2] = f32Down(lz);
-        f[o + 3] = f32Up(hx); f[o + 4] = f32Up(hy); f[o + 5] = f32Up(hz);
+        // float32 rounded outward (the slow path only when rounding went inward)
+        f[o] = down32(lx); f[o + 1] = down32(ly); f[o + 2] = down32(lz);
+        f[o + 3] = up32(hx); f[o + 4] = up32(hy); f[o + 5] = up32(hz);
       } else {
         const a = (node + 1) * NODE_WORDS, b = u[o + 6] * NODE_WORDS;
         f[o] = f[a] < f[b] ? f[a] : f[b];
@@ -163,6 +180,33 @@ export class TriangleBVH {
         f[o + 5] = f[a + 5] > f[b + 5] ? f[a + 5] : f[b + 5];
       }
     }
+  }
+
+  /** Distinct vertices per leaf (CSR by node index; inner nodes empty): a refit reads each once per leaf. */
+  private leafVerts: Uint32Array | null = null;
+  private leafVertOffsets: Int32Array | null = null;
+
+  private buildLeafVerts(): void {
+    const u = this.u32, order = this.order, idx = this.indices;
+    const offs = new Int32Array(this.nodeCount + 1);
+    const tmp: number[] = [];
+    for (let node = 0; node < this.nodeCount; node++) {
+      offs[node] = tmp.length;
+      const w7 = u[node * NODE_WORDS + 7];
+      if (!(w7 & LEAF)) continue;
+      const start = u[node * NODE_WORDS + 6], cnt = w7 & ~LEAF, first = tmp.length;
+      for (let s = start; s < start + cnt; s++) {
+        for (let j = 0; j < 3; j++) {
+          const v = idx[order[s] * 3 + j];
+          let seen = false;
+          for (let k = first; k < tmp.length; k++) if (tmp[k] === v) { seen = true; break; }
+          if (!seen) tmp.push(v);
+        }
+      }
+    }
+    offs[this.nodeCount] = tmp.length;
+    this.leafVerts = Uint32Array.from(tmp);
+    this.leafVertOffsets = offs;
   }
 
   isLeaf(node: number): boolean {

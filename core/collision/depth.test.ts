@@ -283,3 +283,123 @@ describe('part boxes without skinning (joints only)', () => {
     });
   }
 });
+
+/**
+ * A closed, outward tube (radius r, height 1) skinned to a 4-joint chain
+ * along +y with blended weights, bent per frame by seeded joint rotations.
+ */
+function bentTube(id: string, r: () => number, radius: number, frames: number): { ch: Character; tracks: Track[] } {
+  const around = 24, rings = 25, H = 1, J = 4, seg = H / J;
+  const nv = around * rings + 2;
+  const pos = new Float32Array(nv * 3), jn = new Uint16Array(nv * 4), wt = new Float32Array(nv * 4);
+  const setW = (v: number, y: number) => {
+    const f = Math.min(J - 1 - 1e-9, Math.max(0, y / seg - 0.5)), j = Math.floor(f), s = f - j;
+    jn[v * 4] = j; jn[v * 4 + 1] = Math.min(J - 1, j + 1); wt[v * 4] = 1 - s; wt[v * 4 + 1] = s;
+  };
+  for (let i = 0; i < rings; i++) for (let k = 0; k < around; k++) {
+    const a = (2 * Math.PI * k) / around, v = i * around + k, y = (H * i) / (rings - 1);
+    pos.set([radius * Math.cos(a), y, radius * Math.sin(a)], v * 3);
+    setW(v, y);
+  }
+  const bot = around * rings, top = bot + 1;
+  setW(bot, 0); pos[top * 3 + 1] = H; setW(top, H);
+  const idx: number[] = [];
+  for (let i = 0; i < rings - 1; i++) for (let k = 0; k < around; k++) {
+    const a = i * around + k, b = i * around + ((k + 1) % around), c = a + around, d = b + around;
+    idx.push(a, c, b, b, c, d);
+  }
+  for (let k = 0; k < around; k++) { idx.push(bot, k, (k + 1) % around); idx.push(top, (rings - 1) * around + ((k + 1) % around), (rings - 1) * around + k); }
+  const ibm = new Float32Array(16 * J);
+  for (let j = 0; j < J; j++) ibm.set([1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, -seg * j, 0, 1], 16 * j);
+  const collision = defaultCharacterCollision();
+  collision.selfCollision = false;
+  const ch: Character = {
+    id, name: id, transform: identityTransform(),
+    skeleton: { joints: Array.from({ length: J }, (_, j) => ({ name: `${id}_j${j}`, parent: j - 1, rest: { translation: [0, j === 0 ? 0 : seg, 0] as [number, number, number], rotation: [0, 0, 0, 1] as Q, scale: [1, 1, 1] as [number, number, number] } })) },
+    meshes: [{ name: 'tube', positions: pos, indices: new Uint32Array(idx), joints: jn, weights: wt, skinJoints: Int32Array.from({ length: J }, (_, j) => j), inverseBindMatrices: ibm, material: 0 }],
+    materials: [defaultMaterial()], collision, mode: 'keyframed',
+  };
+  const tracks: Track[] = [];
+  for (let j = 1; j < J; j++) {
+    const times: number[] = [], values: number[] = [];
+    const ax = [r() - 0.5, 0.2 * (r() - 0.5), r() - 0.5], l = Math.hypot(ax[0], ax[1], ax[2]);
+    for (let f = 0; f <= frames; f++) {
+      const ang = 0.7 * (r() - 0.5);
+      times.push(f / 30);
+      values.push((ax[0] / l) * Math.sin(ang / 2), (ax[1] / l) * Math.sin(ang / 2), (ax[2] / l) * Math.sin(ang / 2), Math.cos(ang / 2));
+    }
+    tracks.push({ target: { kind: 'joint', character: id, joint: j }, path: 'rotation', interpolation: 'linear', times, values });
+  }
+  return { ch, tracks };
+}
+
+/**
+ * Brute-force depth of a crossing part pair between two objects (the
+ * documented measure, no BVH, no regions): every vertex of either part inside
+ * the overlap of the parts' vertex boxes that lies inside the other object by
+ * its winding number, with its distance to every triangle of the other object;
+ * the largest. Vertices too close to the surface for the winding number to
+ * decide are returned apart (their distance must not matter).
+ */
+function bruteObjectDepth(scene: CollisionScene, pa: number, pb: number): { depth: number; undecided: number } {
+  const box = (p: number) => {
+    const o = scene.objects[scene.parts[p].object], b = [Infinity, Infinity, Infinity, -Infinity, -Infinity, -Infinity];
+    for (const v of scene.parts[p].verts) for (let k = 0; k < 3; k++) { b[k] = Math.min(b[k], o.positions[v * 3 + k]); b[3 + k] = Math.max(b[3 + k], o.positions[v * 3 + k]); }
+    return b;
+  };
+  const ba = box(pa), bb = box(pb);
+  const ov = [0, 1, 2].map((k) => Math.max(ba[k], bb[k])).concat([0, 1, 2].map((k) => Math.min(ba[3 + k], bb[3 + k])));
+  let depth = 0, undecided = 0;
+  for (const [me, other] of [[pa, pb], [pb, pa]]) {
+    const om = scene.objects[scene.parts[me].object], oo = scene.objects[scene.parts[other].object];
+    const mesh = { positions: oo.positions, indices: oo.indices };
+    for (const v of scene.parts[me].verts) {
+      const x = om.positions[v * 3], y = om.positions[v * 3 + 1], z = om.positions[v * 3 + 2];
+      if (x < ov[0] || x > ov[3] || y < ov[1] || y > ov[4] || z < ov[2] || z > ov[5]) continue;
+      const w = windingNumber(mesh, x, y, z);
+      if (w < 0.25) continue;
+      let d = Infinity;
+      for (let t = 0; t < oo.indices.length / 3; t++) d = Math.min(d, pointTriDistance(oo.positions, oo.indices, t, x, y, z));
+      if (w > 0.75) depth = Math.max(depth, d); else undecided = Math.max(undecided, d);
+    }
+  }
+  return { depth, undecided };
+}
+
+describe('penetration depth between objects against a brute-force reference', () => {
+  for (const seed of [11, 12, 13]) {
+    it(`seed ${seed}: a bending skinned tube and a bumpy ball (parts, regions, both inside tests) give the brute-force depth`, () => {
+      const r = mulberry32(seed);
+      const frames = 4;
+      const doc = createEmptyDocument('depth');
+      const { ch, tracks } = bentTube('tube', r, 0.15, frames);
+      doc.characters.push(ch);
+      const ball = uvSphere(24, 16, 0, 0, 0, 0.16 + 0.08 * r(), r, 0.3);
+      doc.props.push(prop('ball', { positions: Float32Array.from(ball.positions), indices: ball.indices }, [(r() - 0.5) * 0.2, 0.3 + 0.4 * r(), (r() - 0.5) * 0.2]));
+      // a second bumpy ball crossing the first: prop against prop
+      const ball2 = uvSphere(20, 12, 0, 0, 0, 0.12, r, 0.4);
+      doc.props.push(prop('ball2', { positions: Float32Array.from(ball2.positions), indices: ball2.indices }, [0.15, 0.55, 0.1]));
+      doc.clips = [{ id: 'c', name: 'c', frameRate: 30, startFrame: 0, endFrame: frames, tracks }];
+      doc.activeClip = 'c';
+      let compared = 0;
+      for (const parity of [false, true]) {
+        const scene = new CollisionScene(doc, 'c');
+        expect(scene.objects.every((o) => o.orientedOutward), 'tube and balls are closed and outward').toBe(true);
+        if (parity) for (const o of scene.objects) o.orientedOutward = false;
+        for (let f = 0; f <= frames; f++) {
+          const contacts = checkFrame(scene, f).filter((c) => c.kind === 'intersect');
+          scene.skinAll();
+          for (const c of contacts) {
+            const pa = scene.parts.findIndex((p) => scene.objects[p.object].id === c.a.objectId && p.joint === c.a.joint);
+            const pb = scene.parts.findIndex((p) => scene.objects[p.object].id === c.b.objectId && p.joint === c.b.joint);
+            const ref = bruteObjectDepth(scene, pa, pb);
+            expect(Math.abs(c.depth - ref.depth), `${parity ? 'parity' : 'pseudo-normal'} frame ${f} ${c.a.part}/${c.b.part}: depth ${c.depth} vs brute force ${ref.depth}`).toBeLessThan(1e-9);
+            expect(ref.undecided, 'vertices the winding number cannot decide are shallower').toBeLessThanOrEqual(ref.depth + 1e-9);
+            if (ref.depth > 0) compared++;
+          }
+        }
+      }
+      expect(compared, 'crossings with depth were compared').toBeGreaterThan(6);
+    });
+  }
+});

@@ -54,8 +54,8 @@ import { PartSweepAndPrune, partPairIgnored as isIgnored, settingsCollide as gro
 import { ccdQueryFlat } from './ccd';
 import { reduceContacts } from './contacts';
 import { convexFromMesh, convexPolyhedraIntersect, isConvexMesh, updateConvexPlanes, type ConvexPolyhedron } from './convex';
-import { closestPointOnMesh, forEachLeafPair, pointInParts, verticesInBox } from './query';
-import { signedDistance, vertexTriangles, type VertexTriangles } from './signed';
+import { closestPointOnMesh, closestPointOnTriangle, forEachLeafPair, pointInParts, verticesInBox } from './query';
+import { closestPointOnTriangleRegion, signedDistance, vertexTriangles, type VertexTriangles } from './signed';
 import { triTriIntersect, triTriOverlap } from './tritri';
 
 export interface PartInfo {
@@ -509,21 +509,50 @@ export class CollisionScene {
     pairs.length = 0;
     this.sap.pairs(this.partBoxes, this.parts.length, this.acceptPair, pairs);
     this.stats.candidatePartPairs += pairs.length / 2;
-    const out: FrameContact[] = [];
+    const found: (FrameContact | null)[] = [];
     const crossingObjects = new Set<number>();
+    this.crossLists.clear();
+    this.detectStamp++;
+    const crossingPairs = this.crossingBuf;
+    crossingPairs.length = 0;
     for (let k = 0; k < pairs.length; k += 2) {
       const c = this.narrow(pairs[k], pairs[k + 1], continuous && this.hasPrev);
       if (c !== null) {
-        out.push(c);
+        found.push(c);
         if (c.kind === 'intersect') {
+          crossingPairs.push(found.length - 1, pairs[k], pairs[k + 1]);
           const A = this.parts[pairs[k]].object, B = this.parts[pairs[k + 1]].object;
           crossingObjects.add(A < B ? A * 65536 + B : B * 65536 + A);
         }
       }
     }
+    // Depths once every crossing part pair of the frame is known: the inside
+    // regions of a part are bounded by its triangles crossing any part of the
+    // other object (see closedSideDepth).
+    const P = this.parts.length;
+    for (let k = 0; k < crossingPairs.length; k += 3) {
+      const i = crossingPairs[k], pa = crossingPairs[k + 1], pb = crossingPairs[k + 2];
+      const depth = this.pairDepth(pa, pb, this.crossLists.get(pa * P + pb)!);
+      const oa = this.objects[this.parts[pa].object];
+      if (this.parts[pa].object === this.parts[pb].object) {
+        // crossing already in the bind pose: reported only when it goes deeper
+        const bd = oa.bindDepth.get(pa < pb ? pa * 65536 + pb : pb * 65536 + pa);
+        if (bd !== undefined && depth <= bd + BIND_DEPTH_TOLERANCE * oa.size) { found[i] = null; continue; }
+      }
+      found[i]!.depth = depth;
+    }
+    const out: FrameContact[] = [];
+    for (const c of found) if (c !== null) out.push(c);
     this.containment(crossingObjects, out);
     return out;
   }
+
+  /**
+   * Crossing triangle pairs of the frame per part pair (key pa·P + pb, flat
+   * [ta, tb, ...] with pa's triangle first), filled by `narrow` and on demand.
+   */
+  private readonly crossLists = new Map<number, number[]>();
+  private readonly crossingBuf: number[] = [];
 
   private side(p: number): FindingSide {
     const part = this.parts[p], o = this.objects[part.object];
@@ -560,6 +589,7 @@ export class CollisionScene {
     const doCcd = continuous && !this.prevCrossing.has(pairKey);
     // Fast path (Moore & Wilhelms 2.2): two convex props whose solids are
     // apart cannot have crossing triangles; only the continuous test remains.
+    this.crossLists.set(pairKey, crossTris);
     if (!doCcd && oa.convex !== null && ob.convex !== null && !convexPolyhedraIntersect(this.convexOf(oa), this.convexOf(ob), this.convexTol)) return null;
     forEachLeafPair(A.bvh, B.bvh, (ta, tb) => {
       if (self && sharesVertex(oa.indices, ta, tb)) return;
@@ -594,12 +624,7 @@ export class CollisionScene {
       reduceContacts(this._pts, npts, point);
       const l = Math.hypot(nx, ny, nz);
       if (l > 0) { normal[0] = nx / l; normal[1] = ny / l; normal[2] = nz / l; }
-      depth = this.pairDepth(pa, pb, crossTris);
-      if (self) {
-        // crossing already in the bind pose: reported only when it goes deeper
-        const bd = oa.bindDepth.get(pa < pb ? pa * 65536 + pb : pb * 65536 + pa);
-        if (bd !== undefined && depth <= bd + BIND_DEPTH_TOLERANCE * oa.size) return null;
-      }
+      // depth: set by detect once every crossing pair of the frame is known
     } else {
       point[0] = bestPoint[0]; point[1] = bestPoint[1]; point[2] = bestPoint[2];
       // normal of the first contact: the two triangles at the contact time
@@ -681,6 +706,7 @@ export class CollisionScene {
   private readonly _box = new Float64Array(6);
   private readonly _boxA = new Float64Array(6);
   private readonly _boxB = new Float64Array(6);
+  private readonly _boxM = new Float64Array(6);
   private _vbuf = new Int32Array(0);
   private _allowObj: CollisionObject | null = null;
   private _allowPart = -1;
@@ -721,30 +747,8 @@ export class CollisionScene {
           if (sd < 0 && -sd > depth) depth = -sd;
         }
         this._allowObj = null;
-      } else if (oo.closed && oo.orientedOutward) {
-        // One closed manifold shell: inside ⟺ the signed distance (pseudo-normal
-        // sign) is negative, which needs only the parts near the vertex; parts
-        // are skinned and refit when their box is within reach.
-        const n = this.boxVertices(me, om);
-        shuffle(this._vbuf, n);
-        for (let i = 0; i < n; i++) {
-          const v = this._vbuf[i] * 3;
-          const d = this.signedDepth(oo, P[v], P[v + 1], P[v + 2], depth);
-          if (d > depth) depth = d;
-        }
       } else if (oo.closed) {
-        this.ensureObjectRefit(other.object);
-        const n = this.boxVertices(me, om);
-        // A vertex nearer the surface than the depth so far stops its search
-        // at the first triangle within that depth; only vertices that raise
-        // the maximum need a full search and the inside test. In random
-        // order (fixed seed) that is O(log n) of them; in BVH order, where
-        // depth grows along the walk, it would be most.
-        shuffle(this._vbuf, n);
-        for (let i = 0; i < n; i++) {
-          const d = this.insideDepth(oo, P, this._vbuf[i] * 3, depth);
-          if (d > depth) depth = d;
-        }
+        depth = this.closedSideDepth(side === 0 ? pa : pb, other.object, depth);
       } else if (crossTris !== null) {
         // open: the crossing triangles' vertices behind the other surface (pseudo-normal sign)
         this.ensureObjectRefit(other.object);
@@ -778,21 +782,357 @@ export class CollisionScene {
     return true;
   };
 
+  /** Static edge structure of each part (built on first use). */
+  private readonly topos: (PartTopo | undefined)[] = [];
+  /** Per (part, other object): the frame's regions and distance bounds, reused by every pair of the frame. */
+  private readonly sides = new Map<number, SideCache>();
+  private detectStamp = 0;
+  private _triStamp = new Uint32Array(0);
+  private _crossBuf = new Int32Array(0);
+  private _cand = new Int32Array(0);
+  private _at = new Int32Array(0);
+  private readonly _tri1 = new Int32Array(1);
+
   /**
-   * Penetration of a point into object o (one closed shell): its distance to
-   * o's surface when the pseudo-normal sign says inside, else 0; 0 too when
-   * some triangle is within `atLeast` (it cannot raise a maximum).
+   * Deepest penetration into closed object `ooi` of the vertices of part
+   * `pmi` inside `this._box` (at least `depth`): the largest distance to
+   * ooi's surface of such a vertex inside ooi. Exact: the same maximum as an
+   * inside test and a full closest-point search per vertex, found with far
+   * fewer of either.
+   *
+   * Inside/outside by regions: an edge of a triangle of the part that crosses
+   * no triangle of ooi cannot cross ooi's surface, so its two ends lie on the
+   * same side. The part's vertices, joined by such edges, fall into regions
+   * that are wholly inside or wholly outside: one inside test per region
+   * (exact ray parity, or the pseudo-normal sign at a vertex clearly off the
+   * surface), made only when the region could matter. The crossing triangles
+   * are those of the frame's narrow phase against every part of ooi within
+   * reach (computed here for pairs it did not test).
+   *
+   * Distances: a vertex of a crossing triangle is within that triangle's
+   * reach of ooi's surface (the crossing lies on both), a region made only of
+   * such vertices, all within the running maximum, needs no inside test.
+   * In an inside region each vertex gets an upper bound (its distance to a
+   * triangle of ooi found by walking over ooi's surface from its neighbour's
+   * triangle, in breadth-first order from the crossings); the vertex with the
+   * largest bound gets a full search, which sets the maximum, and only
+   * vertices whose bound still exceeds it are searched (each search stops at
+   * the first triangle within the maximum). Regions and bounds are kept for
+   * the frame, so every pair with the same part and object shares them.
    */
-  private signedDepth(o: CollisionObject, x: number, y: number, z: number, atLeast: number): number {
-    const C = this.curBoxes;
-    if (atLeast > 0) {
-      for (const q of o.parts) {
-        if (boxDistSq(C, q * 6, x, y, z) > atLeast * atLeast) continue;
-        this.ensureRefit(q);
-        if (closestPointOnMesh(this.parts[q].bvh, o.positions, x, y, z, this._cp, undefined, atLeast, atLeast) <= atLeast) return 0;
+  private closedSideDepth(pmi: number, ooi: number, depth: number): number {
+    const me = this.parts[pmi], om = this.objects[me.object], oo = this.objects[ooi];
+    const sc = this.sideCache(pmi, ooi);
+    const box = this._box, P = om.positions, verts = me.verts;
+    const lx = box[0], ly = box[1], lz = box[2], hx = box[3], hy = box[4], hz = box[5];
+    const comp = sc.comp, ubc = sc.ubc, est = sc.est;
+    if (this._cand.length < verts.length) this._cand = new Int32Array(verts.length);
+    const cand = this._cand;
+    let nc = 0;
+    for (let i = 0; i < verts.length; i++) {
+      if (ubc[i] <= depth) continue; // near a crossing: cannot raise the maximum
+      const v = verts[i] * 3;
+      const x = P[v], y = P[v + 1], z = P[v + 2];
+      if (x < lx || x > hx || y < ly || y > hy || z < lz || z > hz) continue;
+      const c = comp[i];
+      if (sc.compInside[c] < 0) {
+        if (sc.compBound[c] <= depth) continue;
+        this.classifyRegion(sc, pmi, ooi, c);
+      }
+      if (sc.compInside[c] !== 1) continue;
+      if (sc.compEst[c] === 0) this.estimateRegion(sc, pmi, ooi, c);
+      if (est[i] > depth) cand[nc++] = i;
+    }
+    // largest bound first: a full search there sets the maximum, which rules out the rest
+    const tol = 1e-9 * (oo.size + om.size);
+    for (;;) {
+      let bi = -1, bk = -1, be = depth;
+      for (let k = 0; k < nc; k++) {
+        const i = cand[k];
+        if (est[i] > be) { be = est[i]; bi = i; bk = k; }
+      }
+      if (bi < 0) break;
+      cand[bk] = cand[--nc];
+      if (sc.exact[bi] === 1) { depth = est[bi]; continue; }
+      const v = verts[bi] * 3;
+      // inflated so the bound's own triangle is found again
+      const d = this.distanceTo(oo, P[v], P[v + 1], P[v + 2], est[bi] * (1 + 1e-9) + tol, depth);
+      if (d === Infinity) { sc.exact[bi] = 1; depth = est[bi]; continue; }
+      sc.hint[bi] = this._tri1[0];
+      est[bi] = d;
+      if (d > depth) { sc.exact[bi] = 1; depth = d; }
+    }
+    return depth;
+  }
+
+  /** The frame's regions of part pmi against object ooi (computed on first use in a detect). */
+  private sideCache(pmi: number, ooi: number): SideCache {
+    const key = pmi * this.objects.length + ooi;
+    const me = this.parts[pmi], om = this.objects[me.object];
+    const nv = me.verts.length;
+    let sc = this.sides.get(key);
+    if (sc === undefined) {
+      sc = {
+        stamp: -1, comp: new Int32Array(nv), compStart: new Int32Array(nv + 1), compQueue: new Int32Array(nv),
+        compBound: new Float64Array(nv), compInside: new Int8Array(nv), compEst: new Uint8Array(nv),
+        ubc: new Float64Array(nv), seed: new Int32Array(nv), est: new Float64Array(nv), hint: new Int32Array(nv), exact: new Uint8Array(nv),
+      };
+      this.sides.set(key, sc);
+    }
+    if (sc.stamp === this.detectStamp) return sc;
+    sc.stamp = this.detectStamp;
+    const topo = this.topoOf(pmi);
+    const I = om.indices, P = om.positions, verts = me.verts;
+    this.ensureRefit(pmi);
+    // crossing triangles of the part (with an ooi triangle each crosses)
+    if (this._triStamp.length < I.length / 3) this._triStamp = new Uint32Array(I.length / 3);
+    const stamp = ++_sstamp;
+    const nx = this.markCrossing(pmi, ooi, stamp);
+    const ts = this._triStamp, X = this._crossBuf;
+    const { comp, compStart, compQueue, compBound, compInside, compEst, ubc, seed, est, exact } = sc;
+    ubc.fill(Infinity);
+    seed.fill(-1);
+    est.fill(Infinity);
+    exact.fill(0);
+    for (let k = 0; k < nx; k += 2) {
+      const ta = X[k], tb = X[k + 1];
+      for (let j = 0; j < 3; j++) {
+        const v = I[ta * 3 + j], i = localIndex(verts, v);
+        let r = 0;
+        for (let jj = 0; jj < 3; jj++) {
+          const w = I[ta * 3 + jj] * 3;
+          const dx = P[w] - P[v * 3], dy = P[w + 1] - P[v * 3 + 1], dz = P[w + 2] - P[v * 3 + 2];
+          const d = dx * dx + dy * dy + dz * dz;
+          if (d > r) r = d;
+        }
+        r = Math.sqrt(r);
+        if (r < ubc[i]) { ubc[i] = r; seed[i] = tb; }
       }
     }
-    // parts nearest first (by box distance), so the first search bounds the rest
+    // regions: breadth-first over edges of non-crossing triangles
+    const adjOff = topo.adjOff, adjV = topo.adjV, adjT = topo.adjT;
+    comp.fill(-1);
+    let qn = 0, nc = 0;
+    for (let s = 0; s < nv; s++) {
+      if (comp[s] >= 0) continue;
+      compStart[nc] = qn;
+      compQueue[qn++] = s;
+      comp[s] = nc;
+      let bound = 0;
+      for (let h = compStart[nc]; h < qn; h++) {
+        const i = compQueue[h];
+        if (ubc[i] > bound) bound = ubc[i];
+        for (let k = adjOff[i]; k < adjOff[i + 1]; k++) {
+          const j = adjV[k];
+          if (comp[j] < 0 && ts[adjT[k]] !== stamp) { comp[j] = nc; compQueue[qn++] = j; }
+        }
+      }
+      compBound[nc] = bound;
+      compInside[nc] = -1;
+      compEst[nc] = 0;
+      nc++;
+    }
+    compStart[nc] = qn;
+    return sc;
+  }
+
+  /** Inside test of region c (one vertex clearly off the surface decides); compInside[c] = 1 inside, 0 not. */
+  private classifyRegion(sc: SideCache, pmi: number, ooi: number, c: number): void {
+    const me = this.parts[pmi], om = this.objects[me.object], oo = this.objects[ooi];
+    const P = om.positions, verts = me.verts, q = sc.compQueue, ubc = sc.ubc;
+    const c0 = sc.compStart[c], c1 = sc.compStart[c + 1];
+    const tol = 1e-9 * (oo.size + om.size);
+    let inside = 0;
+    if (oo.orientedOutward) {
+      // the vertex nearest a crossing first: its crossing bound confines the search
+      let hb = c0;
+      for (let h = c0 + 1; h < c1; h++) if (ubc[q[h]] < ubc[q[hb]]) hb = h;
+      for (let k = 0; k < c1 - c0; k++) {
+        const i = q[k === 0 ? hb : c0 + k - (c0 + k <= hb ? 1 : 0)];
+        const v = verts[i] * 3;
+        const sd = this.signedDistTo(oo, P[v], P[v + 1], P[v + 2], ubc[i] * (1 + 1e-9) + tol);
+        if (sd === sd && Math.abs(sd) > tol) { inside = sd < 0 ? 1 : 0; break; }
+        // within rounding of the surface (or undecidable): the next vertex
+      }
+    } else {
+      this.ensureObjectRefit(ooi);
+      for (let h = c0; h < c1; h++) {
+        const r = pointInParts(oo.partBvhs, oo.positions, oo.triShell, oo.shellClosed, P, verts[q[h]] * 3);
+        if (r !== 2) { inside = r; break; }
+      }
+    }
+    sc.compInside[c] = inside;
+  }
+
+  /**
+   * Upper bounds of the distance to ooi's surface for the vertices of inside
+   * region c: breadth-first from the vertices of crossing triangles (seeded
+   * with the ooi triangle their triangle crosses), each vertex walking over
+   * ooi's surface from its predecessor's triangle.
+   */
+  private estimateRegion(sc: SideCache, pmi: number, ooi: number, c: number): void {
+    sc.compEst[c] = 1;
+    const me = this.parts[pmi], om = this.objects[me.object], oo = this.objects[ooi];
+    const P = om.positions, verts = me.verts, topo = this.topoOf(pmi);
+    const q = sc.compQueue, c0 = sc.compStart[c], c1 = sc.compStart[c + 1];
+    const { seed, est, hint, comp } = sc;
+    const adjOff = topo.adjOff, adjV = topo.adjV;
+    // reorder q[c0..c1) breadth-first from the seeded vertices (marking visits with comp = -2 - c)
+    const mark = -2 - c;
+    let w = c0;
+    for (let h = c0; h < c1; h++) {
+      const i = q[h];
+      if (seed[i] >= 0) { q[h] = q[w]; q[w++] = i; comp[i] = mark; hint[i] = seed[i]; }
+    }
+    if (w === c0) {
+      // no crossing in the region: one full search gives the first triangle
+      const i = q[c0], v = verts[i] * 3;
+      if (this.distanceTo(oo, P[v], P[v + 1], P[v + 2], Infinity, -1) === Infinity) return;
+      hint[i] = this._tri1[0];
+      comp[i] = mark;
+      w = c0 + 1;
+    }
+    // q[c0..w) are visited; extend in place: unvisited vertices stay in q[w..c1) and are swapped forward when reached
+    if (this._at.length < me.verts.length) this._at = new Int32Array(me.verts.length);
+    const at = this._at; // position of each vertex in q
+    for (let h = c0; h < c1; h++) at[q[h]] = h;
+    for (let h = c0; h < c1; h++) {
+      if (h === w) {
+        // a part of the region not reached from its crossings (joined through
+        // a crossing triangle's edge only in the other part): search afresh
+        const i = q[h], v = verts[i] * 3;
+        if (this.distanceTo(oo, P[v], P[v + 1], P[v + 2], Infinity, -1) === Infinity) return;
+        hint[i] = this._tri1[0];
+        comp[i] = mark;
+        w++;
+      }
+      const i = q[h], v = verts[i] * 3;
+      const t = hint[i];
+      est[i] = this.walkCloser(oo, P[v], P[v + 1], P[v + 2], t);
+      hint[i] = this._tri1[0];
+      for (let k = adjOff[i]; k < adjOff[i + 1]; k++) {
+        const j = adjV[k];
+        if (comp[j] !== c) continue; // visited, or another region
+        comp[j] = mark;
+        hint[j] = hint[i];
+        // swap j into position w
+        const pj = at[j], o = q[w];
+        q[pj] = o; at[o] = pj;
+        q[w] = j; at[j] = w;
+        w++;
+      }
+    }
+    for (let h = c0; h < c1; h++) comp[q[h]] = c;
+  }
+
+  /**
+   * Upper bound of the distance from a point to object o's surface: from
+   * triangle t, over the triangles across the feature (edge or vertex) its
+   * closest point lies on, while they get nearer. Only triangles of parts
+   * skinned at this sample count (others' positions are stale). The
+   * triangle into _tri1.
+   */
+  private walkCloser(o: CollisionObject, x: number, y: number, z: number, t: number): number {
+    const I = o.indices, P = o.positions, vt = o.vt, cp = this._cp, parts = this.parts, stamp = this.frameStamp;
+    const local = o.kind === 'character';
+    let region = closestPointOnTriangleRegion(x, y, z, P, I[t * 3] * 3, I[t * 3 + 1] * 3, I[t * 3 + 2] * 3, cp);
+    let ex = cp[0] - x, ey = cp[1] - y, ez = cp[2] - z;
+    let d = Math.sqrt(ex * ex + ey * ey + ez * ez);
+    for (let step = 0; step < 8 && region !== 0; step++) {
+      // the feature's vertices: one (vertex region) or two (edge region)
+      const a = region <= 3 ? I[t * 3 + region - 1] : I[t * 3 + region - 4];
+      const b = region <= 3 ? -1 : I[t * 3 + ((region - 3) % 3)];
+      let bt = t, br = 0, bd = d;
+      for (let k = vt.offsets[a]; k < vt.offsets[a + 1]; k++) {
+        const u = vt.tris[k];
+        if (u === t || (b >= 0 && I[u * 3] !== b && I[u * 3 + 1] !== b && I[u * 3 + 2] !== b)) continue;
+        if (local && parts[o.parts[o.triPart[u]]].skinStamp !== stamp) continue;
+        const r = closestPointOnTriangleRegion(x, y, z, P, I[u * 3] * 3, I[u * 3 + 1] * 3, I[u * 3 + 2] * 3, cp);
+        ex = cp[0] - x; ey = cp[1] - y; ez = cp[2] - z;
+        const du = Math.sqrt(ex * ex + ey * ey + ez * ez);
+        if (du < bd) { bd = du; bt = u; br = r; }
+      }
+      if (bt === t) break;
+      t = bt; d = bd; region = br;
+    }
+    this._tri1[0] = t;
+    return d;
+  }
+
+  /** Static edge structure of part p: per vertex (index into part.verts), its neighbours over the part's triangles, with the triangle. */
+  private topoOf(p: number): PartTopo {
+    let topo = this.topos[p];
+    if (topo !== undefined) return topo;
+    const part = this.parts[p], o = this.objects[part.object], verts = part.verts, I = o.indices;
+    const tris = part.bvh.order;
+    const deg = new Int32Array(verts.length + 1);
+    const li = new Int32Array(tris.length * 3);
+    for (let k = 0; k < tris.length; k++) for (let j = 0; j < 3; j++) { const i = localIndex(verts, I[tris[k] * 3 + j]); li[k * 3 + j] = i; deg[i + 1] += 2; }
+    for (let i = 0; i < verts.length; i++) deg[i + 1] += deg[i];
+    const fill = deg.slice(0, verts.length);
+    const adjV = new Int32Array(deg[verts.length]), adjT = new Int32Array(deg[verts.length]);
+    for (let k = 0; k < tris.length; k++) {
+      for (let j = 0; j < 3; j++) {
+        const i = li[k * 3 + j];
+        for (let jj = 1; jj < 3; jj++) { adjV[fill[i]] = li[k * 3 + ((j + jj) % 3)]; adjT[fill[i]++] = tris[k]; }
+      }
+    }
+    topo = { adjOff: deg, adjV, adjT };
+    this.topos[p] = topo;
+    return topo;
+  }
+
+  /**
+   * Marks (triStamp = stamp) the triangles of part pmi that meet a triangle of
+   * object ooi, from the frame's crossing lists (computed here for part pairs
+   * within reach that the narrow phase did not test), and lists each with one
+   * ooi triangle it crosses in _crossBuf (pairs); returns the list length.
+   */
+  private markCrossing(pmi: number, ooi: number, stamp: number): number {
+    const me = this.parts[pmi], om = this.objects[me.object];
+    const meBox = this._boxM;
+    vertsBox(me.verts, om.positions, meBox);
+    const oo = this.objects[ooi], C = this.curBoxes, NP = this.parts.length, ts = this._triStamp;
+    let nx = 0;
+    for (const q of oo.parts) {
+      const o = q * 6;
+      if (C[o] > meBox[3] || C[o + 3] < meBox[0] || C[o + 1] > meBox[4] || C[o + 4] < meBox[1] || C[o + 2] > meBox[5] || C[o + 5] < meBox[2]) continue;
+      let list = this.crossLists.get(pmi * NP + q), first = 0;
+      if (list === undefined) { list = this.crossLists.get(q * NP + pmi); first = 1; }
+      if (list === undefined) {
+        this.ensureRefit(pmi);
+        this.ensureRefit(q);
+        const Pm = om.positions, Po = oo.positions, Im = om.indices, Io = oo.indices;
+        const Pt = this._P, Qt = this._Q;
+        const l: number[] = [];
+        forEachLeafPair(me.bvh, this.parts[q].bvh, (ta, tb) => {
+          loadTri(Pt, Pm, Im, ta);
+          loadTri(Qt, Po, Io, tb);
+          if (triBoxesOverlap(Pt, Qt) && triTriOverlap(Pt, 0, Qt, 0)) l.push(ta, tb);
+        });
+        this.crossLists.set(pmi * NP + q, l);
+        list = l;
+        first = 0;
+      }
+      for (let k = first; k < list.length; k += 2) {
+        const t = list[k];
+        if (ts[t] === stamp) continue;
+        ts[t] = stamp;
+        if (nx + 2 > this._crossBuf.length) {
+          const nb = new Int32Array(Math.max(64, this._crossBuf.length * 2));
+          nb.set(this._crossBuf);
+          this._crossBuf = nb;
+        }
+        this._crossBuf[nx++] = t;
+        this._crossBuf[nx++] = list[k + 1 - 2 * first];
+      }
+    }
+    return nx;
+  }
+
+  /** Object o's parts in order of box distance from a point: into _order/_orderD, returns the count. */
+  private partsByDistance(o: CollisionObject, x: number, y: number, z: number): number {
+    const C = this.curBoxes;
     const np = o.parts.length;
     if (this._order.length < np) { this._order = new Int32Array(np); this._orderD = new Float64Array(np); }
     const ord = this._order, od = this._orderD;
@@ -802,7 +1142,40 @@ export class CollisionScene {
       while (k > 0 && od[k - 1] > d) { od[k] = od[k - 1]; ord[k] = ord[k - 1]; k--; }
       od[k] = d; ord[k] = q;
     }
-    let best = Infinity, sd = 0;
+    return np;
+  }
+
+  /**
+   * Distance from a point to object o's surface when some triangle is nearer
+   * than `bound` (else Infinity); the triangle into _tri1. Stops at the first
+   * triangle within `stopAt` (the result is then only known to be ≤ stopAt).
+   * Parts are skinned and refit when within reach.
+   */
+  private distanceTo(o: CollisionObject, x: number, y: number, z: number, bound: number, stopAt: number): number {
+    const np = this.partsByDistance(o, x, y, z);
+    const ord = this._order, od = this._orderD, tri = this._tri1;
+    let best = bound, found = -1;
+    for (let i = 0; i < np; i++) {
+      if (od[i] >= best * best) break;
+      const q = ord[i];
+      this.ensureRefit(q);
+      const d = closestPointOnMesh(this.parts[q].bvh, o.positions, x, y, z, this._cp, tri, best, stopAt);
+      if (d < best) { best = d; found = tri[0]; if (best <= stopAt) break; }
+    }
+    if (found < 0) return Infinity;
+    tri[0] = found;
+    return best;
+  }
+
+  /**
+   * Signed distance to object o (one closed outward shell): pseudo-normal
+   * sign, parts nearest first; NaN when undecidable or nothing is nearer than
+   * `bound` (which must exceed the distance for a result).
+   */
+  private signedDistTo(o: CollisionObject, x: number, y: number, z: number, bound = Infinity): number {
+    const np = this.partsByDistance(o, x, y, z);
+    const ord = this._order, od = this._orderD;
+    let best = bound, sd = NaN;
     this._allowObj = o;
     for (let i = 0; i < np; i++) {
       const q = ord[i];
@@ -812,7 +1185,7 @@ export class CollisionScene {
       if (d === d && Math.abs(d) < best) { best = Math.abs(d); sd = d; }
     }
     this._allowObj = null;
-    return sd < 0 ? -sd : 0;
+    return sd;
   }
 
   /** Vertices of part `me` inside `this._box` into `this._vbuf`; returns the count. */
@@ -908,7 +1281,48 @@ export class CollisionScene {
   }
 }
 
+/** Edges of a part's triangles per vertex (CSR; vertices are indices into part.verts). */
+interface PartTopo {
+  adjOff: Int32Array;
+  adjV: Int32Array;
+  /** The triangle each entry's edge comes from. */
+  adjT: Int32Array;
+}
+
+/** One part against one closed object in one detect: regions and distance bounds (per vertex of part.verts). */
+interface SideCache {
+  stamp: number;
+  comp: Int32Array;
+  /** Region c's vertices are compQueue[compStart[c] .. compStart[c + 1]). */
+  compStart: Int32Array;
+  compQueue: Int32Array;
+  /** Largest crossing bound over the region (Infinity when a vertex has none). */
+  compBound: Float64Array;
+  /** -1 not tested, 0 outside, 1 inside. */
+  compInside: Int8Array;
+  compEst: Uint8Array;
+  /** Distance bound from the vertex's crossing triangles (Infinity: none), and the ooi triangle crossed. */
+  ubc: Float64Array;
+  seed: Int32Array;
+  /** Upper bound of the distance to the other surface (exact where `exact`), and its triangle. */
+  est: Float64Array;
+  hint: Int32Array;
+  exact: Uint8Array;
+}
+
+/** Index of vertex v in the sorted list `verts`. */
+function localIndex(verts: Uint32Array, v: number): number {
+  let lo = 0, hi = verts.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (verts[mid] < v) lo = mid + 1; else hi = mid;
+  }
+  return lo;
+}
+
 let _vstamp = 0;
+/** Stamps of closedSideDepth's scratch (vertex and triangle marks). */
+let _sstamp = 0;
 /**
  * Slack of the bind-pose rule, relative to the character's bind-pose box
  * diagonal: skinning moves a crossing that exists in the bind pose a little
@@ -921,16 +1335,6 @@ function boxDistSq(B: Float64Array, o: number, x: number, y: number, z: number):
   const dy = Math.max(B[o + 1] - y, 0, y - B[o + 4]);
   const dz = Math.max(B[o + 2] - z, 0, z - B[o + 5]);
   return dx * dx + dy * dy + dz * dz;
-}
-
-/** Fisher–Yates shuffle of a[0..n) with a fixed-seed xorshift (same order every call). */
-function shuffle(a: Int32Array, n: number): void {
-  let s = 0x9e3779b9 | 0;
-  for (let i = n - 1; i > 0; i--) {
-    s ^= s << 13; s ^= s >>> 17; s ^= s << 5;
-    const j = (s >>> 0) % (i + 1);
-    const t = a[i]; a[i] = a[j]; a[j] = t;
-  }
 }
 
 /** Box (min xyz, max xyz) of the listed vertices. */
