@@ -13,6 +13,16 @@
  * `subSamples` points between each pair of those, so a curve that passes the
  * check stays within tolerance between frames too. Cubic fits take the exact
  * derivatives of the track (one-sided at the track's keys) as tangents.
+ *
+ * Sparse channels that hold one value within tolerance become one key:
+ * 'rest' when that value is the node's rest value (the exporter then leaves
+ * the channel out unless another clip moves it, see pruneStaticChannels),
+ * 'constant' otherwise. A held pose that is not the rest pose (a clenched
+ * fist) stays a channel: folding it into the node's rest transform would
+ * lose it for engines that re-target clips curve by curve onto their own rig.
+ *
+ * Every-frame mode is literal: one key per frame for every channel the clip
+ * animates (has a track for), whether or not it moves.
  */
 import type { Clip, ImpulseDocument, TrackPath } from '../document/types';
 import { SceneEvaluator, TRS_STRIDE } from '../anim';
@@ -41,7 +51,7 @@ export interface BakeOptions {
   subSamples?: number;
   /**
    * Also bake channels the clip does not animate (their constant rest value:
-   * two keys, or one per frame in every-frame mode; method 'static'). Default
+   * one key, or one per frame in every-frame mode; method 'static'). Default
    * true. The exporter drops the ones no clip animates (the node's rest
    * transform already holds them) and keeps the others, so playing several
    * clips in a row in an engine never leaves a joint in another clip's pose.
