@@ -843,24 +843,43 @@ export class CollisionScene {
       if (sc.compEst[c] === 0) this.estimateRegion(sc, pmi, ooi, c);
       if (est[i] > depth) cand[nc++] = i;
     }
-    // largest bound first: a full search there sets the maximum, which rules out the rest
+    // Largest bound first: tightened by a walk over ooi's surface, then a full
+    // search there sets the maximum, which rules out most of the rest.
     const tol = 1e-9 * (oo.size + om.size);
-    for (;;) {
-      let bi = -1, bk = -1, be = depth;
-      for (let k = 0; k < nc; k++) {
-        const i = cand[k];
-        if (est[i] > be) { be = est[i]; bi = i; bk = k; }
-      }
-      if (bi < 0) break;
-      cand[bk] = cand[--nc];
-      if (sc.exact[bi] === 1) { depth = est[bi]; continue; }
+    const exact = sc.exact, hint = sc.hint, topo = this.topoOf(pmi);
+    // max-heap of the candidates by bound
+    for (let k = (nc >> 1) - 1; k >= 0; k--) siftDown(cand, nc, k, est);
+    while (nc > 0) {
+      const bi = cand[0];
+      if (est[bi] <= depth) break;
+      cand[0] = cand[--nc];
+      siftDown(cand, nc, 0, est);
       const v = verts[bi] * 3;
+      if (exact[bi] === 0 && hint[bi] >= 0) {
+        const d = this.walkCloser(oo, P[v], P[v + 1], P[v + 2], hint[bi]);
+        exact[bi] = 1;
+        const t = this._tri1[0];
+        if (d < est[bi]) est[bi] = d;
+        hint[bi] = t;
+        // neighbours not yet walked start their walks here
+        for (let k = topo.adjOff[bi]; k < topo.adjOff[bi + 1]; k++) { const j = topo.adjV[k]; if (exact[j] === 0) hint[j] = t; }
+        // back into the heap with its tighter bound
+        let k = nc++;
+        cand[k] = bi;
+        while (k > 0) {
+          const up = (k - 1) >> 1;
+          if (est[cand[up]] >= est[bi]) break;
+          cand[k] = cand[up]; cand[up] = bi; k = up;
+        }
+        continue;
+      }
+      if (exact[bi] === 2) { depth = est[bi]; continue; }
       // inflated so the bound's own triangle is found again
       const d = this.distanceTo(oo, P[v], P[v + 1], P[v + 2], est[bi] * (1 + 1e-9) + tol, depth);
-      if (d === Infinity) { sc.exact[bi] = 1; depth = est[bi]; continue; }
-      sc.hint[bi] = this._tri1[0];
+      if (d === Infinity) throw new Error(`collision: no triangle of "${oo.name}" within a proven distance bound (internal error)`);
+      hint[bi] = this._tri1[0];
       est[bi] = d;
-      if (d > depth) { sc.exact[bi] = 1; depth = d; }
+      if (d > depth) { exact[bi] = 2; depth = d; }
     }
     return depth;
   }
@@ -966,60 +985,65 @@ export class CollisionScene {
 
   /**
    * Upper bounds of the distance to ooi's surface for the vertices of inside
-   * region c: breadth-first from the vertices of crossing triangles (seeded
-   * with the ooi triangle their triangle crosses), each vertex walking over
-   * ooi's surface from its predecessor's triangle.
+   * region c, by paths: a vertex of a crossing triangle is within its
+   * crossing bound (ubc) of the surface, and a vertex is within (a
+   * neighbour's bound + the edge between them) — breadth-first from the
+   * crossing vertices, relaxing over the region's edges. Each vertex also
+   * inherits a nearby triangle of ooi (the one its crossing meets, else its
+   * predecessor's) for the surface walk that tightens the bound on demand.
+   * A region without a crossing vertex starts from one full search.
    */
   private estimateRegion(sc: SideCache, pmi: number, ooi: number, c: number): void {
     sc.compEst[c] = 1;
     const me = this.parts[pmi], om = this.objects[me.object], oo = this.objects[ooi];
     const P = om.positions, verts = me.verts, topo = this.topoOf(pmi);
     const q = sc.compQueue, c0 = sc.compStart[c], c1 = sc.compStart[c + 1];
-    const { seed, est, hint, comp } = sc;
+    const { seed, est, hint, comp, exact, ubc } = sc;
     const adjOff = topo.adjOff, adjV = topo.adjV;
-    // reorder q[c0..c1) breadth-first from the seeded vertices (marking visits with comp = -2 - c)
+    if (this._at.length < verts.length) this._at = new Int32Array(verts.length);
+    const bfs = this._at;
+    // visited: comp = -2 - c (restored at the end)
     const mark = -2 - c;
-    let w = c0;
+    let w = 0;
     for (let h = c0; h < c1; h++) {
       const i = q[h];
-      if (seed[i] >= 0) { q[h] = q[w]; q[w++] = i; comp[i] = mark; hint[i] = seed[i]; }
+      if (seed[i] >= 0) { bfs[w++] = i; comp[i] = mark; hint[i] = seed[i]; est[i] = ubc[i]; }
     }
-    if (w === c0) {
-      // no crossing in the region: one full search gives the first triangle
+    if (w === 0) {
       const i = q[c0], v = verts[i] * 3;
-      if (this.distanceTo(oo, P[v], P[v + 1], P[v + 2], Infinity, -1) === Infinity) return;
+      const d = this.distanceTo(oo, P[v], P[v + 1], P[v + 2], Infinity, -1);
+      if (d === Infinity) return;
       hint[i] = this._tri1[0];
+      est[i] = d;
+      exact[i] = 2;
       comp[i] = mark;
-      w = c0 + 1;
+      bfs[w++] = i;
     }
-    // q[c0..w) are visited; extend in place: unvisited vertices stay in q[w..c1) and are swapped forward when reached
-    if (this._at.length < me.verts.length) this._at = new Int32Array(me.verts.length);
-    const at = this._at; // position of each vertex in q
-    for (let h = c0; h < c1; h++) at[q[h]] = h;
-    for (let h = c0; h < c1; h++) {
-      if (h === w) {
-        // a part of the region not reached from its crossings (joined through
-        // a crossing triangle's edge only in the other part): search afresh
-        const i = q[h], v = verts[i] * 3;
-        if (this.distanceTo(oo, P[v], P[v + 1], P[v + 2], Infinity, -1) === Infinity) return;
-        hint[i] = this._tri1[0];
-        comp[i] = mark;
-        w++;
-      }
-      const i = q[h], v = verts[i] * 3;
-      const t = hint[i];
-      est[i] = this.walkCloser(oo, P[v], P[v + 1], P[v + 2], t);
-      hint[i] = this._tri1[0];
+    for (let h = 0; h < w; h++) {
+      const i = bfs[h], v = verts[i] * 3;
+      const x = P[v], y = P[v + 1], z = P[v + 2], e = est[i];
       for (let k = adjOff[i]; k < adjOff[i + 1]; k++) {
         const j = adjV[k];
-        if (comp[j] !== c) continue; // visited, or another region
-        comp[j] = mark;
-        hint[j] = hint[i];
-        // swap j into position w
-        const pj = at[j], o = q[w];
-        q[pj] = o; at[o] = pj;
-        q[w] = j; at[j] = w;
-        w++;
+        const cj = comp[j];
+        if (cj !== c && cj !== mark) continue; // another region
+        const u = verts[j] * 3;
+        const dx = P[u] - x, dy = P[u + 1] - y, dz = P[u + 2] - z;
+        const g = e + Math.sqrt(dx * dx + dy * dy + dz * dz);
+        if (g < est[j] && exact[j] !== 2) { est[j] = g; hint[j] = hint[i]; }
+        if (cj === c) { comp[j] = mark; bfs[w++] = j; }
+      }
+      if (h === w - 1 && w < c1 - c0) {
+        // a part of the region not reached over its own edges: start it afresh
+        let r = c0;
+        while (comp[q[r]] !== c) r++;
+        const i2 = q[r], v2 = verts[i2] * 3;
+        const d = this.distanceTo(oo, P[v2], P[v2 + 1], P[v2 + 2], Infinity, -1);
+        if (d === Infinity) break;
+        hint[i2] = this._tri1[0];
+        est[i2] = d;
+        exact[i2] = 2;
+        comp[i2] = mark;
+        bfs[w++] = i2;
       }
     }
     for (let h = c0; h < c1; h++) comp[q[h]] = c;
@@ -1304,10 +1328,25 @@ interface SideCache {
   /** Distance bound from the vertex's crossing triangles (Infinity: none), and the ooi triangle crossed. */
   ubc: Float64Array;
   seed: Int32Array;
-  /** Upper bound of the distance to the other surface (exact where `exact`), and its triangle. */
+  /** Upper bound of the distance to the other surface, and a nearby triangle of it. */
   est: Float64Array;
   hint: Int32Array;
+  /** 0: est from paths, 1: tightened by a surface walk, 2: exact. */
   exact: Uint8Array;
+}
+
+/** Max-heap by key[h[i]] over h[0..n): restores the order below slot k. */
+function siftDown(h: Int32Array, n: number, k: number, key: Float64Array): void {
+  const x = h[k], kx = key[x];
+  for (;;) {
+    let c = 2 * k + 1;
+    if (c >= n) break;
+    if (c + 1 < n && key[h[c + 1]] > key[h[c]]) c++;
+    if (key[h[c]] <= kx) break;
+    h[k] = h[c];
+    k = c;
+  }
+  h[k] = x;
 }
 
 /** Index of vertex v in the sorted list `verts`. */
