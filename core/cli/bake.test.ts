@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
-import { readFileSync } from 'node:fs';
+import { linkSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -7,6 +8,7 @@ import { WebIO } from '@gltf-transform/core';
 import { KHRMeshQuantization } from '@gltf-transform/extensions';
 import { runBake } from './bake';
 import type { CliIo } from './io';
+import { nodeIo } from './main';
 import { sampleDocument } from '../document/fixtures';
 import { serializeDocument } from '../document/serialize';
 import { exportGlb } from '../bake/exportGlb';
@@ -27,7 +29,7 @@ function memoryIo(files: Record<string, Uint8Array | string>, isTTY = false) {
     stderr: (s) => void stderr.push(s),
     readFile: async (p) => {
       const f = store.get(p);
-      if (!f) throw new Error(`ENOENT: ${p}`);
+      if (!f) throw Object.assign(new Error(`ENOENT: ${p}`), { code: 'ENOENT' });
       return f;
     },
     writeFile: async (p, data) => {
@@ -85,6 +87,26 @@ describe('impulse bake', () => {
     expect(m.writes).toEqual([]);
   });
 
+  it('never overwrites its input through a symlink or a hard link (real files)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'impulse-bake-'));
+    try {
+      const input = join(dir, 'in.glb');
+      writeFileSync(input, await exportGlb(sampleDocument()));
+      symlinkSync(input, join(dir, 'soft.glb'));
+      linkSync(input, join(dir, 'hard.glb'));
+      const before = readFileSync(input);
+      for (const out of ['soft.glb', 'hard.glb']) {
+        const err: string[] = [];
+        const io: CliIo = { ...nodeIo, stdout: () => undefined, stderr: (s) => void err.push(s), isTTY: false };
+        expect(await runBake([input, '--out', join(dir, out), '--force'], io), out).toBe(2);
+        expect(err.join(''), out).toMatch(/is the input file \(a link to it\)/);
+      }
+      expect(readFileSync(input).equals(before)).toBe(true);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('bakes a .glb input (imported with core/io) and --clip picks one clip by name', async () => {
     const doc = sampleDocument();
     const second = structuredClone(doc.clips[0]);
@@ -108,9 +130,9 @@ describe('impulse bake', () => {
     expect(m.err()).toMatch(/--tolerance: expected one positive number or three/);
     expect(await runBake(['scene.impulse'], m.io)).toBe(2);
     expect(m.err()).toMatch(/missing --out/);
-    expect(await runBake(['nothere.impulse', '--out', 'x.glb'], m.io)).toBe(1);
+    expect(await runBake(['nothere.impulse', '--out', 'x.glb'], m.io)).toBe(2);
     expect(m.err()).toMatch(/nothere\.impulse: no such file/);
-    expect(await runBake(['broken.impulse', '--out', 'x.glb'], m.io)).toBe(1);
+    expect(await runBake(['broken.impulse', '--out', 'x.glb'], m.io)).toBe(2);
     expect(m.err()).toMatch(/impulse bake: broken\.impulse: /);
     expect(m.writes).toEqual([]);
   });

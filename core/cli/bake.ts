@@ -6,14 +6,14 @@
  * Bakes a project (.impulse) or a glTF file (.glb/.gltf) to a .glb with one
  * animation per clip. Never writes over its input; refuses an existing output
  * unless --force. Progress goes to stderr when it is a terminal.
+ *
+ * Exit codes: 0 written, 1 not written (the output exists, no such clip, the
+ * export failed), 2 bad input (missing, unreadable or malformed file) or usage.
  */
-import { dirname, join, normalize, resolve, isAbsolute } from 'node:path';
+import { resolve } from 'node:path';
 import type { CliIo } from './io';
 import { UsageError, inputArg, walkArgs } from './args';
-import type { ImpulseDocument } from '../document/types';
-import { parseDocument } from '../document/parse';
-import { createEmptyDocument } from '../document/defaults';
-import { importGltf } from '../io/importGltf';
+import { loadScene } from './load';
 import { DEFAULT_TOLERANCES, type Tolerances, bakeClip, bakedKeyCount, pruneStaticChannels, toleranceFor, type BakedClip } from '../bake/bake';
 import { type PhysicsExtension, exportGlb } from '../bake/exportGlb';
 
@@ -39,6 +39,9 @@ options:
                         by three.js, Blender 2.83+, Unity glTFast, Godot 4)
   --force               overwrite an existing output file
   -h, --help            show this help
+
+exit codes: 0 written, 1 not written (output exists, no such clip, export
+failed), 2 bad input or usage
 `;
 
 interface BakeArgs {
@@ -113,47 +116,6 @@ function parseArgs(argv: string[]): BakeArgs | 'help' {
   return { input, out, clip, everyFrame, tolerance, physics, animationOnly, quantize, force };
 }
 
-/**
- * External buffers of a .gltf, read next to it (only plain relative names, no `..`).
- * Errors leave out the input path: runBake puts it in front of every message.
- */
-async function gltfResources(bytes: Uint8Array, input: string, io: CliIo): Promise<Record<string, Uint8Array>> {
-  let json: { buffers?: { uri?: string }[] };
-  try {
-    json = JSON.parse(new TextDecoder().decode(bytes));
-  } catch (e) {
-    throw new Error(`not valid glTF JSON: ${(e as Error).message}`);
-  }
-  const out: Record<string, Uint8Array> = {};
-  for (const b of json.buffers ?? []) {
-    const uri = b.uri;
-    if (!uri || uri.startsWith('data:')) continue;
-    const rel = decodeURIComponent(uri);
-    if (isAbsolute(rel) || normalize(rel).split(/[\\/]/).includes('..'))
-      throw new Error(`buffer uri "${uri}" points outside the file's folder; refusing to read it`);
-    out[uri] = await io.readFile(join(dirname(input), rel));
-  }
-  return out;
-}
-
-async function loadDocument(input: string, io: CliIo): Promise<{ doc: ImpulseDocument; warnings: string[] }> {
-  const bytes = await io.readFile(input);
-  if (/\.(glb|gltf)$/i.test(input)) {
-    const resources = /\.gltf$/i.test(input) ? await gltfResources(bytes, input, io) : undefined;
-    const name = input.split(/[\\/]/).pop() ?? input;
-    const imported = await importGltf(bytes, name, { resources });
-    const doc = createEmptyDocument(name.replace(/\.(glb|gltf)$/i, ''));
-    doc.characters = imported.characters;
-    doc.props = imported.props;
-    doc.clips = imported.clips;
-    if (imported.clips.length > 0) doc.activeClip = imported.clips[0].id;
-    return { doc, warnings: imported.warnings };
-  }
-  if (!/\.impulse$/i.test(input)) throw new UsageError(`${input}: expected a .impulse project or a .glb/.gltf file`);
-  const text = new TextDecoder().decode(bytes);
-  return { doc: parseDocument(text), warnings: [] };
-}
-
 function describeClip(c: BakedClip): string {
   return `"${c.name}" (${c.endFrame - c.startFrame + 1} frames at ${c.frameRate} fps): ${c.channels.length} channels, ${bakedKeyCount(c)} keys`;
 }
@@ -179,15 +141,15 @@ export async function runBake(argv: string[], io: CliIo): Promise<number> {
       io.stderr(`impulse bake: --out ${out} is the input file; refusing to overwrite the input\n`);
       return 2;
     }
-    if (!(await io.exists(input))) {
-      io.stderr(`impulse bake: ${input}: no such file\n`);
-      return 1;
+    if ((await io.exists(out)) && io.sameFile && (await io.exists(input)) && (await io.sameFile(input, out))) {
+      io.stderr(`impulse bake: --out ${out} is the input file (a link to it); refusing to overwrite the input\n`);
+      return 2;
     }
     if (!args.force && (await io.exists(out))) {
       io.stderr(`impulse bake: ${out} already exists; use --force to overwrite it\n`);
       return 1;
     }
-    const { doc, warnings } = await loadDocument(input, io);
+    const { doc, warnings } = await loadScene(input, io);
     for (const w of warnings) io.stderr(`warning: ${w}\n`);
     let clips = doc.clips;
     if (args.clip !== undefined) {

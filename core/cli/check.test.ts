@@ -75,7 +75,7 @@ describe('impulse check', () => {
   });
   it('exit 2 with a clear message on bad input', async () => {
     const cases: [string[], RegExp][] = [
-      [['missing.impulse'], /missing\.impulse: cannot read/],
+      [['missing.impulse'], /missing\.impulse: no such file/],
       [['bad.impulse'], /bad\.impulse/],
       [['a.impulse', '--clip', 'nope'], /no clip named "nope"/],
       [['a.impulse', '--fps', 'x'], /--fps/],

@@ -18,13 +18,9 @@
  * `tunnel`: contact only between two frames (found by continuous detection);
  * `contain`: a inside closed b with no surface crossing.
  */
-import { dirname, isAbsolute, join, normalize } from 'node:path';
 import type { CliIo } from './io';
 import { UsageError, inputArg, walkArgs } from './args';
-import type { ImpulseDocument } from '../document/types';
-import { parseDocument } from '../document/parse';
-import { createEmptyDocument } from '../document/defaults';
-import { importGltf } from '../io/importGltf';
+import { loadScene } from './load';
 import { checkClip, type CheckReport, type Finding } from '../collision/scene';
 
 export const CHECK_USAGE = `usage: impulse check <file> [options]
@@ -69,56 +65,6 @@ function parseArgs(argv: string[]): Args | 'help' {
   if (help === 'help') return 'help';
   if (input === undefined) throw new UsageError('missing input file');
   return { input, clip, fps, json, continuous };
-}
-
-async function gltfResources(bytes: Uint8Array, input: string, io: CliIo): Promise<Record<string, Uint8Array>> {
-  let json: { buffers?: { uri?: string }[] };
-  try {
-    json = JSON.parse(new TextDecoder().decode(bytes));
-  } catch (e) {
-    throw new UsageError(`${input}: not valid glTF JSON: ${(e as Error).message}`);
-  }
-  const out: Record<string, Uint8Array> = {};
-  for (const b of json.buffers ?? []) {
-    const uri = b.uri;
-    if (!uri || uri.startsWith('data:')) continue;
-    const rel = decodeURIComponent(uri);
-    if (isAbsolute(rel) || normalize(rel).split(/[\\/]/).includes('..'))
-      throw new UsageError(`${input}: buffer uri "${uri}" points outside the file's folder; refusing to read it`);
-    out[uri] = await io.readFile(join(dirname(input), rel));
-  }
-  return out;
-}
-
-async function loadDocument(input: string, io: CliIo): Promise<{ doc: ImpulseDocument; warnings: string[] }> {
-  let bytes: Uint8Array;
-  try {
-    bytes = await io.readFile(input);
-  } catch (e) {
-    throw new UsageError(`${input}: cannot read the file (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
-  }
-  if (/\.(glb|gltf)$/i.test(input)) {
-    const resources = /\.gltf$/i.test(input) ? await gltfResources(bytes, input, io) : undefined;
-    const name = input.split(/[\\/]/).pop() ?? input;
-    let imported;
-    try {
-      imported = await importGltf(bytes, name, { resources });
-    } catch (e) {
-      throw new UsageError(`${input}: ${(e as Error).message}`);
-    }
-    const doc = createEmptyDocument(name.replace(/\.(glb|gltf)$/i, ''));
-    doc.characters = imported.characters;
-    doc.props = imported.props;
-    doc.clips = imported.clips;
-    if (imported.clips.length > 0) doc.activeClip = imported.clips[0].id;
-    return { doc, warnings: imported.warnings };
-  }
-  if (!/\.impulse$/i.test(input)) throw new UsageError(`${input}: expected a .impulse project or a .glb/.gltf file`);
-  try {
-    return { doc: parseDocument(new TextDecoder().decode(bytes)), warnings: [] };
-  } catch (e) {
-    throw new UsageError(`${input}: ${(e as Error).message}`);
-  }
 }
 
 const fmt = (x: number, d = 3) => (Object.is(x, -0) ? 0 : x).toFixed(d);
@@ -176,7 +122,7 @@ export async function runCheck(argv: string[], io: Pick<CliIo, 'stdout' | 'stder
   }
   let report: CheckReport;
   try {
-    const { doc, warnings } = await loadDocument(args.input, io as CliIo);
+    const { doc, warnings } = await loadScene(args.input, io as CliIo);
     for (const w of warnings) io.stderr(`warning: ${w}\n`);
     if (args.clip !== undefined && !doc.clips.some((c) => c.name === args.clip || c.id === args.clip)) {
       const names = doc.clips.map((c) => `"${c.name}"`).join(', ') || 'none';

@@ -6,6 +6,8 @@ export interface CliIo {
   /** Writes atomically (temporary file, then rename). */
   writeFile(path: string, data: Uint8Array | string): Promise<void>;
   exists(path: string): Promise<boolean>;
+  /** True when both paths name the same file on disk (symlinks and hard links included); both must exist. */
+  sameFile?(a: string, b: string): Promise<boolean>;
   /** True when stderr is a terminal: commands may draw progress there. */
   isTTY: boolean;
 }

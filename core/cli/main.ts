@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /** `impulse <command> ...`: the pipeline entry point (node only). */
 import { randomBytes } from 'node:crypto';
-import { access, open, readFile, rename, unlink } from 'node:fs/promises';
+import { access, open, readFile, rename, stat, unlink } from 'node:fs/promises';
 import { dirname, basename, join } from 'node:path';
 import type { CliCommand, CliIo } from './io';
 
@@ -50,6 +50,10 @@ export const nodeIo: CliIo = {
     () => true,
     () => false,
   ),
+  sameFile: async (a, b) => {
+    const [sa, sb] = await Promise.all([stat(a), stat(b)]);
+    return sa.dev === sb.dev && sa.ino === sb.ino;
+  },
   isTTY: Boolean(process.stderr.isTTY),
 };
 

@@ -28,7 +28,7 @@ function run(files: Record<string, string>, argv: string[]): Promise<{ code: num
 describe('impulse bake names its input once (repro)', () => {
   it('for a .gltf that is not JSON', async () => {
     const r = await run({ 'a/s.gltf': '{ nope' }, ['a/s.gltf', '--out', 'o.glb']);
-    expect(r.code).toBe(1);
+    expect(r.code, 'bad input').toBe(2);
     expect(r.err).toMatch(/^impulse bake: a\/s\.gltf: not valid glTF JSON/);
     expect(r.err, 'the path appears once').not.toMatch(/a\/s\.gltf: a\/s\.gltf/);
   });
@@ -36,7 +36,7 @@ describe('impulse bake names its input once (repro)', () => {
   it('for a .gltf whose buffer points outside its folder', async () => {
     const gltf = JSON.stringify({ asset: { version: '2.0' }, buffers: [{ uri: '../secret.bin', byteLength: 4 }] });
     const r = await run({ 'a/s.gltf': gltf }, ['a/s.gltf', '--out', 'o.glb']);
-    expect(r.code).toBe(1);
+    expect(r.code, 'bad input').toBe(2);
     expect(r.err).toMatch(/^impulse bake: a\/s\.gltf: buffer uri "\.\.\/secret\.bin" points outside the file's folder/);
     expect(r.err, 'the path appears once').not.toMatch(/a\/s\.gltf: a\/s\.gltf/);
   });
