@@ -405,3 +405,120 @@ export function symmetricEigen(a: Float64Array, n: number, V: Float64Array, w: F
   }
   for (let i = 0; i < n; i++) w[i] = a[i * n + i];
 }
+
+/**
+ * Rank-revealing thin QR of the s×K matrix `a` stored COLUMN-major (column c
+ * at a[c·s .. c·s + s), destroyed) by modified Gram–Schmidt with column
+ * pivoting and a second orthogonalisation pass of each pivot column:
+ * a·Π = U·T'. Columns whose remaining norm falls to ≤ 1e-11 of the largest
+ * column norm are dropped. On return U (column-major, column k at k·s) holds
+ * orthonormal columns 0..r−1 and T (r×K, row-major, stride K) the
+ * coefficients in the ORIGINAL column order (a = U·T). `norms` and `perm`
+ * need K entries. Returns r.
+ */
+export function qrRankRevealing(a: Float64Array, s: number, K: number, U: Float64Array, T: Float64Array, norms: Float64Array, perm: Int32Array): number {
+  let maxNorm = 0;
+  for (let c = 0; c < K; c++) {
+    let n2 = 0;
+    const o = c * s;
+    for (let i = 0; i < s; i++) n2 += a[o + i] * a[o + i];
+    norms[c] = n2;
+    perm[c] = c;
+    maxNorm = Math.max(maxNorm, n2);
+  }
+  T.fill(0, 0, K * K);
+  const tol = 1e-22 * maxNorm; // (1e-11)² on squared norms
+  let r = 0;
+  for (; r < K; r++) {
+    // pivot: the remaining column with the largest (downdated) remaining norm
+    let best = -1, bc = -1;
+    for (let q = r; q < K; q++) {
+      const n2 = norms[perm[q]];
+      if (n2 > best) {
+        best = n2;
+        bc = q;
+      }
+    }
+    if (!(best > tol)) break;
+    const tp = perm[r];
+    perm[r] = perm[bc];
+    perm[bc] = tp;
+    const c = perm[r], ao = c * s;
+    // second Gram–Schmidt pass against every earlier u (keeps U orthonormal to round-off)
+    for (let k = 0; k < r; k++) {
+      const uo = k * s;
+      let d = 0;
+      for (let i = 0; i < s; i++) d += U[uo + i] * a[ao + i];
+      T[k * K + c] += d;
+      for (let i = 0; i < s; i++) a[ao + i] -= d * U[uo + i];
+    }
+    let n2 = 0;
+    for (let i = 0; i < s; i++) n2 += a[ao + i] * a[ao + i];
+    if (!(n2 > tol)) break;
+    const nrm = Math.sqrt(n2), inv = 1 / nrm, ro = r * s;
+    for (let i = 0; i < s; i++) U[ro + i] = a[ao + i] * inv;
+    T[r * K + c] += nrm;
+    // remove u_r from the remaining columns, downdating their norms
+    for (let q = r + 1; q < K; q++) {
+      const cq = perm[q], qo = cq * s;
+      let d = 0;
+      for (let i = 0; i < s; i++) d += U[ro + i] * a[qo + i];
+      if (d === 0) continue;
+      T[r * K + cq] += d;
+      for (let i = 0; i < s; i++) a[qo + i] -= d * U[ro + i];
+      const left = norms[cq] - d * d;
+      if (left > 1e-8 * norms[cq]) norms[cq] = left;
+      else {
+        // cancellation: recompute
+        let m2 = 0;
+        for (let i = 0; i < s; i++) m2 += a[qo + i] * a[qo + i];
+        norms[cq] = m2;
+      }
+    }
+  }
+  return r;
+}
+
+/**
+ * Pivoted Cholesky of the symmetric positive semi-definite n×n row-major `z`
+ * (read only): z ≈ C·Cᵀ with C (n×k, row-major with row stride `stride`) in
+ * the original row order, stopped when the largest remaining diagonal is
+ * ≤ 1e-12 of the largest diagonal. `d` (n) and `done` (n) are scratch.
+ * Returns k.
+ */
+export function pivotedCholesky(z: Float64Array, n: number, C: Float64Array, co: number, stride: number, d: Float64Array, done: Uint8Array): number {
+  let dmax = 0;
+  for (let i = 0; i < n; i++) {
+    d[i] = z[i * n + i];
+    done[i] = 0;
+    dmax = Math.max(dmax, d[i]);
+  }
+  const tol = 1e-12 * dmax;
+  let k = 0;
+  for (; k < n && k < stride; k++) {
+    let p = -1, best = tol;
+    for (let i = 0; i < n; i++) if (!done[i] && d[i] > best) {
+      best = d[i];
+      p = i;
+    }
+    if (p < 0) break;
+    done[p] = 1;
+    const lpp = Math.sqrt(best);
+    for (let i = 0; i < n; i++) {
+      if (i === p) {
+        C[co + i * stride + k] = lpp;
+        continue;
+      }
+      if (done[i]) {
+        C[co + i * stride + k] = 0;
+        continue;
+      }
+      let v = z[i * n + p];
+      for (let m = 0; m < k; m++) v -= C[co + i * stride + m] * C[co + p * stride + m];
+      v /= lpp;
+      C[co + i * stride + k] = v;
+      d[i] -= v * v;
+    }
+  }
+  return k;
+}

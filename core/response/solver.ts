@@ -1,5 +1,5 @@
 import type { Vec3Like } from '../math';
-import { invertDefinite, luFactor, luSolve, solveDenseRobust, symmetricEigen } from './linalg';
+import { invertDefinite, luFactor, luSolve, pivotedCholesky, qrRankRevealing, solveDenseRobust, symmetricEigen } from './linalg';
 import { ContactState, CONTACT_STATE_NAMES, ResponseInputError } from './types';
 import type { ContactInput, ContactStateValue, JointInput, RigidBodyInput, SolveOptions } from './types';
 
@@ -258,6 +258,32 @@ export class ImpulseSolver {
   private conF = F64(0); // 6 per dynamic body: right-hand side of the last solve
   private mat36 = F64(36);
   private mat36b = F64(36);
+  // low-rank Schur complement S = P Rᵀ (see `solveLowRankSchur`)
+  private compOf = new Int32Array(0);
+  private compHead = new Int32Array(0);
+  private compNext = new Int32Array(0);
+  private facCbuf = F64(0); // per touched component: C (6n × k, row stride 6n) with Z_BB = C Cᵀ
+  private facK = new Int32Array(0); // per dynamic body: columns of its component's C (-1: untouched)
+  private facOff = new Int32Array(0); // per dynamic body: first column of its component in P, R
+  private facRow = new Int32Array(0); // per dynamic body: offset of its 6 rows in facCbuf
+  private facStride = new Int32Array(0);
+  private fZblk = F64(0);
+  private fD = F64(0);
+  private fDone = new Uint8Array(0);
+  private fP = F64(0);
+  private fR = F64(0);
+  private fA = F64(0);
+  private fU1 = F64(0);
+  private fU2 = F64(0);
+  private fT1 = F64(0);
+  private fT2 = F64(0);
+  private fM = F64(0);
+  private fY = F64(0);
+  private fZ = F64(0);
+  private fRes = F64(0);
+  private fTmp = F64(0);
+  private fNorms = F64(0);
+  private fPerm = new Int32Array(0);
 
   /** Scale on every contact's Coulomb γ; below 1 only inside the energy guard of `solve`. */
   private gammaScale = 1;
@@ -1256,6 +1282,190 @@ export class ImpulseSolver {
     }
   }
 
+  /**
+   * The Schur complement of the secondary rows when every body they touch is
+   * an isolated tree node (no primary joint: a free body, or one eliminated
+   * with its contact group): then S = J Z Gᵀ with Z block-diagonal, and each
+   * block factors as Z_b = C_b C_bᵀ (C_b: 6×k_b, k_b = the directions body b
+   * can still move in, 0 when its contacts pin it). So S = P Rᵀ with P = J C,
+   * R = G C (s×K, column-major, K = Σ k_b), and its least-norm solution is
+   * λ = U₂ · pinv(T₁T₂ᵀ) · U₁ᵀ b from thin QRs P = U₁T₁, R = U₂T₂: O(s·K²)
+   * instead of O(s²·rank). Used when K ≤ s/2 (many contacts pinning many
+   * bodies); returns false otherwise (the caller forms S).
+   */
+  private solveLowRankSchur(s: number): boolean {
+    const nd = this.nd, N = this.nNodes;
+    // tree component of every node (parents come later in post-order)
+    this.compOf = growI(this.compOf, N);
+    for (let t = N - 1; t >= 0; t--) {
+      const i = this.post[t], p = this.nodeParent[i];
+      this.compOf[i] = p < 0 ? i : this.compOf[p];
+    }
+    // touched bodies, chained per component
+    this.facK = growI(this.facK, nd);
+    this.facOff = growI(this.facOff, nd);
+    this.facRow = growI(this.facRow, nd);
+    this.facStride = growI(this.facStride, nd);
+    this.compHead = growI(this.compHead, N);
+    this.compNext = growI(this.compNext, nd);
+    this.facK.fill(-1, 0, nd);
+    for (let q = 0; q < s; q++) {
+      const r = this.secRows[q];
+      for (let side = 0; side < 2; side++) {
+        const d = side === 0 ? this.rowDA[r] : this.rowDB[r];
+        if (d < 0 || this.facK[d] !== -1) continue;
+        this.facK[d] = -2;
+        const c = this.compOf[d];
+        this.compHead[c] = -1;
+      }
+    }
+    for (let d = nd - 1; d >= 0; d--) {
+      if (this.facK[d] !== -2) continue;
+      const c = this.compOf[d];
+      this.compNext[d] = this.compHead[c];
+      this.compHead[c] = d;
+    }
+    // room for every component's C
+    let need = 0;
+    for (let d = 0; d < nd; d++) {
+      if (this.facK[d] !== -2 || this.compHead[this.compOf[d]] !== d) continue;
+      let n = 0;
+      for (let b = d; b >= 0; b = this.compNext[b]) n++;
+      need += 36 * n * n;
+    }
+    this.facCbuf = growF(this.facCbuf, need);
+    // factor each touched component's mobility block: Z_BB = C Cᵀ
+    let K = 0, cUsed = 0;
+    for (let d = 0; d < nd; d++) {
+      if (this.facK[d] !== -2) continue;
+      const c = this.compOf[d];
+      let n = 0;
+      for (let b = this.compHead[c]; b >= 0; b = this.compNext[b]) n++;
+      const nz = 6 * n;
+      if (nz > s && n > 1) return false; // forming this block would cost more than forming S
+      const Z = (this.fZblk = growF(this.fZblk, nz * nz));
+      if (n === 1 && this.nodeParent[d] < 0 && this.compOf[d] === d && this.isolatedNode(d)) {
+        for (let i = 0; i < 6; i++) for (let j = 0; j < 6; j++) Z[i * 6 + j] = 0.5 * (this.blkDinv[36 * d + i * 6 + j] + this.blkDinv[36 * d + j * 6 + i]);
+      } else {
+        const x = this.x, T = this.totalDim;
+        let ai = 0;
+        for (let a = this.compHead[c]; a >= 0; a = this.compNext[a], ai++)
+          for (let e = 0; e < 6; e++) {
+            x.fill(0, 0, T);
+            x[this.nodeOff[a] + e] = 1;
+            this.treeSolve(x);
+            let bi = 0;
+            for (let b = this.compHead[c]; b >= 0; b = this.compNext[b], bi++) for (let f = 0; f < 6; f++) Z[(6 * bi + f) * nz + 6 * ai + e] = x[this.nodeOff[b] + f];
+          }
+        for (let i = 0; i < nz; i++)
+          for (let j = 0; j < i; j++) {
+            const v = 0.5 * (Z[i * nz + j] + Z[j * nz + i]);
+            Z[i * nz + j] = v;
+            Z[j * nz + i] = v;
+          }
+      }
+      this.fD = growF(this.fD, nz);
+      this.fDone = growU(this.fDone, nz);
+      const k = pivotedCholesky(Z, nz, this.facCbuf, cUsed, nz, this.fD, this.fDone);
+      let bi = 0;
+      for (let b = this.compHead[c]; b >= 0; b = this.compNext[b], bi++) {
+        this.facK[b] = k;
+        this.facOff[b] = K;
+        this.facRow[b] = cUsed + 6 * bi * nz; // its 6 rows of C, row stride facStride
+        this.facStride[b] = nz;
+      }
+      cUsed += nz * nz;
+      K += k;
+      if (2 * K > s) return false;
+    }
+    const P = (this.fP = growF(this.fP, s * K)), R = (this.fR = growF(this.fR, s * K));
+    P.fill(0, 0, s * K);
+    R.fill(0, 0, s * K);
+    const C = this.facCbuf;
+    for (let q = 0; q < s; q++) {
+      const r = this.secRows[q], o = 6 * r;
+      for (let side = 0; side < 2; side++) {
+        const d = side === 0 ? this.rowDA[r] : this.rowDB[r];
+        if (d < 0) continue;
+        const J = side === 0 ? this.rowJA : this.rowJB, G = side === 0 ? this.rowGA : this.rowGB;
+        const k = this.facK[d], off = this.facOff[d], co = this.facRow[d], cs = this.facStride[d];
+        for (let c = 0; c < k; c++) {
+          let pj = 0, pg = 0;
+          for (let e = 0; e < 6; e++) {
+            const ce = C[co + e * cs + c];
+            pj += J[o + e] * ce;
+            pg += G[o + e] * ce;
+          }
+          P[(off + c) * s + q] += pj;
+          R[(off + c) * s + q] += pg;
+        }
+      }
+    }
+    const mu = this.sMu;
+    mu.fill(0, 0, s);
+    if (K === 0) return true; // every touched body is pinned: S = 0, least-norm λ = 0
+    const A = (this.fA = growF(this.fA, s * K));
+    const U1 = (this.fU1 = growF(this.fU1, s * K)), U2 = (this.fU2 = growF(this.fU2, s * K));
+    const T1 = (this.fT1 = growF(this.fT1, K * K)), T2 = (this.fT2 = growF(this.fT2, K * K));
+    this.fNorms = growF(this.fNorms, K);
+    this.fPerm = growI(this.fPerm, K);
+    A.set(P.subarray(0, s * K));
+    const k1 = qrRankRevealing(A, s, K, U1, T1, this.fNorms, this.fPerm);
+    A.set(R.subarray(0, s * K));
+    const k2 = qrRankRevealing(A, s, K, U2, T2, this.fNorms, this.fPerm);
+    const m = Math.max(k1, k2);
+    const M = (this.fM = growF(this.fM, m * m));
+    M.fill(0, 0, m * m);
+    for (let i = 0; i < k1; i++)
+      for (let j = 0; j < k2; j++) {
+        let sum = 0;
+        for (let c = 0; c < K; c++) sum += T1[i * K + c] * T2[j * K + c];
+        M[i * m + j] = sum;
+      }
+    const y = (this.fY = growF(this.fY, m)), z = (this.fZ = growF(this.fZ, m));
+    const res = (this.fRes = growF(this.fRes, s)), tmp = (this.fTmp = growF(this.fTmp, K));
+    this.sWork = growF(this.sWork, 3 * m * m + 4 * m);
+    this.sPiv = growI(this.sPiv, 2 * m);
+    res.set(this.sRhs.subarray(0, s));
+    for (let pass = 0; pass < 3; pass++) {
+      // Δλ = U₂ pinv(M) U₁ᵀ res
+      y.fill(0, 0, m);
+      for (let i = 0; i < k1; i++) {
+        let sum = 0;
+        for (let q = 0; q < s; q++) sum += U1[i * s + q] * res[q];
+        y[i] = sum;
+      }
+      solveDenseRobust(M, m, y, z, this.sWork, this.sPiv);
+      for (let q = 0; q < s; q++) {
+        let sum = 0;
+        for (let j = 0; j < k2; j++) sum += U2[j * s + q] * z[j];
+        mu[q] += sum;
+      }
+      // res = b − P (Rᵀ λ)
+      for (let c = 0; c < K; c++) {
+        let sum = 0;
+        for (let q = 0; q < s; q++) sum += R[c * s + q] * mu[q];
+        tmp[c] = sum;
+      }
+      let rn = 0, bn = 0;
+      for (let q = 0; q < s; q++) {
+        let sum = 0;
+        for (let c = 0; c < K; c++) sum += P[c * s + q] * tmp[c];
+        res[q] = this.sRhs[q] - sum;
+        rn = Math.max(rn, Math.abs(res[q]));
+        bn = Math.max(bn, Math.abs(this.sRhs[q]));
+      }
+      if (rn <= 1e-15 * bn) break;
+    }
+    return true;
+  }
+
+  /** True when dynamic body node d has no primary joint (no parent, no child). */
+  private isolatedNode(d: number): boolean {
+    const st = this.adjStart;
+    return st[d + 1] === st[d];
+  }
+
   private solveSparse(): void {
     const T = this.totalDim, nRows = this.nRows, nd = this.nd, nj = this.nj;
     // secondary rows: non-primary joints and all contact rows with at least one dynamic side,
@@ -1288,9 +1498,15 @@ export class ImpulseSolver {
       this.fillBaseRhs(x0);
       this.treeSolve(x0);
       this.addEliminatedOffsets(x0);
-      this.S = growF(this.S, s * s);
       this.sRhs = growF(this.sRhs, s);
       this.sMu = growF(this.sMu, s);
+      for (let m = 0; m < s; m++) {
+        const r = this.secRows[m];
+        this.sRhs[m] = this.rowC[r] - this.rowDot(x0, r);
+      }
+    }
+    if (s > 0 && !this.solveLowRankSchur(s)) {
+      this.S = growF(this.S, s * s);
       this.sWork = growF(this.sWork, 3 * s * s + 4 * s);
       this.sPiv = growI(this.sPiv, 2 * s);
       const S = this.S;
@@ -1299,10 +1515,6 @@ export class ImpulseSolver {
         this.addImpulse(x, this.secRows[q], 1);
         this.treeSolve(x);
         for (let m = 0; m < s; m++) S[m * s + q] = this.rowDot(x, this.secRows[m]);
-      }
-      for (let m = 0; m < s; m++) {
-        const r = this.secRows[m];
-        this.sRhs[m] = this.rowC[r] - this.rowDot(x0, r);
       }
       solveDenseRobust(S, s, this.sRhs, this.sMu, this.sWork, this.sPiv);
     }

@@ -1,0 +1,131 @@
+import { describe, expect, it } from 'vitest';
+import { jacobiSvd, pivotedCholesky, qrRankRevealing, solveDenseRobust, symmetricEigen } from './linalg';
+import { seededRandom } from './fixtures';
+
+// The small dense kernels of the contact solve against slow, obvious
+// references on seeded random matrices: the minimum-norm least-squares
+// solution from a Jacobi SVD, and the defining identities of each
+// factorisation. Rank-deficient inputs are the point (redundant contacts).
+
+/** n×n row-major matrix of rank r: B·Cᵀ with random n×r factors (symmetric B·Bᵀ when `sym`). */
+function lowRank(rand: () => number, n: number, r: number, sym: boolean): Float64Array {
+  const B = new Float64Array(n * r), C = new Float64Array(n * r);
+  for (let i = 0; i < n * r; i++) {
+    B[i] = 2 * rand() - 1;
+    C[i] = sym ? B[i] : 2 * rand() - 1;
+  }
+  const S = new Float64Array(n * n);
+  for (let i = 0; i < n; i++)
+    for (let j = 0; j < n; j++) {
+      let s = 0;
+      for (let k = 0; k < r; k++) s += B[i * r + k] * C[j * r + k];
+      S[i * n + j] = s;
+    }
+  return S;
+}
+
+/** pinv(S)·b from a one-sided Jacobi SVD (the slow reference). */
+function pinvSolve(S: Float64Array, n: number, b: Float64Array): Float64Array {
+  const A = Float64Array.from(S), V = new Float64Array(n * n), sig = new Float64Array(n);
+  jacobiSvd(A, V, sig, n);
+  const smax = Math.max(...sig);
+  const x = new Float64Array(n);
+  for (let j = 0; j < n; j++) {
+    if (!(sig[j] > 1e-10 * smax)) continue;
+    let c = 0;
+    for (let i = 0; i < n; i++) c += A[i * n + j] * b[i];
+    c /= sig[j] * sig[j];
+    for (let i = 0; i < n; i++) x[i] += c * V[i * n + j];
+  }
+  return x;
+}
+
+describe('solveDenseRobust: minimum-norm least squares, as the SVD pseudo-inverse gives it', () => {
+  for (let seed = 1; seed <= 40; seed++)
+    it(`seed ${seed}`, () => {
+      const rand = seededRandom(seed);
+      const n = 1 + Math.floor(rand() * 30);
+      const r = seed % 4 === 0 ? n : Math.floor(rand() * (n + 1));
+      const sym = seed % 2 === 0;
+      const S = lowRank(rand, n, r, sym);
+      const b = new Float64Array(n);
+      for (let i = 0; i < n; i++) b[i] = 2 * rand() - 1; // generally inconsistent when r < n
+      const x = new Float64Array(n);
+      solveDenseRobust(S, n, b, x, new Float64Array(3 * n * n + 4 * n), new Int32Array(2 * n));
+      const ref = pinvSolve(S, n, b);
+      let scale = 1e-300, diff = 0;
+      for (let i = 0; i < n; i++) {
+        scale = Math.max(scale, Math.abs(ref[i]));
+        diff = Math.max(diff, Math.abs(x[i] - ref[i]));
+      }
+      expect(diff / scale, `n = ${n}, rank ${r}: |x − pinv(S) b| / |pinv(S) b|`).toBeLessThan(1e-7);
+    });
+});
+
+describe('qrRankRevealing: a = U·T with orthonormal U and the numerical rank', () => {
+  for (let seed = 1; seed <= 20; seed++)
+    it(`seed ${seed}`, () => {
+      const rand = seededRandom(100 + seed);
+      const s = 2 + Math.floor(rand() * 40), K = 1 + Math.floor(rand() * s), r = Math.floor(rand() * (K + 1));
+      // s×K of rank r, column-major
+      const L = lowRank(rand, Math.max(s, K), r, false), a = new Float64Array(s * K);
+      for (let i = 0; i < s; i++) for (let c = 0; c < K; c++) a[c * s + i] = L[i * Math.max(s, K) + c];
+      const orig = Float64Array.from(a);
+      const U = new Float64Array(s * K), T = new Float64Array(K * K);
+      const k = qrRankRevealing(a, s, K, U, T, new Float64Array(K), new Int32Array(K));
+      expect(k, 'rank').toBe(Math.min(r, s, K));
+      for (let p = 0; p < k; p++)
+        for (let q = 0; q < k; q++) {
+          let d = 0;
+          for (let i = 0; i < s; i++) d += U[p * s + i] * U[q * s + i];
+          expect(Math.abs(d - (p === q ? 1 : 0)), `UᵀU[${p}][${q}]`).toBeLessThan(1e-12);
+        }
+      let amax = 1e-300, err = 0;
+      for (let i = 0; i < s; i++)
+        for (let c = 0; c < K; c++) {
+          let v = 0;
+          for (let p = 0; p < k; p++) v += U[p * s + i] * T[p * K + c];
+          amax = Math.max(amax, Math.abs(orig[c * s + i]));
+          err = Math.max(err, Math.abs(v - orig[c * s + i]));
+        }
+      expect(err / amax, 'max |a − U T| / max |a|').toBeLessThan(1e-12);
+    });
+});
+
+describe('pivotedCholesky and symmetricEigen', () => {
+  for (let seed = 1; seed <= 20; seed++)
+    it(`seed ${seed}: Z = C Cᵀ at the numerical rank; A V = V diag(w) with V orthonormal`, () => {
+      const rand = seededRandom(200 + seed);
+      const n = 1 + Math.floor(rand() * 24), r = Math.floor(rand() * (n + 1));
+      const Z = lowRank(rand, n, r, true);
+      const C = new Float64Array(n * n);
+      const k = pivotedCholesky(Z, n, C, 0, n, new Float64Array(n), new Uint8Array(n));
+      expect(k, 'rank').toBe(r);
+      let zmax = 1e-300, err = 0;
+      for (let i = 0; i < n; i++)
+        for (let j = 0; j < n; j++) {
+          let v = 0;
+          for (let m = 0; m < k; m++) v += C[i * n + m] * C[j * n + m];
+          zmax = Math.max(zmax, Math.abs(Z[i * n + j]));
+          err = Math.max(err, Math.abs(v - Z[i * n + j]));
+        }
+      expect(err / zmax, 'max |Z − C Cᵀ| / max |Z|').toBeLessThan(1e-10);
+      const m = Math.min(n, 8);
+      const A = new Float64Array(m * m);
+      for (let i = 0; i < m; i++) for (let j = 0; j < m; j++) A[i * m + j] = Z[i * n + j] + (i === j ? rand() : 0);
+      const A0 = Float64Array.from(A), V = new Float64Array(m * m), w = new Float64Array(m);
+      symmetricEigen(A, m, V, w);
+      for (let c = 0; c < m; c++)
+        for (let i = 0; i < m; i++) {
+          let av = 0;
+          for (let j = 0; j < m; j++) av += A0[i * m + j] * V[j * m + c];
+          expect(Math.abs(av - w[c] * V[i * m + c]), `(A v − w v)[${i}] of eigenpair ${c}`).toBeLessThan(1e-12 * (1 + Math.abs(w[c])) * 10);
+        }
+      for (let p = 0; p < m; p++)
+        for (let q = 0; q < m; q++) {
+          let d = 0;
+          for (let i = 0; i < m; i++) d += V[i * m + p] * V[i * m + q];
+          expect(Math.abs(d - (p === q ? 1 : 0))).toBeLessThan(1e-12);
+        }
+    });
+});
