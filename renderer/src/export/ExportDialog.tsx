@@ -1,14 +1,14 @@
-/** File > Export options: sparse keys (default) or one key per frame. */
+/** File > Export options: sparse keys (default) or one key per frame; mesh quantisation, animation only, prop physics. */
 import { exportProject, useExportDialog } from './exportFlow';
 import { setStatus } from '../state/ephemeral';
 
 export function ExportDialog() {
-  const { open, everyFrame } = useExportDialog();
+  const { open, everyFrame, quantize, animationOnly, physics } = useExportDialog();
   if (!open) return null;
   const close = () => useExportDialog.setState({ open: false });
   const run = () => {
     close();
-    exportProject(everyFrame).catch((e: unknown) => setStatus(`Export: ${e instanceof Error ? e.message : String(e)}`, true));
+    exportProject({ everyFrame, quantize, animationOnly, physics }).catch((e: unknown) => setStatus(`Export: ${e instanceof Error ? e.message : String(e)}`, true));
   };
   return (
     <div className="modal-backdrop" onClick={close}>
@@ -22,6 +22,22 @@ export function ExportDialog() {
         <label className="check-row">
           <input type="radio" name="export-mode" data-testid="export-every-frame" checked={everyFrame} onChange={() => useExportDialog.setState({ everyFrame: true })} />
           One key per frame
+        </label>
+        <label className="check-row">
+          <input type="checkbox" data-testid="export-quantize" checked={quantize} disabled={animationOnly} onChange={(e) => useExportDialog.setState({ quantize: e.target.checked })} />
+          Compact meshes (KHR_mesh_quantization: read by three.js, Blender 2.83+, Unity glTFast, Godot 4)
+        </label>
+        <label className="check-row">
+          <input type="checkbox" data-testid="export-animation-only" checked={animationOnly} onChange={(e) => useExportDialog.setState({ animationOnly: e.target.checked })} />
+          Animation only (skeleton, props and clips, no meshes: for re-targeting onto a rig the engine has)
+        </label>
+        <label className="check-row">
+          Prop physics{' '}
+          <select data-testid="export-physics" value={animationOnly ? 'none' : physics} disabled={animationOnly} onChange={(e) => useExportDialog.setState({ physics: e.target.value as 'none' | 'khr' | 'omi' })}>
+            <option value="none">none</option>
+            <option value="khr">KHR_physics_rigid_bodies</option>
+            <option value="omi">OMI_physics_body</option>
+          </select>
         </label>
         <div className="buttons">
           <button data-testid="export-cancel" onClick={close}>

@@ -8,7 +8,22 @@ import { setStatus } from '../state/ephemeral';
 import { requireShell } from '../bridge/shell';
 import { runForeground } from '../workers/engine';
 
-export const useExportDialog = create<{ open: boolean; everyFrame: boolean }>()(() => ({ open: false, everyFrame: false }));
+export interface ExportChoices {
+  everyFrame: boolean;
+  /** KHR_mesh_quantization (int16 positions, int8 normals, uint8 weights); off for old readers. */
+  quantize: boolean;
+  /** Skeleton, props and animations without meshes, for re-targeting in an engine. */
+  animationOnly: boolean;
+  physics: 'none' | 'khr' | 'omi';
+}
+
+export const useExportDialog = create<{ open: boolean } & ExportChoices>()(() => ({
+  open: false,
+  everyFrame: false,
+  quantize: true,
+  animationOnly: false,
+  physics: 'none',
+}));
 
 export function openExportDialog(): void {
   useExportDialog.setState({ open: true });
@@ -20,14 +35,15 @@ export function suggestedFileName(): string {
 }
 
 /** Exports the current document; resolves to the written path, or null when cancelled. */
-export async function exportProject(everyFrame: boolean): Promise<string | null> {
+export async function exportProject(choices: Partial<ExportChoices> = {}): Promise<string | null> {
+  const { everyFrame = false, quantize = true, animationOnly = false, physics = 'none' } = choices;
   const doc = getDoc();
   if (!doc.characters.length && !doc.props.length) {
     setStatus('Nothing to export: the scene is empty', true);
     return null;
   }
   const mode = everyFrame ? 'every-frame' : 'sparse';
-  const result = await runForeground('export', doc, { mode }, `Exporting (${mode === 'sparse' ? 'sparse keys' : 'every frame'})`);
+  const result = await runForeground('export', doc, { mode, quantize, animationOnly, physics }, `Exporting (${mode === 'sparse' ? 'sparse keys' : 'every frame'})`);
   if (!result) {
     setStatus('Export cancelled');
     return null;

@@ -20,7 +20,14 @@ export async function runExport(doc: ImpulseDocument, params: ExportParams, ctx:
   }
   ctx.progress(ids.length, total, 'Writing .glb');
   await ctx.checkpoint();
-  const bytes = await exportGlb(doc, { baked, generator: 'Impulse' });
+  const animationOnly = params.animationOnly ?? false;
+  const bytes = await exportGlb(doc, {
+    baked,
+    generator: 'Impulse',
+    includeMeshes: !animationOnly,
+    quantize: params.quantize ?? true,
+    physics: animationOnly ? 'none' : (params.physics ?? 'none'),
+  });
   ctx.progress(total, total, 'Done');
   return { bytes, keyCount: baked.reduce((n, c) => n + bakedKeyCount(c), 0), clipCount: baked.length };
 }

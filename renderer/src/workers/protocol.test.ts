@@ -95,6 +95,33 @@ describe('engine protocol', () => {
     expect(dense.keyCount).toBeGreaterThanOrEqual(clip.tracks.length * (clip.endFrame - clip.startFrame + 1));
   });
 
+  it('export options reach the writer: quantised meshes by default, float on request, animation only, prop physics', async () => {
+    const glbJson = (bytes: Uint8Array) => {
+      const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+      const length = view.getUint32(12, true);
+      return JSON.parse(new TextDecoder().decode(bytes.subarray(20, 20 + length))) as {
+        meshes?: unknown[];
+        skins?: unknown[];
+        animations?: unknown[];
+        extensionsUsed?: string[];
+        extensionsRequired?: string[];
+      };
+    };
+    const h = harness({});
+    h.client.setDocument(sampleDocument());
+    const byDefault = glbJson((await h.client.run('export', { mode: 'sparse' }).promise).bytes);
+    expect(byDefault.extensionsRequired ?? []).toContain('KHR_mesh_quantization');
+    const float = glbJson((await h.client.run('export', { mode: 'sparse', quantize: false }).promise).bytes);
+    expect(float.extensionsUsed ?? []).not.toContain('KHR_mesh_quantization');
+    expect(float.meshes?.length).toBe(byDefault.meshes?.length);
+    const animationOnly = glbJson((await h.client.run('export', { mode: 'sparse', animationOnly: true, physics: 'khr' }).promise).bytes);
+    expect(animationOnly.meshes ?? []).toEqual([]);
+    expect(animationOnly.animations?.length).toBe(byDefault.animations?.length);
+    expect(animationOnly.extensionsUsed ?? [], 'no colliders without meshes').not.toContain('KHR_physics_rigid_bodies');
+    const physics = glbJson((await h.client.run('export', { mode: 'sparse', physics: 'khr' }).promise).bytes);
+    expect(physics.extensionsUsed ?? []).toContain('KHR_physics_rigid_bodies');
+  });
+
   it('a cooperative cancel stops the job between chunks without restarting the worker', async () => {
     const h = harness({});
     h.client.setDocument(twoClipDocument());

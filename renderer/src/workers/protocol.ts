@@ -147,6 +147,12 @@ export interface ExportParams {
   mode: 'sparse' | 'every-frame';
   /** Clips to export (default all). */
   clipIds?: string[];
+  /** KHR_mesh_quantization for vertex data (default true, as `impulse bake`). */
+  quantize?: boolean;
+  /** Nodes, skins and animations only, no meshes or materials (default false). */
+  animationOnly?: boolean;
+  /** Prop physics as a glTF extension (default 'none'). */
+  physics?: 'none' | 'khr' | 'omi';
 }
 
 export interface ExportResult {
