@@ -235,6 +235,35 @@ describe('importGltf: hand-made hierarchy', () => {
     expect(maxAbsDiff(m, 0, worlds.get('Tetra')!, 0, 16)).toBeLessThan(1e-6);
   });
 
+  it('takes float32-rounded rotations as plain TRS (no shear warning) and bakes a real shear into the vertices', async () => {
+    const doc = new Document();
+    const buf = doc.createBuffer();
+    const tetra = (name: string) =>
+      doc.createMesh(name).addPrimitive(
+        doc
+          .createPrimitive()
+          .setAttribute('POSITION', doc.createAccessor().setType('VEC3').setArray(new Float32Array([0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1])).setBuffer(buf))
+          .setIndices(doc.createAccessor().setType('SCALAR').setArray(new Uint16Array([0, 2, 1, 0, 1, 3, 0, 3, 2, 1, 2, 3])).setBuffer(buf)),
+      );
+    // A unit quaternion written at float32 precision is off unit length by ~1e-8: still a rotation.
+    const q: [number, number, number, number] = [0.26041886, 0, 0.1503529, 0.95371693]; // as our exporter writes it (shortest float32 decimals)
+    const rounded = doc.createNode('Rounded').setTranslation([0.1, 0.9, 0.4]).setRotation(q).setScale([1, 2, 1]).setMesh(tetra('A'));
+    // Non-uniform scale above a child rotated 30°: a sheared world matrix.
+    const sheared = doc.createNode('Sheared').setRotation([0, 0, Math.sin(Math.PI / 12), Math.cos(Math.PI / 12)]).setMesh(tetra('B'));
+    const parent = doc.createNode('Squash').setScale([1, 3, 1]).addChild(sheared);
+    doc.createScene('s').addChild(rounded).addChild(parent);
+    const bytes = await new NodeIO().writeBinary(doc);
+    const r = await importGltf(bytes, 'shear.glb');
+    const warned = r.warnings.filter((w) => /shear/.test(w));
+    expect(warned, 'only the sheared node').toHaveLength(1);
+    expect(r.props.find((p) => p.name === 'Rounded')!.transform.scale[1]).toBeCloseTo(2, 6);
+    const worlds = await gltfWorlds(bytes);
+    const baked = r.props.find((p) => p.name === 'Sheared')!;
+    const w = worlds.get('Sheared')!;
+    // Vertex (1,0,0) of the sheared prop lands where glTF puts it.
+    for (let k = 0; k < 3; k++) expect(baked.mesh.positions[3 + k]).toBeCloseTo(w[k] + w[12 + k], 6);
+  });
+
   it('binds a mesh on a joint node itself rigidly to that joint', async () => {
     const bytes = await handmade((doc) => {
       const b = doc.getRoot().listNodes().find((n) => n.getName() === 'B')!;

@@ -123,14 +123,19 @@ function transformOf(m: ArrayLike<number>, mo: number): Transform {
   };
 }
 
-/** True when `m` recomposes from its TRS decomposition (no shear), to rounding. */
+/**
+ * True when `m` recomposes from its TRS decomposition (no shear), to the
+ * precision glTF data has: node rotations are often written at float32
+ * precision (shortest float32 decimals), so a unit quaternion is off unit
+ * length by ~1e-8 and its matrix by as much; a real shear is far larger.
+ */
 function isTrs(m: ArrayLike<number>, mo: number): boolean {
   mat4Decompose(m, mo, _t, 0, _q, 0, _s, 0);
   if (!(_s[0] !== 0 && _s[1] !== 0 && _s[2] !== 0)) return false;
   mat4Compose(_m, 0, _t, 0, _q, 0, _s, 0);
   let scale = 0;
   for (let i = 0; i < 16; i++) scale = Math.max(scale, Math.abs(m[mo + i]));
-  for (let i = 0; i < 16; i++) if (!(Math.abs(_m[i] - m[mo + i]) <= 1e-9 * (1 + scale))) return false;
+  for (let i = 0; i < 16; i++) if (!(Math.abs(_m[i] - m[mo + i]) <= 1e-6 * (1 + scale))) return false;
   return true;
 }
 
