@@ -594,9 +594,12 @@ export class CollisionScene {
     forEachLeafPair(A.bvh, B.bvh, (ta, tb) => {
       if (self && sharesVertex(oa.indices, ta, tb)) return;
       this.stats.trianglePairs++;
-      loadTri(P, Pa, oa.indices, ta);
-      loadTri(Q, Pb, ob.indices, tb);
-      if (triBoxesOverlap(P, Q) && triTriIntersect(P, 0, Q, 0, seg, 0)) {
+      const boxes = trisBoxesOverlapAt(Pa, oa.indices, ta, Pb, ob.indices, tb);
+      if (boxes) {
+        loadTri(P, Pa, oa.indices, ta);
+        loadTri(Q, Pb, ob.indices, tb);
+      }
+      if (boxes && triTriIntersect(P, 0, Q, 0, seg, 0)) {
         crossings++;
         if (npts + 2 > this._pts.length / 3) {
           const np = new Float64Array(this._pts.length * 2);
@@ -707,6 +710,7 @@ export class CollisionScene {
   private readonly _boxA = new Float64Array(6);
   private readonly _boxB = new Float64Array(6);
   private readonly _boxM = new Float64Array(6);
+  private readonly _roi = new Float64Array(6);
   private _vbuf = new Int32Array(0);
   private _allowObj: CollisionObject | null = null;
   private _allowPart = -1;
@@ -835,6 +839,7 @@ export class CollisionScene {
       const x = P[v], y = P[v + 1], z = P[v + 2];
       if (x < lx || x > hx || y < ly || y > hy || z < lz || z > hz) continue;
       const c = comp[i];
+      if (c < 0) continue; // outside the parts' boxes (not in this pair's box either)
       if (sc.compInside[c] < 0) {
         if (sc.compBound[c] <= depth) continue;
         this.classifyRegion(sc, pmi, ooi, c);
@@ -930,10 +935,21 @@ export class CollisionScene {
     }
     // regions: breadth-first over edges of non-crossing triangles
     const adjOff = topo.adjOff, adjV = topo.adjV, adjT = topo.adjT;
-    comp.fill(-1);
+    // Only vertices in the part's box and the box of the parts of ooi it
+    // crosses can count in a pair (regions are found within it; a region cut
+    // by it is still all on one side).
+    const roi = this._roi, meBox = this._boxM;
+    for (let k = 0; k < 3; k++) {
+      if (meBox[k] > roi[k]) roi[k] = meBox[k];
+      if (meBox[3 + k] < roi[3 + k]) roi[3 + k] = meBox[3 + k];
+    }
+    for (let i = 0; i < nv; i++) {
+      const v = verts[i] * 3, x = P[v], y = P[v + 1], z = P[v + 2];
+      comp[i] = x < roi[0] || x > roi[3] || y < roi[1] || y > roi[4] || z < roi[2] || z > roi[5] ? -3 : -1;
+    }
     let qn = 0, nc = 0;
     for (let s = 0; s < nv; s++) {
-      if (comp[s] >= 0) continue;
+      if (comp[s] !== -1) continue;
       compStart[nc] = qn;
       compQueue[qn++] = s;
       comp[s] = nc;
@@ -943,7 +959,7 @@ export class CollisionScene {
         if (ubc[i] > bound) bound = ubc[i];
         for (let k = adjOff[i]; k < adjOff[i + 1]; k++) {
           const j = adjV[k];
-          if (comp[j] < 0 && ts[adjT[k]] !== stamp) { comp[j] = nc; compQueue[qn++] = j; }
+          if (comp[j] === -1 && ts[adjT[k]] !== stamp) { comp[j] = nc; compQueue[qn++] = j; }
         }
       }
       compBound[nc] = bound;
@@ -1111,12 +1127,16 @@ export class CollisionScene {
    * object ooi, from the frame's crossing lists (computed here for part pairs
    * within reach that the narrow phase did not test), and lists each with one
    * ooi triangle it crosses in _crossBuf (pairs); returns the list length.
+   * _boxM gets the part's box, _roi the box of the ooi parts it crosses.
    */
   private markCrossing(pmi: number, ooi: number, stamp: number): number {
     const me = this.parts[pmi], om = this.objects[me.object];
     const meBox = this._boxM;
     vertsBox(me.verts, om.positions, meBox);
     const oo = this.objects[ooi], C = this.curBoxes, NP = this.parts.length, ts = this._triStamp;
+    const roi = this._roi;
+    roi[0] = roi[1] = roi[2] = Infinity;
+    roi[3] = roi[4] = roi[5] = -Infinity;
     let nx = 0;
     for (const q of oo.parts) {
       const o = q * 6;
@@ -1130,13 +1150,20 @@ export class CollisionScene {
         const Pt = this._P, Qt = this._Q;
         const l: number[] = [];
         forEachLeafPair(me.bvh, this.parts[q].bvh, (ta, tb) => {
+          if (!trisBoxesOverlapAt(Pm, Im, ta, Po, Io, tb)) return;
           loadTri(Pt, Pm, Im, ta);
           loadTri(Qt, Po, Io, tb);
-          if (triBoxesOverlap(Pt, Qt) && triTriOverlap(Pt, 0, Qt, 0)) l.push(ta, tb);
+          if (triTriOverlap(Pt, 0, Qt, 0)) l.push(ta, tb);
         });
         this.crossLists.set(pmi * NP + q, l);
         list = l;
         first = 0;
+      }
+      if (list.length > 0) {
+        for (let k = 0; k < 3; k++) {
+          if (C[o + k] < roi[k]) roi[k] = C[o + k];
+          if (C[o + 3 + k] > roi[3 + k]) roi[3 + k] = C[o + 3 + k];
+        }
       }
       for (let k = first; k < list.length; k += 2) {
         const t = list[k];
@@ -1635,15 +1662,18 @@ function sweptTrisOverlap(
   return true;
 }
 
-/** Axis-aligned boxes of two triangles (9 numbers each) overlap. */
-function triBoxesOverlap(P: Float64Array, Q: Float64Array): boolean {
+/** Axis-aligned boxes of triangle ta (positions A, indices IA) and tb overlap; read in place, axis by axis. */
+function trisBoxesOverlapAt(A: Float64Array, IA: Uint32Array, ta: number, B: Float64Array, IB: Uint32Array, tb: number): boolean {
+  const a0 = IA[ta * 3] * 3, a1 = IA[ta * 3 + 1] * 3, a2 = IA[ta * 3 + 2] * 3;
+  const b0 = IB[tb * 3] * 3, b1 = IB[tb * 3 + 1] * 3, b2 = IB[tb * 3 + 2] * 3;
   for (let k = 0; k < 3; k++) {
-    const p0 = P[k], p1 = P[3 + k], p2 = P[6 + k], q0 = Q[k], q1 = Q[3 + k], q2 = Q[6 + k];
-    const pmin = p0 < p1 ? (p0 < p2 ? p0 : p2) : p1 < p2 ? p1 : p2;
+    const p0 = A[a0 + k], p1 = A[a1 + k], p2 = A[a2 + k], q0 = B[b0 + k], q1 = B[b1 + k], q2 = B[b2 + k];
     const pmax = p0 > p1 ? (p0 > p2 ? p0 : p2) : p1 > p2 ? p1 : p2;
     const qmin = q0 < q1 ? (q0 < q2 ? q0 : q2) : q1 < q2 ? q1 : q2;
+    if (qmin > pmax) return false;
+    const pmin = p0 < p1 ? (p0 < p2 ? p0 : p2) : p1 < p2 ? p1 : p2;
     const qmax = q0 > q1 ? (q0 > q2 ? q0 : q2) : q1 > q2 ? q1 : q2;
-    if (pmin > qmax || qmin > pmax) return false;
+    if (pmin > qmax) return false;
   }
   return true;
 }
