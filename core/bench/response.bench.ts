@@ -115,8 +115,9 @@ export interface ContactBenchRow {
 /**
  * Large redundant contact sets: a 20-part ragdoll (19 ball joints) lying on
  * the ground with 2 or 4 contacts per part (40 or 80, collinear or coplanar
- * per part), and a box landing flat on 4 coplanar corners; frictionless and
- * Coulomb (γ = 0.5), ε = 0.3.
+ * per part), landing (ε = 0.3, 0.5 m/s, drift and spin) or resting (ε = 0,
+ * the approach of one 240 Hz step of gravity), and a box landing flat on 4
+ * coplanar corners; frictionless and Coulomb (γ = 0.5).
  */
 export function contactBenchRows(): ContactBenchRow[] {
   const rows: ContactBenchRow[] = [];
@@ -126,7 +127,12 @@ export function contactBenchRows(): ContactBenchRow[] {
   const jointsOnly = (b: RigidBodyInput[], j: ReturnType<typeof makeLyingRagdoll>['joints']) => new ImpulseSolver().solve(b, j, []);
   for (const k of [2, 4] as const) {
     const r = makeLyingRagdoll(seededRandom(20 + k), k, { restitution: 0.3, friction: 0.5, solveJoints: jointsOnly });
-    scenes.push({ scene: 'ragdoll lying', ...r });
+    scenes.push({ scene: 'ragdoll landing flat, 0.5 m/s', ...r });
+  }
+  for (const k of [2, 4] as const) {
+    // as in a simulation step once the ragdoll lies still: gravity·dt of approach, little drift
+    const r = makeLyingRagdoll(seededRandom(40 + k), k, { restitution: 0, friction: 0.5, approachMps: 0.04, driftMps: 0.01, spinRadPerSec: 0.02, solveJoints: jointsOnly });
+    scenes.push({ scene: 'ragdoll resting (ε = 0, 4 cm/s)', ...r });
   }
   const box = makeBoxOnPlane(0.3, 0.1, 0.2, -2, 0.3, 0.5);
   scenes.push({ scene: 'box flat on plane', bodies: box.bodies, joints: [], contacts: box.contacts });

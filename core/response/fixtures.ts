@@ -183,13 +183,14 @@ export function approachingContact(bodies: readonly RigidBodyInput[], a: number,
  * rests on the plane. `contactsPerPart` = 2 puts contacts at the two ends of
  * the bottom face's centre line (collinear, as for a limb), 4 at its four
  * corners (coplanar, redundant). Velocities: falling onto the plane at about
- * `approachMps` with a random tangential drift and spin, made consistent with
+ * `approachMps` with a random tangential drift (up to `driftMps`) and spin (up
+ * to `spinRadPerSec` about each axis), made consistent with
  * the joints by a joints-only solve (as for a real linkage before an impact).
  */
 export function makeLyingRagdoll(
   rand: () => number,
   contactsPerPart: 2 | 4,
-  opts: { restitution?: number; friction?: number; approachMps?: number; solveJoints: (b: RigidBodyInput[], j: JointInput[]) => ImpulseSolution },
+  opts: { restitution?: number; friction?: number; approachMps?: number; driftMps?: number; spinRadPerSec?: number; solveJoints: (b: RigidBodyInput[], j: JointInput[]) => ImpulseSolution },
 ): { bodies: RigidBodyInput[]; joints: JointInput[]; contacts: ContactInput[] } {
   // part: parent, start point (x, z) of its axis, end point, half width, half height
   const P: Array<[string, number, number, number, number, number, number, number]> = [
@@ -217,7 +218,7 @@ export function makeLyingRagdoll(
   const bodies: RigidBodyInput[] = [];
   const joints: JointInput[] = [];
   const contacts: ContactInput[] = [];
-  const eps = opts.restitution ?? 0, gamma = opts.friction ?? 0.5, vIn = opts.approachMps ?? 0.5;
+  const eps = opts.restitution ?? 0, gamma = opts.friction ?? 0.5, vIn = opts.approachMps ?? 0.5, drift = opts.driftMps ?? 0.3, spin = opts.spinRadPerSec ?? 0.5;
   const bottoms: Array<{ ax: number; az: number; bx: number; bz: number; w: number }> = [];
   for (const [id, parent, x0, z0, x1, z1, hw, hh] of P) {
     const L = Math.hypot(x1 - x0, z1 - z0), ux = (x1 - x0) / L, uz = (z1 - z0) / L;
@@ -231,8 +232,8 @@ export function makeLyingRagdoll(
       massKg: m,
       inertia: [Ixx, 0, Ixz, 0, Iy, 0, Ixz, 0, Izz],
       centerOfMass: v3((x0 + x1) / 2, hh, (z0 + z1) / 2),
-      linearVelocity: v3(0.3 * (2 * rand() - 1), -vIn * (0.8 + 0.4 * rand()), 0.3 * (2 * rand() - 1)),
-      angularVelocity: v3(0.5 * (2 * rand() - 1), 0.5 * (2 * rand() - 1), 0.5 * (2 * rand() - 1)),
+      linearVelocity: v3(drift * (2 * rand() - 1), -vIn * (0.8 + 0.4 * rand()), drift * (2 * rand() - 1)),
+      angularVelocity: v3(spin * (2 * rand() - 1), spin * (2 * rand() - 1), spin * (2 * rand() - 1)),
       restitution: eps,
       friction: gamma,
     });

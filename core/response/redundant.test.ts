@@ -235,3 +235,53 @@ describe('a ragdoll lying on a keyframed moving platform', () => {
       expectContactLaws(bodies, joints, on, sol, opts);
     });
 });
+
+describe('frictionless contacts solve the complementarity problem: a separated contact does not approach', () => {
+  const check = (bodies: RigidBodyInput[], joints: JointInput[], contacts: ContactInput[], label: string) => {
+    const sol = solver.solve(bodies, joints, contacts, { friction: 'frictionless' });
+    const vs = velocityScale(bodies);
+    let separated = 0;
+    for (let i = 0; i < contacts.length; i++) {
+      const c = contacts[i], l = len(c.normal), n = v3(c.normal.x / l, c.normal.y / l, c.normal.z / l);
+      const eps = c.restitution ?? Math.min(bodies[c.bodyA].restitution ?? 0, c.bodyB >= 0 ? (bodies[c.bodyB].restitution ?? 0) : Infinity);
+      const w = dot(relativeVelocity(bodies, sol, c.bodyA, c.bodyB, c.point), n) + eps * dot(relativeVelocity(bodies, null, c.bodyA, c.bodyB, c.point), n);
+      const rn = dot(v3(sol.contactImpulse[3 * i], sol.contactImpulse[3 * i + 1], sol.contactImpulse[3 * i + 2]), n);
+      if (sol.getContactState(i) === ContactState.Separated) {
+        separated++;
+        expect(w / vs, `${label}, contact ${i} separated: v⁺·n + ε v⁻·n ≥ 0`).toBeGreaterThanOrEqual(-1e-9);
+        expect(Math.abs(rn), "separated: no impulse").toBe(0);
+      } else {
+        expect(Math.abs(w) / vs, `${label}, contact ${i} active: v⁺·n + ε v⁻·n = 0`).toBeLessThan(1e-9);
+        expect(rn, `${label}, contact ${i} pushes`).toBeGreaterThanOrEqual(0);
+      }
+    }
+    return separated;
+  };
+  it('4 free bodies, 5 random contacts, seeds 3000–3299', () => {
+    let separated = 0;
+    for (let seed = 3000; seed < 3300; seed++) {
+      const rand = seededRandom(seed);
+      const bodies = [randomBody(rand), randomBody(rand), randomBody(rand), randomBody(rand)];
+      const eps = rand();
+      const pairs = [[0, 1], [1, 2], [2, 3], [3, 0], [0, 2]];
+      const contacts = pairs.map(([a, b]) => {
+        const ca = bodies[a].centerOfMass;
+        const point = v3(ca.x + 0.6 * (2 * rand() - 1), ca.y + 0.6 * (2 * rand() - 1), ca.z + 0.6 * (2 * rand() - 1));
+        let nrm = v3(2 * rand() - 1, 2 * rand() - 1, 2 * rand() - 1);
+        if (dot(relativeVelocity(bodies, null, a, b, point), nrm) > 0) nrm = v3(-nrm.x, -nrm.y, -nrm.z);
+        return { bodyA: a, bodyB: b, point, normal: nrm, restitution: eps };
+      });
+      separated += check(bodies, [], contacts, `seed ${seed}`);
+    }
+    expect(separated, 'some contacts do separate in these cases').toBeGreaterThan(50);
+  });
+  it('ragdolls tumbling onto the ground (spin 3 rad/s), 40 and 80 contacts, seeds 1–20', () => {
+    let separated = 0;
+    for (const k of [2, 4] as const)
+      for (let seed = 1; seed <= 20; seed++) {
+        const { bodies, joints, contacts } = makeLyingRagdoll(seededRandom(5000 + 7 * seed + k), k, { restitution: 0.3, approachMps: 0.5, driftMps: 0.5, spinRadPerSec: 3, solveJoints: jointsOnly });
+        separated += check(bodies, joints, contacts, `${k * 20} contacts, seed ${seed}`);
+      }
+    expect(separated, 'some contacts do separate in these cases').toBeGreaterThan(20);
+  });
+});

@@ -249,6 +249,7 @@ export class ImpulseSolver {
   private eigW = F64(6);
   private vec6 = F64(6);
   private virtInvLam = F64(0); // per virtual row: 1 / Λ_i (its row is √Λ_i q_i)
+  private rejoins = new Int32Array(0); // per contact: times it was separated
   private grpLam = F64(0); // 6 per dynamic body: eigenvalues of the group's Gram matrix (descending use: first grpRank kept)
   private grpQ = F64(0); // 36 per dynamic body: rows 0..rank-1 span the group's rows, rows rank..5 their complement
   private grpT = F64(0); // 6 per dynamic body: targets Q u = t
@@ -353,6 +354,10 @@ export class ImpulseSolver {
     if (!dense) this.factor();
 
     const nj = this.nj, nc = this.nc;
+    this.rejoins = growI(this.rejoins, nc);
+    this.rejoins.fill(0, 0, nc);
+    let vScale = 0;
+    for (let i = 0; i < this.nb; i++) for (let k = 0; k < 6; k++) vScale = Math.max(vScale, Math.abs(this.vel[6 * i + k]));
     let iterations = 0;
     for (;;) {
       iterations++;
@@ -406,20 +411,34 @@ export class ImpulseSolver {
         }
       }
       if (!changed && unilateral) {
-        // frictionless contacts that pull are separating: remove the worst one and solve again
-        let worst = -1;
-        let worstVal = -1e-9 * scale;
+        // Frictionless contacts that pull are separating: all of them leave at once. Then a
+        // separated contact that would now approach faster than −ε allows comes back (the most
+        // violating one first), so the final set solves the complementarity problem
+        // λ ≥ 0, v⁺·n + ε v⁻·n ≥ 0, λ·(v⁺·n + ε v⁻·n) = 0 over the frictionless contacts.
         for (let c = 0; c < nc; c++) {
           if (this.contactState[c] !== ContactState.Frictionless) continue;
-          const ln = this.rowLambda[this.cRow0[nj + c]];
-          if (ln < worstVal) {
-            worstVal = ln;
-            worst = c;
+          if (this.rowLambda[this.cRow0[nj + c]] < -1e-9 * scale) {
+            this.contactState[c] = ContactState.Separated;
+            this.rejoins[c]++;
+            changed = true;
           }
         }
-        if (worst >= 0) {
-          this.contactState[worst] = ContactState.Separated;
-          changed = true;
+        if (!changed) {
+          let worst = -1, worstVal = 0;
+          for (let c = 0; c < nc; c++) {
+            // a contact that keeps coming back and leaving again stays out (no cycling)
+            if (this.contactState[c] !== ContactState.Separated || this.rejoins[c] > 2) continue;
+            const w = this.normalVelocity(c, true) + this.contactEps[c] * this.normalVelocity(c, false);
+            const tol = 1e-9 * (Math.abs(this.normalVelocity(c, false)) + vScale);
+            if (w < -tol && w < worstVal) {
+              worstVal = w;
+              worst = c;
+            }
+          }
+          if (worst >= 0) {
+            this.contactState[worst] = ContactState.Frictionless;
+            changed = true;
+          }
         }
       }
       if (!changed) break;
@@ -428,6 +447,24 @@ export class ImpulseSolver {
     return out;
   }
 
+
+  /** (v_A(p) − v_B(p))·n of contact c after the last linear solve (post) or before the impact. */
+  private normalVelocity(c: number, post: boolean): number {
+    const k = this.nj + c, f = this.contactFrame, o = 9 * c, P = this.contactPoint;
+    const nx = f[o], ny = f[o + 1], nz = f[o + 2];
+    let s = 0;
+    for (let side = 0; side < 2; side++) {
+      const b = side === 0 ? this.cA[k] : this.cB[k];
+      if (b < 0) continue;
+      const d = this.dyn[b];
+      const src = post && d >= 0 ? this.x : this.vel, so = post && d >= 0 ? this.nodeOff[d] : 6 * b;
+      const rx = P[3 * c] - this.com[3 * b], ry = P[3 * c + 1] - this.com[3 * b + 1], rz = P[3 * c + 2] - this.com[3 * b + 2];
+      const wx = src[so + 3], wy = src[so + 4], wz = src[so + 5];
+      const vx = src[so] + wy * rz - wz * ry, vy = src[so + 1] + wz * rx - wx * rz, vz = src[so + 2] + wx * ry - wy * rx;
+      s += (side === 0 ? 1 : -1) * (vx * nx + vy * ny + vz * nz);
+    }
+    return s;
+  }
 
   // ---------------------------------------------------------------- input
 
