@@ -934,7 +934,7 @@ export class CollisionScene {
       }
     }
     // regions: breadth-first over edges of non-crossing triangles
-    const adjOff = topo.adjOff, adjV = topo.adjV, adjT = topo.adjT;
+    const adjOff = topo.adjOff, adjV = topo.adjV, adjT = topo.adjT, adjT2 = topo.adjT2;
     // Only vertices in the part's box and the box of the parts of ooi it
     // crosses can count in a pair (regions are found within it; a region cut
     // by it is still all on one side).
@@ -959,7 +959,8 @@ export class CollisionScene {
         if (ubc[i] > bound) bound = ubc[i];
         for (let k = adjOff[i]; k < adjOff[i + 1]; k++) {
           const j = adjV[k];
-          if (comp[j] === -1 && ts[adjT[k]] !== stamp) { comp[j] = nc; compQueue[qn++] = j; }
+          // the edge is safe when a triangle on it crosses nothing
+          if (comp[j] === -1 && (ts[adjT[k]] !== stamp || ts[adjT2[k]] !== stamp)) { comp[j] = nc; compQueue[qn++] = j; }
         }
       }
       compBound[nc] = bound;
@@ -1117,7 +1118,21 @@ export class CollisionScene {
         for (let jj = 1; jj < 3; jj++) { adjV[fill[i]] = li[k * 3 + ((j + jj) % 3)]; adjT[fill[i]++] = tris[k]; }
       }
     }
-    topo = { adjOff: deg, adjV, adjT };
+    // one entry per edge: its neighbour and the (one or two) triangles of the part on it
+    const off = new Int32Array(verts.length + 1);
+    const V2 = new Int32Array(adjV.length), T1 = new Int32Array(adjV.length), T2 = new Int32Array(adjV.length);
+    let m = 0;
+    for (let i = 0; i < verts.length; i++) {
+      off[i] = m;
+      for (let k = deg[i]; k < deg[i + 1]; k++) {
+        let e = off[i];
+        while (e < m && V2[e] !== adjV[k]) e++;
+        if (e < m) { T2[e] = adjT[k]; continue; }
+        V2[m] = adjV[k]; T1[m] = adjT[k]; T2[m] = adjT[k]; m++;
+      }
+    }
+    off[verts.length] = m;
+    topo = { adjOff: off, adjV: V2.slice(0, m), adjT: T1.slice(0, m), adjT2: T2.slice(0, m) };
     this.topos[p] = topo;
     return topo;
   }
@@ -1332,12 +1347,13 @@ export class CollisionScene {
   }
 }
 
-/** Edges of a part's triangles per vertex (CSR; vertices are indices into part.verts). */
+/** Edges of a part's triangles per vertex, each once (CSR; vertices are indices into part.verts). */
 interface PartTopo {
   adjOff: Int32Array;
   adjV: Int32Array;
-  /** The triangle each entry's edge comes from. */
+  /** The part's triangles on each entry's edge (the same twice for an edge on the part's border). */
   adjT: Int32Array;
+  adjT2: Int32Array;
 }
 
 /** One part against one closed object in one detect: regions and distance bounds (per vertex of part.verts). */
