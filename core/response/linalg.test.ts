@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { jacobiSvd, pivotedCholesky, qrRankRevealing, solveDenseRobust, symmetricEigen } from './linalg';
+import { jacobiSvd, pivotedCholesky, qrRankRevealing, solveDenseRobust, solveSymmetricRobust, symmetricEigen } from './linalg';
 import { seededRandom } from './fixtures';
 
 // The small dense kernels of the contact solve against slow, obvious
@@ -52,6 +52,29 @@ describe('solveDenseRobust: minimum-norm least squares, as the SVD pseudo-invers
       for (let i = 0; i < n; i++) b[i] = 2 * rand() - 1; // generally inconsistent when r < n
       const x = new Float64Array(n);
       solveDenseRobust(S, n, b, x, new Float64Array(3 * n * n + 4 * n), new Int32Array(2 * n));
+      const ref = pinvSolve(S, n, b);
+      let scale = 1e-300, diff = 0;
+      for (let i = 0; i < n; i++) {
+        scale = Math.max(scale, Math.abs(ref[i]));
+        diff = Math.max(diff, Math.abs(x[i] - ref[i]));
+      }
+      expect(diff / scale, `n = ${n}, rank ${r}: |x − pinv(S) b| / |pinv(S) b|`).toBeLessThan(1e-7);
+    });
+});
+
+describe('solveSymmetricRobust: minimum-norm least squares for symmetric positive semi-definite S, as the SVD pseudo-inverse gives it', () => {
+  for (let seed = 1; seed <= 40; seed++)
+    it(`seed ${seed}`, () => {
+      const rand = seededRandom(50 + seed);
+      const n = 1 + Math.floor(rand() * 30);
+      const r = seed % 4 === 0 ? n : Math.floor(rand() * (n + 1));
+      const S = lowRank(rand, n, r, true);
+      if (seed % 3 === 0) for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) if ((i + 2 * j) % 5 === 0 && i !== j) S[i * n + j] = S[j * n + i] = 0; // sparser, then made PSD again
+      if (seed % 3 === 0) for (let i = 0; i < n; i++) S[i * n + i] += n; // diagonally dominant: PSD
+      const b = new Float64Array(n);
+      for (let i = 0; i < n; i++) b[i] = 2 * rand() - 1;
+      const x = new Float64Array(n);
+      solveSymmetricRobust(S, n, b, x, new Float64Array(2 * n * n + 4 * n), new Int32Array(n));
       const ref = pinvSolve(S, n, b);
       let scale = 1e-300, diff = 0;
       for (let i = 0; i < n; i++) {

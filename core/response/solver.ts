@@ -1,5 +1,5 @@
 import type { Vec3Like } from '../math';
-import { invertDefinite, luFactor, luSolve, pivotedCholesky, qrRankRevealing, solveDenseRobust, symmetricEigen } from './linalg';
+import { invertDefinite, luFactor, luSolve, pivotedCholesky, qrRankRevealing, solveDenseRobust, solveSymmetricRobust, symmetricEigen } from './linalg';
 import { ContactState, CONTACT_STATE_NAMES, ResponseInputError } from './types';
 import type { ContactInput, ContactStateValue, JointInput, RigidBodyInput, SolveOptions } from './types';
 
@@ -1503,6 +1503,68 @@ export class ImpulseSolver {
     return st[d + 1] === st[d];
   }
 
+  /**
+   * Forms the Schur complement directly when every body the secondary rows
+   * touch is an isolated tree node (inverse block Z_b known): S_ij = Σ_b
+   * J_i,b Z_b G_j,bᵀ over the bodies both rows act on, no tree solves.
+   * Returns false (nothing written) otherwise.
+   */
+  private buildSchurByBodies(s: number): boolean {
+    const nd = this.nd;
+    for (let q = 0; q < s; q++) {
+      const r = this.secRows[q];
+      const da = this.rowDA[r], db = this.rowDB[r];
+      if ((da >= 0 && !this.isolatedNode(da)) || (db >= 0 && !this.isolatedNode(db))) return false;
+    }
+    // rows per body (CSR): entry = q·2 + side
+    this.compHead = growI(this.compHead, nd + 1);
+    const start = this.compHead;
+    start.fill(0, 0, nd + 1);
+    for (let q = 0; q < s; q++) {
+      const r = this.secRows[q];
+      if (this.rowDA[r] >= 0) start[this.rowDA[r] + 1]++;
+      if (this.rowDB[r] >= 0) start[this.rowDB[r] + 1]++;
+    }
+    for (let d = 0; d < nd; d++) start[d + 1] += start[d];
+    this.fPerm = growI(this.fPerm, 2 * s + 1);
+    this.compNext = growI(this.compNext, nd);
+    const list = this.fPerm, fill = this.compNext;
+    for (let d = 0; d < nd; d++) fill[d] = start[d];
+    for (let q = 0; q < s; q++) {
+      const r = this.secRows[q];
+      if (this.rowDA[r] >= 0) list[fill[this.rowDA[r]]++] = 2 * q;
+      if (this.rowDB[r] >= 0) list[fill[this.rowDB[r]]++] = 2 * q + 1;
+    }
+    const S = this.S, Dinv = this.blkDinv;
+    S.fill(0, 0, s * s);
+    this.fY = growF(this.fY, 6 * (2 * s + 1));
+    const Y = this.fY;
+    for (let d = 0; d < nd; d++) {
+      const a = start[d], e = start[d + 1];
+      if (a === e) continue;
+      const o = 36 * d;
+      // Y_j = Z_d G_jᵀ for each row j on d
+      for (let u = a; u < e; u++) {
+        const q = list[u] >> 1, side = list[u] & 1, r = this.secRows[q], G = side ? this.rowGB : this.rowGA, go = 6 * r;
+        for (let i = 0; i < 6; i++) {
+          let sum = 0;
+          for (let k = 0; k < 6; k++) sum += Dinv[o + i * 6 + k] * G[go + k];
+          Y[6 * u + i] = sum;
+        }
+      }
+      for (let u = a; u < e; u++) {
+        const qi = list[u] >> 1, ri = this.secRows[qi], J = list[u] & 1 ? this.rowJB : this.rowJA, jo = 6 * ri;
+        for (let v = a; v < e; v++) {
+          const qj = list[v] >> 1;
+          let sum = 0;
+          for (let k = 0; k < 6; k++) sum += J[jo + k] * Y[6 * v + k];
+          S[qi * s + qj] += sum;
+        }
+      }
+    }
+    return true;
+  }
+
   private solveSparse(): void {
     const T = this.totalDim, nRows = this.nRows, nd = this.nd, nj = this.nj;
     // secondary rows: non-primary joints and all contact rows with at least one dynamic side,
@@ -1547,13 +1609,22 @@ export class ImpulseSolver {
       this.sWork = growF(this.sWork, 3 * s * s + 4 * s);
       this.sPiv = growI(this.sPiv, 2 * s);
       const S = this.S;
-      for (let q = 0; q < s; q++) {
-        x.fill(0, 0, T);
-        this.addImpulse(x, this.secRows[q], 1);
-        this.treeSolve(x);
-        for (let m = 0; m < s; m++) S[m * s + q] = this.rowDot(x, this.secRows[m]);
+      if (!this.buildSchurByBodies(s)) {
+        for (let q = 0; q < s; q++) {
+          x.fill(0, 0, T);
+          this.addImpulse(x, this.secRows[q], 1);
+          this.treeSolve(x);
+          for (let m = 0; m < s; m++) S[m * s + q] = this.rowDot(x, this.secRows[m]);
+        }
       }
-      solveDenseRobust(S, s, this.sRhs, this.sMu, this.sWork, this.sPiv);
+      // symmetric when every impulse acts along its condition direction (no sliding contact)
+      let symmetric = true;
+      for (let q = 0; q < s && symmetric; q++) {
+        const k = this.rowOwner[this.secRows[q]];
+        if (k >= nj && this.contactState[k - nj] === ContactState.Slide) symmetric = false;
+      }
+      if (symmetric) solveSymmetricRobust(S, s, this.sRhs, this.sMu, this.sWork, this.sPiv);
+      else solveDenseRobust(S, s, this.sRhs, this.sMu, this.sWork, this.sPiv);
     }
     this.fillBaseRhs(x);
     for (let q = 0; q < s; q++) {
