@@ -159,15 +159,26 @@ export function solveDenseRobust(S: Float64Array, n: number, b: Float64Array, x:
   const rank = luCompletePivot(A, n, p, q, 1e-11);
   const full = rank === n;
   if (!full) {
-    // Gram matrices of the full-rank factors, Cholesky-factored in place (lower triangle)
-    for (let a = 0; a < rank; a++)
-      for (let c = 0; c <= a; c++) {
-        let sl = 0;
-        for (let i = a; i < n; i++) sl += (i === a ? 1 : A[i * n + a]) * (i === c ? 1 : A[i * n + c]);
-        GL[a * n + c] = sl;
+    // Gram matrices of the full-rank factors (lower triangles), Cholesky-factored in place
+    GL.fill(0, 0, n * n);
+    for (let i = 0; i < n; i++) {
+      // row i of L: A[i][0..min(i, rank)−1] and the unit diagonal
+      const m = Math.min(i, rank), ri = i * n;
+      for (let a2 = 0; a2 < m; a2++) {
+        const la = A[ri + a2];
+        if (la === 0) continue;
+        for (let c = 0; c <= a2; c++) GL[a2 * n + c] += la * A[ri + c];
+      }
+      if (i < rank) {
+        for (let c = 0; c < i; c++) GL[i * n + c] += A[ri + c];
+        GL[i * n + i] += 1;
+      }
+    }
+    for (let a2 = 0; a2 < rank; a2++)
+      for (let c = 0; c <= a2; c++) {
         let su = 0;
-        for (let j = a; j < n; j++) su += A[c * n + j] * A[a * n + j];
-        GU[a * n + c] = su;
+        for (let j = a2; j < n; j++) su += A[c * n + j] * A[a2 * n + j];
+        GU[a2 * n + c] = su;
       }
     cholInPlace(GL, n, rank);
     cholInPlace(GU, n, rank);
@@ -246,19 +257,18 @@ export function luCompletePivot(a: Float64Array, n: number, p: Int32Array, q: In
     q[i] = i;
   }
   const tol = relTol * maxAbs;
-  for (let k = 0; k < n; k++) {
-    let bi = k, bj = k, best = -1;
-    for (let i = k; i < n; i++) {
-      const ri = i * n;
-      for (let j = k; j < n; j++) {
-        const v = Math.abs(a[ri + j]);
-        if (v > best) {
-          best = v;
-          bi = i;
-          bj = j;
-        }
+  // the largest entry of the trailing block is found while it is updated (first step: a full scan)
+  let bi = 0, bj = 0, best = -1;
+  for (let i = 0; i < n; i++)
+    for (let j = 0; j < n; j++) {
+      const v = Math.abs(a[i * n + j]);
+      if (v > best) {
+        best = v;
+        bi = i;
+        bj = j;
       }
     }
+  for (let k = 0; k < n; k++) {
     if (!(best > tol) || best === 0) return k;
     if (bi !== k) {
       const rk = k * n, rb = bi * n;
@@ -282,12 +292,33 @@ export function luCompletePivot(a: Float64Array, n: number, p: Int32Array, q: In
       q[bj] = tq;
     }
     const rk = k * n, inv = 1 / a[rk + k];
+    best = -1;
+    bi = bj = k + 1;
     for (let i = k + 1; i < n; i++) {
       const ri = i * n;
       const f = a[ri + k] * inv;
       a[ri + k] = f;
-      if (f === 0) continue;
-      for (let j = k + 1; j < n; j++) a[ri + j] -= f * a[rk + j];
+      if (f === 0) {
+        for (let j = k + 1; j < n; j++) {
+          const v = Math.abs(a[ri + j]);
+          if (v > best) {
+            best = v;
+            bi = i;
+            bj = j;
+          }
+        }
+        continue;
+      }
+      for (let j = k + 1; j < n; j++) {
+        const w = a[ri + j] - f * a[rk + j];
+        a[ri + j] = w;
+        const v = Math.abs(w);
+        if (v > best) {
+          best = v;
+          bi = i;
+          bj = j;
+        }
+      }
     }
   }
   return n;
