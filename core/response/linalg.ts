@@ -325,7 +325,7 @@ export function luCompletePivot(a: Float64Array, n: number, p: Int32Array, q: In
 }
 
 /** Cholesky L Lᵀ of the leading m×m block of the symmetric g (row stride n, lower triangle given), in place. */
-function cholInPlace(g: Float64Array, n: number, m: number): void {
+export function cholInPlace(g: Float64Array, n: number, m: number): void {
   for (let i = 0; i < m; i++)
     for (let j = 0; j <= i; j++) {
       let s = g[i * n + j];
@@ -336,7 +336,7 @@ function cholInPlace(g: Float64Array, n: number, m: number): void {
 }
 
 /** Solves (L Lᵀ) y = v for the factor of `cholInPlace`, v overwritten. */
-function cholSolve(g: Float64Array, n: number, m: number, v: Float64Array): void {
+export function cholSolve(g: Float64Array, n: number, m: number, v: Float64Array): void {
   for (let i = 0; i < m; i++) {
     let s = v[i];
     for (let k = 0; k < i; k++) s -= g[i * n + k] * v[k];
@@ -514,17 +514,17 @@ export function qrRankRevealing(a: Float64Array, s: number, K: number, U: Float6
  * Pivoted Cholesky of the symmetric positive semi-definite n×n row-major `z`
  * (read only): z ≈ C·Cᵀ with C (n×k, row-major with row stride `stride`) in
  * the original row order, stopped when the largest remaining diagonal is
- * ≤ 1e-12 of the largest diagonal. `d` (n) and `done` (n) are scratch.
+ * ≤ `relTol` (default 1e-12) of the largest diagonal. `d` (n) and `done` (n) are scratch.
  * Returns k.
  */
-export function pivotedCholesky(z: Float64Array, n: number, C: Float64Array, co: number, stride: number, d: Float64Array, done: Uint8Array): number {
+export function pivotedCholesky(z: Float64Array, n: number, C: Float64Array, co: number, stride: number, d: Float64Array, done: Uint8Array, relTol = 1e-12): number {
   let dmax = 0;
   for (let i = 0; i < n; i++) {
     d[i] = z[i * n + i];
     done[i] = 0;
     dmax = Math.max(dmax, d[i]);
   }
-  const tol = 1e-12 * dmax;
+  const tol = relTol * dmax;
   let k = 0;
   for (; k < n && k < stride; k++) {
     let p = -1, best = tol;

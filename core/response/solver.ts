@@ -1,5 +1,5 @@
 import type { Vec3Like } from '../math';
-import { invertDefinite, luFactor, luSolve, pivotedCholesky, qrRankRevealing, solveDenseRobust, solveSymmetricRobust, symmetricEigen } from './linalg';
+import { cholInPlace, cholSolve, invertDefinite, luCompletePivot, luFactor, luSolve, pivotedCholesky, solveDenseRobust, solveSymmetricRobust, symmetricEigen } from './linalg';
 import { ContactState, CONTACT_STATE_NAMES, ResponseInputError } from './types';
 import type { ContactInput, ContactStateValue, JointInput, RigidBodyInput, SolveOptions } from './types';
 
@@ -250,6 +250,12 @@ export class ImpulseSolver {
   private vec6 = F64(6);
   private virtInvLam = F64(0); // per virtual row: 1 / Λ_i (its row is √Λ_i q_i)
   private rejoins = new Int32Array(0); // per contact: times it was separated
+  private slHead = new Int32Array(0); // per dynamic body: first sliding row against the world / keyframed, or -1
+  private slCount = new Int32Array(0);
+  private slIn = new Uint8Array(0); // per dynamic body: 1 when its sliding rows are eliminated with it
+  private obA = F64(0); // 36 per dynamic body: LU of A = J M⁻¹ Gᵀ of an oblique elimination
+  private obPiv = new Int32Array(0); // 6 per dynamic body
+  private obMinv = F64(0); // 36 per dynamic body: M⁻¹
   private grpLam = F64(0); // 6 per dynamic body: eigenvalues of the group's Gram matrix (descending use: first grpRank kept)
   private grpQ = F64(0); // 36 per dynamic body: rows 0..rank-1 span the group's rows, rows rank..5 their complement
   private grpT = F64(0); // 6 per dynamic body: targets Q u = t
@@ -263,7 +269,8 @@ export class ImpulseSolver {
   private compOf = new Int32Array(0);
   private compHead = new Int32Array(0);
   private compNext = new Int32Array(0);
-  private facCbuf = F64(0); // per touched component: C (6n × k, row stride 6n) with Z_BB = C Cᵀ
+  private facCbuf = F64(0); // per touched component: C (6n × k, row stride 6n) with Z_BB = C Eᵀ
+  private facEbuf = F64(0); // E (= C when Z_BB is symmetric)
   private facK = new Int32Array(0); // per dynamic body: columns of its component's C (-1: untouched)
   private facOff = new Int32Array(0); // per dynamic body: first column of its component in P, R
   private facRow = new Int32Array(0); // per dynamic body: offset of its 6 rows in facCbuf
@@ -1085,17 +1092,29 @@ export class ImpulseSolver {
     this.conF = growF(this.conF, 6 * nd);
     this.grpNext = growI(this.grpNext, nRows + 1);
     this.virtInvLam = growF(this.virtInvLam, 2 * nRows + 1);
+    this.slHead = growI(this.slHead, nd);
+    this.slCount = growI(this.slCount, nd);
+    this.slIn = growU(this.slIn, nd);
     this.grpHead.fill(-1, 0, nd);
     this.grpCount.fill(0, 0, nd);
     this.grpV0.fill(-1, 0, nd);
+    this.slHead.fill(-1, 0, nd);
+    this.slCount.fill(0, 0, nd);
     for (let r = nRows - 1; r >= 0; r--) {
       const k = this.rowOwner[r];
       if (k < nj) continue;
       const da = this.rowDA[r], db = this.rowDB[r];
       if ((da < 0) === (db < 0)) continue;
       const st = this.contactState[k - nj];
-      if (st !== ContactState.Stick && st !== ContactState.Frictionless) continue;
       const d = da >= 0 ? da : db;
+      if (st === ContactState.Slide) {
+        // sliding contacts (impulse off the condition direction) of one dynamic body
+        this.grpNext[r] = this.slHead[d];
+        this.slHead[d] = r;
+        this.slCount[d]++;
+        continue;
+      }
+      if (st !== ContactState.Stick && st !== ContactState.Frictionless) continue;
       this.grpNext[r] = this.grpHead[d];
       this.grpHead[d] = r;
       this.grpCount[d]++;
@@ -1104,6 +1123,8 @@ export class ImpulseSolver {
     for (let d = 0; d < nd; d++) {
       this.grpRank[d] = 0;
       if (this.grpHead[d] >= 0) sumRank += this.decomposeGroup(d);
+      // its sliding contacts can be eliminated with it when all its rows stay independent
+      if (this.slCount[d] > 0 && this.grpRank[d] + this.slCount[d] <= 6) sumRank += this.slCount[d];
     }
     let eliminate = mode === 'eliminate';
     if (mode === 'auto' && sumRank > 0) {
@@ -1112,13 +1133,14 @@ export class ImpulseSolver {
       for (let j = 0; j < nj; j++) {
         const a = this.cA[j], b = this.cB[j];
         const da = a >= 0 ? this.dyn[a] : -1, db = b >= 0 ? this.dyn[b] : -1;
-        if ((da >= 0 && this.grpRank[da] > 0) || (db >= 0 && this.grpRank[db] > 0)) jointRows += this.cRows[j];
+        if ((da >= 0 && this.grpRank[da] + this.slCount[da] > 0) || (db >= 0 && this.grpRank[db] + this.slCount[db] > 0)) jointRows += this.cRows[j];
       }
       eliminate = sumRank > jointRows;
     }
     let changed = false;
     for (let d = 0; d < nd; d++) {
-      const c = eliminate && this.grpRank[d] > 0 ? 1 : 0;
+      this.slIn[d] = 0;
+      const c = eliminate && (this.grpRank[d] > 0 || (this.slCount[d] > 0 && this.slCount[d] <= 6)) ? 1 : 0;
       if (c !== this.conBody[d]) {
         this.conBody[d] = c;
         changed = true;
@@ -1233,6 +1255,15 @@ export class ImpulseSolver {
    * body's inverse block; the offset goes to conYt.
    */
   private eliminateGroupBody(d: number): void {
+    if (this.slCount[d] > 0 && this.eliminateOblique(d)) return;
+    this.slIn[d] = 0;
+    if (this.grpRank[d] === 0) {
+      // sliding rows alone could not be eliminated: the body stays a free isolated node
+      const b = this.dynBody[d], o = 36 * d;
+      if (!invertDefinite(this.blkD, o, 6, 6, 1, this.blkDinv, o, this.work36)) throw new ResponseInputError(`bodies[${b}]: singular body block in the impulse system`);
+      this.conYt.fill(0, 6 * d, 6 * d + 6);
+      return;
+    }
     const b = this.dynBody[d], m = this.mass[b], I = this.inertia, io = 9 * b;
     const Q = this.grpQ, qo = 36 * d, rank = this.grpRank[d], k = 6 - rank;
     const Dinv = this.blkDinv, o = 36 * d;
@@ -1284,6 +1315,92 @@ export class ImpulseSolver {
     }
   }
 
+  /**
+   * Eliminates body d with its sticking/frictionless group (rows q_i = G, targets
+   * t_i) AND its sliding contacts (condition rows n, impulse rows n + γP): with
+   * the k ≤ 6 rows J (conditions) and G (impulse directions),
+   * u = M⁻¹(f + Gᵀμ), J u = t ⇒ A μ = t − J M⁻¹ f, A = J M⁻¹ Gᵀ; so
+   * u = Z f + Yt with Z = M⁻¹ − M⁻¹Gᵀ A⁻¹ J M⁻¹ (not symmetric) and
+   * Yt = M⁻¹Gᵀ A⁻¹ t. Returns false (nothing changed) when A is singular or
+   * badly conditioned (a Painlevé-like sliding contact): its slides then stay
+   * in the Schur complement.
+   */
+  private eliminateOblique(d: number): boolean {
+    const rank = this.grpRank[d], k = rank + this.slCount[d];
+    if (k > 6) return false;
+    const b = this.dynBody[d], m = this.mass[b], I = this.inertia, io = 9 * b;
+    this.obA = growF(this.obA, 36 * this.nd);
+    this.obPiv = growI(this.obPiv, 6 * this.nd);
+    this.obMinv = growF(this.obMinv, 36 * this.nd);
+    const Minv = this.obMinv, mo = 36 * d;
+    // M⁻¹ = diag(1/m, I⁻¹)
+    const Mblk = this.mat36;
+    Mblk.fill(0);
+    for (let i = 0; i < 3; i++) Mblk[i * 6 + i] = m;
+    for (let rr = 0; rr < 3; rr++) for (let c = 0; c < 3; c++) Mblk[(3 + rr) * 6 + 3 + c] = I[io + c * 3 + rr];
+    if (!invertDefinite(Mblk, 0, 6, 6, 1, Minv, mo, this.work36)) throw new ResponseInputError(`bodies[${b}]: singular body block in the impulse system`);
+    // rows: J (k×6) and G (k×6), targets t, in mat36b / hScratch / vec6
+    const Jm = this.mat36b, Gm = this.hScratch, t = this.vec6, Q = this.grpQ, qo = 36 * d;
+    let row = 0;
+    for (let i = 0; i < rank; i++, row++) {
+      for (let e = 0; e < 6; e++) Jm[row * 6 + e] = Gm[row * 6 + e] = Q[qo + 6 * i + e];
+      t[row] = this.grpT[6 * d + i];
+    }
+    for (let r = this.slHead[d]; r >= 0; r = this.grpNext[r], row++) {
+      const side = this.rowDA[r] === d, J = side ? this.rowJA : this.rowJB, G = side ? this.rowGA : this.rowGB;
+      for (let e = 0; e < 6; e++) {
+        Jm[row * 6 + e] = J[6 * r + e];
+        Gm[row * 6 + e] = G[6 * r + e];
+      }
+      t[row] = this.rowC[r];
+    }
+    // B = M⁻¹ Gᵀ (6×k) into mat36; A = J B (k×k) into obA
+    const B = this.mat36, A = this.obA, ao = 36 * d;
+    for (let e = 0; e < 6; e++)
+      for (let c = 0; c < k; c++) {
+        let sum = 0;
+        for (let f = 0; f < 6; f++) sum += Minv[mo + e * 6 + f] * Gm[c * 6 + f];
+        B[e * 6 + c] = sum;
+      }
+    let amax = 0;
+    for (let i = 0; i < k; i++)
+      for (let c = 0; c < k; c++) {
+        let sum = 0;
+        for (let e = 0; e < 6; e++) sum += Jm[i * 6 + e] * B[e * 6 + c];
+        A[ao + i * k + c] = sum;
+        amax = Math.max(amax, Math.abs(sum));
+      }
+    const piv = this.obPiv.subarray(6 * d, 6 * d + k);
+    const Ak = A.subarray(ao, ao + k * k);
+    if (luFactor(Ak, k, piv, 1e-9) > 0) return false;
+    for (let i = 0; i < k; i++) if (!(Math.abs(Ak[i * k + i]) > 1e-9 * amax)) return false;
+    // Z = M⁻¹ − B A⁻¹ (J M⁻¹): column by column of J M⁻¹
+    const Dinv = this.blkDinv, o = 36 * d, col = this.eigW;
+    for (let c = 0; c < 6; c++) {
+      for (let i = 0; i < k; i++) {
+        let sum = 0;
+        for (let e = 0; e < 6; e++) sum += Jm[i * 6 + e] * Minv[mo + e * 6 + c];
+        col[i] = sum;
+      }
+      luSolve(Ak, k, piv, col);
+      for (let e = 0; e < 6; e++) {
+        let sum = 0;
+        for (let i = 0; i < k; i++) sum += B[e * 6 + i] * col[i];
+        Dinv[o + e * 6 + c] = Minv[mo + e * 6 + c] - sum;
+      }
+    }
+    // Yt = B A⁻¹ t
+    for (let i = 0; i < k; i++) col[i] = t[i];
+    luSolve(Ak, k, piv, col);
+    for (let e = 0; e < 6; e++) {
+      let sum = 0;
+      for (let i = 0; i < k; i++) sum += B[e * 6 + i] * col[i];
+      this.conYt[6 * d + e] = sum;
+    }
+    this.slIn[d] = 1;
+    return true;
+  }
+
   /** x[eliminated body blocks] += their velocity offset (after a tree solve of an impulse that includes M u⁻). */
   private addEliminatedOffsets(x: Float64Array): void {
     for (let d = 0; d < this.nd; d++) {
@@ -1302,6 +1419,11 @@ export class ImpulseSolver {
     const Y = this.grpY, Q = this.grpQ, F = this.conF, I = this.inertia;
     for (let d = 0; d < this.nd; d++) {
       if (!this.conBody[d]) continue;
+      if (this.slIn[d]) {
+        this.obliqueLambdas(d);
+        continue;
+      }
+      if (this.grpRank[d] === 0) continue;
       const b = this.dynBody[d], m = this.mass[b], io = 9 * b, o = this.nodeOff[d], fo = 6 * d, w = this.vec6;
       w[0] = m * x[o] - F[fo];
       w[1] = m * x[o + 1] - F[fo + 1];
@@ -1319,15 +1441,52 @@ export class ImpulseSolver {
     }
   }
 
+  /** Multipliers of an oblique elimination: μ = A⁻¹ (t − J M⁻¹ f); the group's part split least-norm, the slides' taken as they are. */
+  private obliqueLambdas(d: number): void {
+    const rank = this.grpRank[d], k = rank + this.slCount[d];
+    const Minv = this.obMinv, mo = 36 * d, F = this.conF, fo = 6 * d, Q = this.grpQ, qo = 36 * d;
+    const mf = this.vec6, mu = this.eigW;
+    for (let e = 0; e < 6; e++) {
+      let sum = 0;
+      for (let f = 0; f < 6; f++) sum += Minv[mo + e * 6 + f] * F[fo + f];
+      mf[e] = sum;
+    }
+    let row = 0;
+    for (let i = 0; i < rank; i++, row++) {
+      let jm = 0;
+      for (let e = 0; e < 6; e++) jm += Q[qo + 6 * i + e] * mf[e];
+      mu[row] = this.grpT[6 * d + i] - jm;
+    }
+    for (let r = this.slHead[d]; r >= 0; r = this.grpNext[r], row++) {
+      const J = this.rowDA[r] === d ? this.rowJA : this.rowJB;
+      let jm = 0;
+      for (let e = 0; e < 6; e++) jm += J[6 * r + e] * mf[e];
+      mu[row] = this.rowC[r] - jm;
+    }
+    luSolve(this.obA.subarray(36 * d, 36 * d + k * k), k, this.obPiv.subarray(6 * d, 6 * d + k), mu);
+    row = rank;
+    for (let r = this.slHead[d]; r >= 0; r = this.grpNext[r], row++) this.rowLambda[r] = mu[row];
+    if (rank === 0) return;
+    const Y = this.grpY;
+    Y.fill(0, fo, fo + 6);
+    for (let i = 0; i < rank; i++) {
+      const c = mu[i] / this.grpLam[6 * d + i];
+      for (let e = 0; e < 6; e++) Y[fo + e] += c * Q[qo + 6 * i + e];
+    }
+    this.groupLambdas(d);
+  }
+
   /**
    * The Schur complement of the secondary rows when every body they touch is
    * an isolated tree node (no primary joint: a free body, or one eliminated
    * with its contact group): then S = J Z Gᵀ with Z block-diagonal, and each
    * block factors as Z_b = C_b C_bᵀ (C_b: 6×k_b, k_b = the directions body b
    * can still move in, 0 when its contacts pin it). So S = P Rᵀ with P = J C,
-   * R = G C (s×K, column-major, K = Σ k_b), and its least-norm solution is
-   * λ = U₂ · pinv(T₁T₂ᵀ) · U₁ᵀ b from thin QRs P = U₁T₁, R = U₂T₂: O(s·K²)
-   * instead of O(s²·rank). Used when K ≤ s/2 (many contacts pinning many
+   * R = G C (s×K, K = Σ k_b), and its least-norm solution is
+   * λ = U₂ · pinv(C₁ᵀC₂) · U₁ᵀ b where PᵀP = C₁C₁ᵀ, RᵀR = C₂C₂ᵀ (pivoted
+   * Cholesky) and U₁ = P C₁(C₁ᵀC₁)⁻¹, U₂ = R C₂(C₂ᵀC₂)⁻¹ are orthonormal bases
+   * of range(P), range(R); refined on the true residual. P and R have two
+   * short segments per row, so this is O(s + K³) instead of O(s²·rank). Used when K ≤ s/2 (many contacts pinning many
    * bodies); returns false otherwise (the caller forms S).
    */
   private solveLowRankSchur(s: number): boolean {
@@ -1371,6 +1530,7 @@ export class ImpulseSolver {
       need += 36 * n * n;
     }
     this.facCbuf = growF(this.facCbuf, need);
+    this.facEbuf = growF(this.facEbuf, need);
     // factor each touched component's mobility block: Z_BB = C Cᵀ
     let K = 0, cUsed = 0;
     for (let d = 0; d < nd; d++) {
@@ -1381,29 +1541,44 @@ export class ImpulseSolver {
       const nz = 6 * n;
       if (nz > s && n > 1) return false; // forming this block would cost more than forming S
       const Z = (this.fZblk = growF(this.fZblk, nz * nz));
-      if (n === 1 && this.nodeParent[d] < 0 && this.compOf[d] === d && this.isolatedNode(d)) {
-        for (let i = 0; i < 6; i++) for (let j = 0; j < 6; j++) Z[i * 6 + j] = 0.5 * (this.blkDinv[36 * d + i * 6 + j] + this.blkDinv[36 * d + j * 6 + i]);
-      } else {
-        const x = this.x, T = this.totalDim;
-        let ai = 0;
-        for (let a = this.compHead[c]; a >= 0; a = this.compNext[a], ai++)
-          for (let e = 0; e < 6; e++) {
-            x.fill(0, 0, T);
-            x[this.nodeOff[a] + e] = 1;
-            this.treeSolve(x);
-            let bi = 0;
-            for (let b = this.compHead[c]; b >= 0; b = this.compNext[b], bi++) for (let f = 0; f < 6; f++) Z[(6 * bi + f) * nz + 6 * ai + e] = x[this.nodeOff[b] + f];
-          }
-        for (let i = 0; i < nz; i++)
-          for (let j = 0; j < i; j++) {
-            const v = 0.5 * (Z[i * nz + j] + Z[j * nz + i]);
-            Z[i * nz + j] = v;
-            Z[j * nz + i] = v;
-          }
-      }
       this.fD = growF(this.fD, nz);
       this.fDone = growU(this.fDone, nz);
-      const k = pivotedCholesky(Z, nz, this.facCbuf, cUsed, nz, this.fD, this.fDone);
+      let k: number;
+      if (n === 1 && this.isolatedNode(d) && this.conBody[d] && this.slIn[d]) {
+        // oblique elimination: Z not symmetric, Z = C Eᵀ from a complete-pivot LU
+        for (let i = 0; i < 36; i++) Z[i] = this.blkDinv[36 * d + i];
+        const pp = this.sPiv = growI(this.sPiv, 12);
+        k = luCompletePivot(Z, 6, pp.subarray(0, 6), pp.subarray(6, 12), 1e-12);
+        const C = this.facCbuf, E = this.facEbuf;
+        for (let i = 0; i < 6; i++)
+          for (let c = 0; c < 6; c++) {
+            C[cUsed + pp[i] * 6 + c] = c < k ? (i === c ? 1 : i > c ? Z[i * 6 + c] : 0) : 0;
+            E[cUsed + pp[6 + i] * 6 + c] = c < k && i >= c ? Z[c * 6 + i] : 0;
+          }
+      } else {
+        if (n === 1 && this.isolatedNode(d)) {
+          for (let i = 0; i < 6; i++) for (let j = 0; j < 6; j++) Z[i * 6 + j] = 0.5 * (this.blkDinv[36 * d + i * 6 + j] + this.blkDinv[36 * d + j * 6 + i]);
+        } else {
+          const x = this.x, T = this.totalDim;
+          let ai = 0;
+          for (let a = this.compHead[c]; a >= 0; a = this.compNext[a], ai++)
+            for (let e = 0; e < 6; e++) {
+              x.fill(0, 0, T);
+              x[this.nodeOff[a] + e] = 1;
+              this.treeSolve(x);
+              let bi = 0;
+              for (let b = this.compHead[c]; b >= 0; b = this.compNext[b], bi++) for (let f = 0; f < 6; f++) Z[(6 * bi + f) * nz + 6 * ai + e] = x[this.nodeOff[b] + f];
+            }
+          for (let i = 0; i < nz; i++)
+            for (let j = 0; j < i; j++) {
+              const v = 0.5 * (Z[i * nz + j] + Z[j * nz + i]);
+              Z[i * nz + j] = v;
+              Z[j * nz + i] = v;
+            }
+        }
+        k = pivotedCholesky(Z, nz, this.facCbuf, cUsed, nz, this.fD, this.fDone);
+        this.facEbuf.set(this.facCbuf.subarray(cUsed, cUsed + nz * nz), cUsed);
+      }
       let bi = 0;
       for (let b = this.compHead[c]; b >= 0; b = this.compNext[b], bi++) {
         this.facK[b] = k;
@@ -1415,12 +1590,16 @@ export class ImpulseSolver {
       K += k;
       if (2 * K > s) return false;
     }
+    // P = J C, R = G E (s×K, row-major); each row has at most two column segments (its bodies' components)
     const P = (this.fP = growF(this.fP, s * K)), R = (this.fR = growF(this.fR, s * K));
     P.fill(0, 0, s * K);
     R.fill(0, 0, s * K);
-    const C = this.facCbuf;
+    const seg = (this.fPerm = growI(this.fPerm, 4 * s));
+    const C = this.facCbuf, E = this.facEbuf;
     for (let q = 0; q < s; q++) {
       const r = this.secRows[q], o = 6 * r;
+      seg[4 * q + 1] = 0;
+      seg[4 * q + 3] = 0;
       for (let side = 0; side < 2; side++) {
         const d = side === 0 ? this.rowDA[r] : this.rowDB[r];
         if (d < 0) continue;
@@ -1429,70 +1608,133 @@ export class ImpulseSolver {
         for (let c = 0; c < k; c++) {
           let pj = 0, pg = 0;
           for (let e = 0; e < 6; e++) {
-            const ce = C[co + e * cs + c];
-            pj += J[o + e] * ce;
-            pg += G[o + e] * ce;
+            pj += J[o + e] * C[co + e * cs + c];
+            pg += G[o + e] * E[co + e * cs + c];
           }
-          P[(off + c) * s + q] += pj;
-          R[(off + c) * s + q] += pg;
+          P[q * K + off + c] += pj;
+          R[q * K + off + c] += pg;
         }
+        // distinct segments (two bodies of one tree component share theirs)
+        if (seg[4 * q + 1] > 0 && seg[4 * q] === off) continue;
+        const sg = seg[4 * q + 1] > 0 ? 2 : 0;
+        seg[4 * q + sg] = off;
+        seg[4 * q + sg + 1] = k;
       }
     }
     const mu = this.sMu;
     mu.fill(0, 0, s);
     if (K === 0) return true; // every touched body is pinned: S = 0, least-norm λ = 0
-    const A = (this.fA = growF(this.fA, s * K));
-    const U1 = (this.fU1 = growF(this.fU1, s * K)), U2 = (this.fU2 = growF(this.fU2, s * K));
-    const T1 = (this.fT1 = growF(this.fT1, K * K)), T2 = (this.fT2 = growF(this.fT2, K * K));
-    this.fNorms = growF(this.fNorms, K);
-    this.fPerm = growI(this.fPerm, K);
-    A.set(P.subarray(0, s * K));
-    const k1 = qrRankRevealing(A, s, K, U1, T1, this.fNorms, this.fPerm);
-    A.set(R.subarray(0, s * K));
-    const k2 = qrRankRevealing(A, s, K, U2, T2, this.fNorms, this.fPerm);
+    // Grams PᵀP and RᵀR (K×K), row by row over the nonzero segments
+    const GP = (this.fT1 = growF(this.fT1, K * K)), GR = (this.fT2 = growF(this.fT2, K * K));
+    GP.fill(0, 0, K * K);
+    GR.fill(0, 0, K * K);
+    for (let q = 0; q < s; q++)
+      for (let sa = 0; sa < 4; sa += 2) {
+        const oa = seg[4 * q + sa], ka = seg[4 * q + sa + 1];
+        for (let sb = 0; sb < 4; sb += 2) {
+          const ob = seg[4 * q + sb], kb = seg[4 * q + sb + 1];
+          for (let i = 0; i < ka; i++) {
+            const pi = P[q * K + oa + i], ri = R[q * K + oa + i], go = (oa + i) * K + ob;
+            for (let j = 0; j < kb; j++) {
+              GP[go + j] += pi * P[q * K + ob + j];
+              GR[go + j] += ri * R[q * K + ob + j];
+            }
+          }
+        }
+      }
+    // PᵀP = C₁C₁ᵀ, RᵀR = C₂C₂ᵀ (pivoted Cholesky at the numerical rank); then, with the implicit
+    // orthonormal bases U₁ = P C₁ (C₁ᵀC₁)⁻¹ of range(P) and U₂ of range(R): S = U₁ (C₁ᵀC₂) U₂ᵀ
+    this.fD = growF(this.fD, K);
+    this.fDone = growU(this.fDone, K);
+    const C1 = (this.fU1 = growF(this.fU1, K * K)), C2 = (this.fU2 = growF(this.fU2, K * K));
+    const k1 = pivotedCholesky(GP, K, C1, 0, K, this.fD, this.fDone, 1e-13);
+    const k2 = pivotedCholesky(GR, K, C2, 0, K, this.fD, this.fDone, 1e-13);
+    if (k1 === 0 || k2 === 0) return true; // S = 0
+    const A1 = (this.fA = growF(this.fA, 2 * K * K)), A2 = A1.subarray(K * K);
+    for (let i = 0; i < k1; i++)
+      for (let j = 0; j <= i; j++) {
+        let sum = 0;
+        for (let c = 0; c < K; c++) sum += C1[c * K + i] * C1[c * K + j];
+        A1[i * K + j] = sum;
+      }
+    for (let i = 0; i < k2; i++)
+      for (let j = 0; j <= i; j++) {
+        let sum = 0;
+        for (let c = 0; c < K; c++) sum += C2[c * K + i] * C2[c * K + j];
+        A2[i * K + j] = sum;
+      }
+    cholInPlace(A1, K, k1);
+    cholInPlace(A2, K, k2);
     const m = Math.max(k1, k2);
     const M = (this.fM = growF(this.fM, m * m));
     M.fill(0, 0, m * m);
     for (let i = 0; i < k1; i++)
       for (let j = 0; j < k2; j++) {
         let sum = 0;
-        for (let c = 0; c < K; c++) sum += T1[i * K + c] * T2[j * K + c];
+        for (let c = 0; c < K; c++) sum += C1[c * K + i] * C2[c * K + j];
         M[i * m + j] = sum;
       }
-    const y = (this.fY = growF(this.fY, m)), z = (this.fZ = growF(this.fZ, m));
+    const y = (this.fY = growF(this.fY, Math.max(m, K))), z = (this.fZ = growF(this.fZ, Math.max(m, K)));
     const res = (this.fRes = growF(this.fRes, s)), tmp = (this.fTmp = growF(this.fTmp, K));
     this.sWork = growF(this.sWork, 3 * m * m + 4 * m);
     this.sPiv = growI(this.sPiv, 2 * m);
     res.set(this.sRhs.subarray(0, s));
-    for (let pass = 0; pass < 3; pass++) {
-      // Δλ = U₂ pinv(M) U₁ᵀ res
-      y.fill(0, 0, m);
+    let bn = 0;
+    for (let q = 0; q < s; q++) bn = Math.max(bn, Math.abs(this.sRhs[q]));
+    for (let pass = 0; pass < 4; pass++) {
+      // Δλ = U₂ pinv(C₁ᵀC₂) U₁ᵀ res
+      tmp.fill(0, 0, K);
+      for (let q = 0; q < s; q++) {
+        const rq = res[q];
+        if (rq === 0) continue;
+        for (let sg = 0; sg < 4; sg += 2) {
+          const off = seg[4 * q + sg], k = seg[4 * q + sg + 1];
+          for (let c = 0; c < k; c++) tmp[off + c] += P[q * K + off + c] * rq;
+        }
+      }
       for (let i = 0; i < k1; i++) {
         let sum = 0;
-        for (let q = 0; q < s; q++) sum += U1[i * s + q] * res[q];
+        for (let c = 0; c < K; c++) sum += C1[c * K + i] * tmp[c];
         y[i] = sum;
       }
+      cholSolve(A1, K, k1, y);
+      for (let i = k1; i < m; i++) y[i] = 0;
       solveDenseRobust(M, m, y, z, this.sWork, this.sPiv);
+      cholSolve(A2, K, k2, z);
+      for (let c = 0; c < K; c++) {
+        let sum = 0;
+        for (let j = 0; j < k2; j++) sum += C2[c * K + j] * z[j];
+        tmp[c] = sum;
+      }
       for (let q = 0; q < s; q++) {
         let sum = 0;
-        for (let j = 0; j < k2; j++) sum += U2[j * s + q] * z[j];
+        for (let sg = 0; sg < 4; sg += 2) {
+          const off = seg[4 * q + sg], k = seg[4 * q + sg + 1];
+          for (let c = 0; c < k; c++) sum += R[q * K + off + c] * tmp[off + c];
+        }
         mu[q] += sum;
       }
       // res = b − P (Rᵀ λ)
-      for (let c = 0; c < K; c++) {
-        let sum = 0;
-        for (let q = 0; q < s; q++) sum += R[c * s + q] * mu[q];
-        tmp[c] = sum;
+      tmp.fill(0, 0, K);
+      for (let q = 0; q < s; q++) {
+        const lq = mu[q];
+        if (lq === 0) continue;
+        for (let sg = 0; sg < 4; sg += 2) {
+          const off = seg[4 * q + sg], k = seg[4 * q + sg + 1];
+          for (let c = 0; c < k; c++) tmp[off + c] += R[q * K + off + c] * lq;
+        }
       }
-      let rn = 0, bn = 0;
+      let rn = 0;
       for (let q = 0; q < s; q++) {
         let sum = 0;
-        for (let c = 0; c < K; c++) sum += P[c * s + q] * tmp[c];
+        for (let sg = 0; sg < 4; sg += 2) {
+          const off = seg[4 * q + sg], k = seg[4 * q + sg + 1];
+          for (let c = 0; c < k; c++) sum += P[q * K + off + c] * tmp[off + c];
+        }
         res[q] = this.sRhs[q] - sum;
         rn = Math.max(rn, Math.abs(res[q]));
-        bn = Math.max(bn, Math.abs(this.sRhs[q]));
       }
-      if (rn <= 1e-15 * bn) break;
+      if (rn <= 1e-14 * bn) break;
     }
     return true;
   }
@@ -1582,6 +1824,7 @@ export class ImpulseSolver {
       if (k >= nj && (da < 0) !== (db < 0)) {
         const st = this.contactState[k - nj];
         if (st === ContactState.Stick || st === ContactState.Frictionless) continue; // grouped
+        if (st === ContactState.Slide && this.conBody[da >= 0 ? da : db] && this.slIn[da >= 0 ? da : db]) continue; // eliminated with its body
       }
       this.secRows[s++] = r;
     }
@@ -1619,6 +1862,7 @@ export class ImpulseSolver {
       }
       // symmetric when every impulse acts along its condition direction (no sliding contact)
       let symmetric = true;
+      for (let d = 0; d < nd; d++) if (this.conBody[d] && this.slIn[d]) symmetric = false;
       for (let q = 0; q < s && symmetric; q++) {
         const k = this.rowOwner[this.secRows[q]];
         if (k >= nj && this.contactState[k - nj] === ContactState.Slide) symmetric = false;
