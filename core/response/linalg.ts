@@ -406,7 +406,7 @@ export function symmetricEigen(a: Float64Array, n: number, V: Float64Array, w: F
       diag += a[p * n + p] * a[p * n + p];
       for (let q = p + 1; q < n; q++) off += a[p * n + q] * a[p * n + q];
     }
-    if (off <= 1e-32 * diag || off === 0) break;
+    if (off <= 1e-30 * diag || off === 0) break;
     for (let p = 0; p < n - 1; p++)
       for (let q = p + 1; q < n; q++) {
         const apq = a[p * n + q];

@@ -281,6 +281,10 @@ export class ImpulseSolver {
   private fP = F64(0);
   private fR = F64(0);
   private fA = F64(0);
+  private fA2 = F64(0);
+  private mat36c = F64(36);
+  private piv6 = new Int32Array(6);
+  private piv6b = new Int32Array(6);
   private fU1 = F64(0);
   private fU2 = F64(0);
   private fT1 = F64(0);
@@ -1370,10 +1374,12 @@ export class ImpulseSolver {
         A[ao + i * k + c] = sum;
         amax = Math.max(amax, Math.abs(sum));
       }
-    const piv = this.obPiv.subarray(6 * d, 6 * d + k);
-    const Ak = A.subarray(ao, ao + k * k);
+    const piv = this.piv6, Ak = this.mat36c;
+    for (let i = 0; i < k * k; i++) Ak[i] = A[ao + i];
     if (luFactor(Ak, k, piv, 1e-9) > 0) return false;
     for (let i = 0; i < k; i++) if (!(Math.abs(Ak[i * k + i]) > 1e-9 * amax)) return false;
+    for (let i = 0; i < k * k; i++) A[ao + i] = Ak[i];
+    for (let i = 0; i < k; i++) this.obPiv[6 * d + i] = piv[i];
     // Z = M⁻¹ − B A⁻¹ (J M⁻¹): column by column of J M⁻¹
     const Dinv = this.blkDinv, o = 36 * d, col = this.eigW;
     for (let c = 0; c < 6; c++) {
@@ -1463,7 +1469,10 @@ export class ImpulseSolver {
       for (let e = 0; e < 6; e++) jm += J[6 * r + e] * mf[e];
       mu[row] = this.rowC[r] - jm;
     }
-    luSolve(this.obA.subarray(36 * d, 36 * d + k * k), k, this.obPiv.subarray(6 * d, 6 * d + k), mu);
+    const Ak = this.mat36c, piv = this.piv6;
+    for (let i = 0; i < k * k; i++) Ak[i] = this.obA[36 * d + i];
+    for (let i = 0; i < k; i++) piv[i] = this.obPiv[6 * d + i];
+    luSolve(Ak, k, piv, mu);
     row = rank;
     for (let r = this.slHead[d]; r >= 0; r = this.grpNext[r], row++) this.rowLambda[r] = mu[row];
     if (rank === 0) return;
@@ -1547,13 +1556,13 @@ export class ImpulseSolver {
       if (n === 1 && this.isolatedNode(d) && this.conBody[d] && this.slIn[d]) {
         // oblique elimination: Z not symmetric, Z = C Eᵀ from a complete-pivot LU
         for (let i = 0; i < 36; i++) Z[i] = this.blkDinv[36 * d + i];
-        const pp = this.sPiv = growI(this.sPiv, 12);
-        k = luCompletePivot(Z, 6, pp.subarray(0, 6), pp.subarray(6, 12), 1e-12);
+        const pp = this.piv6, qq = this.piv6b;
+        k = luCompletePivot(Z, 6, pp, qq, 1e-12);
         const C = this.facCbuf, E = this.facEbuf;
         for (let i = 0; i < 6; i++)
           for (let c = 0; c < 6; c++) {
             C[cUsed + pp[i] * 6 + c] = c < k ? (i === c ? 1 : i > c ? Z[i * 6 + c] : 0) : 0;
-            E[cUsed + pp[6 + i] * 6 + c] = c < k && i >= c ? Z[c * 6 + i] : 0;
+            E[cUsed + qq[i] * 6 + c] = c < k && i >= c ? Z[c * 6 + i] : 0;
           }
       } else {
         if (n === 1 && this.isolatedNode(d)) {
@@ -1577,7 +1586,7 @@ export class ImpulseSolver {
             }
         }
         k = pivotedCholesky(Z, nz, this.facCbuf, cUsed, nz, this.fD, this.fDone);
-        this.facEbuf.set(this.facCbuf.subarray(cUsed, cUsed + nz * nz), cUsed);
+        for (let i = cUsed; i < cUsed + nz * nz; i++) this.facEbuf[i] = this.facCbuf[i];
       }
       let bi = 0;
       for (let b = this.compHead[c]; b >= 0; b = this.compNext[b], bi++) {
@@ -1650,7 +1659,7 @@ export class ImpulseSolver {
     const k1 = pivotedCholesky(GP, K, C1, 0, K, this.fD, this.fDone, 1e-13);
     const k2 = pivotedCholesky(GR, K, C2, 0, K, this.fD, this.fDone, 1e-13);
     if (k1 === 0 || k2 === 0) return true; // S = 0
-    const A1 = (this.fA = growF(this.fA, 2 * K * K)), A2 = A1.subarray(K * K);
+    const A1 = (this.fA = growF(this.fA, K * K)), A2 = (this.fA2 = growF(this.fA2, K * K));
     for (let i = 0; i < k1; i++)
       for (let j = 0; j <= i; j++) {
         let sum = 0;
@@ -1678,7 +1687,7 @@ export class ImpulseSolver {
     const res = (this.fRes = growF(this.fRes, s)), tmp = (this.fTmp = growF(this.fTmp, K));
     this.sWork = growF(this.sWork, 3 * m * m + 4 * m);
     this.sPiv = growI(this.sPiv, 2 * m);
-    res.set(this.sRhs.subarray(0, s));
+    for (let q = 0; q < s; q++) res[q] = this.sRhs[q];
     let bn = 0;
     for (let q = 0; q < s; q++) bn = Math.max(bn, Math.abs(this.sRhs[q]));
     for (let pass = 0; pass < 4; pass++) {
