@@ -93,7 +93,7 @@ function neverCoplanar(coords: ArrayLike<number>, off: number, triangleDomain: b
   return false;
 }
 
-function solve(coords: ArrayLike<number>, off: number, triangleDomain: boolean, tol: number, maxBoxes: number): boolean {
+function solve(coords: ArrayLike<number>, off: number, triangleDomain: boolean, tol: number, maxBoxes: number, tLimit = Infinity): boolean {
   if (neverCoplanar(coords, off, triangleDomain)) return false;
   let m = 0;
   for (let i = 0; i < 24; i++) {
@@ -134,7 +134,8 @@ function solve(coords: ArrayLike<number>, off: number, triangleDomain: boolean, 
   let sp = 0;
   st[0] = 0; st[1] = 1; st[2] = 0; st[3] = 1; st[4] = 0; st[5] = 1;
   sp = 1;
-  let best = Infinity, bestU = 0, bestV = 0;
+  // Boxes starting at or after tLimit are never explored (a caller's earlier contact).
+  let best = tLimit, bestU = 0, bestV = 0;
   let boxes = 0;
   const c = _corner;
   while (sp > 0) {
@@ -214,7 +215,7 @@ function solve(coords: ArrayLike<number>, off: number, triangleDomain: boolean, 
     }
     sp += 2;
   }
-  if (best === Infinity) return false;
+  if (best === tLimit) return false;
   _res[0] = best; _res[1] = bestU; _res[2] = bestV;
   return true;
 }
@@ -274,13 +275,15 @@ export function ccdEdgeEdgeHit(coords: ArrayLike<number>, offset = 0, opts?: Ccd
 
 /**
  * Flat form for hot loops: writes t, u, v into out[oo..oo+2] and returns true
- * on contact. `vertexTriangle` selects the query kind.
+ * on contact. `vertexTriangle` selects the query kind. With `tLimit`, only a
+ * contact earlier than tLimit is looked for (the search never explores time
+ * boxes from tLimit on).
  */
 export function ccdQueryFlat(
   vertexTriangle: boolean, coords: ArrayLike<number>, offset: number, out: Float64Array, oo: number,
-  tolerance = 0, maxBoxes = 100_000,
+  tolerance = 0, maxBoxes = 100_000, tLimit = Infinity,
 ): boolean {
-  if (!solve(coords, offset, vertexTriangle, tolerance, maxBoxes)) return false;
+  if (!solve(coords, offset, vertexTriangle, tolerance, maxBoxes, tLimit)) return false;
   out[oo] = _res[0]; out[oo + 1] = _res[1]; out[oo + 2] = _res[2];
   return true;
 }

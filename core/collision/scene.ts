@@ -15,10 +15,11 @@
  * triangle pair the exact triangle–triangle test at the frame and, for pairs
  * that were not already intersecting at the previous frame, vertex–triangle
  * and edge–edge CCD over the linear motion between the frames. The earliest
- * contact over a part pair's candidate feature list is found as in Zachwieja's
- * micro-backtracking (section 3.5): only the features involved are moved in
- * time, earliest first, and each later feature's search is cut at the best
- * time found so far.
+ * contact over a part pair's candidate feature list is found by Zachwieja's
+ * micro-backtracking (section 3.5, `backtrack.ts`): only the features involved
+ * are searched, in order of the earliest time each could touch, each search
+ * confined to the time before the earliest contact found so far, and the rest
+ * discarded once they cannot precede it.
  *
  * Penetration depth (scene units) of a crossing part pair at a frame: the
  * deepest vertex penetration both ways. Only vertices inside the overlap of
@@ -51,7 +52,7 @@ import { SceneEvaluator } from '../anim';
 import { Rig, computeSkinMatrices, dominantJointPerTriangle, skeletonHops, skinPositions } from '../skeleton';
 import { TriangleBVH } from './bvh';
 import { PartSweepAndPrune, partPairIgnored as isIgnored, settingsCollide as groupsCollide } from './sap';
-import { ccdQueryFlat } from './ccd';
+import { FEATURE_EDGE_EDGE, FEATURE_VERTEX_TRIANGLE, featurePoint, firstContact } from './backtrack';
 import { reduceContacts } from './contacts';
 import { convexFromMesh, convexPolyhedraIntersect, isConvexMesh, updateConvexPlanes, type ConvexPolyhedron } from './convex';
 import { closestPointOnMesh, closestPointOnTriangle, forEachLeafPair, pointInParts, verticesInBox } from './query';
@@ -473,16 +474,27 @@ export class CollisionScene {
     }
   }
 
-  /** Refits part p's BVH for the current pose (once per pose). */
+  /**
+   * Refits part p's BVH for the current pose (once per pose): over the motion
+   * since the previous sample when a continuous test of this detect needs it
+   * (sweptStamp), else at the current sample only (tighter boxes, fewer
+   * candidate pairs for the discrete test).
+   */
   private ensureRefit(p: number): void {
     const part = this.parts[p];
-    if (part.refitStamp === this.frameStamp) return;
+    const swept = this.hasPrev && this.sweptStamp[p] === this.frameStamp;
+    if (part.refitStamp === this.frameStamp && (!swept || this.refitWasSwept[p] === 1)) return;
     part.refitStamp = this.frameStamp;
+    this.refitWasSwept[p] = swept ? 1 : 0;
     this.ensureSkinned(p, false);
-    if (this.hasPrev) this.ensureSkinned(p, true);
+    if (swept) this.ensureSkinned(p, true);
     const o = this.objects[part.object];
-    part.bvh.refitSwept(o.positions, this.hasPrev ? o.prevPositions : null);
+    part.bvh.refitSwept(o.positions, swept ? o.prevPositions : null);
   }
+
+  /** Per part: the pose stamp at which a continuous test needs its swept boxes, and whether its last refit was swept. */
+  private sweptStamp = new Int32Array(0);
+  private refitWasSwept = new Uint8Array(0);
 
   /** Refits every part of an object (before inside / distance queries against it). */
   private ensureObjectRefit(oi: number): void {
@@ -509,6 +521,19 @@ export class CollisionScene {
     pairs.length = 0;
     this.sap.pairs(this.partBoxes, this.parts.length, this.acceptPair, pairs);
     this.stats.candidatePartPairs += pairs.length / 2;
+    if (this.sweptStamp.length < this.parts.length) {
+      this.sweptStamp = new Int32Array(this.parts.length).fill(-1);
+      this.refitWasSwept = new Uint8Array(this.parts.length);
+    }
+    if (continuous && this.hasPrev) {
+      // parts in a pair that gets the continuous test (apart at the previous sample)
+      const NP = this.parts.length;
+      for (let k = 0; k < pairs.length; k += 2) {
+        if (this.prevCrossing.has(pairs[k] * NP + pairs[k + 1])) continue;
+        this.sweptStamp[pairs[k]] = this.frameStamp;
+        this.sweptStamp[pairs[k + 1]] = this.frameStamp;
+      }
+    }
     const found: (FrameContact | null)[] = [];
     const crossingObjects = new Set<number>();
     this.crossLists.clear();
@@ -562,7 +587,6 @@ export class CollisionScene {
   private readonly _P = new Float64Array(9);
   private readonly _Q = new Float64Array(9);
   private readonly _seg = new Float64Array(6);
-  private readonly _ccd = new Float64Array(24);
   private readonly _hit = new Float64Array(3);
   private readonly _cp = new Float64Array(3);
   private _pts = new Float64Array(3 * 256);
@@ -612,12 +636,37 @@ export class CollisionScene {
         nx += this._cp[0]; ny += this._cp[1]; nz += this._cp[2];
         crossTris.push(ta, tb);
       }
-      if (doCcd && sweptTrisOverlap(Qa, Pa, oa.indices, ta, Qb, Pb, ob.indices, tb) && !apartDuringStep(Qa, Pa, oa.indices, ta, Qb, Pb, ob.indices, tb)) {
-        const before = best;
-        best = this.ccdPair(oa, ta, ob, tb, best, bestPoint);
-        if (best < before) { bestTa = ta; bestTb = tb; }
+      if (doCcd && sweptTrisOverlap(Qa, Pa, oa.indices, ta, Qb, Pb, ob.indices, tb)) {
+        const lb = earliestTouch(Qa, Pa, oa.indices, ta, Qb, Pb, ob.indices, tb);
+        if (lb <= 1) this.addCandidate(ta, tb, lb);
       }
     });
+    if (doCcd && this._nCand > 0) {
+      // Micro-backtracking (Zachwieja 3.5): the candidate triangle pairs in
+      // order of the earliest time they could touch, each pair's features
+      // searched before the earliest contact found so far (backtrack.ts); the
+      // pairs that cannot precede it are discarded unsearched.
+      const n = this._nCand, lbs = this._candLb, heap = this._candHeap, r = this._fc;
+      for (let i = 0; i < n; i++) heap[i] = i;
+      for (let k = (n >> 1) - 1; k >= 0; k--) siftDownMin(heap, n, k, lbs);
+      let m = n;
+      while (m > 0) {
+        const i = heap[0];
+        if (lbs[i] >= best) break;
+        heap[0] = heap[--m];
+        siftDownMin(heap, m, 0, lbs);
+        const ta = this._candTris[i * 2], tb = this._candTris[i * 2 + 1];
+        this._nFeat = 0;
+        this.addFeatures(oa, ta, ob, tb);
+        this.stats.ccdQueries += firstContact(this._feat, this._featKind, this._nFeat, r, best);
+        if (r[0] < best) {
+          best = r[0];
+          bestTa = ta; bestTb = tb;
+          featurePoint(this._feat, r[3], this._featKind[r[3]], best, r[1], r[2], bestPoint);
+        }
+      }
+      this._nCand = 0;
+    }
     if (crossings > 0) this.curCrossing.add(pairKey);
     if (crossings === 0 && best === Infinity) return null;
     const point: [number, number, number] = [0, 0, 0];
@@ -662,48 +711,61 @@ export class CollisionScene {
     return c;
   }
 
-  /** Earliest CCD contact of the 15 features of a triangle pair, cut at `best`. */
-  private ccdPair(oa: CollisionObject, ta: number, ob: CollisionObject, tb: number, best: number, bestPoint: Float64Array): number {
-    const c = this._ccd, h = this._hit;
+  // candidate triangle pairs of the step (triangles, earliest possible contact, heap scratch)
+  private _candTris = new Int32Array(256);
+  private _candLb = new Float64Array(128);
+  private _candHeap = new Int32Array(128);
+  private _nCand = 0;
+  // features of one triangle pair (24 numbers each) and their kinds
+  private readonly _feat = new Float64Array(24 * 15);
+  private readonly _featKind = new Uint8Array(15);
+  private _nFeat = 0;
+  private readonly _fc = new Float64Array(4);
+
+  private addCandidate(ta: number, tb: number, lb: number): void {
+    if (this._nCand === this._candLb.length) {
+      const cap = this._nCand * 2;
+      const nt = new Int32Array(cap * 2); nt.set(this._candTris); this._candTris = nt;
+      const nl = new Float64Array(cap); nl.set(this._candLb); this._candLb = nl;
+      this._candHeap = new Int32Array(cap);
+    }
+    this._candTris[this._nCand * 2] = ta; this._candTris[this._nCand * 2 + 1] = tb;
+    this._candLb[this._nCand++] = lb;
+  }
+
+  /** The features (6 vertex–triangle, 9 edge–edge) of a triangle pair whose swept boxes overlap, into _feat. */
+  private addFeatures(oa: CollisionObject, ta: number, ob: CollisionObject, tb: number): void {
     const Ia = oa.indices, Ib = ob.indices;
+    const c = this._feat;
     for (let pass = 0; pass < 2; pass++) {
       const ov = pass === 0 ? oa : ob, ot = pass === 0 ? ob : oa;
       const tv = pass === 0 ? ta : tb, tt = pass === 0 ? tb : ta;
       const Iv = pass === 0 ? Ia : Ib, It = pass === 0 ? Ib : Ia;
       for (let v = 0; v < 3; v++) {
+        const o = this._nFeat * 24;
         const vi = Iv[tv * 3 + v] * 3;
-        putPoint(c, 0, ov.prevPositions, vi); putPoint(c, 12, ov.positions, vi);
+        putPoint(c, o, ov.prevPositions, vi); putPoint(c, o + 12, ov.positions, vi);
         for (let j = 0; j < 3; j++) {
           const ti = It[tt * 3 + j] * 3;
-          putPoint(c, 3 + j * 3, ot.prevPositions, ti); putPoint(c, 15 + j * 3, ot.positions, ti);
+          putPoint(c, o + 3 + j * 3, ot.prevPositions, ti); putPoint(c, o + 15 + j * 3, ot.positions, ti);
         }
-        if (!sweptBoxesOverlap(c, true)) continue;
-        this.stats.ccdQueries++;
-        if (ccdQueryFlat(true, c, 0, _tuv, 0) && _tuv[0] < best) {
-          best = _tuv[0];
-          pointAt(c, true, _tuv, h);
-          bestPoint[0] = h[0]; bestPoint[1] = h[1]; bestPoint[2] = h[2];
-        }
+        if (!sweptBoxesOverlap(c, o, true)) continue;
+        this._featKind[this._nFeat++] = FEATURE_VERTEX_TRIANGLE;
       }
     }
     for (let ea = 0; ea < 3; ea++) {
       const a0 = Ia[ta * 3 + ea] * 3, a1 = Ia[ta * 3 + ((ea + 1) % 3)] * 3;
       for (let eb = 0; eb < 3; eb++) {
+        const o = this._nFeat * 24;
         const b0 = Ib[tb * 3 + eb] * 3, b1 = Ib[tb * 3 + ((eb + 1) % 3)] * 3;
-        putPoint(c, 0, oa.prevPositions, a0); putPoint(c, 3, oa.prevPositions, a1);
-        putPoint(c, 6, ob.prevPositions, b0); putPoint(c, 9, ob.prevPositions, b1);
-        putPoint(c, 12, oa.positions, a0); putPoint(c, 15, oa.positions, a1);
-        putPoint(c, 18, ob.positions, b0); putPoint(c, 21, ob.positions, b1);
-        if (!sweptBoxesOverlap(c, false)) continue;
-        this.stats.ccdQueries++;
-        if (ccdQueryFlat(false, c, 0, _tuv, 0) && _tuv[0] < best) {
-          best = _tuv[0];
-          pointAt(c, false, _tuv, h);
-          bestPoint[0] = h[0]; bestPoint[1] = h[1]; bestPoint[2] = h[2];
-        }
+        putPoint(c, o, oa.prevPositions, a0); putPoint(c, o + 3, oa.prevPositions, a1);
+        putPoint(c, o + 6, ob.prevPositions, b0); putPoint(c, o + 9, ob.prevPositions, b1);
+        putPoint(c, o + 12, oa.positions, a0); putPoint(c, o + 15, oa.positions, a1);
+        putPoint(c, o + 18, ob.positions, b0); putPoint(c, o + 21, ob.positions, b1);
+        if (!sweptBoxesOverlap(c, o, false)) continue;
+        this._featKind[this._nFeat++] = FEATURE_EDGE_EDGE;
       }
     }
-    return best;
   }
 
   private readonly _box = new Float64Array(6);
@@ -1378,6 +1440,20 @@ interface SideCache {
   exact: Uint8Array;
 }
 
+/** Min-heap by key[h[i]] over h[0..n): restores the order below slot k. */
+function siftDownMin(h: Int32Array, n: number, k: number, key: Float64Array): void {
+  const x = h[k], kx = key[x];
+  for (;;) {
+    let c = 2 * k + 1;
+    if (c >= n) break;
+    if (c + 1 < n && key[h[c + 1]] < key[h[c]]) c++;
+    if (key[h[c]] >= kx) break;
+    h[k] = h[c];
+    k = c;
+  }
+  h[k] = x;
+}
+
 /** Max-heap by key[h[i]] over h[0..n): restores the order below slot k. */
 function siftDown(h: Int32Array, n: number, k: number, key: Float64Array): void {
   const x = h[k], kx = key[x];
@@ -1551,7 +1627,6 @@ function boxDiagonal(P: ArrayLike<number>): number {
 }
 /** Triangles per BVH leaf: small leaves prune more triangle pairs in BVH-vs-BVH. */
 const LEAF_SIZE = 4;
-const _tuv = new Float64Array(3);
 
 function meshExtent(P: ArrayLike<number>): number {
   let m = 0;
@@ -1622,15 +1697,17 @@ function loadTri(out: Float64Array, P: ArrayLike<number>, I: Uint32Array, t: num
 }
 
 /**
- * Conservative cull for continuous detection: every point of a linearly moving
- * triangle moves by a convex combination of its vertices' displacements, so the
- * distance between any two points of the triangles can shrink during the step
- * by at most max_i |Δa_i − c| + max_j |Δb_j − c| (any c; here Δb_0). When the
- * gap between the triangles' boxes at the start is larger, they never touch.
+ * Earliest time in the step at which two linearly moving triangles can touch
+ * (conservative): every point of a linearly moving triangle moves by a convex
+ * combination of its vertices' displacements, so the distance between any two
+ * points of the triangles shrinks at most at max_i |Δa_i − c| + max_j |Δb_j − c|
+ * per step (any c; here Δb_0); they cannot touch before the gap between their
+ * boxes at the start is closed. 0 when the boxes overlap; above 1 when the
+ * triangles stay apart during the step.
  */
-function apartDuringStep(
+function earliestTouch(
   A0: Float64Array, A1: Float64Array, IA: Uint32Array, ta: number, B0: Float64Array, B1: Float64Array, IB: Uint32Array, tb: number,
-): boolean {
+): number {
   let gap2 = 0, scale = 0;
   for (let k = 0; k < 3; k++) {
     let alo = Infinity, ahi = -Infinity, blo = Infinity, bhi = -Infinity;
@@ -1644,7 +1721,7 @@ function apartDuringStep(
     const g = blo > ahi ? blo - ahi : alo > bhi ? alo - bhi : 0;
     gap2 += g * g;
   }
-  if (gap2 === 0) return false;
+  if (gap2 === 0) return 0;
   const c0 = IB[tb * 3] * 3;
   const cx = B1[c0] - B0[c0], cy = B1[c0 + 1] - B0[c0 + 1], cz = B1[c0 + 2] - B0[c0 + 2];
   let ma = 0, mb = 0;
@@ -1656,9 +1733,11 @@ function apartDuringStep(
     if (da > ma) ma = da;
     if (db > mb) mb = db;
   }
-  // rounding margin relative to the coordinates
-  const reach = ma + mb + 1e-12 * (scale + 1);
-  return gap2 > reach * reach;
+  // rounding margins relative to the coordinates: the bound stays below the truth
+  const gap = Math.sqrt(gap2) - 1e-12 * (scale + 1);
+  if (gap <= 0) return 0;
+  const reach = (ma + mb) * (1 + 1e-12) + 1e-12 * (scale + 1);
+  return gap / reach;
 }
 
 /** Boxes of two triangles over their motion (positions at both samples) overlap. */
@@ -1709,13 +1788,13 @@ function putPoint(c: Float64Array, o: number, P: Float64Array, i: number): void 
 }
 
 /** Swept boxes of the two features of a CCD query overlap (necessary for contact). */
-function sweptBoxesOverlap(c: Float64Array, vf: boolean): boolean {
+function sweptBoxesOverlap(c: Float64Array, o: number, vf: boolean): boolean {
   // feature 1: points 0 (and 1 for an edge); feature 2: the others
   const n1 = vf ? 1 : 2;
   for (let k = 0; k < 3; k++) {
     let lo1 = Infinity, hi1 = -Infinity, lo2 = Infinity, hi2 = -Infinity;
     for (let i = 0; i < 4; i++) {
-      const x0 = c[i * 3 + k], x1 = c[12 + i * 3 + k];
+      const x0 = c[o + i * 3 + k], x1 = c[o + 12 + i * 3 + k];
       const lo = x0 < x1 ? x0 : x1, hi = x0 < x1 ? x1 : x0;
       if (i < n1) { if (lo < lo1) lo1 = lo; if (hi > hi1) hi1 = hi; } else { if (lo < lo2) lo2 = lo; if (hi > hi2) hi2 = hi; }
     }
@@ -1724,13 +1803,6 @@ function sweptBoxesOverlap(c: Float64Array, vf: boolean): boolean {
   return true;
 }
 
-function pointAt(c: Float64Array, vf: boolean, tuv: Float64Array, out: Float64Array): void {
-  const t = tuv[0], u = tuv[1], v = tuv[2];
-  for (let k = 0; k < 3; k++) {
-    const at = (i: number) => c[i * 3 + k] + t * (c[12 + i * 3 + k] - c[i * 3 + k]);
-    if (vf) { const a = at(1); out[k] = a + u * (at(2) - a) + v * (at(3) - a); } else { const a0 = at(0); out[k] = a0 + u * (at(1) - a0); }
-  }
-}
 
 /** (unit normal of Q) − (unit normal of P): points from Q's object into P's. */
 function accumulateNormal(P: Float64Array, Q: Float64Array, out: Float64Array): void {
