@@ -997,6 +997,9 @@ export class ImpulseSolver {
       const i = this.post[t], p = par[i];
       if (p < 0) continue;
       const di = dim[i], dp = dim[p], oi = off[i], op = off[p], o = 36 * i;
+      let nz = false;
+      for (let rr = 0; rr < di; rr++) if (x[oi + rr] !== 0) nz = true;
+      if (!nz) continue; // sparse right-hand sides (one impulse): nothing to pass up
       for (let c = 0; c < dp; c++) {
         let s = 0;
         for (let rr = 0; rr < di; rr++) s += W[o + rr * 6 + c] * x[oi + rr];
@@ -1006,6 +1009,9 @@ export class ImpulseSolver {
     const tmp = this.work36;
     for (let i = 0; i < N; i++) {
       const di = dim[i], oi = off[i], o = 36 * i;
+      let nz = false;
+      for (let rr = 0; rr < di; rr++) if (x[oi + rr] !== 0) nz = true;
+      if (!nz) continue;
       for (let rr = 0; rr < di; rr++) {
         let s = 0;
         for (let k = 0; k < di; k++) s += Dinv[o + rr * 6 + k] * x[oi + k];
@@ -1499,6 +1505,7 @@ export class ImpulseSolver {
    * bodies); returns false otherwise (the caller forms S).
    */
   private solveLowRankSchur(s: number): boolean {
+    if (s < 12) return false; // small: forming S is as cheap
     const nd = this.nd, N = this.nNodes;
     // tree component of every node (parents come later in post-order)
     this.compOf = growI(this.compOf, N);
@@ -1548,7 +1555,7 @@ export class ImpulseSolver {
       let n = 0;
       for (let b = this.compHead[c]; b >= 0; b = this.compNext[b]) n++;
       const nz = 6 * n;
-      if (nz > s && n > 1) return false; // forming this block would cost more than forming S
+      if (nz > s && !(n === 1 && this.isolatedNode(d))) return false; // forming this block would cost more than forming S
       const Z = (this.fZblk = growF(this.fZblk, nz * nz));
       this.fD = growF(this.fD, nz);
       this.fDone = growU(this.fDone, nz);
