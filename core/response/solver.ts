@@ -31,6 +31,26 @@ import type { ContactInput, ContactStateValue, JointInput, RigidBodyInput, Solve
  * O(n). Joints that close loops, joints beyond the first one to a keyframed
  * body in a tree, and all contacts are "secondary" rows handled by a small
  * dense Schur complement of size s (s tree solves, O(n·s + s³)).
+ *
+ * Many redundant contacts (a ragdoll lying on the ground: 40–80 points, four
+ * coplanar corners per box, collinear points along limbs). The contacts of
+ * one dynamic body against the world or keyframed bodies form a "group":
+ * - `contactGroups: 'schur'`: a group whose rows are dependent is replaced by
+ *   a basis of its row space (≤ 6 rows, scaled so that the least-norm split
+ *   over the full set is kept), so the Schur complement has at most 6 rows
+ *   per body.
+ * - `'eliminate'`: the body is eliminated together with its group (and its
+ *   sliding contacts when the rows stay independent) before anything else;
+ *   its joints become secondary rows. A body pinned by its contacts then has
+ *   no freedom left (Z = 0) and its joints drop out of the problem. When
+ *   every touched body is such an isolated node, the Schur complement is
+ *   S = P Rᵀ of rank K (the freedoms left), solved in O(s + K³).
+ * - `'auto'` picks the smaller Schur complement. The Schur system is solved
+ *   least-norm (rank-revealing pivoted Cholesky when symmetric, complete-
+ *   pivot LU otherwise) — never by an SVD.
+ * Unilateral contacts: pulling frictionless contacts leave all at once and a
+ * separated contact that would approach comes back (complementarity), with a
+ * cap against cycling.
  */
 
 const KIND_BALL = 0;
@@ -315,13 +335,13 @@ export class ImpulseSolver {
     // Keeping each sliding impulse in its sticking direction (the paper's α, β
     // conditions) can add kinetic energy when several contacts slide at once.
     // Then the largest friction scale s in [0, 1] that adds none is found by
-    // bisection and the whole solve (contact states included) is redone with
+    // bisection (to 2⁻¹⁶) and the whole solve (contact states included) is redone with
     // γ·s: impulses stay pushing and inside their (original) cones, momentum is
     // untouched, and s = 0 is the frictionless solution.
     let lo = 0,
       hi = 1;
     try {
-      for (let k = 0; k < 30; k++) {
+      for (let k = 0; k < 16; k++) {
         this.gammaScale = 0.5 * (lo + hi);
         this.solveOnce(bodies, joints, contacts, options, out);
         if (allowed()) lo = this.gammaScale;

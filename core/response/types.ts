@@ -96,10 +96,13 @@ export interface SolveOptions {
   /**
    * Contacts may only push (default true). A sticking contact whose impulse
    * leaves the cone slides (the paper's rule); one that cannot push while
-   * sticking or sliding loses its friction; a frictionless one that would pull
-   * is separating and is removed; after each change the system is solved
-   * again. With `false` every contact is an equality (the paper's formulation:
-   * only the stick → slide switch is made).
+   * sticking or sliding loses its friction; frictionless ones that would pull
+   * are separating and are removed (all at once), and a removed one that
+   * would then approach comes back, so that separated contacts neither pull
+   * nor interpenetrate (a contact that keeps coming back stays out after
+   * three rounds); after each change the system is solved again. With
+   * `false` every contact is an equality (the paper's formulation: only the
+   * stick → slide switch is made).
    */
   unilateral?: boolean;
   /** `sparse` (default, ~linear in body count for trees) or `dense` (the full 9n system by Gaussian elimination; a reference). */
