@@ -492,6 +492,7 @@ export class SimWorld {
       this.propDot[c] = new Float64Array(16);
     }
     this.groundMark = new Int32Array(vOff);
+    this.groundHitStep = new Int32Array(vOff).fill(-1);
     this.saved = new Float64Array(this.bodies.state.length);
 
     // ---- which collider pairs may collide
@@ -633,6 +634,16 @@ export class SimWorld {
 
   /** Time index of K1 (steps since the start). */
   private kfTimeIndex = 0;
+
+  /** Normal of a persistent (resting) contact on these features, or null. */
+  private persistedNormal(kind: number, cA: number, fA: number, cB: number, fB: number): Float64Array | null {
+    const P = this.persist;
+    for (let k = 0; k < P.length; k++) {
+      const pc = P[k];
+      if (pc.kind === kind && pc.cA === cA && pc.fA === fA && pc.cB === cB && pc.fB === fB) return pc.n;
+    }
+    return null;
+  }
 
   /** The end of the step becomes the start of the next. */
   private swapKeyframed(): void {
@@ -845,24 +856,26 @@ export class SimWorld {
     this.placeDynamic(st, this.P0);
     this.solveContacts(st, timeSec, hs, false);
     for (let i = 0; i < this.dynCount; i++) if (this.awake[i]) B.driftBody(st, i, hs);
-    this.correctJoints(st);
+    this.correctJoints(st, false);
     for (let i = 0; i < this.dynCount; i++) if (this.awake[i]) B.kickBody(st, i, 0.5 * hs);
   }
 
   /**
-   * Position-level joint correction after the drift, a few Gauss–Seidel
-   * sweeps: ball-joint anchors pulled together (mass-weighted translation),
-   * then cone and twist limits restored by rotating the two bodies about the
-   * joint point (so the anchors stay together), split by their inverse
-   * inertia about the rotation axis. Angular momenta are kept.
+   * Position-level joint correction, a few Gauss–Seidel sweeps: ball-joint
+   * anchors pulled together (mass-weighted translation) after every drift;
+   * with `limits` (once per step, after it, like the ground projection, so
+   * the jumps are not mistaken for motion by the continuous detection) cone
+   * and twist limits restored first by rotating the two bodies about the
+   * joint point (the anchors stay together), split by their inverse inertia
+   * about the rotation axis. Momenta are kept.
    */
-  private correctJoints(st: Float64Array): void {
+  private correctJoints(st: Float64Array, limits: boolean): void {
     const J = this.joints;
     if (J.length === 0) return;
     // limits first (rotations about the joint points), then the anchors, which the limit
-    // corrections of neighbouring joints disturb; the last sweeps pull anchors only
+    // corrections of neighbouring joints disturb; the last sweep pulls anchors only
     for (let sweep = 0; sweep < 4; sweep++) {
-      if (sweep < 3) for (let k = 0; k < J.length; k++) this.correctLimits(st, J[k]);
+      if (limits && sweep < 3) for (let k = 0; k < J.length; k++) this.correctLimits(st, J[k]);
       for (let k = 0; k < J.length; k++) this.correctAnchor(st, J[k]);
       for (let k = J.length - 1; k >= 0; k--) this.correctAnchor(st, J[k]);
     }
@@ -1031,6 +1044,7 @@ export class SimWorld {
    * sub-step), or -1.
    */
   private findHits(hs: number): number {
+    const st = this.bodies.state;
     this.hitCount = 0;
     const P0 = this.P0, P1 = this.P1;
     const minApproach = 1e-9;
@@ -1047,6 +1061,10 @@ export class SimWorld {
           // ragdoll vertices slow enough for the speculative contacts of this sub-step are theirs
           if (y0 - y1 < specC * hs && y0 < specC * hs) continue;
           if (y1 < -this.opts.touchDistance && y1 < y0 - minApproach) {
+            // already touching at the start and not moving into the ground by its velocity: the
+            // downward displacement comes from joint corrections (the resting contacts hold the
+            // velocity, the projection after the step the position); an impact could not stop it
+            if (y0 <= this.opts.touchDistance && this.pointVelocityY(st, C.body, P1[o - 1], P1[o], P1[o + 1]) >= 0) continue;
             const t = y0 <= 0 ? 0 : y0 / (y0 - y1);
             this.pushHit(HitKind.Ground, c, v, -1, -1, t, 0, 0, 0, 1, 0, (y0 - y1) / hs);
             if (t < tmin) tmin = t;
@@ -1231,6 +1249,9 @@ export class SimWorld {
         const sz = co[2] - (wa * co[5] + u * co[8] + w * co[11]);
         let side = sx * nx + sy * ny + sz * nz;
         if (Math.abs(side) < 1e-12) side = -(dx * nx + dy * ny + dz * nz);
+        // a pair already in resting contact keeps its normal: at touching distance the side is noise
+        const pnVT = this.persistedNormal(HitKind.VertexTriangle, V.index, v, T.index, t);
+        if (pnVT) side = pnVT[0] * nx + pnVT[1] * ny + pnVT[2] * nz;
         if (side < 0) {
           nx = -nx;
           ny = -ny;
@@ -1238,6 +1259,9 @@ export class SimWorld {
         }
         const dn = dx * nx + dy * ny + dz * nz;
         if (!(dn < -1e-9)) continue;
+        // a slow approach of a pair in resting contact is the resting contacts' business (held at
+        // the start of every sub-step); backtracking to it would only repeat the same tiny step
+        if (pnVT && -dn / hs < this.opts.restitutionThresholdMps) continue;
         this.pushHit(HitKind.VertexTriangle, V.index, v, T.index, t, th, u, w, nx, ny, nz, -dn / hs);
         if (th < tmin) tmin = th;
       }
@@ -1307,6 +1331,9 @@ export class SimWorld {
         const sz = (1 - u) * co[2] + u * co[5] - (1 - w) * co[8] - w * co[11];
         let side = sx * nx + sy * ny + sz * nz;
         if (Math.abs(side) < 1e-12) side = -(dx * nx + dy * ny + dz * nz);
+        // a pair already in resting contact keeps its normal: at touching distance the side is noise
+        const pnEE = this.persistedNormal(HitKind.EdgeEdge, ca, e, cb, f);
+        if (pnEE) side = pnEE[0] * nx + pnEE[1] * ny + pnEE[2] * nz;
         if (side < 0) {
           nx = -nx;
           ny = -ny;
@@ -1314,6 +1341,7 @@ export class SimWorld {
         }
         const dn = dx * nx + dy * ny + dz * nz;
         if (!(dn < -1e-9)) continue;
+        if (pnEE && -dn / hs < this.opts.restitutionThresholdMps) continue;
         this.pushHit(HitKind.EdgeEdge, ca, e, cb, f, th, u, w, nx, ny, nz, -dn / hs);
         if (th < tmin) tmin = th;
       }
@@ -1427,7 +1455,35 @@ export class SimWorld {
         // contact data reduction (Zachwieja 3.8): a flat patch is held by its extreme points
         if (nCand > 4) nCand = reduceGroundPatch(P, C.vOff, cand, nCand);
         // a ragdoll part (limb) lies on a line: its two farthest-apart points hold it
-        if (nCand > 2 && C.object >= 0 && this.objects[C.object].kind === 'character') nCand = reduceGroundLine(P, C.vOff, cand, nCand);
+        // plus its fastest approaching point, or a limb rolling about that line dips in between
+        if (nCand > 2 && C.object >= 0 && this.objects[C.object].kind === 'character') {
+          let fast = -1, fastV = Infinity;
+          for (let k = 0; k < nCand; k++) {
+            const o = 3 * (C.vOff + cand[k]);
+            const vn = this.pointVelocityY(st, C.body, P[o], P[o + 1], P[o + 2]);
+            if (vn < fastV) {
+              fastV = vn;
+              fast = cand[k];
+            }
+          }
+          nCand = reduceGroundLine(P, C.vOff, cand, nCand);
+          if (fast !== cand[0] && fast !== cand[1]) cand[nCand++] = fast;
+        }
+        // vertices that hit the ground by an impact in this step stay held: leaving one out lets the
+        // drift push it in again at once (an impact at the same time, over and over)
+        if (nCand < C.nv) {
+          const n0 = nCand;
+          for (let v = 0, o = 3 * C.vOff; v < C.nv; v++, o += 3) {
+            if (this.groundHitStep[C.vOff + v] !== this.stats.steps) continue;
+            let dup = false;
+            for (let k = 0; k < n0; k++) if (cand[k] === v) dup = true;
+            if (dup) continue;
+            const d = P[o + 1] - g;
+            if (d >= touch) continue;
+            if (this.pointVelocityY(st, C.body, P[o], P[o + 1], P[o + 2]) >= 0) continue;
+            cand[nCand++] = v;
+          }
+        }
         for (let k = 0; k < nCand; k++) {
           const v = cand[k], o = 3 * (C.vOff + v);
           const d = P[o + 1] - g;
@@ -1603,6 +1659,8 @@ export class SimWorld {
   private _kfTime = 0;
   private markStamp = 0;
   private groundMark = new Int32Array(0);
+  /** Per vertex: the step in which it last hit the ground by an impact. */
+  private groundHitStep = new Int32Array(0);
 
   /** Adds the ball joints and active cone limits of the ragdolls. Returns the joint count. */
   private gatherJoints(st: Float64Array): number {
@@ -1939,6 +1997,7 @@ export class SimWorld {
         if (vn >= 0) continue;
         if (this.groundMark[C.vOff + fA] === this.markStamp) continue;
         this.groundMark[C.vOff + fA] = this.markStamp;
+        this.groundHitStep[C.vOff + fA] = this.stats.steps;
         const ct = this.nextContact();
         ct.bodyA = C.body;
         ct.bodyB = -1;
@@ -2082,22 +2141,28 @@ export class SimWorld {
   /** Ground penetration projection and sleep bookkeeping. */
   private afterStep(h: number): void {
     const st = this.bodies.state;
+    this.correctJoints(st, true);
     if (this.groundY !== null) {
       this.placeDynamic(st, this.P0);
       const g = this.groundY;
       for (let c = 0; c < this.dynCount; c++) {
         const C = this.colliders[c];
-        if (!C.groups) continue;
+        if (!C.groups || this.objects[C.object].ragdoll) continue;
         let minY = Infinity;
         for (let v = 0, o = 3 * C.vOff + 1; v < C.nv; v++, o += 3) if (this.P0[o] < minY) minY = this.P0[o];
         if (minY < g - 1e-5) st[STATE_STRIDE * C.body + 1] += g - minY;
       }
-      // a lifted ragdoll part pulls its joints along (a few lift / anchor sweeps)
-      const J = this.joints;
-      if (J.length) for (let sweep = 0; sweep < 3; sweep++) {
-        for (let k = 0; k < J.length; k++) this.correctAnchor(st, J[k]);
-        for (let k = J.length - 1; k >= 0; k--) this.correctAnchor(st, J[k]);
-        for (const obj of this.objects) if (obj.ragdoll) for (const i of obj.bodies) this.liftFromGround(st, i);
+      // a ragdoll is lifted as a whole: lifting one part would open its joints, and closing
+      // them again in the next drift would push the part back in (an impact at once, again and again)
+      for (const obj of this.objects) {
+        if (!obj.ragdoll) continue;
+        let minY = Infinity;
+        for (const i of obj.bodies) {
+          const C = this.colliders[i];
+          if (!C.groups) continue;
+          for (let v = 0, o = 3 * C.vOff + 1; v < C.nv; v++, o += 3) if (this.P0[o] < minY) minY = this.P0[o];
+        }
+        if (minY < g - 1e-5) for (const i of obj.bodies) st[STATE_STRIDE * i + 1] += g - minY;
       }
     }
     const thr = this.opts.sleepSpeedMps;
