@@ -33,6 +33,9 @@ import { ccdQueryFlat } from './ccd';
 export const FEATURE_EDGE_EDGE = 0;
 export const FEATURE_VERTEX_TRIANGLE = 1;
 
+/** Distance (relative to the largest coordinate) within which the CCD may report a contact. */
+export const CCD_REACH = 4e-9;
+
 let _order = new Int32Array(0);
 let _lb = new Float64Array(0);
 const _tuv = new Float64Array(3);
@@ -40,19 +43,19 @@ const _tuv = new Float64Array(3);
 /**
  * Earliest time at which the two parts of feature f (24 numbers at
  * coords[f·24]: 4 points at the start, then at the end; the first part is
- * point 0 for vertex–triangle, points 0–1 for edge–edge) can touch: the gap
- * between their boxes at the start over the largest closing speed. 0 when
- * the boxes already overlap; Infinity when they never close that gap.
+ * point 0 for vertex–triangle, points 0–1 for edge–edge) can come within the
+ * CCD's tolerance: the gap between their boxes at the start, less that
+ * tolerance, over the largest closing speed. 0 when the boxes already
+ * (nearly) overlap; Infinity when they never close that gap.
  */
 export function earliestPossibleContact(coords: ArrayLike<number>, f: number, kind: number): number {
   const o = f * 24, n1 = kind === FEATURE_VERTEX_TRIANGLE ? 1 : 2;
   let gap2 = 0, scale = 0;
+  for (let i = 0; i < 24; i++) { const ax = Math.abs(coords[o + i]); if (ax > scale) scale = ax; }
   for (let k = 0; k < 3; k++) {
     let alo = Infinity, ahi = -Infinity, blo = Infinity, bhi = -Infinity;
     for (let i = 0; i < 4; i++) {
       const x = coords[o + i * 3 + k];
-      const ax = Math.abs(x);
-      if (ax > scale) scale = ax;
       if (i < n1) { if (x < alo) alo = x; if (x > ahi) ahi = x; } else { if (x < blo) blo = x; if (x > bhi) bhi = x; }
     }
     const g = blo > ahi ? blo - ahi : alo > bhi ? alo - bhi : 0;
@@ -69,8 +72,10 @@ export function earliestPossibleContact(coords: ArrayLike<number>, f: number, ki
     const d = Math.sqrt(dx * dx + dy * dy + dz * dz);
     if (i < n1) { if (d > ma) ma = d; } else if (d > mb) mb = d;
   }
-  // rounding margins relative to the coordinates: the bound stays below the truth
-  const gap = Math.sqrt(gap2) - 1e-12 * (scale + 1);
+  // The CCD reports a contact where the features come within its tolerance
+  // (1e-9 of the largest coordinate per component, see ccd.ts) and rounding
+  // adds a little: the gap to close is smaller by a margin above that.
+  const gap = Math.sqrt(gap2) - CCD_REACH * (scale + 1e-300);
   if (gap <= 0) return 0;
   const reach = (ma + mb) * (1 + 1e-12) + 1e-15 * (scale + 1);
   return gap / reach;

@@ -52,7 +52,7 @@ import { SceneEvaluator } from '../anim';
 import { Rig, computeSkinMatrices, dominantJointPerTriangle, skeletonHops, skinPositions } from '../skeleton';
 import { TriangleBVH } from './bvh';
 import { PartSweepAndPrune, partPairIgnored as isIgnored, settingsCollide as groupsCollide } from './sap';
-import { FEATURE_EDGE_EDGE, FEATURE_VERTEX_TRIANGLE, featurePoint, firstContact } from './backtrack';
+import { CCD_REACH, FEATURE_EDGE_EDGE, FEATURE_VERTEX_TRIANGLE, featurePoint, firstContact } from './backtrack';
 import { reduceContacts } from './contacts';
 import { convexFromMesh, convexPolyhedraIntersect, isConvexMesh, updateConvexPlanes, type ConvexPolyhedron } from './convex';
 import { closestPointOnMesh, closestPointOnTriangle, forEachLeafPair, pointInParts, verticesInBox } from './query';
@@ -1733,10 +1733,16 @@ function earliestTouch(
     if (da > ma) ma = da;
     if (db > mb) mb = db;
   }
-  // rounding margins relative to the coordinates: the bound stays below the truth
-  const gap = Math.sqrt(gap2) - 1e-12 * (scale + 1);
+  // less the distance within which the CCD reports a contact (relative to the
+  // coordinates, end positions included), so no reported contact is cut
+  let s1 = scale;
+  for (let j = 0; j < 3; j++) {
+    const a = IA[ta * 3 + j] * 3, b = IB[tb * 3 + j] * 3;
+    for (let k = 0; k < 3; k++) { const m = Math.max(Math.abs(A1[a + k]), Math.abs(B1[b + k])); if (m > s1) s1 = m; }
+  }
+  const gap = Math.sqrt(gap2) - CCD_REACH * (s1 + 1e-300);
   if (gap <= 0) return 0;
-  const reach = (ma + mb) * (1 + 1e-12) + 1e-12 * (scale + 1);
+  const reach = (ma + mb) * (1 + 1e-12) + 1e-12 * (s1 + 1);
   return gap / reach;
 }
 
