@@ -159,11 +159,12 @@ function poseThree(c: ReturnType<typeof threeCharacter>, ev: SceneEvaluator, ci:
 }
 
 /**
- * Timing: the three pipelines run frame by frame interleaved (ours discrete,
- * ours with continuous detection, three-mesh-bvh), so a busy machine slows
- * them alike; one untimed round warms the JIT of all three, then ROUNDS timed
- * rounds; a frame's time is its median over the rounds, and the rows give the
- * median over all frames and over the intersecting frames.
+ * Timing: rounds over the clip, each running the three pipelines one after
+ * the other over every frame (ours discrete, ours with continuous detection,
+ * three-mesh-bvh), so a busy machine slows them alike; the first round is
+ * untimed (JIT warm-up for all three), then ROUNDS timed rounds; a frame's
+ * time is its median over the rounds, and the rows give the median over all
+ * frames and over the intersecting frames.
  */
 const ROUNDS = 3;
 
@@ -189,19 +190,26 @@ export function benchCollision(frames = 60): BenchRow[] {
   const oursHit: boolean[] = [], threeHit: boolean[] = [];
   for (let f = 0; f <= frames; f++) { oursMs.push([]); contMs.push([]); threeMs.push([]); }
   for (let round = 0; round <= ROUNDS; round++) {
+    // ours: skinning (of the parts a test needs) + the full discrete check
     for (let f = 0; f <= frames; f++) {
-      // ours: skinning (of the parts a test needs) + the full discrete check
-      let a = performance.now();
+      const a = performance.now();
       scene.pose(f / 30, false);
       const contacts = scene.detect(false);
-      const ours = performance.now() - a;
-      // ours with continuous detection since the previous frame
-      a = performance.now();
+      const ms = performance.now() - a;
+      if (round === 0) oursHit.push(contacts.some((c) => c.kind === 'intersect' && c.a.objectId !== c.b.objectId));
+      else oursMs[f].push(ms);
+    }
+    // ours with continuous detection since the previous frame
+    for (let f = 0; f <= frames; f++) {
+      const a = performance.now();
       sceneCont.pose(f / 30, f > 0);
       sceneCont.detect(true);
-      const cont = performance.now() - a;
-      // three-mesh-bvh: skinning by StaticGeometryGenerator, refit, bvhcast collecting every intersecting pair
-      a = performance.now();
+      const ms = performance.now() - a;
+      if (round > 0) contMs[f].push(ms);
+    }
+    // three-mesh-bvh: skinning by StaticGeometryGenerator, refit, bvhcast collecting every intersecting pair
+    for (let f = 0; f <= frames; f++) {
+      const a = performance.now();
       chars.forEach((c, ci) => {
         poseThree(c, ev, ci, f / 30, local[ci]);
         c.gen.generate(c.geom);
@@ -217,13 +225,9 @@ export function benchCollision(frames = 60): BenchRow[] {
           return false;
         },
       });
-      const three = performance.now() - a;
-      if (round === 0) {
-        oursHit.push(contacts.some((c) => c.kind === 'intersect' && c.a.objectId !== c.b.objectId));
-        threeHit.push(pairs > 0);
-        continue;
-      }
-      oursMs[f].push(ours); contMs[f].push(cont); threeMs[f].push(three);
+      const ms = performance.now() - a;
+      if (round === 0) threeHit.push(pairs > 0);
+      else threeMs[f].push(ms);
     }
   }
   const perFrame = (m: number[][]) => m.map(median);
