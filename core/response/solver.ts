@@ -281,6 +281,8 @@ export class ImpulseSolver {
   private grpT = F64(0); // 6 per dynamic body: targets Q u = t
   /** Per dynamic body: 1 when it is eliminated together with its contact group (`contactGroups: 'eliminate'`). */
   private conBody = new Uint8Array(0);
+  private grpDirty = new Uint8Array(0); // per dynamic body: its contacts changed state since its group was decomposed
+  private prevState = new Uint8Array(0); // per contact: state at the last linear solve
   private conYt = F64(0); // 6 per dynamic body: velocity offset (I − Z M) Qᵀ t
   private conF = F64(0); // 6 per dynamic body: right-hand side of the last solve
   private mat36 = F64(36);
@@ -381,8 +383,11 @@ export class ImpulseSolver {
     this.loadContacts(contacts, bodies, frictionModel);
     this.conBody = growU(this.conBody, this.nd);
     this.conBody.fill(0, 0, this.nd);
-    this.buildForest();
-    if (!dense) this.factor();
+    this.grpDirty = growU(this.grpDirty, this.nd);
+    this.grpDirty.fill(1, 0, this.nd);
+    this.prevState = growU(this.prevState, contacts.length);
+    // sparse: the forest is built once the contact groups are known (first iteration)
+    if (dense) this.buildForest();
 
     const nj = this.nj, nc = this.nc;
     this.rejoins = growI(this.rejoins, nc);
@@ -395,15 +400,18 @@ export class ImpulseSolver {
       this.buildRows(restModel);
       if (dense) this.solveDense();
       else {
-        if (this.prepareGroups(groupMode)) {
+        const refactor = this.prepareGroups(groupMode) || iterations === 1;
+        if (refactor) {
           // the set of eliminated bodies changed: their joints leave (or rejoin) the tree
           this.buildForest();
           this.factor();
         }
         // eliminated bodies' blocks follow their groups, which change with the contact states
-        for (let d = 0; d < this.nd; d++) if (this.conBody[d]) this.eliminateGroupBody(d);
+        for (let d = 0; d < this.nd; d++) if (this.conBody[d] && (refactor || this.grpDirty[d])) this.eliminateGroupBody(d);
+        this.grpDirty.fill(0, 0, this.nd);
         this.solveSparse();
       }
+      for (let c = 0; c < nc; c++) this.prevState[c] = this.contactState[c];
       // Contact impulses: normal component and the tangential part.
       let scale = 0;
       for (let c = 0; c < nc; c++) {
@@ -473,6 +481,13 @@ export class ImpulseSolver {
         }
       }
       if (!changed) break;
+      // bodies whose contacts changed state have new groups
+      for (let c = 0; c < nc; c++) {
+        if (this.contactState[c] === this.prevState[c]) continue;
+        const a = this.cA[nj + c], b = this.cB[nj + c];
+        if (a >= 0 && this.dyn[a] >= 0) this.grpDirty[this.dyn[a]] = 1;
+        if (b >= 0 && this.dyn[b] >= 0) this.grpDirty[this.dyn[b]] = 1;
+      }
     }
     this.writeResult(out, iterations);
     return out;
@@ -1124,7 +1139,7 @@ export class ImpulseSolver {
     this.virtInvLam = growF(this.virtInvLam, 2 * nRows + 1);
     this.slHead = growI(this.slHead, nd);
     this.slCount = growI(this.slCount, nd);
-    this.slIn = growU(this.slIn, nd);
+    if (this.slIn.length < nd) this.slIn = new Uint8Array(Math.max(nd, 2 * this.slIn.length)); // kept across iterations
     this.grpHead.fill(-1, 0, nd);
     this.grpCount.fill(0, 0, nd);
     this.grpV0.fill(-1, 0, nd);
@@ -1151,8 +1166,12 @@ export class ImpulseSolver {
     }
     let sumRank = 0;
     for (let d = 0; d < nd; d++) {
-      this.grpRank[d] = 0;
-      if (this.grpHead[d] >= 0) sumRank += this.decomposeGroup(d);
+      if (this.grpDirty[d]) {
+        // (a group whose contacts kept their states keeps its decomposition)
+        this.grpRank[d] = 0;
+        if (this.grpHead[d] >= 0) this.decomposeGroup(d);
+      }
+      sumRank += this.grpRank[d];
       // its sliding contacts can be eliminated with it when all its rows stay independent
       if (this.slCount[d] > 0 && this.grpRank[d] + this.slCount[d] <= 6) sumRank += this.slCount[d];
     }
@@ -1169,7 +1188,6 @@ export class ImpulseSolver {
     }
     let changed = false;
     for (let d = 0; d < nd; d++) {
-      this.slIn[d] = 0;
       const c = eliminate && (this.grpRank[d] > 0 || (this.slCount[d] > 0 && this.slCount[d] <= 6)) ? 1 : 0;
       if (c !== this.conBody[d]) {
         this.conBody[d] = c;
