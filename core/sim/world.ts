@@ -162,6 +162,8 @@ interface Part {
   jbox1?: Float64Array;
   /** Characters: time index of the step the part was last skinned for (-1 never). */
   skinned: number;
+  /** Detection pass its triangle and edge boxes were computed in. */
+  primStamp: number;
 }
 
 /** A triangle mesh that collides: a dynamic body's surface, a keyframed prop, or a character mesh. */
@@ -470,11 +472,17 @@ export class SimWorld {
       this.skinDots[ci] = ch.meshes.map((m) => new Float64Array(16 * m.skinJoints.length));
       for (let mi = 0; mi < ch.meshes.length; mi++) {
         const mesh = ch.meshes[mi];
-        const dom = dominantJointPerTriangle(mesh);
-        this.colliders.push(this.makeCollider(KIND_CHARACTER, -1, ci, mi, ch.id, ch.name, '', -1, vOff, new Float64Array(0), mesh.indices, dom, 0.3, 0.5, ch.collision.groups, ch.collision.mask));
-        const C = this.colliders[this.colliders.length - 1];
+        // the part topology of a mesh is the same in every world: built once per mesh
+        let topo = characterTopology.get(mesh);
+        if (!topo) {
+          const C = this.makeCollider(KIND_CHARACTER, -1, ci, mi, ch.id, ch.name, '', -1, vOff, new Float64Array(0), mesh.indices, dominantJointPerTriangle(mesh), 0.3, 0.5, 0, 0);
+          for (const p of C.parts) slotBounds(mesh, p);
+          topo = { edges: C.edges, parts: C.parts };
+          characterTopology.set(mesh, topo);
+        }
+        const C = this.makeCollider(KIND_CHARACTER, -1, ci, mi, ch.id, ch.name, '', -1, vOff, new Float64Array(0), mesh.indices, null, 0.3, 0.5, ch.collision.groups, ch.collision.mask, topo);
+        this.colliders.push(C);
         C.nv = mesh.positions.length / 3;
-        for (const p of C.parts) slotBounds(mesh, p);
         vOff += mesh.positions.length / 3;
       }
     }
@@ -521,11 +529,16 @@ export class SimWorld {
   private makeCollider(
     kind: number, body: number, docIndex: number, mesh: number, objectId: string, objectName: string, partName: string, object: number,
     vOff: number, local: Float64Array, tris: Uint32Array, dominant: Int32Array | null, restitution: number, friction: number, groups: number, mask: number,
+    topo?: { edges: Uint32Array; parts: Part[] },
   ): Collider {
     const ntri = tris.length / 3;
-    const edges = uniqueEdges(tris);
+    const edges = topo ? topo.edges : uniqueEdges(tris);
     const parts: Part[] = [];
-    if (!dominant) {
+    if (topo) {
+      // shared read-only topology, own boxes and stamps
+      for (const p of topo.parts)
+        parts.push({ ...p, box: new Float64Array(6), jbox0: new Float64Array(6), jbox1: new Float64Array(6), skinned: -1, primStamp: -1 });
+    } else if (!dominant) {
       const all = new Uint32Array(ntri);
       for (let t = 0; t < ntri; t++) all[t] = t;
       const nv = local.length / 3;
@@ -533,7 +546,7 @@ export class SimWorld {
       for (let v = 0; v < nv; v++) verts[v] = v;
       const edgeIdx = new Uint32Array(edges.length / 2);
       for (let e = 0; e < edgeIdx.length; e++) edgeIdx[e] = e;
-      parts.push({ joint: -1, tris: all, verts, edges: edgeIdx, box: new Float64Array(6), skinned: -1 });
+      parts.push({ joint: -1, tris: all, verts, edges: edgeIdx, box: new Float64Array(6), skinned: -1, primStamp: -1 });
     } else {
       const byJoint = new Map<number, number[]>();
       for (let t = 0; t < ntri; t++) {
@@ -562,6 +575,7 @@ export class SimWorld {
           edges: Uint32Array.from([...es].sort((a, b) => a - b)),
           box: new Float64Array(6),
           skinned: -1,
+          primStamp: -1,
         });
       }
     }
@@ -634,6 +648,8 @@ export class SimWorld {
 
   /** Time index of K1 (steps since the start). */
   private kfTimeIndex = 0;
+  /** Counter of detection passes (findHits calls). */
+  private detectPass = 0;
 
   /** Normal of a persistent (resting) contact on these features, or null. */
   private persistedNormal(kind: number, cA: number, fA: number, cB: number, fB: number): Float64Array | null {
@@ -1046,6 +1062,7 @@ export class SimWorld {
   private findHits(hs: number): number {
     const st = this.bodies.state;
     this.hitCount = 0;
+    this.detectPass++;
     const P0 = this.P0, P1 = this.P1;
     const minApproach = 1e-9;
     let tmin = Infinity;
@@ -1136,6 +1153,9 @@ export class SimWorld {
   }
 
   private primitiveBoxes(C: Collider, p: Part): void {
+    // once per detection pass: a part can be in several pairs
+    if (p.primStamp === this.detectPass) return;
+    p.primStamp = this.detectPass;
     const P0 = this.P0, P1 = this.P1, off = C.vOff, T = C.tris, TB = C.triBox;
     for (let k = 0; k < p.tris.length; k++) {
       const t = p.tris[k];
@@ -2358,6 +2378,8 @@ const _q5 = new Float64Array(4);
 const _e = [0, 0, 0];
 const _p = [0, 0, 0];
 const _o10 = new Float64Array(10);
+/** Part topology of character meshes (edges, parts by dominant joint, slot bounds), per mesh. */
+const characterTopology = new WeakMap<SkinnedMesh, { edges: Uint32Array; parts: Part[] }>();
 const _emptyBox = Float64Array.of(Infinity, Infinity, Infinity, -Infinity, -Infinity, -Infinity);
 export type { Character, Prop };
 
