@@ -514,10 +514,11 @@ export function qrRankRevealing(a: Float64Array, s: number, K: number, U: Float6
  * Pivoted Cholesky of the symmetric positive semi-definite n×n row-major `z`
  * (read only): z ≈ C·Cᵀ with C (n×k, row-major with row stride `stride`) in
  * the original row order, stopped when the largest remaining diagonal is
- * ≤ `relTol` (default 1e-12) of the largest diagonal. `d` (n) and `done` (n) are scratch.
- * Returns k.
+ * ≤ `relTol` (default 1e-12) of the largest diagonal. `d` (n) and `done` (n)
+ * are scratch; `order`, if given, receives the pivot rows (C restricted to
+ * them, in that order, is lower triangular). Returns k.
  */
-export function pivotedCholesky(z: Float64Array, n: number, C: Float64Array, co: number, stride: number, d: Float64Array, done: Uint8Array, relTol = 1e-12): number {
+export function pivotedCholesky(z: Float64Array, n: number, C: Float64Array, co: number, stride: number, d: Float64Array, done: Uint8Array, relTol = 1e-12, order?: Int32Array): number {
   let dmax = 0;
   for (let i = 0; i < n; i++) {
     d[i] = z[i * n + i];
@@ -534,6 +535,7 @@ export function pivotedCholesky(z: Float64Array, n: number, C: Float64Array, co:
     }
     if (p < 0) break;
     done[p] = 1;
+    if (order) order[k] = p;
     const lpp = Math.sqrt(best);
     for (let i = 0; i < n; i++) {
       if (i === p) {

@@ -304,6 +304,8 @@ export class ImpulseSolver {
   private fR = F64(0);
   private fA = F64(0);
   private fA2 = F64(0);
+  private fOrd = new Int32Array(0);
+  private fOrd2 = new Int32Array(0);
   private mat36c = F64(36);
   private piv6 = new Int32Array(6);
   private piv6b = new Int32Array(6);
@@ -1537,8 +1539,8 @@ export class ImpulseSolver {
    * can still move in, 0 when its contacts pin it). So S = P Rᵀ with P = J C,
    * R = G C (s×K, K = Σ k_b), and its least-norm solution is
    * λ = U₂ · pinv(C₁ᵀC₂) · U₁ᵀ b where PᵀP = C₁C₁ᵀ, RᵀR = C₂C₂ᵀ (pivoted
-   * Cholesky) and U₁ = P C₁(C₁ᵀC₁)⁻¹, U₂ = R C₂(C₂ᵀC₂)⁻¹ are orthonormal bases
-   * of range(P), range(R); refined on the true residual. P and R have two
+   * Cholesky) and U₁ = P_piv L₁₁⁻ᵀ, U₂ = R_piv L₂₂⁻ᵀ are orthonormal bases of
+   * range(P), range(R); refined on the true residual. P and R have two
    * short segments per row, so this is O(s + K³) instead of O(s²·rank). Used when K ≤ s/2 (many contacts pinning many
    * bodies); returns false otherwise (the caller forms S).
    */
@@ -1696,38 +1698,28 @@ export class ImpulseSolver {
           }
         }
       }
-    // PᵀP = C₁C₁ᵀ, RᵀR = C₂C₂ᵀ (pivoted Cholesky at the numerical rank); then, with the implicit
-    // orthonormal bases U₁ = P C₁ (C₁ᵀC₁)⁻¹ of range(P) and U₂ of range(R): S = U₁ (C₁ᵀC₂) U₂ᵀ
+    // PᵀP = C₁C₁ᵀ, RᵀR = C₂C₂ᵀ (pivoted Cholesky at the numerical rank). The pivot columns of P
+    // span its range and U₁ = P_piv L₁₁⁻ᵀ is an orthonormal basis of it (L₁₁ = C₁ on the pivot
+    // rows, lower triangular), likewise U₂ for R; then S = U₁ (C₁ᵀC₂) U₂ᵀ.
     this.fD = growF(this.fD, K);
     this.fDone = growU(this.fDone, K);
+    this.fOrd = growI(this.fOrd, 2 * K);
+    const o1 = this.fOrd, o2 = this.fOrd2 = growI(this.fOrd2, K);
     const C1 = (this.fU1 = growF(this.fU1, K * K)), C2 = (this.fU2 = growF(this.fU2, K * K));
-    const k1 = pivotedCholesky(GP, K, C1, 0, K, this.fD, this.fDone, 1e-13);
-    const k2 = pivotedCholesky(GR, K, C2, 0, K, this.fD, this.fDone, 1e-13);
+    const k1 = pivotedCholesky(GP, K, C1, 0, K, this.fD, this.fDone, 1e-13, o1);
+    const k2 = pivotedCholesky(GR, K, C2, 0, K, this.fD, this.fDone, 1e-13, o2);
     if (k1 === 0 || k2 === 0) return true; // S = 0
-    const A1 = (this.fA = growF(this.fA, K * K)), A2 = (this.fA2 = growF(this.fA2, K * K));
-    for (let i = 0; i < k1; i++)
-      for (let j = 0; j <= i; j++) {
-        let sum = 0;
-        for (let c = 0; c < K; c++) sum += C1[c * K + i] * C1[c * K + j];
-        A1[i * K + j] = sum;
-      }
-    for (let i = 0; i < k2; i++)
-      for (let j = 0; j <= i; j++) {
-        let sum = 0;
-        for (let c = 0; c < K; c++) sum += C2[c * K + i] * C2[c * K + j];
-        A2[i * K + j] = sum;
-      }
-    cholInPlace(A1, K, k1);
-    cholInPlace(A2, K, k2);
     const m = Math.max(k1, k2);
     const M = (this.fM = growF(this.fM, m * m));
     M.fill(0, 0, m * m);
-    for (let i = 0; i < k1; i++)
-      for (let j = 0; j < k2; j++) {
-        let sum = 0;
-        for (let c = 0; c < K; c++) sum += C1[c * K + i] * C2[c * K + j];
-        M[i * m + j] = sum;
+    for (let c = 0; c < K; c++) {
+      const r1 = c * K, r2 = c * K;
+      for (let i = 0; i < k1; i++) {
+        const v = C1[r1 + i];
+        if (v === 0) continue;
+        for (let j = 0; j < k2; j++) M[i * m + j] += v * C2[r2 + j];
       }
+    }
     const y = (this.fY = growF(this.fY, Math.max(m, K))), z = (this.fZ = growF(this.fZ, Math.max(m, K)));
     const res = (this.fRes = growF(this.fRes, s)), tmp = (this.fTmp = growF(this.fTmp, K));
     this.sWork = growF(this.sWork, 3 * m * m + 4 * m);
@@ -1736,7 +1728,7 @@ export class ImpulseSolver {
     let bn = 0;
     for (let q = 0; q < s; q++) bn = Math.max(bn, Math.abs(this.sRhs[q]));
     for (let pass = 0; pass < 4; pass++) {
-      // Δλ = U₂ pinv(C₁ᵀC₂) U₁ᵀ res
+      // Δλ = U₂ pinv(C₁ᵀC₂) U₁ᵀ res, U₁ᵀ res = L₁₁⁻¹ (P_pivᵀ res)
       tmp.fill(0, 0, K);
       for (let q = 0; q < s; q++) {
         const rq = res[q];
@@ -1747,19 +1739,21 @@ export class ImpulseSolver {
         }
       }
       for (let i = 0; i < k1; i++) {
-        let sum = 0;
-        for (let c = 0; c < K; c++) sum += C1[c * K + i] * tmp[c];
-        y[i] = sum;
+        const row = o1[i] * K;
+        let v = tmp[o1[i]];
+        for (let j = 0; j < i; j++) v -= C1[row + j] * y[j];
+        y[i] = v / C1[row + i];
       }
-      cholSolve(A1, K, k1, y);
       for (let i = k1; i < m; i++) y[i] = 0;
       solveDenseRobust(M, m, y, z, this.sWork, this.sPiv);
-      cholSolve(A2, K, k2, z);
-      for (let c = 0; c < K; c++) {
-        let sum = 0;
-        for (let j = 0; j < k2; j++) sum += C2[c * K + j] * z[j];
-        tmp[c] = sum;
+      // U₂ z = R_piv L₂₂⁻ᵀ z
+      for (let i = k2 - 1; i >= 0; i--) {
+        let v = z[i];
+        for (let j = i + 1; j < k2; j++) v -= C2[o2[j] * K + i] * z[j];
+        z[i] = v / C2[o2[i] * K + i];
       }
+      tmp.fill(0, 0, K);
+      for (let i = 0; i < k2; i++) tmp[o2[i]] = z[i];
       for (let q = 0; q < s; q++) {
         let sum = 0;
         for (let sg = 0; sg < 4; sg += 2) {
