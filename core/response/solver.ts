@@ -1541,8 +1541,9 @@ export class ImpulseSolver {
    * λ = U₂ · pinv(C₁ᵀC₂) · U₁ᵀ b where PᵀP = C₁C₁ᵀ, RᵀR = C₂C₂ᵀ (pivoted
    * Cholesky) and U₁ = P_piv L₁₁⁻ᵀ, U₂ = R_piv L₂₂⁻ᵀ are orthonormal bases of
    * range(P), range(R); refined on the true residual. P and R have two
-   * short segments per row, so this is O(s + K³) instead of O(s²·rank). Used when K ≤ s/2 (many contacts pinning many
-   * bodies); returns false otherwise (the caller forms S).
+   * short segments per row, so this is O(s + K³) instead of O(s²·rank).
+   * Used when K ≤ s (many contacts pinning many bodies); returns false
+   * otherwise (the caller forms S).
    */
   private solveLowRankSchur(s: number): boolean {
     if (s < 12) return false; // small: forming S is as cheap
@@ -1644,7 +1645,7 @@ export class ImpulseSolver {
       }
       cUsed += nz * nz;
       K += k;
-      if (2 * K > s) return false;
+      if (K > s) return false;
     }
     // P = J C, R = G E (s×K, row-major); each row has at most two column segments (its bodies' components)
     const P = (this.fP = growF(this.fP, s * K)), R = (this.fR = growF(this.fR, s * K));
