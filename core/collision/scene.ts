@@ -593,6 +593,13 @@ export class CollisionScene {
 
   private narrow(pa: number, pb: number, continuous: boolean): FrameContact | null {
     const A = this.parts[pa], B = this.parts[pb];
+    const pairKey = pa * this.parts.length + pb;
+    const doCcd = continuous && !this.prevCrossing.has(pairKey);
+    if (!doCcd && !this.tightBoxesOverlap(pa, pb)) {
+      // the joint-bounded boxes met, the skinned parts do not: no refit needed
+      this.crossLists.set(pairKey, []);
+      return null;
+    }
     this.ensureRefit(pa);
     this.ensureRefit(pb);
     const oa = this.objects[A.object], ob = this.objects[B.object];
@@ -606,11 +613,9 @@ export class CollisionScene {
     let bestTa = -1, bestTb = -1;
     const bestPoint = this._hit;
     const crossTris: number[] = [];
-    // Continuous detection matters only where the parts were apart at the
-    // previous sample (a new contact's first moment, or a pass-through); a
+    // Continuous detection (doCcd) matters only where the parts were apart at
+    // the previous sample (a new contact's first moment, or a pass-through); a
     // contact that persists needs none. All triangle pairs were apart then.
-    const pairKey = pa * this.parts.length + pb;
-    const doCcd = continuous && !this.prevCrossing.has(pairKey);
     // Fast path (Moore & Wilhelms 2.2): two convex props whose solids are
     // apart cannot have crossing triangles; only the continuous test remains.
     this.crossLists.set(pairKey, crossTris);
@@ -697,6 +702,26 @@ export class CollisionScene {
       ccdTime: best === Infinity ? null : best,
       ccdPoint: best === Infinity ? null : [bestPoint[0], bestPoint[1], bestPoint[2]],
     };
+  }
+
+  private _tightStamp = new Int32Array(0);
+  private _tight = new Float64Array(0);
+
+  /** Whether the boxes of the skinned vertices of parts pa and pb (at the current sample) overlap. */
+  private tightBoxesOverlap(pa: number, pb: number): boolean {
+    if (this._tightStamp.length < this.parts.length) { this._tightStamp = new Int32Array(this.parts.length).fill(-1); this._tight = new Float64Array(this.parts.length * 6); }
+    const T = this._tight;
+    this.tightBox(pa);
+    this.tightBox(pb);
+    const a = pa * 6, b = pb * 6;
+    return !(T[a] > T[b + 3] || T[b] > T[a + 3] || T[a + 1] > T[b + 4] || T[b + 1] > T[a + 4] || T[a + 2] > T[b + 5] || T[b + 2] > T[a + 5]);
+  }
+
+  private tightBox(p: number): void {
+    if (this._tightStamp[p] === this.frameStamp) return;
+    this._tightStamp[p] = this.frameStamp;
+    this.ensureSkinned(p, false);
+    vertsBox(this.parts[p].verts, this.objects[this.parts[p].object].positions, this._tight, p * 6);
   }
 
   /** Half-space widening for the convex fast path: never reject touching solids. */
@@ -850,6 +875,8 @@ export class CollisionScene {
 
   /** Static edge structure of each part (built on first use). */
   private readonly topos: (PartTopo | undefined)[] = [];
+  /** Per object: each triangle's slot in its part's triangle list (part.bvh.order). */
+  private readonly triSlots: (Int32Array | undefined)[] = [];
   /** Per (part, other object): the frame's regions and distance bounds, reused by every pair of the frame. */
   private readonly sides = new Map<number, SideCache>();
   private detectStamp = 0;
@@ -983,7 +1010,7 @@ export class CollisionScene {
     for (let k = 0; k < nx; k += 2) {
       const ta = X[k], tb = X[k + 1];
       for (let j = 0; j < 3; j++) {
-        const v = I[ta * 3 + j], i = localIndex(verts, v);
+        const v = I[ta * 3 + j], i = topo.triLocal[topo.triSlot[ta] * 3 + j];
         let r = 0;
         for (let jj = 0; jj < 3; jj++) {
           const w = I[ta * 3 + jj] * 3;
@@ -1194,7 +1221,10 @@ export class CollisionScene {
       }
     }
     off[verts.length] = m;
-    topo = { adjOff: off, adjV: V2.slice(0, m), adjT: T1.slice(0, m), adjT2: T2.slice(0, m) };
+    let triSlot = this.triSlots[part.object];
+    if (triSlot === undefined) triSlot = this.triSlots[part.object] = new Int32Array(I.length / 3);
+    for (let k = 0; k < tris.length; k++) triSlot[tris[k]] = k;
+    topo = { adjOff: off, adjV: V2.slice(0, m), adjT: T1.slice(0, m), adjT2: T2.slice(0, m), triLocal: li, triSlot };
     this.topos[p] = topo;
     return topo;
   }
@@ -1416,6 +1446,10 @@ interface PartTopo {
   /** The part's triangles on each entry's edge (the same twice for an edge on the part's border). */
   adjT: Int32Array;
   adjT2: Int32Array;
+  /** Local indices of the vertices of the part's triangles, by slot (3 per triangle). */
+  triLocal: Int32Array;
+  /** The object's triangle → slot in its part's triangle list (shared by the object's parts). */
+  triSlot: Int32Array;
 }
 
 /** One part against one closed object in one detect: regions and distance bounds (per vertex of part.verts). */
