@@ -200,6 +200,8 @@ interface Collider {
   closed: boolean;
   /** Keyframed: moves during the current step. */
   moving: boolean;
+  /** Dynamic: box of `local` (principal frame, about the centre of mass). */
+  lbox: Float64Array;
 }
 
 /** A found contact (CCD hit or touching pair). */
@@ -584,6 +586,7 @@ export class SimWorld {
       triBox: new Float64Array(6 * ntri), edgeBox: new Float64Array(3 * edges.length), restitution, friction, groups, mask, box: new Float64Array(6),
       closed: kind !== KIND_CHARACTER && isClosedMesh(tris) && signedVolume(local, tris) > 0,
       moving: true,
+      lbox: localBox(local),
     };
   }
 
@@ -834,9 +837,8 @@ export class SimWorld {
       this.stats.subSteps++;
       const hs = (1 - f) * h;
       this.placeKeyframed(f, this.P0);
-      this.placeDynamic(st, this.P0);
       this.saved.set(st);
-      this.subStep(st, hs, t0 + f * h);
+      this.subStep(st, hs, t0 + f * h); // places the dynamic bodies' start positions in P0
       if (sub >= MAX_SUBSTEPS) {
         this.stats.budgetExceeded++;
         break;
@@ -1066,12 +1068,15 @@ export class SimWorld {
     const P0 = this.P0, P1 = this.P1;
     const minApproach = 1e-9;
     let tmin = Infinity;
+    const nc = this.colliders.length;
+    for (let c = 0; c < nc; c++) this.colliderBox(this.colliders[c]);
     // ground: vertex–plane, exact for linearly moving vertices
     if (this.groundY !== null) {
       const g = this.groundY;
       for (let c = 0; c < this.dynCount; c++) {
         const C = this.colliders[c];
         if (!this.awake[C.body] || !C.groups) continue;
+        if (C.box[1] > g) continue; // entirely above the ground over the sub-step
         const specC = C.object >= 0 && this.objects[C.object].kind === 'character' ? Math.max(this.opts.speculativeSpeedMps, 3) : 0;
         for (let v = 0, o = 3 * C.vOff + 1; v < C.nv; v++, o += 3) {
           const y0 = P0[o] - g, y1 = P1[o] - g;
@@ -1090,8 +1095,6 @@ export class SimWorld {
       }
     }
     // collider pairs
-    const nc = this.colliders.length;
-    for (let c = 0; c < nc; c++) this.colliderBox(this.colliders[c]);
     for (let a = 0; a < this.dynCount; a++) {
       const A = this.colliders[a];
       for (let b = 0; b < nc; b++) {
@@ -1123,6 +1126,16 @@ export class SimWorld {
     const P0 = this.P0, P1 = this.P1, off = C.vOff;
     C.box.set(_emptyBox);
     const character = C.kind === KIND_CHARACTER;
+    if (C.kind === KIND_DYNAMIC) {
+      // the body's local box turned by its start and end orientations (contains both vertex
+      // sets, so every straight vertex path between them): O(1) instead of O(vertices)
+      const bx = C.parts[0].box;
+      bx.set(_emptyBox);
+      orientedBoxInto(C.lbox, this.saved, STATE_STRIDE * C.body, bx);
+      orientedBoxInto(C.lbox, this.bodies.state, STATE_STRIDE * C.body, bx);
+      C.box.set(bx);
+      return;
+    }
     for (const p of C.parts) {
       const bx = p.box;
       if (character && !this.partActive(C, p)) {
@@ -1460,6 +1473,10 @@ export class SimWorld {
         if (!this.awake[C.body] || !C.groups) continue;
         // ragdoll parts: every ground approach up to 3 m/s is speculative (no exact time of impact needed for limbs)
         const specC = C.object >= 0 && this.objects[C.object].kind === 'character' ? Math.max(spec, 3) : spec;
+        // no vertex within reach of the ground: nothing to gather
+        _box6.set(_emptyBox);
+        orientedBoxInto(C.lbox, st, STATE_STRIDE * C.body, _box6);
+        if (_box6[1] - g >= touch && !(_box6[1] - g < specC * hs)) continue;
         // candidates: touching vertices that approach, and slow ones that would reach the ground in this sub-step
         let nCand = 0;
         const cand = this.scratchCand(C.nv);
@@ -2374,6 +2391,7 @@ const _v = [0, 0, 0];
 const _w = [0, 0, 0];
 const _acc = [0, 0, 0];
 const _q4 = new Float64Array(4);
+const _box6 = new Float64Array(6);
 const _q5 = new Float64Array(4);
 const _e = [0, 0, 0];
 const _p = [0, 0, 0];
@@ -2499,4 +2517,37 @@ function jointBoundedBox(p: Part, S: Float64Array, out: Float64Array): void {
     out[c] = a - pad;
     out[3 + c] = b + pad;
   }
+}
+
+/** Box of flat xyz points. */
+function localBox(X: Float64Array): Float64Array {
+  const b = Float64Array.from(_emptyBox);
+  for (let i = 0; i < X.length; i += 3)
+    for (let c = 0; c < 3; c++) {
+      if (X[i + c] < b[c]) b[c] = X[i + c];
+      if (X[i + c] > b[3 + c]) b[3 + c] = X[i + c];
+    }
+  if (X.length === 0) b.fill(0);
+  return b;
+}
+
+/** Grows `out` by the world box of local box `lb` placed at state st[s..] (position, then quaternion), padded for rounding. */
+function orientedBoxInto(lb: Float64Array, st: Float64Array, s: number, out: Float64Array): void {
+  const x = st[s + 3], y = st[s + 4], z = st[s + 5], w = st[s + 6];
+  // rotation matrix rows
+  const r00 = 1 - 2 * (y * y + z * z), r01 = 2 * (x * y - z * w), r02 = 2 * (x * z + y * w);
+  const r10 = 2 * (x * y + z * w), r11 = 1 - 2 * (x * x + z * z), r12 = 2 * (y * z - x * w);
+  const r20 = 2 * (x * z - y * w), r21 = 2 * (y * z + x * w), r22 = 1 - 2 * (x * x + y * y);
+  const cx = 0.5 * (lb[0] + lb[3]), cy = 0.5 * (lb[1] + lb[4]), cz = 0.5 * (lb[2] + lb[5]);
+  const ex = 0.5 * (lb[3] - lb[0]), ey = 0.5 * (lb[4] - lb[1]), ez = 0.5 * (lb[5] - lb[2]);
+  const pad = 1e-9 * (ex + ey + ez) + 1e-12;
+  const m0 = st[s] + r00 * cx + r01 * cy + r02 * cz, e0 = Math.abs(r00) * ex + Math.abs(r01) * ey + Math.abs(r02) * ez + pad;
+  const m1 = st[s + 1] + r10 * cx + r11 * cy + r12 * cz, e1 = Math.abs(r10) * ex + Math.abs(r11) * ey + Math.abs(r12) * ez + pad;
+  const m2 = st[s + 2] + r20 * cx + r21 * cy + r22 * cz, e2 = Math.abs(r20) * ex + Math.abs(r21) * ey + Math.abs(r22) * ez + pad;
+  if (m0 - e0 < out[0]) out[0] = m0 - e0;
+  if (m1 - e1 < out[1]) out[1] = m1 - e1;
+  if (m2 - e2 < out[2]) out[2] = m2 - e2;
+  if (m0 + e0 > out[3]) out[3] = m0 + e0;
+  if (m1 + e1 > out[4]) out[4] = m1 + e1;
+  if (m2 + e2 > out[5]) out[5] = m2 + e2;
 }
