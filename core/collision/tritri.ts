@@ -190,9 +190,12 @@ function addCoplanarPoints(P: ArrayLike<number>, po: number, Q: ArrayLike<number
     const A = pass === 0 ? P : Q, ao = pass === 0 ? po : qo, B = pass === 0 ? Q : P, bo = pass === 0 ? qo : po;
     const axisB = dropAxis(B, bo);
     const i = axisB === 0 ? 1 : 0, j = axisB === 2 ? 1 : 2;
+    // orientation of A's vertices to B's plane, from triTriOverlap
+    const side = pass === 0 ? _sideP : _sideQ;
     for (let v = 0; v < 3; v++) {
+      if (side[v] !== 0) continue; // off B's plane: not a point of the overlap's boundary
       if (pointInTri2(A[ao + v * 3 + i], A[ao + v * 3 + j], B[bo + i], B[bo + j], B[bo + 3 + i], B[bo + 3 + j], B[bo + 6 + i], B[bo + 6 + j])) {
-        if (n < 24 && orient3d(B, bo, B, bo + 3, B, bo + 6, A, ao + v * 3) === 0) {
+        if (n < 24) {
           pts[n * 3] = A[ao + v * 3]; pts[n * 3 + 1] = A[ao + v * 3 + 1]; pts[n * 3 + 2] = A[ao + v * 3 + 2];
           n++;
         }
