@@ -899,12 +899,13 @@ export class SimWorld {
     }
   }
 
-  /** Moves awake body i up so none of its vertices is below the ground. */
-  private liftFromGround(st: Float64Array, i: number): void {
-    if (!this.awake[i]) return;
-    const s = STATE_STRIDE * i, g = this.groundY!;
-    if (st[s + 1] - this.bodySize[i] >= g) return;
-    const C = this.colliders[i];
+  /** Lowest vertex height of dynamic collider c in state st (its box bottom when that is clear of the ground). */
+  private lowestY(st: Float64Array, c: number): number {
+    const C = this.colliders[c];
+    _box6.set(_emptyBox);
+    orientedBoxInto(C.lbox, st, STATE_STRIDE * C.body, _box6);
+    if (_box6[1] > this.groundY!) return _box6[1];
+    const s = STATE_STRIDE * C.body;
     const qx = st[s + 3], qy = st[s + 4], qz = st[s + 5], qw = st[s + 6];
     const L = C.local;
     let minY = Infinity;
@@ -914,7 +915,7 @@ export class SimWorld {
       const y = vy + qw * (2 * (qz * vx - qx * vz)) + qz * tx - qx * tz;
       if (y < minY) minY = y;
     }
-    if (st[s + 1] + minY < g) st[s + 1] = g - minY;
+    return st[s + 1] + minY;
   }
 
   /** Pulls a ball joint's anchors together (mass-weighted translation); leaves the joint point in _p. */
@@ -2180,13 +2181,11 @@ export class SimWorld {
     const st = this.bodies.state;
     this.correctJoints(st, true);
     if (this.groundY !== null) {
-      this.placeDynamic(st, this.P0);
       const g = this.groundY;
       for (let c = 0; c < this.dynCount; c++) {
         const C = this.colliders[c];
         if (!C.groups || this.objects[C.object].ragdoll) continue;
-        let minY = Infinity;
-        for (let v = 0, o = 3 * C.vOff + 1; v < C.nv; v++, o += 3) if (this.P0[o] < minY) minY = this.P0[o];
+        const minY = this.lowestY(st, c);
         if (minY < g - 1e-5) st[STATE_STRIDE * C.body + 1] += g - minY;
       }
       // a ragdoll is lifted as a whole: lifting one part would open its joints, and closing
@@ -2194,11 +2193,7 @@ export class SimWorld {
       for (const obj of this.objects) {
         if (!obj.ragdoll) continue;
         let minY = Infinity;
-        for (const i of obj.bodies) {
-          const C = this.colliders[i];
-          if (!C.groups) continue;
-          for (let v = 0, o = 3 * C.vOff + 1; v < C.nv; v++, o += 3) if (this.P0[o] < minY) minY = this.P0[o];
-        }
+        for (const i of obj.bodies) if (this.colliders[i].groups) minY = Math.min(minY, this.lowestY(st, i));
         if (minY < g - 1e-5) for (const i of obj.bodies) st[STATE_STRIDE * i + 1] += g - minY;
       }
     }
