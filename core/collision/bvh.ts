@@ -145,68 +145,86 @@ export class TriangleBVH {
    * between the two.
    */
   refitSwept(positions: ArrayLike<number>, positionsEnd: ArrayLike<number> | null): void {
-    const f = this.f32, u = this.u32;
-    if (this.leafVerts === null) this.buildLeafVerts();
-    const lv = this.leafVerts!, lvo = this.leafVertOffsets!;
-    for (let node = this.nodeCount - 1; node >= 0; node--) {
-      const o = node * NODE_WORDS;
-      const w7 = u[o + 7];
-      if (w7 & LEAF) {
-        // each distinct vertex of the leaf once
-        let lx = Infinity, ly = Infinity, lz = Infinity, hx = -Infinity, hy = -Infinity, hz = -Infinity;
-        for (let s = lvo[node], e = lvo[node + 1]; s < e; s++) {
-          const v = lv[s] * 3;
-          let x = positions[v], y = positions[v + 1], z = positions[v + 2];
+    const f = this.f32;
+    if (this.leafVerts === null) this.buildRefitLists();
+    const lv = this.leafVerts!, lvo = this.leafVertOffsets!, leaves = this.leafNodes!, inner = this.innerNodes!, right = this.innerRight!;
+    // leaves: each distinct vertex of the leaf once (lv holds position offsets v·3)
+    for (let l = 0; l < leaves.length; l++) {
+      const o = leaves[l] * NODE_WORDS;
+      let lx = Infinity, ly = Infinity, lz = Infinity, hx = -Infinity, hy = -Infinity, hz = -Infinity;
+      const e = lvo[l + 1];
+      for (let s = lvo[l]; s < e; s++) {
+        const v = lv[s];
+        const x = positions[v], y = positions[v + 1], z = positions[v + 2];
+        if (x < lx) lx = x; if (x > hx) hx = x;
+        if (y < ly) ly = y; if (y > hy) hy = y;
+        if (z < lz) lz = z; if (z > hz) hz = z;
+      }
+      if (positionsEnd !== null) {
+        for (let s = lvo[l]; s < e; s++) {
+          const v = lv[s];
+          const x = positionsEnd[v], y = positionsEnd[v + 1], z = positionsEnd[v + 2];
           if (x < lx) lx = x; if (x > hx) hx = x;
           if (y < ly) ly = y; if (y > hy) hy = y;
           if (z < lz) lz = z; if (z > hz) hz = z;
-          if (positionsEnd !== null) {
-            x = positionsEnd[v]; y = positionsEnd[v + 1]; z = positionsEnd[v + 2];
-            if (x < lx) lx = x; if (x > hx) hx = x;
-            if (y < ly) ly = y; if (y > hy) hy = y;
-            if (z < lz) lz = z; if (z > hz) hz = z;
-          }
         }
-        // float32 rounded outward (the slow path only when rounding went inward)
-        f[o] = down32(lx); f[o + 1] = down32(ly); f[o + 2] = down32(lz);
-        f[o + 3] = up32(hx); f[o + 4] = up32(hy); f[o + 5] = up32(hz);
-      } else {
-        const a = (node + 1) * NODE_WORDS, b = u[o + 6] * NODE_WORDS;
-        f[o] = f[a] < f[b] ? f[a] : f[b];
-        f[o + 1] = f[a + 1] < f[b + 1] ? f[a + 1] : f[b + 1];
-        f[o + 2] = f[a + 2] < f[b + 2] ? f[a + 2] : f[b + 2];
-        f[o + 3] = f[a + 3] > f[b + 3] ? f[a + 3] : f[b + 3];
-        f[o + 4] = f[a + 4] > f[b + 4] ? f[a + 4] : f[b + 4];
-        f[o + 5] = f[a + 5] > f[b + 5] ? f[a + 5] : f[b + 5];
       }
+      // float32, rounded outward
+      f[o] = down32(lx); f[o + 1] = down32(ly); f[o + 2] = down32(lz);
+      f[o + 3] = up32(hx); f[o + 4] = up32(hy); f[o + 5] = up32(hz);
+    }
+    // inner nodes, children before parents (depth-first order: children have larger indices)
+    for (let k = 0; k < inner.length; k++) {
+      const o = inner[k] * NODE_WORDS, a = o + NODE_WORDS, b = right[k] * NODE_WORDS;
+      f[o] = f[a] < f[b] ? f[a] : f[b];
+      f[o + 1] = f[a + 1] < f[b + 1] ? f[a + 1] : f[b + 1];
+      f[o + 2] = f[a + 2] < f[b + 2] ? f[a + 2] : f[b + 2];
+      f[o + 3] = f[a + 3] > f[b + 3] ? f[a + 3] : f[b + 3];
+      f[o + 4] = f[a + 4] > f[b + 4] ? f[a + 4] : f[b + 4];
+      f[o + 5] = f[a + 5] > f[b + 5] ? f[a + 5] : f[b + 5];
     }
   }
 
-  /** Distinct vertices per leaf (CSR by node index; inner nodes empty): a refit reads each once per leaf. */
-  private leafVerts: Uint32Array | null = null;
+  /**
+   * Refit lists (built on first refit): the leaf nodes with their distinct
+   * vertices (as position offsets v·3, CSR by leaf), and the inner nodes in
+   * decreasing index order with their right children.
+   */
+  private leafVerts: Int32Array | null = null;
   private leafVertOffsets: Int32Array | null = null;
+  private leafNodes: Int32Array | null = null;
+  private innerNodes: Int32Array | null = null;
+  private innerRight: Int32Array | null = null;
 
-  private buildLeafVerts(): void {
+  private buildRefitLists(): void {
     const u = this.u32, order = this.order, idx = this.indices;
-    const offs = new Int32Array(this.nodeCount + 1);
-    const tmp: number[] = [];
+    const leaves: number[] = [], offs: number[] = [], tmp: number[] = [], inner: number[] = [], right: number[] = [];
     for (let node = 0; node < this.nodeCount; node++) {
-      offs[node] = tmp.length;
       const w7 = u[node * NODE_WORDS + 7];
       if (!(w7 & LEAF)) continue;
+      leaves.push(node);
+      offs.push(tmp.length);
       const start = u[node * NODE_WORDS + 6], cnt = w7 & ~LEAF, first = tmp.length;
       for (let s = start; s < start + cnt; s++) {
         for (let j = 0; j < 3; j++) {
-          const v = idx[order[s] * 3 + j];
+          const v = idx[order[s] * 3 + j] * 3;
           let seen = false;
           for (let k = first; k < tmp.length; k++) if (tmp[k] === v) { seen = true; break; }
           if (!seen) tmp.push(v);
         }
       }
     }
-    offs[this.nodeCount] = tmp.length;
-    this.leafVerts = Uint32Array.from(tmp);
-    this.leafVertOffsets = offs;
+    offs.push(tmp.length);
+    for (let node = this.nodeCount - 1; node >= 0; node--) {
+      if (u[node * NODE_WORDS + 7] & LEAF) continue;
+      inner.push(node);
+      right.push(u[node * NODE_WORDS + 6]);
+    }
+    this.leafVerts = Int32Array.from(tmp);
+    this.leafVertOffsets = Int32Array.from(offs);
+    this.leafNodes = Int32Array.from(leaves);
+    this.innerNodes = Int32Array.from(inner);
+    this.innerRight = Int32Array.from(right);
   }
 
   isLeaf(node: number): boolean {
