@@ -183,39 +183,6 @@ export function solveDenseRobust(S: Float64Array, n: number, b: Float64Array, x:
     cholInPlace(GL, n, rank);
     cholInPlace(GU, n, rank);
   }
-  const apply = (res: Float64Array, out: Float64Array) => {
-    // out = pinv(S)·res (or S⁻¹·res at full rank)
-    for (let i = 0; i < n; i++) t[i] = res[p[i]];
-    if (full) {
-      for (let i = 0; i < n; i++) {
-        let s = t[i];
-        for (let k = 0; k < i; k++) s -= A[i * n + k] * t[k];
-        t[i] = s;
-      }
-      for (let i = n - 1; i >= 0; i--) {
-        let s = t[i];
-        for (let k = i + 1; k < n; k++) s -= A[i * n + k] * t[k];
-        t[i] = s / A[i * n + i];
-      }
-      for (let j = 0; j < n; j++) out[q[j]] = t[j];
-      return;
-    }
-    // y = (LᵀL)⁻¹ Lᵀ t
-    for (let a = 0; a < rank; a++) {
-      let s = t[a];
-      for (let i = a + 1; i < n; i++) s += A[i * n + a] * t[i];
-      t2[a] = s;
-    }
-    cholSolve(GL, n, rank, t2);
-    // w = (U Uᵀ)⁻¹ y, z = Uᵀ w
-    cholSolve(GU, n, rank, t2);
-    for (let j = 0; j < n; j++) {
-      let s = 0;
-      const m = j < rank ? j : rank - 1;
-      for (let a = 0; a <= m; a++) s += A[a * n + j] * t2[a];
-      out[q[j]] = s;
-    }
-  };
   x.fill(0, 0, n);
   let res = Infinity;
   for (let it = 0; it < 4; it++) {
@@ -231,7 +198,7 @@ export function solveDenseRobust(S: Float64Array, n: number, b: Float64Array, x:
     res = rn;
     if (rn === 0) break;
     if (rank === 0) break;
-    apply(r, d);
+    luPinvApply(A, GL, GU, n, rank, p, q, t, t2, r, d);
     for (let i = 0; i < n; i++) x[i] += d[i];
   }
   let rn = 0;
@@ -241,6 +208,41 @@ export function solveDenseRobust(S: Float64Array, n: number, b: Float64Array, x:
     rn = Math.max(rn, Math.abs(s));
   }
   return rn;
+}
+
+/** out = pinv(S)·res (S⁻¹·res at full rank) from the factors of `solveDenseRobust`. */
+function luPinvApply(A: Float64Array, GL: Float64Array, GU: Float64Array, n: number, rank: number, p: Int32Array, q: Int32Array, t: Float64Array, t2: Float64Array, res: Float64Array, out: Float64Array): void {
+  const full = rank === n;
+  for (let i = 0; i < n; i++) t[i] = res[p[i]];
+  if (full) {
+    for (let i = 0; i < n; i++) {
+      let s = t[i];
+      for (let k = 0; k < i; k++) s -= A[i * n + k] * t[k];
+      t[i] = s;
+    }
+    for (let i = n - 1; i >= 0; i--) {
+      let s = t[i];
+      for (let k = i + 1; k < n; k++) s -= A[i * n + k] * t[k];
+      t[i] = s / A[i * n + i];
+    }
+    for (let j = 0; j < n; j++) out[q[j]] = t[j];
+    return;
+  }
+  // y = (LᵀL)⁻¹ Lᵀ t
+  for (let a = 0; a < rank; a++) {
+    let s = t[a];
+    for (let i = a + 1; i < n; i++) s += A[i * n + a] * t[i];
+    t2[a] = s;
+  }
+  cholSolve(GL, n, rank, t2);
+  // w = (U Uᵀ)⁻¹ y, z = Uᵀ w
+  cholSolve(GU, n, rank, t2);
+  for (let j = 0; j < n; j++) {
+    let s = 0;
+    const m = j < rank ? j : rank - 1;
+    for (let a = 0; a <= m; a++) s += A[a * n + j] * t2[a];
+    out[q[j]] = s;
+  }
 }
 
 /**
@@ -636,38 +638,6 @@ export function solveSymmetricRobust(S: Float64Array, n: number, b: Float64Array
     }
     cholInPlace(G, n, rank);
   }
-  const apply = (res: Float64Array, out: Float64Array) => {
-    for (let i = 0; i < n; i++) t[i] = res[piv[i]];
-    if (full) {
-      for (let i = 0; i < n; i++) {
-        let s = t[i];
-        for (let k = 0; k < i; k++) s -= A[i * n + k] * t[k];
-        t[i] = s / A[i * n + i];
-      }
-      for (let i = n - 1; i >= 0; i--) {
-        let s = t[i];
-        for (let k = i + 1; k < n; k++) s -= A[k * n + i] * t[k];
-        t[i] = s / A[i * n + i];
-      }
-      for (let i = 0; i < n; i++) out[piv[i]] = t[i];
-      return;
-    }
-    // y = Lᵀ t; w = G⁻¹ G⁻¹ y; out = P L w
-    t2.fill(0, 0, rank);
-    for (let i = 0; i < n; i++) {
-      const m = Math.min(i + 1, rank), ti = t[i];
-      if (ti === 0) continue;
-      for (let a = 0; a < m; a++) t2[a] += A[i * n + a] * ti;
-    }
-    cholSolve(G, n, rank, t2);
-    cholSolve(G, n, rank, t2);
-    for (let i = 0; i < n; i++) {
-      const m = Math.min(i + 1, rank);
-      let s = 0;
-      for (let a = 0; a < m; a++) s += A[i * n + a] * t2[a];
-      out[piv[i]] = s;
-    }
-  };
   x.fill(0, 0, n);
   let res = Infinity;
   for (let it = 0; it < 4; it++) {
@@ -682,7 +652,7 @@ export function solveSymmetricRobust(S: Float64Array, n: number, b: Float64Array
     if (rn >= res * 0.5 && it > 1) break;
     res = rn;
     if (rn === 0 || rank === 0) break;
-    apply(r, d);
+    cholPinvApply(A, G, n, rank, piv, t, t2, r, d);
     for (let i = 0; i < n; i++) x[i] += d[i];
   }
   let rn = 0;
@@ -692,4 +662,39 @@ export function solveSymmetricRobust(S: Float64Array, n: number, b: Float64Array
     rn = Math.max(rn, Math.abs(s));
   }
   return rn;
+}
+
+/** out = pinv(S)·res (S⁻¹·res at full rank) from the factors of `solveSymmetricRobust`. */
+function cholPinvApply(A: Float64Array, G: Float64Array, n: number, rank: number, piv: Int32Array, t: Float64Array, t2: Float64Array, res: Float64Array, out: Float64Array): void {
+  const full = rank === n;
+  for (let i = 0; i < n; i++) t[i] = res[piv[i]];
+  if (full) {
+    for (let i = 0; i < n; i++) {
+      let s = t[i];
+      for (let k = 0; k < i; k++) s -= A[i * n + k] * t[k];
+      t[i] = s / A[i * n + i];
+    }
+    for (let i = n - 1; i >= 0; i--) {
+      let s = t[i];
+      for (let k = i + 1; k < n; k++) s -= A[k * n + i] * t[k];
+      t[i] = s / A[i * n + i];
+    }
+    for (let i = 0; i < n; i++) out[piv[i]] = t[i];
+    return;
+  }
+  // y = Lᵀ t; w = G⁻¹ G⁻¹ y; out = P L w
+  t2.fill(0, 0, rank);
+  for (let i = 0; i < n; i++) {
+    const m = Math.min(i + 1, rank), ti = t[i];
+    if (ti === 0) continue;
+    for (let a = 0; a < m; a++) t2[a] += A[i * n + a] * ti;
+  }
+  cholSolve(G, n, rank, t2);
+  cholSolve(G, n, rank, t2);
+  for (let i = 0; i < n; i++) {
+    const m = Math.min(i + 1, rank);
+    let s = 0;
+    for (let a = 0; a < m; a++) s += A[i * n + a] * t2[a];
+    out[piv[i]] = s;
+  }
 }

@@ -281,6 +281,7 @@ export class ImpulseSolver {
   private grpT = F64(0); // 6 per dynamic body: targets Q u = t
   /** Per dynamic body: 1 when it is eliminated together with its contact group (`contactGroups: 'eliminate'`). */
   private conBody = new Uint8Array(0);
+  private grpFull = new Uint8Array(0); // per dynamic body: grpQ/grpLam/grpT hold its group's full decomposition
   private grpDirty = new Uint8Array(0); // per dynamic body: its contacts changed state since its group was decomposed
   private prevState = new Uint8Array(0); // per contact: state at the last linear solve
   private conYt = F64(0); // 6 per dynamic body: velocity offset (I − Z M) Qᵀ t
@@ -1139,6 +1140,7 @@ export class ImpulseSolver {
     this.conF = growF(this.conF, 6 * nd);
     this.grpNext = growI(this.grpNext, nRows + 1);
     this.virtInvLam = growF(this.virtInvLam, 2 * nRows + 1);
+    if (this.grpFull.length < nd) this.grpFull = new Uint8Array(Math.max(nd, 2 * this.grpFull.length)); // kept across iterations
     this.slHead = growI(this.slHead, nd);
     this.slCount = growI(this.slCount, nd);
     if (this.slIn.length < nd) this.slIn = new Uint8Array(Math.max(nd, 2 * this.slIn.length)); // kept across iterations
@@ -1171,7 +1173,15 @@ export class ImpulseSolver {
       if (this.grpDirty[d]) {
         // (a group whose contacts kept their states keeps its decomposition)
         this.grpRank[d] = 0;
-        if (this.grpHead[d] >= 0) this.decomposeGroup(d);
+        this.grpFull[d] = 0;
+        const h = this.grpHead[d];
+        if (h >= 0) {
+          // the rows of a single contact (n, or n, t₁, t₂) are independent: decomposed only if eliminated
+          let single = true;
+          for (let r = this.grpNext[h]; r >= 0 && single; r = this.grpNext[r]) if (this.rowOwner[r] !== this.rowOwner[h]) single = false;
+          if (single) this.grpRank[d] = this.grpCount[d];
+          else this.decomposeGroup(d);
+        }
       }
       sumRank += this.grpRank[d];
       // its sliding contacts can be eliminated with it when all its rows stay independent
@@ -1179,14 +1189,15 @@ export class ImpulseSolver {
     }
     let eliminate = mode === 'eliminate';
     if (mode === 'auto' && sumRank > 0) {
-      // eliminate when the joints of the grouped bodies are fewer rows than their groups
+      // eliminate when the joints of the grouped bodies are fewer rows than their groups (and the
+      // groups are not tiny: a few contact rows are cheaper in the Schur complement)
       let jointRows = 0;
       for (let j = 0; j < nj; j++) {
         const a = this.cA[j], b = this.cB[j];
         const da = a >= 0 ? this.dyn[a] : -1, db = b >= 0 ? this.dyn[b] : -1;
         if ((da >= 0 && this.grpRank[da] + this.slCount[da] > 0) || (db >= 0 && this.grpRank[db] + this.slCount[db] > 0)) jointRows += this.cRows[j];
       }
-      eliminate = sumRank > jointRows;
+      eliminate = sumRank > jointRows && sumRank > 12;
     }
     let changed = false;
     for (let d = 0; d < nd; d++) {
@@ -1234,6 +1245,7 @@ export class ImpulseSolver {
       }
     }
     this.grpRank[d] = rank;
+    this.grpFull[d] = 1;
     return rank;
   }
 
@@ -1305,6 +1317,7 @@ export class ImpulseSolver {
    * body's inverse block; the offset goes to conYt.
    */
   private eliminateGroupBody(d: number): void {
+    if (this.grpHead[d] >= 0 && !this.grpFull[d]) this.decomposeGroup(d);
     if (this.slCount[d] > 0 && this.eliminateOblique(d)) return;
     this.slIn[d] = 0;
     if (this.grpRank[d] === 0) {
@@ -1901,7 +1914,7 @@ export class ImpulseSolver {
       this.sWork = growF(this.sWork, 3 * s * s + 4 * s);
       this.sPiv = growI(this.sPiv, 2 * s);
       const S = this.S;
-      if (!this.buildSchurByBodies(s)) {
+      if (s < 8 || !this.buildSchurByBodies(s)) {
         for (let q = 0; q < s; q++) {
           x.fill(0, 0, T);
           this.addImpulse(x, this.secRows[q], 1);
