@@ -989,6 +989,7 @@ export class CollisionScene {
         stamp: -1, comp: new Int32Array(nv), compStart: new Int32Array(nv + 1), compQueue: new Int32Array(nv),
         compBound: new Float64Array(nv), compInside: new Int8Array(nv), compEst: new Uint8Array(nv),
         ubc: new Float64Array(nv), seed: new Int32Array(nv), est: new Float64Array(nv), hint: new Int32Array(nv), exact: new Uint8Array(nv),
+        prev: new Int32Array(nv),
       };
       this.sides.set(key, sc);
     }
@@ -1003,6 +1004,9 @@ export class CollisionScene {
     const nx = this.markCrossing(pmi, ooi, stamp);
     const ts = this._triStamp, X = this._crossBuf;
     const { comp, compStart, compQueue, compBound, compInside, compEst, ubc, seed, est, exact } = sc;
+    // coherence: the triangles found nearest to each vertex at the side's last use
+    const prev = sc.prev, hint = sc.hint;
+    for (let i = 0; i < nv; i++) prev[i] = exact[i] !== 0 ? hint[i] : -1;
     ubc.fill(Infinity);
     seed.fill(-1);
     est.fill(Infinity);
@@ -1125,9 +1129,19 @@ export class CollisionScene {
       comp[i] = mark;
       bfs[w++] = i;
     }
+    const Po = oo.positions, Io = oo.indices, cp = this._cp, prev = sc.prev, ooChar = oo.kind === 'character', stamp = this.frameStamp;
     for (let h = 0; h < w; h++) {
       const i = bfs[h], v = verts[i] * 3;
-      const x = P[v], y = P[v + 1], z = P[v + 2], e = est[i];
+      const x = P[v], y = P[v + 1], z = P[v + 2];
+      const t = prev[i];
+      if (t >= 0 && exact[i] !== 2 && (!ooChar || this.parts[oo.parts[oo.triPart[t]]].skinStamp === stamp)) {
+        // last frame's nearest triangle, where it is now: usually the nearest again
+        closestPointOnTriangle(x, y, z, Po, Io[t * 3] * 3, Io[t * 3 + 1] * 3, Io[t * 3 + 2] * 3, cp);
+        const ex = cp[0] - x, ey = cp[1] - y, ez = cp[2] - z;
+        const d = Math.sqrt(ex * ex + ey * ey + ez * ez);
+        if (d < est[i]) { est[i] = d; hint[i] = t; }
+      }
+      const e = est[i];
       for (let k = adjOff[i]; k < adjOff[i + 1]; k++) {
         const j = adjV[k];
         const cj = comp[j];
@@ -1472,6 +1486,8 @@ interface SideCache {
   hint: Int32Array;
   /** 0: est from paths, 1: tightened by a surface walk, 2: exact. */
   exact: Uint8Array;
+  /** The triangle nearest each vertex at the side's previous use (-1: none): a start for this one. */
+  prev: Int32Array;
 }
 
 /** Min-heap by key[h[i]] over h[0..n): restores the order below slot k. */
