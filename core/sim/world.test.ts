@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { SimWorld } from './world';
+import { readFileSync } from 'node:fs';
+import { SimWorld, jointBoundedBox, slotBounds } from './world';
+import { SceneEvaluator } from '../anim/evaluate';
+import { Rig } from '../skeleton/rig';
+import { computeSkinMatrices, dominantJointPerTriangle, skinPositions } from '../skeleton/skinning';
+import { parseDocument } from '../document/parse';
 import { STATE_STRIDE } from './rigid';
 import { ballPropAt, boxPropAt, linearTranslation, octahedronProp, sceneDoc } from './testkit';
 import { mulberry32 } from '../document/fixtures';
@@ -164,5 +169,70 @@ describe('no tunnelling', () => {
       });
       expect(w.impacts.length, `trial ${trial}: the ball hit the wall`).toBeGreaterThanOrEqual(1);
     }
+  });
+});
+
+describe('islands and body-part volumes', () => {
+  it('separate groups are solved as separate islands: a ball in free flight beside bouncing crates keeps its parabola, a resting crate stays put', () => {
+    const crate = boxPropAt('crateA', [0.15, 0.1, 0.2], [0, 0.4, 0], { restitution: 0.4, friction: 0.6, massKg: 3 }, [0.2, 0.1, 0, 0.97]);
+    const resting = boxPropAt('crateB', [0.1, 0.1, 0.1], [3, 0.1, 0], { restitution: 0.2, friction: 0.8, massKg: 1 });
+    const ball = ballPropAt('ballC', 0.1, [-3, 8, 0], { massKg: 0.5 });
+    const w = new SimWorld(sceneDoc([crate, resting, ball]), { dynamic: ['crateA', 'crateB', 'ballC'], startTimeSec: 0 });
+    const x0 = [w.bodies.state[2 * STATE_STRIDE], w.bodies.state[2 * STATE_STRIDE + 1], w.bodies.state[2 * STATE_STRIDE + 2]];
+    const r0 = [w.bodies.state[STATE_STRIDE], w.bodies.state[STATE_STRIDE + 1], w.bodies.state[STATE_STRIDE + 2]];
+    let parabola = 0, drift = 0;
+    run(w, 1.2, () => {
+      const s = w.bodies.state, t = w.timeSec;
+      parabola = Math.max(parabola, Math.abs(s[2 * STATE_STRIDE] - x0[0]), Math.abs(s[2 * STATE_STRIDE + 1] - (x0[1] - 0.5 * G * t * t)), Math.abs(s[2 * STATE_STRIDE + 2] - x0[2]));
+      drift = Math.max(drift, Math.hypot(s[STATE_STRIDE] - r0[0], s[STATE_STRIDE + 1] - r0[1], s[STATE_STRIDE + 2] - r0[2]));
+    });
+    expect(w.impacts.filter((i) => i.objects[0] === 'crateA').length, 'the crate bounced').toBeGreaterThan(1);
+    expect(parabola, 'ball off its parabola (m)').toBeLessThan(1e-9);
+    expect(drift, 'resting crate moved (m)').toBeLessThan(1e-4);
+    expect(w.stats.islandSolves, 'solves split into islands').toBeGreaterThan(w.stats.solves);
+  });
+
+  it('seed 3: a character part bounded from its joints contains every skinned vertex of the part (mannequin, random times of both clips)', () => {
+    const doc = parseDocument(readFileSync(new URL('../../assets/sample/bat-and-ball.impulse', import.meta.url), 'utf8'));
+    const ch = doc.characters[0];
+    const rand = mulberry32(3);
+    const rig = new Rig(ch);
+    let checked = 0;
+    for (const clip of doc.clips) {
+      const ev = new SceneEvaluator(doc, clip.id);
+      const end = Math.max(...clip.tracks.map((t) => t.times[t.times.length - 1]));
+      for (let trial = 0; trial < 4; trial++) {
+        ev.characterLocalPose(0, end * rand(), rig.local);
+        rig.computeWorld();
+        for (const mesh of ch.meshes) {
+          const S = computeSkinMatrices(mesh, rig.world, new Float64Array(16 * mesh.skinJoints.length));
+          const X = skinPositions(mesh, S, new Float64Array(mesh.positions.length));
+          const dom = dominantJointPerTriangle(mesh);
+          const byJoint = new Map<number, Set<number>>();
+          for (let t = 0; t < dom.length; t++) {
+            if (!byJoint.has(dom[t])) byJoint.set(dom[t], new Set());
+            for (let k = 0; k < 3; k++) byJoint.get(dom[t])!.add(mesh.indices[3 * t + k]);
+          }
+          for (const [joint, set] of byJoint) {
+            const part = { verts: Uint32Array.from(set) } as Parameters<typeof slotBounds>[1];
+            slotBounds(mesh, part);
+            const box = new Float64Array(6);
+            jointBoundedBox(part, S, box);
+            const tight = [Infinity, Infinity, Infinity, -Infinity, -Infinity, -Infinity];
+            for (const v of set)
+              for (let c = 0; c < 3; c++) {
+                const x = X[3 * v + c];
+                expect(x >= box[c] && x <= box[3 + c], `mesh ${mesh.name} joint ${joint} vertex ${v} axis ${c}: ${x} outside [${box[c]}, ${box[3 + c]}]`).toBe(true);
+                tight[c] = Math.min(tight[c], x);
+                tight[3 + c] = Math.max(tight[3 + c], x);
+                checked++;
+              }
+            // a bound, not the whole world: within 0.3 m of the skinned part's own box
+            for (let c = 0; c < 3; c++) expect(tight[c] - box[c] + box[3 + c] - tight[3 + c], `joint ${joint} box slack`).toBeLessThan(0.3);
+          }
+        }
+      }
+    }
+    expect(checked).toBeGreaterThan(1000);
   });
 });

@@ -2444,8 +2444,8 @@ function skinVertexVelocity(mesh: SkinnedMesh, S: Float64Array, v: number, out: 
   out[2] = oz;
 }
 
-/** Per-slot bind-space boxes and weight-sum range of a character part (see Part.slots). */
-function slotBounds(mesh: SkinnedMesh, p: Part): void {
+/** Per-slot bind-space boxes and weight-sum range of a character part (see Part.slots). Exported for tests. */
+export function slotBounds(mesh: SkinnedMesh, p: Pick<Part, 'verts' | 'slots' | 'slotBox' | 'wsMin' | 'wsMax' | 'jbox0' | 'jbox1'>): void {
   const J = mesh.joints, W = mesh.weights, P = mesh.positions;
   const slotOf = new Map<number, number>();
   const boxes: number[] = [];
@@ -2486,7 +2486,7 @@ function slotBounds(mesh: SkinnedMesh, p: Part): void {
  * bind boxes (centre / half-extent through |S|), scaled by the weight-sum
  * range, padded for rounding.
  */
-function jointBoundedBox(p: Part, S: Float64Array, out: Float64Array): void {
+export function jointBoundedBox(p: Pick<Part, 'slots' | 'slotBox' | 'wsMin' | 'wsMax'>, S: Float64Array, out: Float64Array): void {
   out.set(_emptyBox);
   const slots = p.slots!, B = p.slotBox!;
   for (let k = 0; k < slots.length; k++) {
