@@ -1425,14 +1425,21 @@ export class SimWorld {
   }
 
   /** Loads every dynamic body into the solver input (indices = body indices). */
-  private loadDynamicBodies(st: Float64Array): void {
-    const B = this.bodies;
+  /** Reserves the solver inputs of the dynamic bodies (indices = body indices); loadDynamicBody fills them. */
+  private reserveDynamicBodies(): void {
     this.bodyCount = 0;
     for (let i = 0; i < this.dynCount; i++) {
       const k = this.bodyCount++;
       if (k >= this.bodyInputs.length)
         this.bodyInputs.push({ massKg: 1, inertia: new Float64Array(9), centerOfMass: { x: 0, y: 0, z: 0 }, linearVelocity: { x: 0, y: 0, z: 0 }, angularVelocity: { x: 0, y: 0, z: 0 } });
-      const b = this.bodyInputs[k];
+    }
+  }
+
+  /** Loads dynamic body i into its solver input. */
+  private loadDynamicBody(st: Float64Array, i: number): void {
+    const B = this.bodies;
+    {
+      const b = this.bodyInputs[i];
       const s = STATE_STRIDE * i;
       b.keyframed = false;
       b.massKg = B.massKg[i];
@@ -1799,7 +1806,8 @@ export class SimWorld {
     this.contactCount = 0;
     this.markStamp++;
     this._kfTime = timeSec;
-    this.loadDynamicBodies(st);
+    this.reserveDynamicBodies();
+    this._loadState = st;
     const firstImpact = this.contactCount;
     if (impact) this.gatherImpactContacts(st, tau, hs);
     const nImpact = this.contactCount - firstImpact;
@@ -1848,6 +1856,7 @@ export class SimWorld {
   /** Island (root dynamic body) of each dynamic body in the current solve, -1 if it has no contact or joint. */
   private islandOf = new Int32Array(0);
   private ufParent = new Int32Array(0);
+  private _loadState: Float64Array = new Float64Array(0);
   private islandHit = new Uint8Array(0);
   private localIndex = new Int32Array(0);
   private ctBodyA = new Int32Array(0);
@@ -1938,6 +1947,8 @@ export class SimWorld {
       }
       for (let i = 0; i < nd; i++) if (isl[i] >= 0 && !hit[isl[i]]) isl[i] = -1;
     }
+    // only the bodies of the islands are loaded into the solver input
+    for (let i = 0; i < nd; i++) if (isl[i] >= 0) this.loadDynamicBody(this._loadState, i);
     const bview = this.bodyView, jview = this.jointView, cview = this.contactView;
     const sol = this.islandSolution;
     const loc = this.localIndex;
