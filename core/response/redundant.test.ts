@@ -285,3 +285,85 @@ describe('frictionless contacts solve the complementarity problem: a separated c
     expect(separated, 'some contacts do separate in these cases').toBeGreaterThan(20);
   });
 });
+
+/** A random tree of n bodies with ball joints (some extra loop-closing ones), resting over the ground y = 0 with 1–4 contacts each. */
+function groundedLinkage(rand: () => number, n: number, loops: number, kfGround: RigidBodyInput | null) {
+  const bodies: RigidBodyInput[] = [];
+  const joints: JointInput[] = [];
+  const contacts: ContactInput[] = [];
+  // one ε for all: with different ε on two jointed bodies pinned by their contacts, −ε v⁻ at
+  // both and a holding joint contradict each other (no solution satisfies every equation)
+  const eps = 0.3 * rand();
+  for (let i = 0; i < n; i++) {
+    const b = randomBody(rand, v3(0.8 * (2 * rand() - 1) * Math.sqrt(n), 0.15 + 0.1 * rand(), 0.8 * (2 * rand() - 1) * Math.sqrt(n)));
+    b.linearVelocity = v3(0.5 * (2 * rand() - 1), -0.3 - rand(), 0.5 * (2 * rand() - 1));
+    b.restitution = eps;
+    b.friction = 0.2 + rand();
+    bodies.push(b);
+  }
+  const ballJoint = (a: number, b: number): JointInput => {
+    const ca = bodies[a].centerOfMass, cb = bodies[b].centerOfMass, t = 0.3 + 0.4 * rand();
+    return { kind: 'ball', bodyA: a, bodyB: b, point: v3(ca.x + t * (cb.x - ca.x), ca.y + t * (cb.y - ca.y), ca.z + t * (cb.z - ca.z)) };
+  };
+  for (let i = 1; i < n; i++) joints.push(ballJoint(Math.floor(rand() * i), i));
+  for (let l = 0; l < loops; l++) {
+    const a = Math.floor(rand() * n), b = (a + 1 + Math.floor(rand() * (n - 1))) % n;
+    if (joints.some((j) => (j.bodyA === a && j.bodyB === b) || (j.bodyA === b && j.bodyB === a))) continue;
+    joints.push(ballJoint(a, b));
+  }
+  const ground = kfGround ? n : -1;
+  if (kfGround) bodies.push(kfGround);
+  for (let i = 0; i < n; i++) {
+    const c = bodies[i].centerOfMass, k = 1 + Math.floor(rand() * 4);
+    for (let q = 0; q < k; q++) contacts.push({ bodyA: i, bodyB: ground, point: v3(c.x + 0.3 * (2 * rand() - 1), 0, c.z + 0.3 * (2 * rand() - 1)), normal: v3(0, 1, 0) });
+  }
+  return { bodies, joints, contacts };
+}
+
+describe('random linkages (ball joints, loops) resting on the world or on a keyframed floor with 1–4 contacts per body', () => {
+  for (let seed = 1; seed <= 24; seed++)
+    it(`seed ${seed}: every law, in every contactGroups mode`, () => {
+      const rand = seededRandom(4200 + seed);
+      const n = 3 + Math.floor(rand() * 14);
+      const floor: RigidBodyInput | null = seed % 3 === 0 ? { keyframed: true, massKg: 0, inertia: [], centerOfMass: v3(0, -0.1, 0), linearVelocity: v3(0.2, 0.1, 0), angularVelocity: v3(0, 0.1, 0) } : null;
+      const raw = groundedLinkage(rand, n, seed % 4, floor);
+      // velocities consistent with the joints, as for a real linkage
+      const js = jointsOnly(raw.bodies, raw.joints);
+      const bodies = raw.bodies.map((b, i) => (b.keyframed ? b : { ...b, linearVelocity: v3(js.linearVelocity[3 * i], js.linearVelocity[3 * i + 1], js.linearVelocity[3 * i + 2]), angularVelocity: v3(js.angularVelocity[3 * i], js.angularVelocity[3 * i + 1], js.angularVelocity[3 * i + 2]) }));
+      const friction = (['coulomb', 'frictionless', 'rough', 'coulomb'] as const)[seed % 4];
+      for (const contactGroups of MODES) {
+        const opts: SolveOptions = { friction, contactGroups };
+        const sol = solver.solve(bodies, raw.joints, raw.contacts, opts);
+        expectContactLaws(bodies, raw.joints, raw.contacts, sol, opts);
+        if (floor) {
+          const f = bodies.length - 1;
+          expect([sol.linearVelocity[3 * f], sol.linearVelocity[3 * f + 1], sol.linearVelocity[3 * f + 2]], 'keyframed floor unchanged').toEqual([0.2, 0.1, 0]);
+        }
+      }
+    });
+});
+
+// Least squares then decides which equations give way: the contact rows (and
+// joints that close loops, which sit beside them in the Schur complement),
+// never the joints of the tree. 'eliminate' would let the joints give way, so
+// 'auto' falls back to 'schur' when it sees a contradiction.
+describe('contradictory equations (different ε on jointed bodies pinned by their contacts): the joints of a tree still hold', () => {
+  for (let seed = 1; seed <= 12; seed++)
+    it(`seed ${seed}: 'auto' and 'schur' keep every joint exact, contacts push`, () => {
+      const rand = seededRandom(4600 + seed);
+      const n = 3 + Math.floor(rand() * 10);
+      const raw = groundedLinkage(rand, n, 0, null);
+      raw.bodies.forEach((b) => (b.restitution = 0.6 * rand()));
+      const js = jointsOnly(raw.bodies, raw.joints);
+      const bodies = raw.bodies.map((b, i) => ({ ...b, linearVelocity: v3(js.linearVelocity[3 * i], js.linearVelocity[3 * i + 1], js.linearVelocity[3 * i + 2]), angularVelocity: v3(js.angularVelocity[3 * i], js.angularVelocity[3 * i + 1], js.angularVelocity[3 * i + 2]) }));
+      const vs = velocityScale(bodies);
+      for (const contactGroups of ['auto', 'schur'] as const) {
+        const sol = solver.solve(bodies, raw.joints, raw.contacts, { friction: seed % 2 ? 'rough' : 'coulomb', contactGroups });
+        for (let j = 0; j < raw.joints.length; j++) expect(len(relativeVelocity(bodies, sol, raw.joints[j].bodyA, raw.joints[j].bodyB, raw.joints[j].point)) / vs, `${contactGroups}: joint ${j} holds`).toBeLessThan(1e-9);
+        let rmax = 0;
+        for (let i = 0; i < raw.contacts.length; i++) rmax = Math.max(rmax, Math.abs(sol.contactImpulse[3 * i + 1]));
+        for (let i = 0; i < raw.contacts.length; i++) expect(sol.contactImpulse[3 * i + 1], `${contactGroups}: contact ${i} pushes`).toBeGreaterThanOrEqual(-1e-9 * rmax);
+        expectImpulseMomentumBalance(bodies, raw.contacts, raw.joints, sol);
+      }
+    });
+});

@@ -282,7 +282,8 @@ export class ImpulseSolver {
   /** Per dynamic body: 1 when it is eliminated together with its contact group (`contactGroups: 'eliminate'`). */
   private conBody = new Uint8Array(0);
   private grpFull = new Uint8Array(0); // per dynamic body: grpQ/grpLam/grpT hold its group's full decomposition
-  private grpDirty = new Uint8Array(0); // per dynamic body: its contacts changed state since its group was decomposed
+  private grpDirty = new Uint8Array(0);
+  private schurResidual = 0; // max |b − S λ| of the last sparse solve (0 when consistent) // per dynamic body: its contacts changed state since its group was decomposed
   private prevState = new Uint8Array(0); // per contact: state at the last linear solve
   private conYt = F64(0); // 6 per dynamic body: velocity offset (I − Z M) Qᵀ t
   private conF = F64(0); // 6 per dynamic body: right-hand side of the last solve
@@ -397,22 +398,38 @@ export class ImpulseSolver {
     this.rejoins.fill(0, 0, nc);
     let vScale = 0;
     for (let i = 0; i < this.nb; i++) for (let k = 0; k < 6; k++) vScale = Math.max(vScale, Math.abs(this.vel[6 * i + k]));
-    let iterations = 0;
+    let iterations = 0, noEliminate = false;
     for (;;) {
       iterations++;
       this.buildRows(restModel);
       if (dense) this.solveDense();
       else {
-        const refactor = this.prepareGroups(groupMode) || iterations === 1;
+        const refactor = this.prepareGroups(noEliminate ? 'schur' : groupMode) || iterations === 1;
         if (refactor) {
           // the set of eliminated bodies changed: their joints leave (or rejoin) the tree
           this.buildForest();
           this.factor();
         }
         // eliminated bodies' blocks follow their groups, which change with the contact states
-        for (let d = 0; d < this.nd; d++) if (this.conBody[d] && (refactor || this.grpDirty[d])) this.eliminateGroupBody(d);
+        let anyEliminated = false;
+        for (let d = 0; d < this.nd; d++)
+          if (this.conBody[d]) {
+            anyEliminated = true;
+            if (refactor || this.grpDirty[d]) this.eliminateGroupBody(d);
+          }
         this.grpDirty.fill(0, 0, this.nd);
+        this.schurResidual = 0;
         this.solveSparse();
+        if (anyEliminated && this.schurResidual > 1e-9 * vScale && groupMode !== 'eliminate') {
+          // The equations contradict each other (e.g. different ε at two pinned bodies joined
+          // by a joint): the least-squares compromise would fall on the joints. Solve as a
+          // Schur complement of the contacts instead, which keeps every joint exact.
+          noEliminate = true;
+          this.prepareGroups('schur');
+          this.buildForest();
+          this.factor();
+          this.solveSparse();
+        }
       }
       for (let c = 0; c < nc; c++) this.prevState[c] = this.contactState[c];
       // Contact impulses: normal component and the tangential part.
@@ -1693,7 +1710,7 @@ export class ImpulseSolver {
     }
     const mu = this.sMu;
     mu.fill(0, 0, s);
-    if (K === 0) return true; // every touched body is pinned: S = 0, least-norm λ = 0
+    if (K === 0) return this.zeroSchur(s); // every touched body is pinned: S = 0, least-norm λ = 0
     // Grams PᵀP and RᵀR (K×K), row by row over the nonzero segments
     const GP = (this.fT1 = growF(this.fT1, K * K)), GR = (this.fT2 = growF(this.fT2, K * K));
     GP.fill(0, 0, K * K);
@@ -1722,7 +1739,7 @@ export class ImpulseSolver {
     const C1 = (this.fU1 = growF(this.fU1, K * K)), C2 = (this.fU2 = growF(this.fU2, K * K));
     const k1 = pivotedCholesky(GP, K, C1, 0, K, this.fD, this.fDone, 1e-13, o1);
     const k2 = pivotedCholesky(GR, K, C2, 0, K, this.fD, this.fDone, 1e-13, o2);
-    if (k1 === 0 || k2 === 0) return true; // S = 0
+    if (k1 === 0 || k2 === 0) return this.zeroSchur(s); // S = 0
     const m = Math.max(k1, k2);
     const M = (this.fM = growF(this.fM, m * m));
     M.fill(0, 0, m * m);
@@ -1739,7 +1756,7 @@ export class ImpulseSolver {
     this.sWork = growF(this.sWork, 3 * m * m + 4 * m);
     this.sPiv = growI(this.sPiv, 2 * m);
     for (let q = 0; q < s; q++) res[q] = this.sRhs[q];
-    let bn = 0;
+    let bn = 0, rn = Infinity;
     for (let q = 0; q < s; q++) bn = Math.max(bn, Math.abs(this.sRhs[q]));
     for (let pass = 0; pass < 4; pass++) {
       // Δλ = U₂ pinv(C₁ᵀC₂) U₁ᵀ res, U₁ᵀ res = L₁₁⁻¹ (P_pivᵀ res)
@@ -1786,7 +1803,7 @@ export class ImpulseSolver {
           for (let c = 0; c < k; c++) tmp[off + c] += R[q * K + off + c] * lq;
         }
       }
-      let rn = 0;
+      rn = 0;
       for (let q = 0; q < s; q++) {
         let sum = 0;
         for (let sg = 0; sg < 4; sg += 2) {
@@ -1798,6 +1815,15 @@ export class ImpulseSolver {
       }
       if (rn <= 1e-14 * bn) break;
     }
+    this.schurResidual = rn;
+    return true;
+  }
+
+  /** S = 0: λ = 0, and the residual is the right-hand side. */
+  private zeroSchur(s: number): boolean {
+    let rn = 0;
+    for (let q = 0; q < s; q++) rn = Math.max(rn, Math.abs(this.sRhs[q]));
+    this.schurResidual = rn;
     return true;
   }
 
@@ -1929,8 +1955,7 @@ export class ImpulseSolver {
         const k = this.rowOwner[this.secRows[q]];
         if (k >= nj && this.contactState[k - nj] === ContactState.Slide) symmetric = false;
       }
-      if (symmetric) solveSymmetricRobust(S, s, this.sRhs, this.sMu, this.sWork, this.sPiv);
-      else solveDenseRobust(S, s, this.sRhs, this.sMu, this.sWork, this.sPiv);
+      this.schurResidual = symmetric ? solveSymmetricRobust(S, s, this.sRhs, this.sMu, this.sWork, this.sPiv) : solveDenseRobust(S, s, this.sRhs, this.sMu, this.sWork, this.sPiv);
     }
     this.fillBaseRhs(x);
     for (let q = 0; q < s; q++) {

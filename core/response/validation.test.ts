@@ -79,6 +79,7 @@ describe('input validation', () => {
   it('unknown options', () => {
     expectError(() => solveImpulses([body()], [], [], { friction: 'sticky' as 'rough' }), /options\.friction: unknown model 'sticky'/);
     expectError(() => solveImpulses([body()], [], [], { restitution: 'x' as 'paper' }), /options\.restitution: unknown model 'x'/);
+    expectError(() => solveImpulses([body()], [], [], { contactGroups: 'merge' as 'auto' }), /options\.contactGroups: unknown mode 'merge'/);
   });
   it('a contact between two keyframed bodies is static: no impulse, nothing changes', () => {
     const kf = body({ keyframed: true, massKg: 0, inertia: [] });
