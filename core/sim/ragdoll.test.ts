@@ -130,6 +130,8 @@ describe('ragdoll from a skinned character', () => {
     expect(s.tracks.some((t) => t.path === 'rotation')).toBe(true);
     expect(s.tracks.some((t) => t.target.kind === 'joint' && t.target.joint === 0 && t.path === 'translation')).toBe(true);
     expect(s.trajectory[0].kind).toBe('character');
+    expect(s.stats.maxPositionError, 'key reduction error of the root translation (m)').toBeLessThanOrEqual(1.0001e-3);
+    expect(s.stats.maxAngleError, 'key reduction error of the joint rotations (rad)').toBeLessThanOrEqual(2.0001e-3);
   });
 
   it('twist and cone limits: a twisting, bending chain in zero gravity stays within them (position-level correction), linear momentum kept', () => {

@@ -214,12 +214,13 @@ export function suggestMotion(doc: ImpulseDocument, options: SuggestOptions, onP
   const propTraj: TrajectoryEntry[] = [];
   const tracks: Track[] = [];
   let keys = 0, denseKeys = 0, maxPos = 0, maxAng = 0;
-  const addTrack = (target: TrackTarget, path: 'translation' | 'rotation', sig: DenseSignal, tol: number) => {
+  /** `unitM`: metres per unit of the signal (skeleton roots may be in other units); errors are reported in metres. */
+  const addTrack = (target: TrackTarget, path: 'translation' | 'rotation', sig: DenseSignal, tol: number, unitM = 1) => {
     const r = reduceSignal(sig, { tolerance: tol });
     tracks.push(curveToTrack(target, path, r.curve));
     keys += r.curve.times.length;
     denseKeys += frameCount;
-    if (path === 'translation') maxPos = Math.max(maxPos, r.maxError);
+    if (path === 'translation') maxPos = Math.max(maxPos, r.maxError * unitM);
     else maxAng = Math.max(maxAng, r.maxError);
   };
   const pt = Float64Array.from(pTimes), pp = Uint8Array.from(pPreferred);
@@ -260,7 +261,7 @@ export function suggestMotion(doc: ImpulseDocument, options: SuggestOptions, onP
         for (let k = 0; k < frameCount; k++) for (let c = 0; c < 3; c++) t[3 * k + c] = P[10 * nj * k + 10 * j + c];
         // root translations are in the skeleton's units: scale the tolerance by the character's placement scale
         const s = Math.hypot(rd.rootMatrix[0], rd.rootMatrix[1], rd.rootMatrix[2]) || 1;
-        addTrack(target, 'translation', { kind: 'vector', times: ftimes, values: t }, posTol / s);
+        addTrack(target, 'translation', { kind: 'vector', times: ftimes, values: t }, posTol / s, s);
       }
     }
   });
