@@ -14,24 +14,38 @@ let _pairStack = new Int32Array(2 * 256);
  * test). `visit` returns true to stop early. Both trees are in one frame.
  */
 export function forEachLeafPair(a: TriangleBVH, b: TriangleBVH, visit: (triA: number, triB: number) => boolean | void): boolean {
+  const oa = a.order, ob = b.order, ua = a.u32, ub = b.u32;
+  return forEachLeafNodePair(a, b, (na, nb) => {
+    const pa = na * W, pb = nb * W;
+    const sa = ua[pa + 6], ca = ua[pa + 7] & 0x7fffffff, sb = ub[pb + 6], cb = ub[pb + 7] & 0x7fffffff;
+    for (let i = sa; i < sa + ca; i++) {
+      for (let j = sb; j < sb + cb; j++) {
+        if (visit(oa[i], ob[j]) === true) return true;
+      }
+    }
+    return false;
+  });
+}
+
+/**
+ * Calls `visit(leafA, leafB)` (node indices) for every pair of leaves whose
+ * boxes overlap; `visit` returns true to stop early. For callers that filter
+ * a leaf's triangles against the other leaf's box before pairing them.
+ */
+export function forEachLeafNodePair(a: TriangleBVH, b: TriangleBVH, visit: (leafA: number, leafB: number) => boolean | void): boolean {
   if (a.triangleCount === 0 || b.triangleCount === 0) return false;
-  const fa = a.f32, fb = b.f32, ua = a.u32, ub = b.u32, oa = a.order, ob = b.order;
+  const fa = a.f32, fb = b.f32, ua = a.u32, ub = b.u32;
+  if (!boxesMeet(fa, 0, fb, 0)) return false;
   let st = _pairStack;
   let sp = 0;
   st[sp++] = 0; st[sp++] = 0;
+  // pairs on the stack have overlapping boxes (children are tested before they are pushed)
   while (sp > 0) {
     const nb = st[--sp], na = st[--sp];
     const pa = na * W, pb = nb * W;
-    if (fa[pa] > fb[pb + 3] || fb[pb] > fa[pa + 3] || fa[pa + 1] > fb[pb + 4] || fb[pb + 1] > fa[pa + 4] ||
-      fa[pa + 2] > fb[pb + 5] || fb[pb + 2] > fa[pa + 5]) continue;
     const leafA = (ua[pa + 7] & 0x80000000) !== 0, leafB = (ub[pb + 7] & 0x80000000) !== 0;
     if (leafA && leafB) {
-      const sa = ua[pa + 6], ca = ua[pa + 7] & 0x7fffffff, sb = ub[pb + 6], cb = ub[pb + 7] & 0x7fffffff;
-      for (let i = sa; i < sa + ca; i++) {
-        for (let j = sb; j < sb + cb; j++) {
-          if (visit(oa[i], ob[j]) === true) return true;
-        }
-      }
+      if (visit(na, nb) === true) return true;
       continue;
     }
     if (sp + 4 > st.length) {
@@ -49,14 +63,21 @@ export function forEachLeafPair(a: TriangleBVH, b: TriangleBVH, visit: (triA: nu
       splitA = va >= vb;
     }
     if (splitA) {
-      st[sp++] = na + 1; st[sp++] = nb;
-      st[sp++] = ua[pa + 6]; st[sp++] = nb;
+      const l = na + 1, r = ua[pa + 6];
+      if (boxesMeet(fa, r * W, fb, pb)) { st[sp++] = r; st[sp++] = nb; }
+      if (boxesMeet(fa, l * W, fb, pb)) { st[sp++] = l; st[sp++] = nb; }
     } else {
-      st[sp++] = na; st[sp++] = nb + 1;
-      st[sp++] = na; st[sp++] = ub[pb + 6];
+      const l = nb + 1, r = ub[pb + 6];
+      if (boxesMeet(fa, pa, fb, r * W)) { st[sp++] = na; st[sp++] = r; }
+      if (boxesMeet(fa, pa, fb, l * W)) { st[sp++] = na; st[sp++] = l; }
     }
   }
   return false;
+}
+
+function boxesMeet(fa: Float32Array, pa: number, fb: Float32Array, pb: number): boolean {
+  return !(fa[pa] > fb[pb + 3] || fb[pb] > fa[pa + 3] || fa[pa + 1] > fb[pb + 4] || fb[pb + 1] > fa[pa + 4] ||
+    fa[pa + 2] > fb[pb + 5] || fb[pb + 2] > fa[pa + 5]);
 }
 
 /** Whether the root boxes of two trees overlap. */

@@ -55,7 +55,7 @@ import { PartSweepAndPrune, partPairIgnored as isIgnored, settingsCollide as gro
 import { CCD_REACH, FEATURE_EDGE_EDGE, FEATURE_VERTEX_TRIANGLE, featurePoint, firstContact } from './backtrack';
 import { reduceContacts } from './contacts';
 import { convexFromMesh, convexPolyhedraIntersect, isConvexMesh, updateConvexPlanes, type ConvexPolyhedron } from './convex';
-import { closestPointOnMesh, closestPointOnTriangle, forEachLeafPair, pointInParts, verticesInBox } from './query';
+import { closestPointOnMesh, closestPointOnTriangle, forEachLeafNodePair, forEachLeafPair, pointInParts, verticesInBox } from './query';
 import { closestPointOnTriangleRegion, signedDistance, vertexTriangles, type VertexTriangles } from './signed';
 import { triTriIntersect, triTriOverlap } from './tritri';
 
@@ -590,6 +590,8 @@ export class CollisionScene {
   private readonly _hit = new Float64Array(3);
   private readonly _cp = new Float64Array(3);
   private _pts = new Float64Array(3 * 256);
+  /** Per triangle of a B leaf: inside A's leaf box (leaves hold at most LEAF_SIZE triangles). */
+  private readonly _leafMask = new Uint8Array(64);
 
   private narrow(pa: number, pb: number, continuous: boolean): FrameContact | null {
     const A = this.parts[pa], B = this.parts[pb];
@@ -620,7 +622,7 @@ export class CollisionScene {
     // apart cannot have crossing triangles; only the continuous test remains.
     this.crossLists.set(pairKey, crossTris);
     if (!doCcd && oa.convex !== null && ob.convex !== null && !convexPolyhedraIntersect(this.convexOf(oa), this.convexOf(ob), this.convexTol)) return null;
-    forEachLeafPair(A.bvh, B.bvh, (ta, tb) => {
+    const visit = (ta: number, tb: number): void => {
       if (self && sharesVertex(oa.indices, ta, tb)) return;
       this.stats.trianglePairs++;
       const boxes = trisBoxesOverlapAt(Pa, oa.indices, ta, Pb, ob.indices, tb);
@@ -644,6 +646,23 @@ export class CollisionScene {
       if (doCcd && sweptTrisOverlap(Qa, Pa, oa.indices, ta, Qb, Pb, ob.indices, tb)) {
         const lb = earliestTouch(Qa, Pa, oa.indices, ta, Qb, Pb, ob.indices, tb);
         if (lb <= 1) this.addCandidate(ta, tb, lb);
+      }
+    };
+    const ua = A.bvh.u32, ub = B.bvh.u32, fa = A.bvh.f32, fb = B.bvh.f32, orderA = A.bvh.order, orderB = B.bvh.order;
+    const inA = this._leafMask;
+    forEachLeafNodePair(A.bvh, B.bvh, (na, nb) => {
+      const pa = na * 8, pb = nb * 8;
+      const sa = ua[pa + 6], ea = sa + (ua[pa + 7] & 0x7fffffff), sb = ub[pb + 6], eb = sb + (ub[pb + 7] & 0x7fffffff);
+      if (doCcd) {
+        for (let i = sa; i < ea; i++) for (let j = sb; j < eb; j++) visit(orderA[i], orderB[j]);
+        return;
+      }
+      // discrete only: a triangle outside the other leaf's box meets none of its triangles
+      for (let j = sb; j < eb; j++) inA[j - sb] = triInBox(Pb, ob.indices, orderB[j], fa, pa) ? 1 : 0;
+      for (let i = sa; i < ea; i++) {
+        const ta = orderA[i];
+        if (!triInBox(Pa, oa.indices, ta, fb, pb)) continue;
+        for (let j = sb; j < eb; j++) if (inA[j - sb] === 1) visit(ta, orderB[j]);
       }
     });
     if (doCcd && this._nCand > 0) {
@@ -1813,6 +1832,17 @@ function sweptTrisOverlap(
   return true;
 }
 
+/** Axis-aligned box of triangle t (positions P, indices I) meets the float32 box of node offset o in f. */
+function triInBox(P: Float64Array, I: Uint32Array, t: number, f: Float32Array, o: number): boolean {
+  const a = I[t * 3] * 3, b = I[t * 3 + 1] * 3, c = I[t * 3 + 2] * 3;
+  for (let k = 0; k < 3; k++) {
+    const p0 = P[a + k], p1 = P[b + k], p2 = P[c + k];
+    if (p0 > f[o + 3 + k] && p1 > f[o + 3 + k] && p2 > f[o + 3 + k]) return false;
+    if (p0 < f[o + k] && p1 < f[o + k] && p2 < f[o + k]) return false;
+  }
+  return true;
+}
+
 /** Axis-aligned boxes of triangle ta (positions A, indices IA) and tb overlap; read in place, axis by axis. */
 function trisBoxesOverlapAt(A: Float64Array, IA: Uint32Array, ta: number, B: Float64Array, IB: Uint32Array, tb: number): boolean {
   const a0 = IA[ta * 3] * 3, a1 = IA[ta * 3 + 1] * 3, a2 = IA[ta * 3 + 2] * 3;
@@ -1867,7 +1897,7 @@ function accumulateNormal(P: Float64Array, Q: Float64Array, out: Float64Array): 
     const T = s === 0 ? Q : P, sign = s === 0 ? 1 : -1;
     const ux = T[3] - T[0], uy = T[4] - T[1], uz = T[5] - T[2], vx = T[6] - T[0], vy = T[7] - T[1], vz = T[8] - T[2];
     const nx = uy * vz - uz * vy, ny = uz * vx - ux * vz, nz = ux * vy - uy * vx;
-    const l = Math.hypot(nx, ny, nz);
+    const l = Math.sqrt(nx * nx + ny * ny + nz * nz);
     if (l === 0) continue;
     out[0] += sign * nx / l; out[1] += sign * ny / l; out[2] += sign * nz / l;
   }
