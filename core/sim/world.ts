@@ -294,7 +294,8 @@ export class SimWorld {
   private hitI = new Int32Array(64 * 4); // colliderA, featA, colliderB, featB
   private hitF = new Float64Array(64 * 7); // t, u, v, nx, ny, nz, approach
   // persistent touching pairs (mesh–mesh), same layout
-  private persist: { kind: number; cA: number; fA: number; cB: number; fB: number; n: Float64Array }[] = [];
+  /** `held`: within touching distance at the last gathering, so its contact acted on the velocities. */
+  private persist: { kind: number; cA: number; fA: number; cB: number; fB: number; n: Float64Array; held: boolean }[] = [];
 
   // solver input pools
   private readonly bodyInputs: RigidBodyInput[] = [];
@@ -664,12 +665,12 @@ export class SimWorld {
   /** Counter of detection passes (findHits calls). */
   private detectPass = 0;
 
-  /** Normal of a persistent (resting) contact on these features, or null. */
-  private persistedNormal(kind: number, cA: number, fA: number, cB: number, fB: number): Float64Array | null {
+  /** The persistent (resting) contact on these features, or null. */
+  private persisted(kind: number, cA: number, fA: number, cB: number, fB: number): { n: Float64Array; held: boolean } | null {
     const P = this.persist;
     for (let k = 0; k < P.length; k++) {
       const pc = P[k];
-      if (pc.kind === kind && pc.cA === cA && pc.fA === fA && pc.cB === cB && pc.fB === fB) return pc.n;
+      if (pc.kind === kind && pc.cA === cA && pc.fA === fA && pc.cB === cB && pc.fB === fB) return pc;
     }
     return null;
   }
@@ -1294,8 +1295,8 @@ export class SimWorld {
         let side = sx * nx + sy * ny + sz * nz;
         if (Math.abs(side) < 1e-12) side = -(dx * nx + dy * ny + dz * nz);
         // a pair already in resting contact keeps its normal: at touching distance the side is noise
-        const pnVT = this.persistedNormal(HitKind.VertexTriangle, V.index, v, T.index, t);
-        if (pnVT) side = pnVT[0] * nx + pnVT[1] * ny + pnVT[2] * nz;
+        const pcVT = this.persisted(HitKind.VertexTriangle, V.index, v, T.index, t);
+        if (pcVT) side = pcVT.n[0] * nx + pcVT.n[1] * ny + pcVT.n[2] * nz;
         if (side < 0) {
           nx = -nx;
           ny = -ny;
@@ -1305,7 +1306,7 @@ export class SimWorld {
         if (!(dn < -1e-9)) continue;
         // a slow approach of a pair in resting contact is the resting contacts' business (held at
         // the start of every sub-step); backtracking to it would only repeat the same tiny step
-        if (pnVT && -dn / hs < this.opts.restitutionThresholdMps) continue;
+        if (pcVT && pcVT.held && -dn / hs < this.opts.restitutionThresholdMps) continue;
         this.pushHit(HitKind.VertexTriangle, V.index, v, T.index, t, th, u, w, nx, ny, nz, -dn / hs);
         if (th < tmin) tmin = th;
       }
@@ -1376,8 +1377,8 @@ export class SimWorld {
         let side = sx * nx + sy * ny + sz * nz;
         if (Math.abs(side) < 1e-12) side = -(dx * nx + dy * ny + dz * nz);
         // a pair already in resting contact keeps its normal: at touching distance the side is noise
-        const pnEE = this.persistedNormal(HitKind.EdgeEdge, ca, e, cb, f);
-        if (pnEE) side = pnEE[0] * nx + pnEE[1] * ny + pnEE[2] * nz;
+        const pcEE = this.persisted(HitKind.EdgeEdge, ca, e, cb, f);
+        if (pcEE) side = pcEE.n[0] * nx + pcEE.n[1] * ny + pcEE.n[2] * nz;
         if (side < 0) {
           nx = -nx;
           ny = -ny;
@@ -1385,7 +1386,7 @@ export class SimWorld {
         }
         const dn = dx * nx + dy * ny + dz * nz;
         if (!(dn < -1e-9)) continue;
-        if (pnEE && -dn / hs < this.opts.restitutionThresholdMps) continue;
+        if (pcEE && pcEE.held && -dn / hs < this.opts.restitutionThresholdMps) continue;
         this.pushHit(HitKind.EdgeEdge, ca, e, cb, f, th, u, w, nx, ny, nz, -dn / hs);
         if (th < tmin) tmin = th;
       }
@@ -1620,6 +1621,7 @@ export class SimWorld {
       pc.n[0] = nx;
       pc.n[1] = ny;
       pc.n[2] = nz;
+      pc.held = dist <= touch;
       if (dist > touch) continue;
       if (!this.awake[A.body] && (Bc.kind !== KIND_DYNAMIC || !this.awake[Bc.body])) continue;
       this.addMeshContact(st, pc.cA, pc.cB, pc.kind, pc.fA, pc.fB, px, py, pz, nx, ny, nz, _st[0], _st[1], hs, true);
@@ -2104,7 +2106,7 @@ export class SimWorld {
         // remember the pair for resting contact
         let dup = false;
         for (const pc of this.persist) if (pc.kind === kind && pc.cA === cA && pc.fA === fA && pc.cB === cB && pc.fB === fB) dup = true;
-        if (!dup) this.persist.push({ kind, cA, fA, cB, fB, n: Float64Array.of(nx, ny, nz) });
+        if (!dup) this.persist.push({ kind, cA, fA, cB, fB, n: Float64Array.of(nx, ny, nz), held: true });
       }
     }
   }
