@@ -398,13 +398,13 @@ export class ImpulseSolver {
     this.rejoins.fill(0, 0, nc);
     let vScale = 0;
     for (let i = 0; i < this.nb; i++) for (let k = 0; k < 6; k++) vScale = Math.max(vScale, Math.abs(this.vel[6 * i + k]));
-    let iterations = 0, projectJoints = false;
+    let iterations = 0, noEliminate = false;
     for (;;) {
       iterations++;
       this.buildRows(restModel);
       if (dense) this.solveDense();
       else {
-        const refactor = this.prepareGroups(groupMode) || iterations === 1;
+        const refactor = this.prepareGroups(noEliminate ? 'schur' : groupMode) || iterations === 1;
         if (refactor) {
           // the set of eliminated bodies changed: their joints leave (or rejoin) the tree
           this.buildForest();
@@ -420,10 +420,17 @@ export class ImpulseSolver {
         this.grpDirty.fill(0, 0, this.nd);
         this.schurResidual = 0;
         this.solveSparse();
-        // The equations contradict each other (e.g. different ε at two pinned bodies joined by a
-        // joint): with eliminated bodies the least-squares compromise falls on the joints, so
-        // the result is projected back onto them at the end.
-        projectJoints = anyEliminated && this.schurResidual > 1e-9 * vScale;
+        if (anyEliminated && this.schurResidual > 1e-9 * vScale && groupMode !== 'eliminate') {
+          // The equations contradict each other (e.g. different ε at two pinned bodies joined
+          // by a joint): with eliminated bodies the least-squares compromise would fall on the
+          // joints. From here on the contacts go to the Schur complement, as without
+          // elimination, which keeps every joint of the tree exact.
+          noEliminate = true;
+          this.prepareGroups('schur');
+          this.buildForest();
+          this.factor();
+          this.solveSparse();
+        }
       }
       for (let c = 0; c < nc; c++) this.prevState[c] = this.contactState[c];
       // Contact impulses: normal component and the tangential part.
@@ -506,46 +513,7 @@ export class ImpulseSolver {
       }
     }
     this.writeResult(out, iterations);
-    if (projectJoints && joints.length > 0) this.projectOntoJoints(bodies, joints, out);
     return out;
-  }
-
-  private projector: ImpulseSolver | null = null;
-  private projBodies: RigidBodyInput[] = [];
-  private projOut: ImpulseSolution | null = null;
-
-  /**
-   * Makes every joint hold again after a least-squares compromise that fell on
-   * the joints: the velocities are replaced by their closest (in kinetic
-   * energy) velocities that satisfy the joints, by a joints-only solve, and
-   * that solve's joint impulses are added. Contact impulses are unchanged;
-   * momentum is unchanged (the added impulses are internal or act on
-   * keyframed anchors as joints do).
-   */
-  private projectOntoJoints(bodies: readonly RigidBodyInput[], joints: readonly JointInput[], out: ImpulseSolution): void {
-    this.projector ??= new ImpulseSolver();
-    this.projOut ??= new ImpulseSolution();
-    const pb = this.projBodies, nb = bodies.length;
-    for (let i = pb.length; i < nb; i++) pb.push({ massKg: 1, inertia: [], centerOfMass: { x: 0, y: 0, z: 0 }, linearVelocity: { x: 0, y: 0, z: 0 }, angularVelocity: { x: 0, y: 0, z: 0 } });
-    pb.length = nb;
-    for (let i = 0; i < nb; i++) {
-      const b = bodies[i], p = pb[i];
-      p.massKg = b.massKg;
-      p.inertia = b.inertia;
-      p.centerOfMass = b.centerOfMass;
-      p.keyframed = b.keyframed;
-      p.linearVelocity.x = out.linearVelocity[3 * i];
-      p.linearVelocity.y = out.linearVelocity[3 * i + 1];
-      p.linearVelocity.z = out.linearVelocity[3 * i + 2];
-      p.angularVelocity.x = out.angularVelocity[3 * i];
-      p.angularVelocity.y = out.angularVelocity[3 * i + 1];
-      p.angularVelocity.z = out.angularVelocity[3 * i + 2];
-    }
-    const r = this.projector.solve(pb, joints, [], {}, this.projOut);
-    out.linearVelocity.set(r.linearVelocity);
-    out.angularVelocity.set(r.angularVelocity);
-    for (let k = 0; k < 3 * joints.length; k++) out.jointImpulse[k] += r.jointImpulse[k];
-    out.kineticEnergyAfter = r.kineticEnergyAfter;
   }
 
 
