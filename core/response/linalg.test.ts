@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { jacobiSvd, pivotedCholesky, qrRankRevealing, solveDenseRobust, solveSymmetricRobust, symmetricEigen } from './linalg';
+import { jacobiSvd, pivotedCholesky, solveDenseRobust, solveSymmetricRobust, symmetricEigen } from './linalg';
 import { seededRandom } from './fixtures';
 
 // The small dense kernels of the contact solve against slow, obvious
@@ -82,36 +82,6 @@ describe('solveSymmetricRobust: minimum-norm least squares for symmetric positiv
         diff = Math.max(diff, Math.abs(x[i] - ref[i]));
       }
       expect(diff / scale, `n = ${n}, rank ${r}: |x − pinv(S) b| / |pinv(S) b|`).toBeLessThan(1e-7);
-    });
-});
-
-describe('qrRankRevealing: a = U·T with orthonormal U and the numerical rank', () => {
-  for (let seed = 1; seed <= 20; seed++)
-    it(`seed ${seed}`, () => {
-      const rand = seededRandom(100 + seed);
-      const s = 2 + Math.floor(rand() * 40), K = 1 + Math.floor(rand() * s), r = Math.floor(rand() * (K + 1));
-      // s×K of rank r, column-major
-      const L = lowRank(rand, Math.max(s, K), r, false), a = new Float64Array(s * K);
-      for (let i = 0; i < s; i++) for (let c = 0; c < K; c++) a[c * s + i] = L[i * Math.max(s, K) + c];
-      const orig = Float64Array.from(a);
-      const U = new Float64Array(s * K), T = new Float64Array(K * K);
-      const k = qrRankRevealing(a, s, K, U, T, new Float64Array(K), new Int32Array(K));
-      expect(k, 'rank').toBe(Math.min(r, s, K));
-      for (let p = 0; p < k; p++)
-        for (let q = 0; q < k; q++) {
-          let d = 0;
-          for (let i = 0; i < s; i++) d += U[p * s + i] * U[q * s + i];
-          expect(Math.abs(d - (p === q ? 1 : 0)), `UᵀU[${p}][${q}]`).toBeLessThan(1e-12);
-        }
-      let amax = 1e-300, err = 0;
-      for (let i = 0; i < s; i++)
-        for (let c = 0; c < K; c++) {
-          let v = 0;
-          for (let p = 0; p < k; p++) v += U[p * s + i] * T[p * K + c];
-          amax = Math.max(amax, Math.abs(orig[c * s + i]));
-          err = Math.max(err, Math.abs(v - orig[c * s + i]));
-        }
-      expect(err / amax, 'max |a − U T| / max |a|').toBeLessThan(1e-12);
     });
 });
 
