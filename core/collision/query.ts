@@ -53,16 +53,22 @@ export function forEachLeafNodePair(a: TriangleBVH, b: TriangleBVH, visit: (leaf
       ns.set(st);
       st = _pairStack = ns;
     }
-    // Descend the larger box (or the one that is not a leaf).
-    let splitA: boolean;
-    if (leafA) splitA = false;
-    else if (leafB) splitA = true;
-    else {
-      const va = (fa[pa + 3] - fa[pa]) + (fa[pa + 4] - fa[pa + 1]) + (fa[pa + 5] - fa[pa + 2]);
-      const vb = (fb[pb + 3] - fb[pb]) + (fb[pb + 4] - fb[pb + 1]) + (fb[pb + 5] - fb[pb + 2]);
-      splitA = va >= vb;
+    if (!leafA && !leafB) {
+      // descend both: the child pairs whose boxes meet
+      if (sp + 8 > st.length) {
+        const ns = new Int32Array(st.length * 2);
+        ns.set(st);
+        st = _pairStack = ns;
+      }
+      const la = na + 1, ra = ua[pa + 6], lb = nb + 1, rb = ub[pb + 6];
+      const law = la * W, raw = ra * W, lbw = lb * W, rbw = rb * W;
+      if (boxesMeet(fa, raw, fb, rbw)) { st[sp++] = ra; st[sp++] = rb; }
+      if (boxesMeet(fa, raw, fb, lbw)) { st[sp++] = ra; st[sp++] = lb; }
+      if (boxesMeet(fa, law, fb, rbw)) { st[sp++] = la; st[sp++] = rb; }
+      if (boxesMeet(fa, law, fb, lbw)) { st[sp++] = la; st[sp++] = lb; }
+      continue;
     }
-    if (splitA) {
+    if (!leafA) {
       const l = na + 1, r = ua[pa + 6];
       if (boxesMeet(fa, r * W, fb, pb)) { st[sp++] = r; st[sp++] = nb; }
       if (boxesMeet(fa, l * W, fb, pb)) { st[sp++] = l; st[sp++] = nb; }
