@@ -146,19 +146,50 @@ export function luSolve(a: Float64Array, n: number, piv: Int32Array, b: Float64A
  */
 export function solveDenseRobust(S: Float64Array, n: number, b: Float64Array, x: Float64Array, work: Float64Array, piv: Int32Array): number {
   if (n === 0) return 0;
-  const A = work.subarray(0, n * n);
-  const GL = work.subarray(n * n, 2 * n * n);
-  const GU = work.subarray(2 * n * n, 3 * n * n);
+  const rank = factorDenseRobust(S, n, work, piv);
   const o = 3 * n * n;
   const r = work.subarray(o, o + n);
   const d = work.subarray(o + n, o + 2 * n);
-  const t = work.subarray(o + 2 * n, o + 3 * n);
-  const t2 = work.subarray(o + 3 * n, o + 4 * n);
+  x.fill(0, 0, n);
+  let res = Infinity;
+  for (let it = 0; it < 4; it++) {
+    let rn = 0;
+    for (let i = 0; i < n; i++) {
+      let s = b[i];
+      const ri = i * n;
+      for (let j = 0; j < n; j++) s -= S[ri + j] * x[j];
+      r[i] = s;
+      rn = Math.max(rn, Math.abs(s));
+    }
+    if (rn >= res * 0.5 && it > 1) break;
+    res = rn;
+    if (rn === 0) break;
+    if (rank === 0) break;
+    applyDenseRobust(n, rank, work, piv, r, d);
+    for (let i = 0; i < n; i++) x[i] += d[i];
+  }
+  let rn = 0;
+  for (let i = 0; i < n; i++) {
+    let s = b[i];
+    for (let j = 0; j < n; j++) s -= S[i * n + j] * x[j];
+    rn = Math.max(rn, Math.abs(s));
+  }
+  return rn;
+}
+
+/**
+ * The factors `solveDenseRobust` uses, in `work` (3n² + 4n) and `piv` (2n):
+ * complete-pivot LU of S at its numerical rank and, below full rank, the
+ * Cholesky factors of the Gram matrices LᵀL and U Uᵀ. Returns the rank.
+ */
+export function factorDenseRobust(S: Float64Array, n: number, work: Float64Array, piv: Int32Array): number {
+  const A = work.subarray(0, n * n);
+  const GL = work.subarray(n * n, 2 * n * n);
+  const GU = work.subarray(2 * n * n, 3 * n * n);
   const p = piv.subarray(0, n), q = piv.subarray(n, 2 * n);
   A.set(S.subarray(0, n * n));
   const rank = luCompletePivot(A, n, p, q, 1e-11);
-  const full = rank === n;
-  if (!full) {
+  if (rank < n) {
     // Gram matrices of the full-rank factors (lower triangles), Cholesky-factored in place
     GL.fill(0, 0, n * n);
     for (let i = 0; i < n; i++) {
@@ -183,31 +214,13 @@ export function solveDenseRobust(S: Float64Array, n: number, b: Float64Array, x:
     cholInPlace(GL, n, rank);
     cholInPlace(GU, n, rank);
   }
-  x.fill(0, 0, n);
-  let res = Infinity;
-  for (let it = 0; it < 4; it++) {
-    let rn = 0;
-    for (let i = 0; i < n; i++) {
-      let s = b[i];
-      const ri = i * n;
-      for (let j = 0; j < n; j++) s -= S[ri + j] * x[j];
-      r[i] = s;
-      rn = Math.max(rn, Math.abs(s));
-    }
-    if (rn >= res * 0.5 && it > 1) break;
-    res = rn;
-    if (rn === 0) break;
-    if (rank === 0) break;
-    luPinvApply(A, GL, GU, n, rank, p, q, t, t2, r, d);
-    for (let i = 0; i < n; i++) x[i] += d[i];
-  }
-  let rn = 0;
-  for (let i = 0; i < n; i++) {
-    let s = b[i];
-    for (let j = 0; j < n; j++) s -= S[i * n + j] * x[j];
-    rn = Math.max(rn, Math.abs(s));
-  }
-  return rn;
+  return rank;
+}
+
+/** out = pinv(S)·res from the factors of `factorDenseRobust` (S⁻¹·res at full rank). */
+export function applyDenseRobust(n: number, rank: number, work: Float64Array, piv: Int32Array, res: Float64Array, out: Float64Array): void {
+  const o = 3 * n * n;
+  luPinvApply(work.subarray(0, n * n), work.subarray(n * n, 2 * n * n), work.subarray(2 * n * n, 3 * n * n), n, rank, piv.subarray(0, n), piv.subarray(n, 2 * n), work.subarray(o + 2 * n, o + 3 * n), work.subarray(o + 3 * n, o + 4 * n), res, out);
 }
 
 /** out = pinv(S)·res (S⁻¹·res at full rank) from the factors of `solveDenseRobust`. */
