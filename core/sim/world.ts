@@ -153,6 +153,8 @@ interface Part {
   tris: Uint32Array;
   verts: Uint32Array;
   edges: Uint32Array;
+  /** Vertices this part tests against other triangles (characters: each vertex in one part only). */
+  vtVerts: Uint32Array;
   /** Swept box of the part over the current sub-step (characters: bounded from the joints until the part is skinned). */
   box: Float64Array;
   /**
@@ -172,6 +174,9 @@ interface Part {
   jbox1?: Float64Array;
   /** Characters: time index of the step the part was last skinned for (-1 never). */
   skinned: number;
+  /** Characters: its joint group (Collider.jointGroups) and the step its jbox0/jbox1 are for. */
+  group: number;
+  jstamp: number;
   /** Detection pass its triangle and edge boxes were computed in. */
   primStamp: number;
 }
@@ -212,6 +217,23 @@ interface Collider {
   moving: boolean;
   /** Dynamic: box of `local` (principal frame, about the centre of mass). */
   lbox: Float64Array;
+  /**
+   * Characters: the skin of each joint (all its clusters) bounded from the
+   * joints every step (`box`: swept over the step); a cluster's own bound is
+   * computed only when its group's box is reached.
+   */
+  jointGroups: JointGroup[];
+}
+
+interface JointGroup {
+  slots?: Int32Array;
+  slotBox?: Float64Array;
+  wsMin?: number;
+  wsMax?: number;
+  jbox0?: Float64Array;
+  jbox1?: Float64Array;
+  verts: Uint32Array;
+  box: Float64Array;
 }
 
 /** A found contact (CCD hit or touching pair). */
@@ -222,6 +244,8 @@ const enum HitKind {
 }
 
 const MAX_SUBSTEPS = 16;
+/** Largest triangle count of a character body-part cluster. */
+const CLUSTER_TRIS = 48;
 /** Joint limits engage their velocity constraint this close to the limit. */
 const LIMIT_MARGIN_RAD = 0.005;
 /** CCD settings: image-box tolerance (m) and work budget; both only make the answer more conservative. */
@@ -488,12 +512,26 @@ export class SimWorld {
         // the part topology of a mesh is the same in every world: built once per mesh
         let topo = characterTopology.get(mesh);
         if (!topo) {
-          const C = this.makeCollider(KIND_CHARACTER, -1, ci, mi, ch.id, ch.name, '', -1, vOff, new Float64Array(0), mesh.indices, dominantJointPerTriangle(mesh), 0.3, 0.5, 0, 0);
+          const C = this.makeCollider(KIND_CHARACTER, -1, ci, mi, ch.id, ch.name, '', -1, vOff, new Float64Array(0), mesh.indices, dominantJointPerTriangle(mesh), 0.3, 0.5, 0, 0, undefined, mesh.positions);
           for (const p of C.parts) slotBounds(mesh, p);
-          topo = { edges: C.edges, parts: C.parts };
+          // joint groups: the clusters of one joint together
+          const groups: JointGroup[] = [];
+          for (let k = 0; k < C.parts.length; k++) {
+            const p = C.parts[k];
+            if (k === 0 || p.joint !== C.parts[k - 1].joint) {
+              const vs = new Set<number>();
+              for (let m = k; m < C.parts.length && C.parts[m].joint === p.joint; m++) for (const v of C.parts[m].verts) vs.add(v);
+              const g: JointGroup = { verts: Uint32Array.from([...vs].sort((a, b) => a - b)), box: new Float64Array(6) };
+              slotBounds(mesh, g);
+              groups.push(g);
+            }
+            p.group = groups.length - 1;
+          }
+          topo = { edges: C.edges, parts: C.parts, groups };
           characterTopology.set(mesh, topo);
         }
         const C = this.makeCollider(KIND_CHARACTER, -1, ci, mi, ch.id, ch.name, '', -1, vOff, new Float64Array(0), mesh.indices, null, 0.3, 0.5, ch.collision.groups, ch.collision.mask, topo);
+        C.jointGroups = topo.groups.map((g) => ({ ...g, box: new Float64Array(6), jbox0: new Float64Array(6), jbox1: new Float64Array(6) }));
         this.colliders.push(C);
         C.nv = mesh.positions.length / 3;
         vOff += mesh.positions.length / 3;
@@ -543,6 +581,7 @@ export class SimWorld {
     kind: number, body: number, docIndex: number, mesh: number, objectId: string, objectName: string, partName: string, object: number,
     vOff: number, local: Float64Array, tris: Uint32Array, dominant: Int32Array | null, restitution: number, friction: number, groups: number, mask: number,
     topo?: { edges: Uint32Array; parts: Part[] },
+    bindPositions?: ArrayLike<number>,
   ): Collider {
     const ntri = tris.length / 3;
     const edges = topo ? topo.edges : uniqueEdges(tris);
@@ -550,7 +589,7 @@ export class SimWorld {
     if (topo) {
       // shared read-only topology, own boxes and stamps
       for (const p of topo.parts)
-        parts.push({ ...p, box: new Float64Array(6), jbox0: new Float64Array(6), jbox1: new Float64Array(6), skinned: -1, primStamp: -1 });
+        parts.push({ ...p, box: new Float64Array(6), jbox0: new Float64Array(6), jbox1: new Float64Array(6), skinned: -1, primStamp: -1, jstamp: -1 });
     } else if (!dominant) {
       const all = new Uint32Array(ntri);
       for (let t = 0; t < ntri; t++) all[t] = t;
@@ -559,7 +598,7 @@ export class SimWorld {
       for (let v = 0; v < nv; v++) verts[v] = v;
       const edgeIdx = new Uint32Array(edges.length / 2);
       for (let e = 0; e < edgeIdx.length; e++) edgeIdx[e] = e;
-      parts.push({ joint: -1, tris: all, verts, edges: edgeIdx, box: new Float64Array(6), skinned: -1, primStamp: -1 });
+      parts.push({ joint: -1, tris: all, verts, vtVerts: verts, edges: edgeIdx, box: new Float64Array(6), skinned: -1, primStamp: -1, group: -1, jstamp: -1 });
     } else {
       const byJoint = new Map<number, number[]>();
       for (let t = 0; t < ntri; t++) {
@@ -570,27 +609,69 @@ export class SimWorld {
       }
       const edgeKey = new Map<number, number>();
       for (let e = 0; e < edges.length / 2; e++) edgeKey.set(edges[2 * e] * 4294967296 + edges[2 * e + 1], e);
+      // each joint's skin is split further into compact clusters of at most CLUSTER_TRIS triangles
+      // (median splits of the bind-pose centroids): a prop near a limb skins and tests only the
+      // clusters it reaches; every vertex and edge is tested by one cluster only
+      const X = bindPositions!;
+      const vClaimed = new Uint8Array(X.length / 3), eClaimed = new Uint8Array(edges.length / 2);
+      const clusters: number[][] = [];
+      const split = (tl: number[]) => {
+        if (tl.length <= CLUSTER_TRIS) {
+          clusters.push(tl);
+          return;
+        }
+        const lo = [Infinity, Infinity, Infinity], hi = [-Infinity, -Infinity, -Infinity];
+        const cen = (t: number, c: number) => X[3 * tris[3 * t] + c] + X[3 * tris[3 * t + 1] + c] + X[3 * tris[3 * t + 2] + c];
+        for (const t of tl)
+          for (let c = 0; c < 3; c++) {
+            lo[c] = Math.min(lo[c], cen(t, c));
+            hi[c] = Math.max(hi[c], cen(t, c));
+          }
+        const ax = hi[0] - lo[0] >= hi[1] - lo[1] && hi[0] - lo[0] >= hi[2] - lo[2] ? 0 : hi[1] - lo[1] >= hi[2] - lo[2] ? 1 : 2;
+        const sorted = [...tl].sort((a, b) => cen(a, ax) - cen(b, ax) || a - b);
+        const m = sorted.length >> 1;
+        split(sorted.slice(0, m));
+        split(sorted.slice(m));
+      };
+      const jointOf: number[] = [];
       for (const j of [...byJoint.keys()].sort((a, b) => a - b)) {
-        const tl = byJoint.get(j)!;
+        const n0 = clusters.length;
+        split(byJoint.get(j)!);
+        for (let k = n0; k < clusters.length; k++) jointOf.push(j);
+      }
+      clusters.forEach((tl, ci) => {
+        tl.sort((a, b) => a - b);
         const vs = new Set<number>();
-        const es = new Set<number>();
+        const own: number[] = [];
+        const es: number[] = [];
         for (const t of tl) {
           for (let k = 0; k < 3; k++) {
             const a = tris[3 * t + k], b = tris[3 * t + ((k + 1) % 3)];
             vs.add(a);
-            es.add(edgeKey.get(Math.min(a, b) * 4294967296 + Math.max(a, b))!);
+            if (!vClaimed[a]) {
+              vClaimed[a] = 1;
+              own.push(a);
+            }
+            const e = edgeKey.get(Math.min(a, b) * 4294967296 + Math.max(a, b))!;
+            if (!eClaimed[e]) {
+              eClaimed[e] = 1;
+              es.push(e);
+            }
           }
         }
         parts.push({
-          joint: j,
+          joint: jointOf[ci],
           tris: Uint32Array.from(tl),
           verts: Uint32Array.from([...vs].sort((a, b) => a - b)),
-          edges: Uint32Array.from([...es].sort((a, b) => a - b)),
+          vtVerts: Uint32Array.from(own.sort((a, b) => a - b)),
+          edges: Uint32Array.from(es.sort((a, b) => a - b)),
           box: new Float64Array(6),
           skinned: -1,
           primStamp: -1,
+          group: -1,
+          jstamp: -1,
         });
-      }
+      });
     }
     return {
       index: this.colliders.length, kind, body, docIndex, mesh, objectId, objectName, partName, object, vOff, nv: local.length / 3, tris, edges, parts, local,
@@ -598,6 +679,7 @@ export class SimWorld {
       closed: kind !== KIND_CHARACTER && isClosedMesh(tris) && signedVolume(local, tris) > 0,
       moving: true,
       lbox: localBox(local),
+      jointGroups: [],
     };
   }
 
@@ -654,7 +736,7 @@ export class SimWorld {
           break;
         }
         C.moving = moving;
-        for (const p of C.parts) jointBoundedBox(p, sm, p.jbox1!);
+        for (const g of C.jointGroups) jointBoundedBox(g, sm, g.jbox1!);
       }
     }
     this.kfTimeIndex = tIdx;
@@ -694,10 +776,10 @@ export class SimWorld {
         const o = 3 * C.vOff;
         for (let i = o; i < o + 3 * C.nv; i++) this.K1[i] = this.K0[i];
       } else if (C.kind === KIND_CHARACTER) {
-        for (const p of C.parts) {
-          t = p.jbox0!;
-          p.jbox0 = p.jbox1;
-          p.jbox1 = t;
+        for (const g of C.jointGroups) {
+          t = g.jbox0!;
+          g.jbox0 = g.jbox1;
+          g.jbox1 = t;
         }
       }
     }
@@ -737,17 +819,7 @@ export class SimWorld {
     const vs = p.verts;
     for (let k = 0; k < vs.length; k++) this.activateVertex(C, vs[k]);
     p.skinned = this.kfTimeIndex;
-    const P0 = this.P0, P1 = this.P1, off = C.vOff, bx = p.box;
-    bx.set(_emptyBox);
-    for (let k = 0; k < vs.length; k++) {
-      const o = 3 * (off + vs[k]);
-      for (let c = 0; c < 3; c++) {
-        const a = P0[o + c], b = P1[o + c];
-        const lo = a < b ? a : b, hi = a < b ? b : a;
-        if (lo < bx[c]) bx[c] = lo;
-        if (hi > bx[3 + c]) bx[3 + c] = hi;
-      }
-    }
+    this.exactPartBox(C, p);
   }
 
   /** Whether a character part's vertices are skinned for this step. */
@@ -1117,12 +1189,15 @@ export class SimWorld {
         if (!boxesOverlap(A.box, 0, Bc.box, 0, 0)) continue;
         for (const pa of A.parts) {
           for (const pb of Bc.parts) {
-            if (!boxesOverlap(pa.box, 0, pb.box, 0, 0)) continue;
             if (Bc.kind === KIND_CHARACTER && !this.partActive(Bc, pb)) {
-              // bounded from the joints so far: skin the part for this step, then test its exact box
-              this.activatePart(Bc, pb);
+              // bounded from the joints so far: its joint's box, its own box, then skin it for
+              // this step and test its exact box
+              if (!boxesOverlap(pa.box, 0, Bc.jointGroups[pb.group].box, 0, 0)) continue;
+              this.clusterBox(Bc, pb);
               if (!boxesOverlap(pa.box, 0, pb.box, 0, 0)) continue;
+              this.activatePart(Bc, pb);
             }
+            if (!boxesOverlap(pa.box, 0, pb.box, 0, 0)) continue;
             if (this.ignore.length && this.ignoredParts(A, pa.joint, Bc, pb.joint)) continue;
             const t = this.partPair(A, pa, Bc, pb, hs);
             if (t < tmin) tmin = t;
@@ -1135,7 +1210,6 @@ export class SimWorld {
 
   /** Swept boxes of a collider, of its parts, triangles and edges. */
   private colliderBox(C: Collider): void {
-    const P0 = this.P0, P1 = this.P1, off = C.vOff;
     C.box.set(_emptyBox);
     const character = C.kind === KIND_CHARACTER;
     if (C.kind === KIND_DYNAMIC) {
@@ -1148,32 +1222,56 @@ export class SimWorld {
       C.box.set(bx);
       return;
     }
-    for (const p of C.parts) {
-      const bx = p.box;
-      if (character && !this.partActive(C, p)) {
-        // not skinned in this step: bounded by its boxes from the joints at both ends of the step
-        const a = p.jbox0!, b = p.jbox1!;
+    if (character) {
+      // joint groups bounded at both ends of the step; clusters only once reached (clusterBox)
+      for (const g of C.jointGroups) {
+        const a = g.jbox0!, b = g.jbox1!, bx = g.box;
         for (let c = 0; c < 3; c++) {
           bx[c] = a[c] < b[c] ? a[c] : b[c];
           bx[3 + c] = a[3 + c] > b[3 + c] ? a[3 + c] : b[3 + c];
-        }
-      } else {
-      bx.set(_emptyBox);
-      const vs = p.verts;
-      for (let k = 0; k < vs.length; k++) {
-        const o = 3 * (off + vs[k]);
-        for (let c = 0; c < 3; c++) {
-          const a = P0[o + c], b = P1[o + c];
-          const lo = a < b ? a : b, hi = a < b ? b : a;
-          if (lo < bx[c]) bx[c] = lo;
-          if (hi > bx[3 + c]) bx[3 + c] = hi;
+          if (bx[c] < C.box[c]) C.box[c] = bx[c];
+          if (bx[3 + c] > C.box[3 + c]) C.box[3 + c] = bx[3 + c];
         }
       }
-      }
+      for (const p of C.parts) if (this.partActive(C, p)) this.exactPartBox(C, p);
+      return;
+    }
+    for (const p of C.parts) {
+      this.exactPartBox(C, p);
+      const bx = p.box;
       for (let c = 0; c < 3; c++) {
         if (bx[c] < C.box[c]) C.box[c] = bx[c];
         if (bx[3 + c] > C.box[3 + c]) C.box[3 + c] = bx[3 + c];
       }
+    }
+  }
+
+  /** Swept box of a part from its vertices in P0 / P1. */
+  private exactPartBox(C: Collider, p: Part): void {
+    const P0 = this.P0, P1 = this.P1, off = C.vOff, bx = p.box, vs = p.verts;
+    bx.set(_emptyBox);
+    for (let k = 0; k < vs.length; k++) {
+      const o = 3 * (off + vs[k]);
+      for (let c = 0; c < 3; c++) {
+        const a = P0[o + c], b = P1[o + c];
+        const lo = a < b ? a : b, hi = a < b ? b : a;
+        if (lo < bx[c]) bx[c] = lo;
+        if (hi > bx[3 + c]) bx[3 + c] = hi;
+      }
+    }
+  }
+
+  /** A character cluster not skinned in this step: its box from the joints at both ends of the step. */
+  private clusterBox(C: Collider, p: Part): void {
+    if (p.jstamp !== this.kfTimeIndex) {
+      jointBoundedBox(p, this.skinMats0[C.docIndex][C.mesh], p.jbox0!);
+      jointBoundedBox(p, this.skinMats1[C.docIndex][C.mesh], p.jbox1!);
+      p.jstamp = this.kfTimeIndex;
+    }
+    const a = p.jbox0!, b = p.jbox1!, bx = p.box;
+    for (let c = 0; c < 3; c++) {
+      bx[c] = a[c] < b[c] ? a[c] : b[c];
+      bx[3 + c] = a[3 + c] > b[3 + c] ? a[3 + c] : b[3 + c];
     }
   }
 
@@ -1236,8 +1334,9 @@ export class SimWorld {
     for (let m = 0; m < pt.tris.length; m++) if (boxesOverlap(pv.box, 0, TB, 6 * pt.tris[m], 0)) list[nt++] = pt.tris[m];
     if (nt === 0) return tmin;
     const cull = T.closed;
-    for (let k = 0; k < pv.verts.length; k++) {
-      const v = pv.verts[k];
+    const vt = pv.vtVerts;
+    for (let k = 0; k < vt.length; k++) {
+      const v = vt[k];
       const vi = V.vOff + v;
       sweptPointBox(P0, P1, vi, _vb, 0);
       if (!boxesOverlap(_vb, 0, pt.box, 0, 0)) continue;
@@ -2189,6 +2288,7 @@ export class SimWorld {
     let best = '', bd = Infinity;
     const joints = this.doc.characters[C.docIndex].skeleton.joints;
     for (const p of C.parts) {
+      if (!this.partActive(C, p)) continue; // the part hit was skinned in this step
       const cx = 0.5 * (p.box[0] + p.box[3]) - ct.point.x, cy = 0.5 * (p.box[1] + p.box[4]) - ct.point.y, cz = 0.5 * (p.box[2] + p.box[5]) - ct.point.z;
       const d = cx * cx + cy * cy + cz * cz;
       if (d < bd) {
@@ -2415,7 +2515,7 @@ const _e = [0, 0, 0];
 const _p = [0, 0, 0];
 const _o10 = new Float64Array(10);
 /** Part topology of character meshes (edges, parts by dominant joint, slot bounds), per mesh. */
-const characterTopology = new WeakMap<SkinnedMesh, { edges: Uint32Array; parts: Part[] }>();
+const characterTopology = new WeakMap<SkinnedMesh, { edges: Uint32Array; parts: Part[]; groups: JointGroup[] }>();
 const _emptyBox = Float64Array.of(Infinity, Infinity, Infinity, -Infinity, -Infinity, -Infinity);
 export type { Character, Prop };
 
