@@ -304,8 +304,6 @@ export class ImpulseSolver {
   private fDone = new Uint8Array(0);
   private fP = F64(0);
   private fR = F64(0);
-  private fA = F64(0);
-  private fA2 = F64(0);
   private fOrd = new Int32Array(0);
   private fOrd2 = new Int32Array(0);
   private mat36c = F64(36);
@@ -320,7 +318,6 @@ export class ImpulseSolver {
   private fZ = F64(0);
   private fRes = F64(0);
   private fTmp = F64(0);
-  private fNorms = F64(0);
   private fPerm = new Int32Array(0);
 
   /** Scale on every contact's Coulomb γ; below 1 only inside the energy guard of `solve`. */
