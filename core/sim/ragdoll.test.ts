@@ -118,6 +118,9 @@ describe('ragdoll from a skinned character', () => {
       }
     }
     expect(worstGap, 'ball joints stay together').toBeLessThan(1e-3);
+    // no impact repeated at the same time until the sub-step budget runs out (see repro/ragdoll-ground-loop)
+    expect(w.stats.budgetExceeded, 'steps whose sub-step budget ran out').toBe(0);
+    expect(w.stats.impactEvents, 'impact events in 1.5 s').toBeLessThan(60);
     expect(lowest, 'never below the ground').toBeGreaterThan(-1e-3);
     expect(w.impacts.some((i) => i.objects[1] === 'ground')).toBe(true);
     // it came down: every body within reach of the ground
