@@ -736,6 +736,13 @@ export class CollisionScene {
     return !(T[a] > T[b + 3] || T[b] > T[a + 3] || T[a + 1] > T[b + 4] || T[b + 1] > T[a + 4] || T[a + 2] > T[b + 5] || T[b + 2] > T[a + 5]);
   }
 
+  /** Box of part p's skinned vertices at the current sample (cached per pose) into out[0..5]. */
+  private tightBoxInto(p: number, out: Float64Array): void {
+    if (this._tightStamp.length < this.parts.length) { this._tightStamp = new Int32Array(this.parts.length).fill(-1); this._tight = new Float64Array(this.parts.length * 6); }
+    this.tightBox(p);
+    for (let k = 0; k < 6; k++) out[k] = this._tight[p * 6 + k];
+  }
+
   private tightBox(p: number): void {
     if (this._tightStamp[p] === this.frameStamp) return;
     this._tightStamp[p] = this.frameStamp;
@@ -834,8 +841,14 @@ export class CollisionScene {
     const oa = this.objects[A.object], ob = this.objects[B.object];
     const box = this._box, ba = this._boxA, bb = this._boxB;
     if (A.verts.length === 0 || B.verts.length === 0) return 0;
-    vertsBox(A.verts, oa.positions, ba);
-    vertsBox(B.verts, ob.positions, bb);
+    if (crossTris === null) {
+      // bind pose (constructor): positions set directly
+      vertsBox(A.verts, oa.positions, ba);
+      vertsBox(B.verts, ob.positions, bb);
+    } else {
+      this.tightBoxInto(pa, ba);
+      this.tightBoxInto(pb, bb);
+    }
     for (let k = 0; k < 3; k++) {
       box[k] = ba[k] > bb[k] ? ba[k] : bb[k];
       box[3 + k] = ba[3 + k] < bb[3 + k] ? ba[3 + k] : bb[3 + k];
@@ -941,13 +954,15 @@ export class CollisionScene {
     if (this._cand.length < verts.length) this._cand = new Int32Array(verts.length);
     const cand = this._cand;
     let nc = 0;
-    for (let i = 0; i < verts.length; i++) {
+    const roiList = sc.roiList;
+    for (let r = 0; r < sc.roiCount; r++) {
+      // only vertices in the crossed parts' box can be in this pair's box
+      const i = roiList[r];
       if (ubc[i] <= depth) continue; // near a crossing: cannot raise the maximum
       const v = verts[i] * 3;
       const x = P[v], y = P[v + 1], z = P[v + 2];
       if (x < lx || x > hx || y < ly || y > hy || z < lz || z > hz) continue;
       const c = comp[i];
-      if (c < 0) continue; // outside the parts' boxes (not in this pair's box either)
       if (sc.compInside[c] < 0) {
         if (sc.compBound[c] <= depth) continue;
         this.classifyRegion(sc, pmi, ooi, c);
@@ -1008,7 +1023,7 @@ export class CollisionScene {
         stamp: -1, comp: new Int32Array(nv), compStart: new Int32Array(nv + 1), compQueue: new Int32Array(nv),
         compBound: new Float64Array(nv), compInside: new Int8Array(nv), compEst: new Uint8Array(nv),
         ubc: new Float64Array(nv), seed: new Int32Array(nv), est: new Float64Array(nv), hint: new Int32Array(nv), exact: new Uint8Array(nv),
-        prev: new Int32Array(nv),
+        prev: new Int32Array(nv), roiList: new Int32Array(nv), roiCount: 0,
       };
       this.sides.set(key, sc);
     }
@@ -1055,12 +1070,17 @@ export class CollisionScene {
       if (meBox[k] > roi[k]) roi[k] = meBox[k];
       if (meBox[3 + k] < roi[3 + k]) roi[3 + k] = meBox[3 + k];
     }
+    const roiList = sc.roiList;
+    let nr = 0;
     for (let i = 0; i < nv; i++) {
       const v = verts[i] * 3, x = P[v], y = P[v + 1], z = P[v + 2];
-      comp[i] = x < roi[0] || x > roi[3] || y < roi[1] || y > roi[4] || z < roi[2] || z > roi[5] ? -3 : -1;
+      if (x < roi[0] || x > roi[3] || y < roi[1] || y > roi[4] || z < roi[2] || z > roi[5]) comp[i] = -3;
+      else { comp[i] = -1; roiList[nr++] = i; }
     }
+    sc.roiCount = nr;
     let qn = 0, nc = 0;
-    for (let s = 0; s < nv; s++) {
+    for (let r = 0; r < nr; r++) {
+      const s = roiList[r];
       if (comp[s] !== -1) continue;
       compStart[nc] = qn;
       compQueue[qn++] = s;
@@ -1272,7 +1292,7 @@ export class CollisionScene {
   private markCrossing(pmi: number, ooi: number, stamp: number): number {
     const me = this.parts[pmi], om = this.objects[me.object];
     const meBox = this._boxM;
-    vertsBox(me.verts, om.positions, meBox);
+    this.tightBoxInto(pmi, meBox);
     const oo = this.objects[ooi], C = this.curBoxes, NP = this.parts.length, ts = this._triStamp;
     const roi = this._roi;
     roi[0] = roi[1] = roi[2] = Infinity;
@@ -1507,6 +1527,9 @@ interface SideCache {
   exact: Uint8Array;
   /** The triangle nearest each vertex at the side's previous use (-1: none): a start for this one. */
   prev: Int32Array;
+  /** Vertices in the box of the part and the other object's parts it crosses (the only ones a pair can count). */
+  roiList: Int32Array;
+  roiCount: number;
 }
 
 /** Min-heap by key[h[i]] over h[0..n): restores the order below slot k. */
