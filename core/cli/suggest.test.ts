@@ -21,7 +21,7 @@ function memoryIo(files: Record<string, Uint8Array | string>) {
     stderr: (s) => void stderr.push(s),
     readFile: async (p) => {
       const f = store.get(p);
-      if (!f) throw new Error(`ENOENT: ${p}`);
+      if (!f) throw Object.assign(new Error(`ENOENT: ${p}`), { code: 'ENOENT' });
       return f;
     },
     writeFile: async (p, data) => void store.set(p, typeof data === 'string' ? new TextEncoder().encode(data) : data),
@@ -88,8 +88,8 @@ describe('impulse suggest', () => {
     expect(m.err()).toMatch(/missing --dynamic/);
     expect(await runSuggest(['scene.impulse', '--dynamic', 'Nope'], m.io)).toBe(1);
     expect(m.err()).toMatch(/'Nope'/);
-    expect(await runSuggest(['missing.impulse', '--dynamic', 'Ball'], m.io)).toBe(1);
-    expect(m.err()).toMatch(/no such file/);
+    expect(await runSuggest(['missing.impulse', '--dynamic', 'Ball'], m.io), 'bad input').toBe(2);
+    expect(m.err()).toMatch(/missing\.impulse: no such file/);
     expect(await runSuggest(['--help'], m.io)).toBe(0);
   });
 });

@@ -6,15 +6,15 @@
  * keyframed objects drive them as infinite masses), writes the suggested keys
  * into a copy of the scene (never over the input) and prints a summary of
  * the impacts found (JSON with --json).
+ *
+ * Exit codes: 0 done, 1 not done (the output exists, no such clip, the
+ * simulation failed), 2 bad input (missing, unreadable or malformed file) or usage.
  */
 import { resolve } from 'node:path';
 import type { CliIo } from './io';
 import { UsageError, inputArg, walkArgs } from './args';
-import type { ImpulseDocument } from '../document/types';
-import { parseDocument } from '../document/parse';
 import { serializeDocument } from '../document/serialize';
-import { createEmptyDocument } from '../document/defaults';
-import { importGltf } from '../io/importGltf';
+import { loadScene } from './load';
 import { bakeClip } from '../bake/bake';
 import { exportGlb } from '../bake/exportGlb';
 import { applySuggestion, suggestMotion, type Suggestion } from '../sim/suggest';
@@ -38,6 +38,9 @@ options:
   --tolerance <P,R>     key reduction tolerance, metres and radians (default 0.001,0.002)
   --force               overwrite an existing output file
   -h, --help            show this help
+
+exit codes: 0 done, 1 not done (output exists, no such clip, simulation
+failed), 2 bad input or usage
 `;
 
 interface SuggestArgs {
@@ -114,23 +117,6 @@ function parseArgs(argv: string[]): SuggestArgs | 'help' {
   return a;
 }
 
-async function loadDocument(input: string, io: CliIo): Promise<ImpulseDocument> {
-  const bytes = await io.readFile(input);
-  if (/\.glb$/i.test(input)) {
-    const name = input.split(/[\\/]/).pop() ?? input;
-    const imported = await importGltf(bytes, name);
-    for (const w of imported.warnings) io.stderr(`warning: ${w}\n`);
-    const doc = createEmptyDocument(name.replace(/\.glb$/i, ''));
-    doc.characters = imported.characters;
-    doc.props = imported.props;
-    doc.clips = imported.clips;
-    if (imported.clips.length > 0) doc.activeClip = imported.clips[0].id;
-    return doc;
-  }
-  if (!/\.impulse$/i.test(input)) throw new UsageError(`${input}: expected a .impulse project or a .glb file`);
-  return parseDocument(new TextDecoder().decode(bytes));
-}
-
 const r6 = (x: number) => Math.round(x * 1e6) / 1e6;
 const v6 = (v: ArrayLike<number>) => Array.from(v, r6);
 
@@ -181,15 +167,16 @@ export async function runSuggest(argv: string[], io: CliIo): Promise<number> {
       io.stderr(`impulse suggest: --out ${out} is the input file; refusing to overwrite the input\n`);
       return 2;
     }
-    if (!(await io.exists(input))) {
-      io.stderr(`impulse suggest: ${input}: no such file\n`);
-      return 1;
+    if (out !== undefined && io.sameFile && (await io.exists(out)) && (await io.exists(input)) && (await io.sameFile(input, out))) {
+      io.stderr(`impulse suggest: --out ${out} is the input file (a link to it); refusing to overwrite the input\n`);
+      return 2;
     }
     if (out !== undefined && !args.force && (await io.exists(out))) {
       io.stderr(`impulse suggest: ${out} already exists; use --force to overwrite it\n`);
       return 1;
     }
-    const doc = await loadDocument(input, io);
+    const { doc, warnings } = await loadScene(input, io);
+    for (const w of warnings) io.stderr(`warning: ${w}\n`);
     const clipKey = args.clip ?? doc.activeClip;
     const clip = doc.clips.find((c) => c.id === clipKey) ?? doc.clips.find((c) => c.name === clipKey);
     if (!clip) {
