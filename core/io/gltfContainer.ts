@@ -11,8 +11,12 @@ export class GltfImportError extends Error {
   readonly where: string;
   /** File name as given to the importer. */
   readonly file: string;
-  constructor(file: string, where: string, what: string) {
-    super(`${file}: ${where}: ${what}`);
+  /**
+   * `cause`: the original error when an unexpected one is wrapped (a bug in
+   * the importer rather than in the file), kept so its stack reaches a report.
+   */
+  constructor(file: string, where: string, what: string, options?: { cause?: unknown }) {
+    super(`${file}: ${where}: ${what}`, options);
     this.name = 'GltfImportError';
     this.where = where;
     this.file = file;

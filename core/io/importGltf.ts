@@ -98,13 +98,13 @@ export async function importGltf(bytes: Uint8Array, fileName: string, options: I
     doc = await io.readJSON(container as unknown as JSONDocument);
   } catch (e) {
     if (e instanceof GltfImportError) throw e;
-    throw new GltfImportError(fileName, 'file', `could not be read as glTF: ${(e as Error)?.message ?? String(e)}`);
+    throw new GltfImportError(fileName, 'file', `could not be read as glTF: ${(e as Error)?.message ?? String(e)}`, { cause: e });
   }
   try {
     return new Importer(doc, container.json, fileName, warnings, options.frameRate ?? DEFAULT_FRAME_RATE).run();
   } catch (e) {
     if (e instanceof GltfImportError) throw e;
-    throw new GltfImportError(fileName, 'file', `import failed: ${(e as Error)?.message ?? String(e)}`);
+    throw new GltfImportError(fileName, 'file', `import failed: ${(e as Error)?.message ?? String(e)}`, { cause: e });
   }
 }
 
