@@ -132,3 +132,43 @@ describe('point inside closed mesh', () => {
     }
   });
 });
+
+describe('lazy refit (chunk boxes first, a chunk inside when a traversal reaches it)', () => {
+  for (const seed of [5, 6]) {
+    it(`seed ${seed}: after deforming, every query answers as after a full refit (pairs, closest points, inside tests, vertices in a box)`, async () => {
+      const { verticesInBox } = await import('./query');
+      const { signedDistance, vertexTriangles } = await import('./signed');
+      const r = mulberry32(seed);
+      const A = uvSphere(40, 30, 0, 0, 0, 0.5, r, 0.2), B = uvSphere(36, 24, 0.4, 0.1, 0, 0.45, r, 0.2);
+      const lazyA = TriangleBVH.build(A.positions, A.indices, undefined, 4), lazyB = TriangleBVH.build(B.positions, B.indices, undefined, 4);
+      const fullA = TriangleBVH.build(A.positions, A.indices, undefined, 4), fullB = TriangleBVH.build(B.positions, B.indices, undefined, 4);
+      const vtA = vertexTriangles(A.indices, A.positions.length / 3);
+      for (let step = 0; step < 3; step++) {
+        // a smooth deformation (a bend and a wobble), then both refits
+        const k = 0.3 * (r() - 0.5), w = 0.05 * r();
+        for (let i = 0; i < A.positions.length; i += 3) {
+          const x = A.positions[i], y = A.positions[i + 1];
+          A.positions[i] = x + k * y * y + w * Math.sin(7 * y);
+          A.positions[i + 2] += w * Math.cos(5 * x);
+        }
+        lazyA.refitLazy(A.positions, null, 16); lazyB.refitLazy(B.positions, null, 16);
+        fullA.refit(A.positions); fullB.refit(B.positions);
+        expect(lazyA.chunkOf, 'lazy mode is on').not.toBeNull();
+        expect([...bvhIntersecting(lazyA, A.positions, lazyB, B.positions)].sort(), `step ${step}: intersecting pairs`).toEqual([...bvhIntersecting(fullA, A.positions, fullB, B.positions)].sort());
+        const out = new Float64Array(3), box = new Float64Array(6);
+        for (let q = 0; q < 60; q++) {
+          const p = [(r() - 0.5) * 1.4, (r() - 0.5) * 1.4, (r() - 0.5) * 1.4];
+          expect(closestPointOnMesh(lazyA, A.positions, p[0], p[1], p[2], out), `step ${step} point ${q}: distance`).toBe(closestPointOnMesh(fullA, A.positions, p[0], p[1], p[2], out));
+          expect(signedDistance(lazyA, A.positions, vtA, p[0], p[1], p[2], null), `step ${step} point ${q}: signed distance`).toBe(signedDistance(fullA, A.positions, vtA, p[0], p[1], p[2], null));
+          expect(pointInMesh(lazyA, A.positions, p), `step ${step} point ${q}: inside`).toBe(pointInMesh(fullA, A.positions, p));
+        }
+        for (let q = 0; q < 10; q++) {
+          for (let c = 0; c < 3; c++) { const a = (r() - 0.5) * 1.2, b = a + 0.4 * r(); box[c] = a; box[3 + c] = b; }
+          const nv = A.positions.length / 3, s1 = new Uint32Array(nv), s2 = new Uint32Array(nv), o1 = new Int32Array(nv), o2 = new Int32Array(nv);
+          const n1 = verticesInBox(lazyA, A.positions, box, s1, 1, o1), n2 = verticesInBox(fullA, A.positions, box, s2, 1, o2);
+          expect([...o1.subarray(0, n1)].sort((x, y) => x - y), `step ${step} box ${q}: vertices`).toEqual([...o2.subarray(0, n2)].sort((x, y) => x - y));
+        }
+      }
+    });
+  }
+});

@@ -145,6 +145,7 @@ export class TriangleBVH {
    * between the two.
    */
   refitSwept(positions: ArrayLike<number>, positionsEnd: ArrayLike<number> | null): void {
+    this.chunkOf = null;
     const f = this.f32;
     if (this.leafVerts === null) this.buildRefitLists();
     const lv = this.leafVerts!, lvo = this.leafVertOffsets!, leaves = this.leafNodes!, inner = this.innerNodes!, right = this.innerRight!;
@@ -227,6 +228,176 @@ export class TriangleBVH {
     this.innerRight = Int32Array.from(right);
   }
 
+  /**
+   * Lazy refit: chunk roots (the highest nodes over at most `chunkTriangles`
+   * triangles) get the tight box of their chunk's vertices, the nodes above
+   * them are refit from those, and a chunk's own nodes are refit only when a
+   * traversal first expands its root (`chunkOf` / `ensureChunk`, called by
+   * every traversal in query.ts and signed.ts). Every box stays valid at all
+   * times: a chunk root's box bounds its triangles whether or not its inside
+   * is fresh. Positions must stay unchanged until the next refit.
+   */
+  refitLazy(positions: ArrayLike<number>, positionsEnd: ArrayLike<number> | null, chunkTriangles = 32): void {
+    if (this.chunkRoots === null) this.buildChunks(chunkTriangles);
+    if (this.leafVerts === null) this.buildRefitLists();
+    this.lazyPositions = positions;
+    this.lazyPositionsEnd = positionsEnd;
+    const f = this.f32, roots = this.chunkRoots!, cv = this.chunkVerts!, cvo = this.chunkVertOffsets!, fresh = this.chunkFresh!;
+    for (let c = 0; c < roots.length; c++) {
+      const o = roots[c] * NODE_WORDS;
+      let lx = Infinity, ly = Infinity, lz = Infinity, hx = -Infinity, hy = -Infinity, hz = -Infinity;
+      const e = cvo[c + 1];
+      for (let s = cvo[c]; s < e; s++) {
+        const v = cv[s];
+        const x = positions[v], y = positions[v + 1], z = positions[v + 2];
+        if (x < lx) lx = x; if (x > hx) hx = x;
+        if (y < ly) ly = y; if (y > hy) hy = y;
+        if (z < lz) lz = z; if (z > hz) hz = z;
+      }
+      if (positionsEnd !== null) {
+        for (let s = cvo[c]; s < e; s++) {
+          const v = cv[s];
+          const x = positionsEnd[v], y = positionsEnd[v + 1], z = positionsEnd[v + 2];
+          if (x < lx) lx = x; if (x > hx) hx = x;
+          if (y < ly) ly = y; if (y > hy) hy = y;
+          if (z < lz) lz = z; if (z > hz) hz = z;
+        }
+      }
+      f[o] = down32(lx); f[o + 1] = down32(ly); f[o + 2] = down32(lz);
+      f[o + 3] = up32(hx); f[o + 4] = up32(hy); f[o + 5] = up32(hz);
+      // a leaf chunk root is exact as it is
+      fresh[c] = (this.u32[o + 7] & LEAF) !== 0 ? 1 : 0;
+    }
+    const top = this.topNodes!, topRight = this.topRight!;
+    for (let k = 0; k < top.length; k++) {
+      const o = top[k] * NODE_WORDS, a = o + NODE_WORDS, b = topRight[k] * NODE_WORDS;
+      f[o] = f[a] < f[b] ? f[a] : f[b];
+      f[o + 1] = f[a + 1] < f[b + 1] ? f[a + 1] : f[b + 1];
+      f[o + 2] = f[a + 2] < f[b + 2] ? f[a + 2] : f[b + 2];
+      f[o + 3] = f[a + 3] > f[b + 3] ? f[a + 3] : f[b + 3];
+      f[o + 4] = f[a + 4] > f[b + 4] ? f[a + 4] : f[b + 4];
+      f[o + 5] = f[a + 5] > f[b + 5] ? f[a + 5] : f[b + 5];
+    }
+    this.chunkOf = this.chunkIndex;
+  }
+
+  /**
+   * Chunk index of each chunk root node, -1 for other nodes; null unless the
+   * last refit was lazy (then traversals call ensureChunk before expanding a
+   * chunk root).
+   */
+  chunkOf: Int32Array | null = null;
+
+  /** Refits the nodes inside chunk c (after a lazy refit), once. */
+  ensureChunk(c: number): void {
+    const fresh = this.chunkFresh!;
+    if (fresh[c] === 1) return;
+    fresh[c] = 1;
+    const positions = this.lazyPositions!, positionsEnd = this.lazyPositionsEnd;
+    const f = this.f32, lv = this.leafVerts!, lvo = this.leafVertOffsets!, leaves = this.leafNodes!, inner = this.innerNodes!, right = this.innerRight!;
+    for (let l = this.chunkLeafLo![c], le = this.chunkLeafHi![c]; l < le; l++) {
+      const o = leaves[l] * NODE_WORDS;
+      let lx = Infinity, ly = Infinity, lz = Infinity, hx = -Infinity, hy = -Infinity, hz = -Infinity;
+      const e = lvo[l + 1];
+      for (let s = lvo[l]; s < e; s++) {
+        const v = lv[s];
+        const x = positions[v], y = positions[v + 1], z = positions[v + 2];
+        if (x < lx) lx = x; if (x > hx) hx = x;
+        if (y < ly) ly = y; if (y > hy) hy = y;
+        if (z < lz) lz = z; if (z > hz) hz = z;
+      }
+      if (positionsEnd !== null) {
+        for (let s = lvo[l]; s < e; s++) {
+          const v = lv[s];
+          const x = positionsEnd[v], y = positionsEnd[v + 1], z = positionsEnd[v + 2];
+          if (x < lx) lx = x; if (x > hx) hx = x;
+          if (y < ly) ly = y; if (y > hy) hy = y;
+          if (z < lz) lz = z; if (z > hz) hz = z;
+        }
+      }
+      f[o] = down32(lx); f[o + 1] = down32(ly); f[o + 2] = down32(lz);
+      f[o + 3] = up32(hx); f[o + 4] = up32(hy); f[o + 5] = up32(hz);
+    }
+    for (let k = this.chunkInnerLo![c], ke = this.chunkInnerHi![c]; k < ke; k++) {
+      const o = inner[k] * NODE_WORDS, a = o + NODE_WORDS, b = right[k] * NODE_WORDS;
+      f[o] = f[a] < f[b] ? f[a] : f[b];
+      f[o + 1] = f[a + 1] < f[b + 1] ? f[a + 1] : f[b + 1];
+      f[o + 2] = f[a + 2] < f[b + 2] ? f[a + 2] : f[b + 2];
+      f[o + 3] = f[a + 3] > f[b + 3] ? f[a + 3] : f[b + 3];
+      f[o + 4] = f[a + 4] > f[b + 4] ? f[a + 4] : f[b + 4];
+      f[o + 5] = f[a + 5] > f[b + 5] ? f[a + 5] : f[b + 5];
+    }
+  }
+
+  private lazyPositions: ArrayLike<number> | null = null;
+  private lazyPositionsEnd: ArrayLike<number> | null = null;
+  private chunkRoots: Int32Array | null = null;
+  private chunkIndex: Int32Array | null = null;
+  private chunkFresh: Uint8Array | null = null;
+  private chunkVerts: Int32Array | null = null;
+  private chunkVertOffsets: Int32Array | null = null;
+  private chunkLeafLo: Int32Array | null = null;
+  private chunkLeafHi: Int32Array | null = null;
+  private chunkInnerLo: Int32Array | null = null;
+  private chunkInnerHi: Int32Array | null = null;
+  private topNodes: Int32Array | null = null;
+  private topRight: Int32Array | null = null;
+
+  private buildChunks(maxTris: number): void {
+    if (this.leafVerts === null) this.buildRefitLists();
+    const u = this.u32, n = this.nodeCount, order = this.order, idx = this.indices;
+    // triangles and nodes per subtree (children have larger indices: reverse sweep)
+    const tris = new Int32Array(n), size = new Int32Array(n);
+    for (let node = n - 1; node >= 0; node--) {
+      const w7 = u[node * NODE_WORDS + 7];
+      if (w7 & LEAF) { tris[node] = w7 & ~LEAF; size[node] = 1; continue; }
+      const r = u[node * NODE_WORDS + 6];
+      tris[node] = tris[node + 1] + tris[r];
+      size[node] = 1 + size[node + 1] + size[r];
+    }
+    const roots: number[] = [], top: number[] = [], topRight: number[] = [];
+    const stack = [0];
+    while (stack.length > 0) {
+      const node = stack.pop()!;
+      if (tris[node] <= maxTris || (u[node * NODE_WORDS + 7] & LEAF)) { roots.push(node); continue; }
+      top.push(node);
+      stack.push(node + 1, u[node * NODE_WORDS + 6]);
+    }
+    roots.sort((a, b) => a - b);
+    top.sort((a, b) => b - a); // children before parents
+    const chunkIndex = new Int32Array(n).fill(-1);
+    const leaves = this.leafNodes!, inner = this.innerNodes!;
+    const verts: number[] = [], voff: number[] = [];
+    const leafLo = new Int32Array(roots.length), leafHi = new Int32Array(roots.length), innerLo = new Int32Array(roots.length), innerHi = new Int32Array(roots.length);
+    const seen = new Set<number>();
+    roots.forEach((root, c) => {
+      chunkIndex[root] = c;
+      const end = root + size[root];
+      // leaves ascending, inner nodes descending: node ranges map to index ranges
+      leafLo[c] = lowerBound(leaves, root, true); leafHi[c] = lowerBound(leaves, end, true);
+      innerLo[c] = lowerBound(inner, end - 1, false); innerHi[c] = lowerBound(inner, root - 1, false);
+      voff.push(verts.length);
+      seen.clear();
+      for (let l = leafLo[c]; l < leafHi[c]; l++) {
+        const o = leaves[l] * NODE_WORDS, st = u[o + 6], cnt = u[o + 7] & ~LEAF;
+        for (let s = st; s < st + cnt; s++) for (let j = 0; j < 3; j++) {
+          const v = idx[order[s] * 3 + j] * 3;
+          if (!seen.has(v)) { seen.add(v); verts.push(v); }
+        }
+      }
+    });
+    voff.push(verts.length);
+    for (const node of top) topRight.push(u[node * NODE_WORDS + 6]);
+    this.chunkRoots = Int32Array.from(roots);
+    this.chunkIndex = chunkIndex;
+    this.chunkFresh = new Uint8Array(roots.length);
+    this.chunkVerts = Int32Array.from(verts);
+    this.chunkVertOffsets = Int32Array.from(voff);
+    this.chunkLeafLo = leafLo; this.chunkLeafHi = leafHi; this.chunkInnerLo = innerLo; this.chunkInnerHi = innerHi;
+    this.topNodes = Int32Array.from(top);
+    this.topRight = Int32Array.from(topRight);
+  }
+
   isLeaf(node: number): boolean {
     return (this.u32[node * NODE_WORDS + 7] & LEAF) !== 0;
   }
@@ -244,6 +415,20 @@ export class TriangleBVH {
   rootBox(out: Float64Array, oo = 0): void {
     for (let k = 0; k < 6; k++) out[oo + k] = this.f32[k];
   }
+}
+
+/**
+ * First index i in the sorted list `a` (ascending when `asc`, else
+ * descending) whose value is not before `x` in that order: for ascending, the
+ * first a[i] ≥ x; for descending, the first a[i] ≤ x.
+ */
+function lowerBound(a: Int32Array, x: number, asc: boolean): number {
+  let lo = 0, hi = a.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (asc ? a[mid] < x : a[mid] > x) lo = mid + 1; else hi = mid;
+  }
+  return lo;
 }
 
 /** Quickselect slots [lo, hi] of `order` (with centroids `cent` per slot) so slot k holds the median along axis. */

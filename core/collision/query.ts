@@ -53,6 +53,8 @@ export function forEachLeafNodePair(a: TriangleBVH, b: TriangleBVH, visit: (leaf
       ns.set(st);
       st = _pairStack = ns;
     }
+    if (!leafA && a.chunkOf !== null && a.chunkOf[na] >= 0) a.ensureChunk(a.chunkOf[na]);
+    if (!leafB && b.chunkOf !== null && b.chunkOf[nb] >= 0) b.ensureChunk(b.chunkOf[nb]);
     if (!leafA && !leafB) {
       // descend both: the child pairs whose boxes meet
       if (sp + 8 > st.length) {
@@ -236,6 +238,8 @@ function rayCrossings(bvh: TriangleBVH, positions: ArrayLike<number>, triShell: 
       ns.set(st);
       st = _nodeStack = ns;
     }
+    // lazy refit: the chunk under this node gets its boxes before they are read
+    if (bvh.chunkOf !== null && bvh.chunkOf[node] >= 0) bvh.ensureChunk(bvh.chunkOf[node]);
     st[sp++] = node + 1;
     st[sp++] = u[o + 6];
   }
@@ -347,6 +351,7 @@ export function closestPointOnMesh(
       st = _nodeStack = ns;
     }
     // nearer child last (popped first)
+    if (bvh.chunkOf !== null && bvh.chunkOf[node] >= 0) bvh.ensureChunk(bvh.chunkOf[node]);
     const l = node + 1, r = u[o + 6];
     const lo = l * W, ro = r * W;
     const dl = boxDistSq(f, lo, px, py, pz), dr = boxDistSq(f, ro, px, py, pz);
@@ -403,6 +408,8 @@ export function verticesInBox(
       ns.set(st);
       st = _boxStack = ns;
     }
+    // lazy refit: the chunk under this node gets its boxes before they are read
+    if (bvh.chunkOf !== null && bvh.chunkOf[node] >= 0) bvh.ensureChunk(bvh.chunkOf[node]);
     st[sp++] = node + 1;
     st[sp++] = u[o + 6];
   }

@@ -489,7 +489,8 @@ export class CollisionScene {
     this.ensureSkinned(p, false);
     if (swept) this.ensureSkinned(p, true);
     const o = this.objects[part.object];
-    part.bvh.refitSwept(o.positions, swept ? o.prevPositions : null);
+    // lazy: chunk boxes now, a chunk's inside when a traversal first reaches it
+    part.bvh.refitLazy(o.positions, swept ? o.prevPositions : null);
   }
 
   /** Per part: the pose stamp at which a continuous test needs its swept boxes, and whether its last refit was swept. */

@@ -187,6 +187,7 @@ export function signedDistance(
       ns.set(st);
       st = _stack = ns;
     }
+    if (bvh.chunkOf !== null && bvh.chunkOf[node] >= 0) bvh.ensureChunk(bvh.chunkOf[node]);
     st[sp++] = u[o + 6];
     st[sp++] = node + 1;
   }
