@@ -79,10 +79,16 @@ function expectContactLaws(bodies: RigidBodyInput[], joints: JointInput[], conta
   let rmax = 0;
   for (let i = 0; i < contacts.length; i++) rmax = Math.max(rmax, len(v3(sol.contactImpulse[3 * i], sol.contactImpulse[3 * i + 1], sol.contactImpulse[3 * i + 2])));
   const vs = velocityScale(bodies);
+  // Poisson restitution (the paper's R_actual = (1 + ε) R per contact) equals Newton's
+  // v⁺ = −ε v⁻ at every active contact when every contact approaches before the impact;
+  // a contact separating before is not driven together by the others' restitution (Newton
+  // would let it approach at −ε v⁻), so then the per-contact equality is not checked.
+  const allApproach = contacts.every((c) => dot(relativeVelocity(bodies, null, c.bodyA, c.bodyB, c.point), c.normal) < 0);
   for (let i = 0; i < contacts.length; i++) {
     const c = contacts[i], l = len(c.normal), n = v3(c.normal.x / l, c.normal.y / l, c.normal.z / l);
     const R = v3(sol.contactImpulse[3 * i], sol.contactImpulse[3 * i + 1], sol.contactImpulse[3 * i + 2]);
     const rn = dot(R, n), rt = len(v3(R.x - rn * n.x, R.y - rn * n.y, R.z - rn * n.z));
+    expect(dot(relativeVelocity(bodies, sol, c.bodyA, c.bodyB, c.point), n) / vs, `contact ${i}: does not approach after`).toBeGreaterThanOrEqual(-1e-9);
     const st = sol.getContactState(i);
     const eps = c.restitution ?? Math.min(bodies[c.bodyA].restitution ?? 0, c.bodyB >= 0 ? (bodies[c.bodyB].restitution ?? 0) : Infinity);
     const gamma = opts.friction === 'frictionless' ? 0 : opts.friction === 'rough' ? Infinity : (c.friction ?? Math.max(bodies[c.bodyA].friction ?? 0, c.bodyB >= 0 ? (bodies[c.bodyB].friction ?? 0) : 0));
@@ -92,10 +98,10 @@ function expectContactLaws(bodies: RigidBodyInput[], joints: JointInput[], conta
       continue;
     }
     expect(rn, `contact ${i}: pushes`).toBeGreaterThanOrEqual(-1e-9 * rmax);
-    expect(Math.abs(dot(va, n) + eps * dot(vb, n)) / vs, `contact ${i}: v⁺·n = −ε v⁻·n`).toBeLessThan(1e-9);
+    if (allApproach) expect(Math.abs(dot(va, n) + eps * dot(vb, n)) / vs, `contact ${i}: v⁺·n = −ε v⁻·n`).toBeLessThan(1e-9);
     if (gamma !== Infinity) expect(rt, `contact ${i}: inside the cone`).toBeLessThanOrEqual(gamma * rn * (1 + 1e-9) + 1e-12 * rmax);
     if (st === ContactState.Slide) expect(Math.abs(rt - gamma * rn), `contact ${i}: sliding on the cone`).toBeLessThanOrEqual(1e-9 * rmax);
-    if (st === ContactState.Stick && (opts.restitution ?? 'paper') === 'paper')
+    if (allApproach && st === ContactState.Stick && (opts.restitution ?? 'paper') === 'paper')
       expect(len(v3(va.x + eps * vb.x, va.y + eps * vb.y, va.z + eps * vb.z)) / vs, `contact ${i} sticks: v⁺ = −ε v⁻`).toBeLessThan(1e-9);
   }
   for (let j = 0; j < joints.length; j++) expect(len(relativeVelocity(bodies, sol, joints[j].bodyA, joints[j].bodyB, joints[j].point)) / vs, `joint ${j} holds`).toBeLessThan(1e-9);
@@ -236,22 +242,28 @@ describe('a ragdoll lying on a keyframed moving platform', () => {
     });
 });
 
+// With one ε for all contacts and every contact approaching before, Poisson restitution is
+// Newton's: the complementarity problem λ ≥ 0, w = v⁺·n + ε v⁻·n ≥ 0, λ·w = 0. A contact that
+// separates before the impact is never driven into approach (v⁺·n ≥ 0 at every contact).
 describe('frictionless contacts solve the complementarity problem: a separated contact does not approach', () => {
   const check = (bodies: RigidBodyInput[], joints: JointInput[], contacts: ContactInput[], label: string) => {
     const sol = solver.solve(bodies, joints, contacts, { friction: 'frictionless' });
     const vs = velocityScale(bodies);
+    const allApproach = contacts.every((c) => dot(relativeVelocity(bodies, null, c.bodyA, c.bodyB, c.point), c.normal) < 0);
     let separated = 0;
     for (let i = 0; i < contacts.length; i++) {
       const c = contacts[i], l = len(c.normal), n = v3(c.normal.x / l, c.normal.y / l, c.normal.z / l);
       const eps = c.restitution ?? Math.min(bodies[c.bodyA].restitution ?? 0, c.bodyB >= 0 ? (bodies[c.bodyB].restitution ?? 0) : Infinity);
-      const w = dot(relativeVelocity(bodies, sol, c.bodyA, c.bodyB, c.point), n) + eps * dot(relativeVelocity(bodies, null, c.bodyA, c.bodyB, c.point), n);
+      const vn = dot(relativeVelocity(bodies, sol, c.bodyA, c.bodyB, c.point), n);
+      const w = vn + eps * dot(relativeVelocity(bodies, null, c.bodyA, c.bodyB, c.point), n);
       const rn = dot(v3(sol.contactImpulse[3 * i], sol.contactImpulse[3 * i + 1], sol.contactImpulse[3 * i + 2]), n);
+      expect(vn / vs, `${label}, contact ${i}: v⁺·n ≥ 0`).toBeGreaterThanOrEqual(-1e-9);
       if (sol.getContactState(i) === ContactState.Separated) {
         separated++;
         expect(w / vs, `${label}, contact ${i} separated: v⁺·n + ε v⁻·n ≥ 0`).toBeGreaterThanOrEqual(-1e-9);
         expect(Math.abs(rn), "separated: no impulse").toBe(0);
       } else {
-        expect(Math.abs(w) / vs, `${label}, contact ${i} active: v⁺·n + ε v⁻·n = 0`).toBeLessThan(1e-9);
+        if (allApproach) expect(Math.abs(w) / vs, `${label}, contact ${i} active: v⁺·n + ε v⁻·n = 0`).toBeLessThan(1e-9);
         expect(rn, `${label}, contact ${i} pushes`).toBeGreaterThanOrEqual(0);
       }
     }

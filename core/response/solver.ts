@@ -98,6 +98,12 @@ export class ImpulseSolution {
    * and their friction was scaled down by this factor to prevent it.
    */
   frictionScale = 1;
+  /**
+   * 1 normally; below 1 when the restitution impulses ε_c R_c of contacts
+   * with different ε would have added energy and were scaled down by this
+   * factor (see `RestitutionModel` 'paper').
+   */
+  restitutionScale = 1;
 
   resize(nb: number, nj: number, nc: number): void {
     this.bodyCount = nb;
@@ -320,6 +326,16 @@ export class ImpulseSolver {
   private fTmp = F64(0);
   private fPerm = new Int32Array(0);
 
+  /** 1: rows ask for −ε times the velocity before (Newton, `normalOnly`); 0: the phases of Poisson restitution. */
+  private epsOn = 1;
+  private p1C = F64(0); // compression phase: contact impulses (3 each)
+  private p1J = F64(0); // joint impulses
+  private p1S = new Uint8Array(0); // contact states
+  private p1U = F64(0); // velocities u_c (6 per body)
+  private velPre = F64(0); // velocities before the impact (6 per body)
+  private resImp = F64(0); // restitution impulses s ε_c R_c (3 per contact)
+  private phaseOut = new ImpulseSolution();
+
   /** Scale on every contact's Coulomb γ; below 1 only inside the energy guard of `solve`. */
   private gammaScale = 1;
 
@@ -383,18 +399,179 @@ export class ImpulseSolver {
     this.loadJoints(joints);
     this.loadContacts(contacts, bodies, frictionModel);
     this.conBody = growU(this.conBody, this.nd);
-    this.conBody.fill(0, 0, this.nd);
     this.grpDirty = growU(this.grpDirty, this.nd);
-    this.grpDirty.fill(1, 0, this.nd);
     this.prevState = growU(this.prevState, contacts.length);
-    // sparse: the forest is built once the contact groups are known (first iteration)
-    if (dense) this.buildForest();
 
-    const nj = this.nj, nc = this.nc;
-    this.rejoins = growI(this.rejoins, nc);
-    this.rejoins.fill(0, 0, nc);
+    const nc = this.nc;
     let vScale = 0;
     for (let i = 0; i < this.nb; i++) for (let k = 0; k < 6; k++) vScale = Math.max(vScale, Math.abs(this.vel[6 * i + k]));
+    let anyEps = false;
+    for (let c = 0; c < nc; c++) if (this.contactEps[c] > 0 && this.contactState[c] !== ContactState.Static) anyEps = true;
+    if (restModel === 'normalOnly' || !anyEps || !unilateral) {
+      // Newton restitution per row (or no restitution at all): one phase. With `unilateral:
+      // false` (every contact an equality, the paper's linear system) too: the equalities
+      // v⁺ = −ε v⁻ are what that formulation asks for.
+      this.epsOn = 1;
+      const it = this.runContactStates(unilateral, dense, groupMode, vScale, restModel);
+      this.writeResult(out, it);
+      out.restitutionScale = 1;
+      return out;
+    }
+    return this.solvePoisson(unilateral, dense, groupMode, vScale, restModel, out);
+  }
+
+  /**
+   * Restitution as the paper states it (R_actual = (1 + ε) R, Poisson's
+   * hypothesis), per contact: a compression phase solved with ε = 0 gives
+   * each contact its impulse R_c (and the velocities u_c); then the
+   * restitution phase applies ε_c R_c at every contact and solves once more
+   * with ε = 0 from there, so the joints hold again and a contact the
+   * restitution impulses of others would drive together receives the extra
+   * push that stops it (never a pull). A contact's total impulse is
+   * (1 + ε_c) R_c plus that push.
+   *
+   * With one ε for every contact (and joints holding before the impact) this
+   * is exactly Newton's rule v⁺ = −ε v⁻ at every contact that pushed in the
+   * compression phase, so single contacts and uniform-ε systems are
+   * unchanged. With different ε among coupled contacts Newton's equations
+   * can contradict each other (no velocity satisfies them all); the Poisson
+   * form always has an answer. There a contact may end with v⁺·n between 0
+   * and −ε v⁻·n (another contact's lower ε holds the body), and never
+   * approaching. Applying ε_c R_c with different ε_c can add kinetic energy
+   * (the impulses no longer scale together); when it would, the restitution
+   * impulses are scaled by the largest s ∈ [0, 1] that adds none, found by
+   * bisection (`ImpulseSolution.restitutionScale`; s = 0 is the inelastic
+   * compression phase, which never adds energy).
+   */
+  private solvePoisson(unilateral: boolean, dense: boolean, groupMode: 'auto' | 'schur' | 'eliminate', vScale: number, restModel: string, out: ImpulseSolution): ImpulseSolution {
+    const nb = this.nb, nj = this.nj, nc = this.nc;
+    this.epsOn = 0;
+    const it1 = this.runContactStates(unilateral, dense, groupMode, vScale, restModel);
+    this.writeResult(out, it1);
+    out.restitutionScale = 1;
+    const e0 = out.kineticEnergyBefore, ec = out.kineticEnergyAfter;
+    // keep the compression phase: impulses, states, velocities u_c, and u⁻
+    this.p1C = growF(this.p1C, 3 * nc);
+    this.p1J = growF(this.p1J, 3 * nj);
+    this.p1S = growU(this.p1S, nc);
+    this.p1U = growF(this.p1U, 6 * nb);
+    this.velPre = growF(this.velPre, 6 * nb);
+    this.resImp = growF(this.resImp, 3 * nc);
+    this.p1C.set(out.contactImpulse.subarray(0, 3 * nc));
+    this.p1J.set(out.jointImpulse.subarray(0, 3 * nj));
+    for (let c = 0; c < nc; c++) this.p1S[c] = this.contactState[c];
+    this.velPre.set(this.vel.subarray(0, 6 * nb));
+    for (let i = 0; i < nb; i++)
+      for (let k = 0; k < 3; k++) {
+        this.p1U[6 * i + k] = out.linearVelocity[3 * i + k];
+        this.p1U[6 * i + 3 + k] = out.angularVelocity[3 * i + k];
+      }
+    let anyImpulse = false, uniform = true, eps0 = -1;
+    for (let c = 0; c < nc; c++) {
+      const e = this.contactEps[c], o = 3 * c;
+      if (this.p1C[o] === 0 && this.p1C[o + 1] === 0 && this.p1C[o + 2] === 0) continue;
+      if (e > 0) anyImpulse = true;
+      if (eps0 < 0) eps0 = e;
+      else if (e !== eps0) uniform = false;
+    }
+    if (!anyImpulse) return out;
+    const it2 = this.restitutionPhase(1, unilateral, dense, groupMode, vScale, restModel, out);
+    let its = it1 + it2;
+    // different ε can add energy (see above); with one ε it is Newton's rule, which cannot
+    // (frictionless) — sliding friction is left to the guard of `solve`, as before
+    if (!uniform && out.kineticEnergyAfter > e0 * (1 + 1e-12) && ec <= e0 * (1 + 1e-12)) {
+      let lo = 0, hi = 1;
+      for (let k = 0; k < 16; k++) {
+        const s = 0.5 * (lo + hi);
+        its += this.restitutionPhase(s, unilateral, dense, groupMode, vScale, restModel, out);
+        if (out.kineticEnergyAfter <= e0 * (1 + 1e-12)) lo = s;
+        else hi = s;
+      }
+      its += this.restitutionPhase(lo, unilateral, dense, groupMode, vScale, restModel, out);
+      out.restitutionScale = lo;
+    }
+    out.iterations = its;
+    return out;
+  }
+
+  /**
+   * The restitution phase with the restitution impulses scaled by s: from
+   * u_c + M⁻¹ Σ s ε_c R_c (keyframed bodies unchanged), an ε = 0 solve with
+   * the contacts that approach there active and the others separated (the
+   * complementarity loop takes it from there). Writes the combined result
+   * (velocities, total impulses, states, energy against u⁻) into out.
+   */
+  private restitutionPhase(s: number, unilateral: boolean, dense: boolean, groupMode: 'auto' | 'schur' | 'eliminate', vScale: number, restModel: string, out: ImpulseSolution): number {
+    const nb = this.nb, nj = this.nj, nc = this.nc;
+    const vel = this.vel, com = this.com, P = this.contactPoint;
+    vel.set(this.p1U.subarray(0, 6 * nb));
+    for (let c = 0; c < nc; c++) {
+      const e = s * this.contactEps[c], o = 3 * c;
+      const ix = e * this.p1C[o], iy = e * this.p1C[o + 1], iz = e * this.p1C[o + 2];
+      this.resImp[o] = ix;
+      this.resImp[o + 1] = iy;
+      this.resImp[o + 2] = iz;
+      if (ix === 0 && iy === 0 && iz === 0) continue;
+      const k = nj + c;
+      for (let side = 0; side < 2; side++) {
+        const b = side === 0 ? this.cA[k] : this.cB[k];
+        if (b < 0 || this.dyn[b] < 0) continue;
+        const sg = side === 0 ? 1 : -1, m = this.mass[b], vo = 6 * b;
+        const rx = P[o] - com[3 * b], ry = P[o + 1] - com[3 * b + 1], rz = P[o + 2] - com[3 * b + 2];
+        vel[vo] += (sg * ix) / m;
+        vel[vo + 1] += (sg * iy) / m;
+        vel[vo + 2] += (sg * iz) / m;
+        // Δω = I⁻¹ (r × impulse)
+        const tx = sg * (ry * iz - rz * iy), ty = sg * (rz * ix - rx * iz), tz = sg * (rx * iy - ry * ix);
+        const I = this.inertia, io = 9 * b;
+        const a = I[io], bb = I[io + 3], cc = I[io + 6], d = I[io + 4], f = I[io + 7], h = I[io + 8];
+        const A0 = d * h - f * f, A1 = cc * f - bb * h, A2 = bb * f - cc * d, A4 = a * h - cc * cc, A5 = bb * cc - a * f, A8 = a * d - bb * bb;
+        const det = a * A0 + bb * A1 + cc * A2;
+        vel[vo + 3] += (A0 * tx + A1 * ty + A2 * tz) / det;
+        vel[vo + 4] += (A1 * tx + A4 * ty + A5 * tz) / det;
+        vel[vo + 5] += (A2 * tx + A5 * ty + A8 * tz) / det;
+      }
+    }
+    // contacts that approach after the restitution impulses start active, the others separated
+    for (let c = 0; c < nc; c++) {
+      if (this.contactState[c] === ContactState.Static) continue;
+      const vn = this.normalVelocity(c, false);
+      this.contactState[c] = vn < -1e-12 * vScale ? (this.contactGamma[c] > 0 ? ContactState.Stick : ContactState.Frictionless) : ContactState.Separated;
+    }
+    const it = this.runContactStates(unilateral, dense, groupMode, vScale, restModel);
+    const tmp = this.phaseOut;
+    this.writeResult(tmp, it);
+    vel.set(this.velPre.subarray(0, 6 * nb));
+    out.linearVelocity.set(tmp.linearVelocity);
+    out.angularVelocity.set(tmp.angularVelocity);
+    for (let k = 0; k < 3 * nj; k++) out.jointImpulse[k] = this.p1J[k] + tmp.jointImpulse[k];
+    for (let k = 0; k < 3 * nc; k++) out.contactImpulse[k] = this.p1C[k] + this.resImp[k] + tmp.contactImpulse[k];
+    for (let c = 0; c < nc; c++) {
+      const st = tmp.contactState[c];
+      out.contactState[c] = st === ContactState.Separated || st === ContactState.Static ? this.p1S[c] : st;
+    }
+    let e1 = 0;
+    for (let d = 0; d < this.nd; d++) {
+      const i = this.dynBody[d];
+      e1 += this.energy(i, out.linearVelocity, 3 * i, out.angularVelocity, 3 * i);
+    }
+    out.kineticEnergyAfter = e1;
+    return it;
+  }
+
+  /**
+   * The contact-state loop: solve, switch states (stick → slide →
+   * frictionless → separated, separated contacts that approach come back),
+   * solve again, until nothing changes. Contact states on entry are the
+   * starting guess. Returns the number of linear solves.
+   */
+  private runContactStates(unilateral: boolean, dense: boolean, groupMode: 'auto' | 'schur' | 'eliminate', vScale: number, restModel: string): number {
+    const nj = this.nj, nc = this.nc;
+    this.conBody.fill(0, 0, this.nd);
+    this.grpDirty.fill(1, 0, this.nd);
+    if (dense) this.buildForest();
+    this.rejoins = growI(this.rejoins, nc);
+    this.rejoins.fill(0, 0, nc);
     let iterations = 0, noEliminate = false;
     for (;;) {
       iterations++;
@@ -487,7 +664,7 @@ export class ImpulseSolver {
           for (let c = 0; c < nc; c++) {
             // a contact that keeps coming back and leaving again stays out (no cycling)
             if (this.contactState[c] !== ContactState.Separated || this.rejoins[c] > 2) continue;
-            const w = this.normalVelocity(c, true) + this.contactEps[c] * this.normalVelocity(c, false);
+            const w = this.normalVelocity(c, true) + this.epsOn * this.contactEps[c] * this.normalVelocity(c, false);
             const tol = 1e-9 * (Math.abs(this.normalVelocity(c, false)) + vScale);
             if (w < -tol && w < worstVal) {
               worstVal = w;
@@ -509,8 +686,7 @@ export class ImpulseSolver {
         if (b >= 0 && this.dyn[b] >= 0) this.grpDirty[this.dyn[b]] = 1;
       }
     }
-    this.writeResult(out, iterations);
-    return out;
+    return iterations;
   }
 
 
@@ -949,7 +1125,7 @@ export class ImpulseSolver {
       const a = this.cA[k], b = this.cB[k];
       const P = this.contactPoint, px = P[3 * c], py = P[3 * c + 1], pz = P[3 * c + 2];
       const f = this.contactFrame, o = 9 * c;
-      const eps = this.contactEps[c];
+      const eps = this.epsOn * this.contactEps[c];
       let n = 0;
       if (st === ContactState.Frictionless || st === ContactState.Stick) {
         n = st === ContactState.Stick ? 3 : 1;
