@@ -1222,7 +1222,7 @@ export class CollisionScene {
     let region = closestPointOnTriangleRegion(x, y, z, P, I[t * 3] * 3, I[t * 3 + 1] * 3, I[t * 3 + 2] * 3, cp);
     let ex = cp[0] - x, ey = cp[1] - y, ez = cp[2] - z;
     let d = Math.sqrt(ex * ex + ey * ey + ez * ez);
-    for (let step = 0; step < 8 && region !== 0; step++) {
+    for (let step = 0; step < 64 && region !== 0; step++) {
       // the feature's vertices: one (vertex region) or two (edge region)
       const a = region <= 3 ? I[t * 3 + region - 1] : I[t * 3 + region - 4];
       const b = region <= 3 ? -1 : I[t * 3 + ((region - 3) % 3)];
