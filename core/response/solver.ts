@@ -660,13 +660,18 @@ export class ImpulseSolver {
         // (only when the equations are consistent: a least-squares compromise misses its targets
         // anyway, and re-adding would only cycle)
         if (!changed && (dense || this.schurResidual <= 1e-9 * vScale)) {
-          let worst = -1, worstVal = 0;
+          let worst = -1, worstVal = 0, capped = false;
           for (let c = 0; c < nc; c++) {
-            // a contact that keeps coming back and leaving again stays out (no cycling)
-            if (this.contactState[c] !== ContactState.Separated || this.rejoins[c] > 2) continue;
+            if (this.contactState[c] !== ContactState.Separated) continue;
             const w = this.normalVelocity(c, true) + this.epsOn * this.contactEps[c] * this.normalVelocity(c, false);
             const tol = 1e-9 * (Math.abs(this.normalVelocity(c, false)) + vScale);
-            if (w < -tol && w < worstVal) {
+            if (!(w < -tol)) continue;
+            // a contact that keeps coming back and leaving again (cycling) is not re-added …
+            if (this.rejoins[c] > 2) {
+              capped = true;
+              continue;
+            }
+            if (w < worstVal) {
               worstVal = w;
               worst = c;
             }
@@ -674,6 +679,17 @@ export class ImpulseSolver {
           if (worst >= 0) {
             this.contactState[worst] = ContactState.Frictionless;
             changed = true;
+          } else if (capped) {
+            // … instead, the sliding contacts lose their friction. With sliding impulses off
+            // their condition directions the complementarity problem need not have a solution
+            // (and the pivoting can cycle); without them it is symmetric (frictionless and
+            // sticking rows), where it does. Each contact slides at most once, so this ends.
+            for (let c = 0; c < nc; c++)
+              if (this.contactState[c] === ContactState.Slide) {
+                this.contactState[c] = ContactState.Frictionless;
+                changed = true;
+              }
+            if (changed) this.rejoins.fill(0, 0, nc);
           }
         }
       }

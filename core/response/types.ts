@@ -78,15 +78,28 @@ export interface ContactInput {
 export type FrictionModel = 'coulomb' | 'frictionless' | 'rough';
 
 /**
- * How restitution acts on sticking contacts.
- * - `paper` (default): the ε = 0 solution's impulses are scaled by (1 + ε)
- *   (R_actual = (1 + ε) R), so the whole relative velocity at a sticking point
- *   ends as −ε times its value before (the tangential part reverses too) and
- *   kinetic energy never increases.
- * - `normalOnly`: the normal relative velocity ends at −ε times the approach,
- *   the tangential relative velocity of a sticking point ends at zero. With
- *   ε > 0 this can add energy for strongly coupled bodies (a known property of
- *   Newton restitution with friction).
+ * How restitution acts.
+ * - `paper` (default): the paper's R_actual = (1 + ε) R, per contact
+ *   (Poisson's hypothesis): a compression phase solved with ε = 0 gives each
+ *   contact its impulse R; then ε·R is applied at every contact and the
+ *   system is solved once more with ε = 0 from there (joints hold again; a
+ *   contact that the others' restitution would drive together gets the push
+ *   that stops it). For one contact, or one ε for all contacts that approach
+ *   before the impact, this is the same as asking v⁺ = −ε v⁻ at every
+ *   sticking point (the tangential part reverses too) and v⁺·n = −ε v⁻·n at
+ *   frictionless and sliding ones. Where they differ: contacts with
+ *   different ε on coupled bodies (Newton's equations may contradict each
+ *   other; here a contact ends with v⁺·n ≥ 0, possibly above or below
+ *   −ε v⁻·n), and a contact separating before the impact, which never ends
+ *   approaching. Kinetic energy never increases (free bodies, ε ≤ 1): when
+ *   different ε would add some, the restitution impulses are scaled down
+ *   (`ImpulseSolution.restitutionScale`).
+ * - `normalOnly`: Newton's rule per contact: the normal relative velocity
+ *   ends at −ε times the approach, the tangential relative velocity of a
+ *   sticking point ends at zero. With ε > 0 this can add energy for strongly
+ *   coupled bodies (a known property of Newton restitution with friction).
+ * With `unilateral: false` both use Newton's equalities (the paper's linear
+ * system, every contact an equality).
  */
 export type RestitutionModel = 'paper' | 'normalOnly';
 
@@ -99,8 +112,11 @@ export interface SolveOptions {
    * sticking or sliding loses its friction; frictionless ones that would pull
    * are separating and are removed (all at once), and a removed one that
    * would then approach comes back, so that separated contacts neither pull
-   * nor interpenetrate (a contact that keeps coming back stays out after
-   * three rounds); after each change the system is solved again. With
+   * nor interpenetrate. A contact that keeps coming back and leaving again
+   * (possible only while some contacts slide: their impulses are off their
+   * condition directions) makes the sliding contacts lose their friction,
+   * after which it is solved again; so no contact ends approaching, with or
+   * without friction. After each change the system is solved again. With
    * `false` every contact is an equality (the paper's formulation: only the
    * stick → slide switch is made).
    */
