@@ -97,8 +97,10 @@ export function suggestMotion(doc: ImpulseDocument, options: SuggestOptions, onP
   const propObjs = world.objects.filter((o) => o.kind === 'prop');
   const charObjs = world.objects.filter((o) => o.kind === 'character');
   // props: samples at every step and at every impact (where the velocity jumps: slopeIn ≠ slopeOut)
-  const pTimes: number[] = [];
-  const pPreferred: number[] = [];
+  // props: samples at every step and at their impacts (each prop has its own sample times: at an
+  // impact elsewhere its island may already be at the end of the step)
+  const pTimes = propObjs.map(() => [] as number[]);
+  const pPreferred = propObjs.map(() => [] as number[]);
   const propT = propObjs.map(() => [] as number[]);
   const propQ = propObjs.map(() => [] as number[]);
   const propTin = propObjs.map(() => [] as number[]);
@@ -120,15 +122,17 @@ export function suggestMotion(doc: ImpulseDocument, options: SuggestOptions, onP
     qd[3] = 0.5 * (-wx * qx - wy * qy - wz * qz);
   };
   const samplePropsAt = (timeSec: number, preferredSample: boolean, phase: 'both' | 'pre' | 'post') => {
-    const k = pTimes.length;
-    if (phase !== 'post') {
-      if (k > 0 && timeSec <= pTimes[k - 1] + 1e-9) {
-        // same instant as the last sample (several impacts at once): only the outgoing slope changes
-        if (phase === 'pre') return;
-      } else {
-        pTimes.push(timeSec);
-        pPreferred.push(preferredSample ? 1 : 0);
-        propObjs.forEach((obj, i) => {
+    propObjs.forEach((obj, i) => {
+      if (phase !== 'both' && !world.bodyCurrent(obj.bodies[0])) return;
+      const times = pTimes[i];
+      const k = times.length;
+      if (phase !== 'post') {
+        if (k > 0 && timeSec <= times[k - 1] + 1e-9) {
+          // same instant as the last sample (several impacts at once): only the outgoing slope changes
+          if (phase === 'pre') return;
+        } else {
+          times.push(timeSec);
+          pPreferred[i].push(preferredSample ? 1 : 0);
           world.propOrigin(obj, o10);
           const Q = propQ[i];
           let s = 1;
@@ -140,12 +144,10 @@ export function suggestMotion(doc: ImpulseDocument, options: SuggestOptions, onP
           propQin[i].push(qd[0], qd[1], qd[2], qd[3]);
           propTout[i].push(lin[0], lin[1], lin[2]);
           propQout[i].push(qd[0], qd[1], qd[2], qd[3]);
-        });
-        return;
+          return;
+        }
       }
-    }
-    // post: replace the outgoing slopes of the last sample
-    propObjs.forEach((obj, i) => {
+      // post: replace the outgoing slopes of the last sample
       const Q = propQ[i];
       slopes(i, Q, Q.length - 4);
       const T = propTout[i], R = propQout[i];
@@ -216,23 +218,27 @@ export function suggestMotion(doc: ImpulseDocument, options: SuggestOptions, onP
   let keys = 0, denseKeys = 0, maxPos = 0, maxAng = 0;
   /** `unitM`: metres per unit of the signal (skeleton roots may be in other units); errors are reported in metres. */
   const addTrack = (target: TrackTarget, path: 'translation' | 'rotation', sig: DenseSignal, tol: number, unitM = 1) => {
-    const r = reduceSignal(sig, { tolerance: tol });
+    // signals with the exact velocities as slopes (props) are cubic Hermite data: fit cubic keys,
+    // the fewest keys for the animator (a linear fit can take fewer bytes with far more keys);
+    // linear only if no cubic fit holds the tolerance
+    let r = sig.slopeIn ? reduceSignal(sig, { tolerance: tol, linear: false }) : reduceSignal(sig, { tolerance: tol });
+    if (sig.slopeIn && r.method === 'linear') r = reduceSignal(sig, { tolerance: tol });
     tracks.push(curveToTrack(target, path, r.curve));
     keys += r.curve.times.length;
     denseKeys += frameCount;
     if (path === 'translation') maxPos = Math.max(maxPos, r.maxError * unitM);
     else maxAng = Math.max(maxAng, r.maxError);
   };
-  const pt = Float64Array.from(pTimes), pp = Uint8Array.from(pPreferred);
   propObjs.forEach((obj, i) => {
+    const pt = Float64Array.from(pTimes[i]), pp = Uint8Array.from(pPreferred[i]);
     const target: TrackTarget = { kind: 'prop', prop: obj.id };
     const T = Float64Array.from(propT[i]), Q = Float64Array.from(propQ[i]);
     addTrack(target, 'translation', { kind: 'vector', times: pt, values: T, slopeIn: Float64Array.from(propTin[i]), slopeOut: Float64Array.from(propTout[i]), preferred: pp }, posTol);
     addTrack(target, 'rotation', { kind: 'rotation', times: pt, values: Q, slopeIn: Float64Array.from(propQin[i]), slopeOut: Float64Array.from(propQout[i]), preferred: pp }, angTol);
     // per-frame trajectory for the ghost
     const v = new Float64Array(7 * frameCount);
-    for (let k = 0, f = 0; k < pTimes.length && f < frameCount; k++) {
-      if (!pp[k] || Math.abs(pTimes[k] - (fromFrame + f) / fps) > 1e-9) continue;
+    for (let k = 0, f = 0; k < pt.length && f < frameCount; k++) {
+      if (!pp[k] || Math.abs(pt[k] - (fromFrame + f) / fps) > 1e-9) continue;
       v.set(T.subarray(3 * k, 3 * k + 3), 7 * f);
       v.set(Q.subarray(4 * k, 4 * k + 4), 7 * f + 3);
       f++;

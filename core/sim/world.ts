@@ -128,6 +128,8 @@ export interface WorldStats {
   ccdQueries: number;
   /** Steps where the sub-step budget ran out (the rest of the step was taken without further detection). */
   budgetExceeded: number;
+  /** Bodies left at their tentative end of the step at an impact of another island (not backtracked with it). */
+  bodiesKept: number;
 }
 
 /** A ragdoll joint in the world (anchors and axes in the bodies' principal frames). */
@@ -265,7 +267,7 @@ export class SimWorld {
   readonly bodies: RigidBodySet;
   readonly objects: SimObject[] = [];
   readonly impacts: ImpactRecord[] = [];
-  readonly stats: WorldStats = { steps: 0, subSteps: 0, impactEvents: 0, solves: 0, islandSolves: 0, ccdQueries: 0, budgetExceeded: 0 };
+  readonly stats: WorldStats = { steps: 0, subSteps: 0, impactEvents: 0, solves: 0, islandSolves: 0, ccdQueries: 0, budgetExceeded: 0, bodiesKept: 0 };
   /** Fixed step, seconds. */
   readonly stepSec: number;
   readonly frameRate: number;
@@ -293,6 +295,20 @@ export class SimWorld {
   /** Current fraction of the step (P0 of keyframed vertices = K0 + f (K1 − K0)). */
   private stepF = 0;
   private readonly saved: Float64Array;
+  /**
+   * Per-island clocks within a step. `live[i]`: body i advances on the
+   * common clock (fraction stepF of the step); 0: its island was not
+   * involved in the impact that cut the current sub-step, so it kept its
+   * tentative end-of-step state (its start-of-sub-step state stays in
+   * `saved`, taken at fraction doneF0[i], its vertices at that time in
+   * Pstart) and its vertices move linearly from there to P1 for detection.
+   * `active[i]`: body i takes part in the sub-step being integrated.
+   */
+  private readonly live: Uint8Array;
+  private readonly active: Uint8Array;
+  private readonly doneF0: Float64Array;
+  private readonly Pstart: Float64Array;
+  private readonly involved: Uint8Array;
   private readonly pairOk: Uint8Array;
   private readonly rigs: Rig[] = [];
   private readonly charPose: Float64Array[] = [];
@@ -553,6 +569,11 @@ export class SimWorld {
     this.groundMark = new Int32Array(vOff);
     this.groundHitStep = new Int32Array(vOff).fill(-1);
     this.saved = new Float64Array(this.bodies.state.length);
+    this.live = new Uint8Array(this.dynCount).fill(1);
+    this.active = new Uint8Array(this.dynCount).fill(1);
+    this.doneF0 = new Float64Array(this.dynCount);
+    this.involved = new Uint8Array(this.dynCount);
+    this.Pstart = new Float64Array(this.P0.length);
 
     // ---- which collider pairs may collide
     const nc = this.colliders.length;
@@ -858,10 +879,11 @@ export class SimWorld {
     }
   }
 
-  /** World vertex positions of the dynamic colliders for state `st`. */
+  /** World vertex positions of the dynamic colliders of the active bodies for state `st`. */
   private placeDynamic(st: Float64Array, out: Float64Array): void {
     for (let c = 0; c < this.dynCount; c++) {
       const C = this.colliders[c];
+      if (!this.active[C.body]) continue;
       const s = STATE_STRIDE * C.body;
       const qx = st[s + 3], qy = st[s + 4], qz = st[s + 5], qw = st[s + 6];
       const x0 = st[s], y0 = st[s + 1], z0 = st[s + 2];
@@ -916,12 +938,17 @@ export class SimWorld {
     }
     let f = 0;
     let sub = 0;
+    const nd = this.dynCount, live = this.live, active = this.active, saved = this.saved;
     for (;;) {
       this.stats.subSteps++;
       const hs = (1 - f) * h;
       this.placeKeyframed(f, this.P0);
-      this.saved.set(st);
-      this.subStep(st, hs, t0 + f * h); // places the dynamic bodies' start positions in P0
+      for (let i = 0; i < nd; i++) {
+        active[i] = live[i];
+        if (live[i]) for (let s = STATE_STRIDE * i, e = s + STATE_STRIDE; s < e; s++) saved[s] = st[s];
+      }
+      this.subStep(st, hs, t0 + f * h); // places the live bodies' start positions in P0
+      this.placeDone(f);
       if (sub >= MAX_SUBSTEPS) {
         this.stats.budgetExceeded++;
         break;
@@ -930,17 +957,50 @@ export class SimWorld {
       this.placeKeyframed(1, this.P1);
       const tau = this.findHits(hs);
       if (tau < 0) break;
-      // macro-backtracking: re-integrate everything to the time of first contact
-      st.set(this.saved);
+      const fNew = Math.min(1, f + tau * (1 - f));
+      // per-island macro-backtracking: the islands of the bodies in a hit go back to the start of
+      // their sub-step and are re-integrated to the time of first contact; the others keep their
+      // tentative end of the step (they move linearly there for detection, and are taken back
+      // to the start of their sub-step only if a later hit reaches them)
+      this.markInvolved();
+      for (let i = 0; i < nd; i++) {
+        active[i] = 0;
+        if (this.involved[i]) {
+          for (let s = STATE_STRIDE * i, e = s + STATE_STRIDE; s < e; s++) st[s] = saved[s];
+          if (!live[i]) continue; // done earlier: re-integrated from its own start below
+          active[i] = 1;
+        } else if (live[i]) {
+          live[i] = 0;
+          this.doneF0[i] = f;
+          this.stats.bodiesKept++;
+          const C = this.colliders[i];
+          for (let o = 3 * C.vOff, e = o + 3 * C.nv; o < e; o++) this.Pstart[o] = this.P0[o];
+        }
+      }
       if (tau > 0) this.subStep(st, tau * hs, t0 + f * h);
-      f = f + tau * (1 - f);
-      if (f > 1) f = 1;
+      // islands taken back from an earlier start, one start time at a time (ascending)
+      for (;;) {
+        let f0 = Infinity;
+        for (let i = 0; i < nd; i++) if (this.involved[i] && !live[i] && this.doneF0[i] < f0) f0 = this.doneF0[i];
+        if (f0 === Infinity) break;
+        for (let i = 0; i < nd; i++) {
+          active[i] = this.involved[i] && !live[i] && this.doneF0[i] === f0 ? 1 : 0;
+          if (active[i]) live[i] = 1;
+        }
+        this.placeKeyframed(f0, this.P0);
+        if (fNew > f0) this.subStep(st, (fNew - f0) * h, t0 + f0 * h);
+        else this.placeDynamic(st, this.P0);
+      }
+      f = fNew;
+      for (let i = 0; i < nd; i++) active[i] = live[i];
       this.placeKeyframed(f, this.P0);
       this.placeDynamic(st, this.P0);
       this.resolveImpact(t0 + f * h, tau, hs);
       sub++;
       if (f >= 1) break;
     }
+    live.fill(1);
+    active.fill(1);
     this.timeSec = this.startTimeSec + (this.stats.steps + 1) * h;
     this.swapKeyframed();
     this.afterStep(h);
@@ -948,17 +1008,61 @@ export class SimWorld {
   }
 
   /**
-   * One Störmer–Verlet sub-step of length hs: half kick, resting-contact and
-   * joint impulses, drift, joint position correction, half kick.
+   * One Störmer–Verlet sub-step of length hs for the active bodies: half
+   * kick, resting-contact and joint impulses, drift, joint position
+   * correction, half kick.
    */
   private subStep(st: Float64Array, hs: number, timeSec: number): void {
-    const B = this.bodies;
-    for (let i = 0; i < this.dynCount; i++) if (this.awake[i]) B.kickBody(st, i, 0.5 * hs);
+    const B = this.bodies, on = this.active;
+    for (let i = 0; i < this.dynCount; i++) if (this.awake[i] && on[i]) B.kickBody(st, i, 0.5 * hs);
     this.placeDynamic(st, this.P0);
     this.solveContacts(st, timeSec, hs, false);
-    for (let i = 0; i < this.dynCount; i++) if (this.awake[i]) B.driftBody(st, i, hs);
+    for (let i = 0; i < this.dynCount; i++) if (this.awake[i] && on[i]) B.driftBody(st, i, hs);
     this.correctJoints(st, false);
-    for (let i = 0; i < this.dynCount; i++) if (this.awake[i]) B.kickBody(st, i, 0.5 * hs);
+    for (let i = 0; i < this.dynCount; i++) if (this.awake[i] && on[i]) B.kickBody(st, i, 0.5 * hs);
+  }
+
+  /** Vertices of the bodies already at the end of the step, at fraction f of it (linear from their start of sub-step). */
+  private placeDone(f: number): void {
+    const P0 = this.P0, P1 = this.P1, S = this.Pstart;
+    for (let i = 0; i < this.dynCount; i++) {
+      if (this.live[i]) continue;
+      const f0 = this.doneF0[i];
+      const w = f0 >= 1 ? 1 : (f - f0) / (1 - f0);
+      const C = this.colliders[i];
+      for (let o = 3 * C.vOff, e = o + 3 * C.nv; o < e; o++) P0[o] = S[o] + w * (P1[o] - S[o]);
+    }
+  }
+
+  /**
+   * `involved[i]` for every body in an island (joints, persistent contacts
+   * between dynamic bodies, the hits of this detection pass) with a body in
+   * a hit of this pass.
+   */
+  private markInvolved(): void {
+    const nd = this.dynCount, inv = this.involved;
+    if (this.ufParent.length < nd) this.ensureSolveBuffers(0);
+    const P = this.ufParent;
+    for (let i = 0; i < nd; i++) {
+      P[i] = i;
+      inv[i] = 0;
+    }
+    for (const j of this.joints) this.ufUnion(j.bodyA, j.bodyB);
+    for (const pc of this.persist) {
+      const a = this.colliders[pc.cA], b = this.colliders[pc.cB];
+      if (a.kind === KIND_DYNAMIC && b.kind === KIND_DYNAMIC) this.ufUnion(a.body, b.body);
+    }
+    const I = this.hitI;
+    for (let k = 0; k < this.hitCount; k++) {
+      const a = I[4 * k], b = I[4 * k + 2];
+      if (a >= 0 && a < nd && b >= 0 && b < nd) this.ufUnion(a, b);
+    }
+    for (let k = 0; k < this.hitCount; k++) {
+      const a = I[4 * k], b = I[4 * k + 2];
+      if (a >= 0 && a < nd) inv[this.ufFind(a)] = 1;
+      if (b >= 0 && b < nd) inv[this.ufFind(b)] = 1;
+    }
+    for (let i = 0; i < nd; i++) if (inv[this.ufFind(i)]) inv[i] = 1;
   }
 
   /**
@@ -975,10 +1079,11 @@ export class SimWorld {
     if (J.length === 0) return;
     // limits first (rotations about the joint points), then the anchors, which the limit
     // corrections of neighbouring joints disturb; the last sweep pulls anchors only
+    const on = this.active;
     for (let sweep = 0; sweep < 4; sweep++) {
-      if (limits && sweep < 3) for (let k = 0; k < J.length; k++) this.correctLimits(st, J[k]);
-      for (let k = 0; k < J.length; k++) this.correctAnchor(st, J[k]);
-      for (let k = J.length - 1; k >= 0; k--) this.correctAnchor(st, J[k]);
+      if (limits && sweep < 3) for (let k = 0; k < J.length; k++) if (on[J[k].bodyA]) this.correctLimits(st, J[k]);
+      for (let k = 0; k < J.length; k++) if (on[J[k].bodyA]) this.correctAnchor(st, J[k]);
+      for (let k = J.length - 1; k >= 0; k--) if (on[J[k].bodyA]) this.correctAnchor(st, J[k]);
     }
   }
 
@@ -1588,7 +1693,7 @@ export class SimWorld {
       const g = this.groundY;
       for (let c = 0; c < this.dynCount; c++) {
         const C = this.colliders[c];
-        if (!this.awake[C.body] || !C.groups) continue;
+        if (!this.awake[C.body] || !C.groups || !this.active[C.body]) continue;
         // ragdoll parts: every ground approach up to 3 m/s is speculative (no exact time of impact needed for limbs)
         const specC = C.object >= 0 && this.objects[C.object].kind === 'character' ? Math.max(spec, 3) : spec;
         // no vertex within reach of the ground: nothing to gather
@@ -1671,6 +1776,10 @@ export class SimWorld {
     for (let k = 0; k < this.persist.length; k++) {
       const pc = this.persist[k];
       const A = this.colliders[pc.cA], Bc = this.colliders[pc.cB];
+      if (!this.active[A.body] || (Bc.kind === KIND_DYNAMIC && !this.active[Bc.body])) {
+        this.persist[w++] = pc; // not in this sub-step (its island is on another clock)
+        continue;
+      }
       let dist = 0;
       let px = 0, py = 0, pz = 0, nx = pc.n[0], ny = pc.n[1], nz = pc.n[2];
       let ok = true;
@@ -1825,6 +1934,7 @@ export class SimWorld {
     for (let k = 0; k < J.length; k++) {
       const j = J[k];
       if (!this.awake[j.bodyA] && !this.awake[j.bodyB]) continue;
+      if (!this.active[j.bodyA]) continue;
       const sa = STATE_STRIDE * j.bodyA, sb = STATE_STRIDE * j.bodyB;
       rotate(_a, 0, st, sa + 3, j.rA[0], j.rA[1], j.rA[2]);
       rotate(_b, 0, st, sb + 3, j.rB[0], j.rB[1], j.rB[2]);
@@ -2377,6 +2487,15 @@ export class SimWorld {
   }
 
   private readonly propComs: [number, number, number][] = [];
+
+  /**
+   * Whether body i's state is at the world's current time. False only
+   * within a step (e.g. in onImpact) for a body whose island was not in the
+   * impact: it is already at the end of the step.
+   */
+  bodyCurrent(i: number): boolean {
+    return this.live[i] === 1;
+  }
 
   /** Total kinetic energy of the dynamic bodies. */
   kineticEnergy(): number {
