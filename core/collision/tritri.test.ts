@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { orient3d } from './predicates';
 import { triTriIntersect, triTriOverlap } from './tritri';
+import { closestPointOnTriangle } from './query';
 import { mulberry32 } from './testutil';
 
 /** Doubles to BigInts with one common power-of-two scale (exact). */
@@ -131,5 +132,45 @@ describe('triangle–triangle intersection against an exact SAT reference', () =
       expect(distToTri(m, p) + distToTri(m, q), 'segment midpoint on both').toBeLessThan(0.1);
     }
     expect(checked).toBeGreaterThan(50);
+  });
+  it('seed 5: in general position the segment equals the reference (every edge crossing the other triangle, farthest pair) to 1e-9', () => {
+    const r = mulberry32(5);
+    const out = new Float64Array(6);
+    let checked = 0;
+    // where segment a→b crosses triangle T (float), or null
+    const crossing = (a: number[], b: number[], T: number[]): number[] | null => {
+      const u = [T[3] - T[0], T[4] - T[1], T[5] - T[2]], v = [T[6] - T[0], T[7] - T[1], T[8] - T[2]];
+      const n = [u[1] * v[2] - u[2] * v[1], u[2] * v[0] - u[0] * v[2], u[0] * v[1] - u[1] * v[0]];
+      const da = n[0] * (a[0] - T[0]) + n[1] * (a[1] - T[1]) + n[2] * (a[2] - T[2]);
+      const db = n[0] * (b[0] - T[0]) + n[1] * (b[1] - T[1]) + n[2] * (b[2] - T[2]);
+      if (da * db > 0 || da === db) return null;
+      const t = da / (da - db), x = [a[0] + t * (b[0] - a[0]), a[1] + t * (b[1] - a[1]), a[2] + t * (b[2] - a[2])];
+      return exactDist(x, T) < 1e-12 ? x : null;
+    };
+    const cp = new Float64Array(3);
+    const exactDist = (x: number[], T: number[]) => {
+      closestPointOnTriangle(x[0], x[1], x[2], T, 0, 3, 6, cp);
+      return Math.hypot(cp[0] - x[0], cp[1] - x[1], cp[2] - x[2]);
+    };
+    for (let i = 0; i < 3000; i++) {
+      const p = Array.from({ length: 9 }, () => r() * 2 - 1), q = Array.from({ length: 9 }, () => r() * 2 - 1);
+      if (!triTriIntersect(p, 0, q, 0, out, 0)) continue;
+      const pts: number[][] = [];
+      for (const [A, B] of [[p, q], [q, p]]) for (let e = 0; e < 3; e++) {
+        const x = crossing(A.slice(e * 3, e * 3 + 3), A.slice(((e + 1) % 3) * 3, ((e + 1) % 3) * 3 + 3), B);
+        if (x) pts.push(x);
+      }
+      if (pts.length < 2) continue;
+      let best = -1;
+      for (const x of pts) for (const y of pts) best = Math.max(best, Math.hypot(x[0] - y[0], x[1] - y[1], x[2] - y[2]));
+      checked++;
+      const len = Math.hypot(out[0] - out[3], out[1] - out[4], out[2] - out[5]);
+      expect(Math.abs(len - best), `pair ${i}: segment length ${len} vs reference ${best}`).toBeLessThan(1e-9);
+      for (const e of [0, 3]) {
+        const x = [out[e], out[e + 1], out[e + 2]];
+        expect(exactDist(x, p) + exactDist(x, q), `pair ${i}: segment end on both triangles`).toBeLessThan(1e-9);
+      }
+    }
+    expect(checked, 'crossing pairs were compared').toBeGreaterThan(100);
   });
 });

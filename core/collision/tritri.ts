@@ -137,6 +137,7 @@ export function triTriIntersect(P: ArrayLike<number>, po: number, Q: ArrayLike<n
   _lastCoplanar = coplanar;
   let n = 0;
   const pts = _pts;
+  if (!coplanar && generalPosition() && segmentByIntervals(P, po, Q, qo, out, oo)) return true;
   if (!coplanar) {
     // Candidate ends: where edges of one triangle cross the other triangle.
     const nqx0 = Q[qo + 3] - Q[qo], nqy0 = Q[qo + 4] - Q[qo + 1], nqz0 = Q[qo + 5] - Q[qo + 2];
@@ -181,6 +182,60 @@ export function triTriIntersect(P: ArrayLike<number>, po: number, Q: ArrayLike<n
     }
   }
   for (let k = 0; k < 3; k++) { out[oo + k] = pts[bi * 3 + k]; out[oo + 3 + k] = pts[bj * 3 + k]; }
+  return true;
+}
+
+/** No vertex of either triangle lies in the other's plane (exact orientations of the last overlap test). */
+function generalPosition(): boolean {
+  return _sideP[0] !== 0 && _sideP[1] !== 0 && _sideP[2] !== 0 && _sideQ[0] !== 0 && _sideQ[1] !== 0 && _sideQ[2] !== 0;
+}
+
+const _iv = new Float64Array(12);
+
+/**
+ * Intersection segment of two triangles known (exactly) to cross in general
+ * position (Möller 1997): each triangle has one vertex alone on its side of
+ * the other's plane; its two edges from that vertex cross the plane at the
+ * ends of the triangle's interval on the planes' common line, and the segment
+ * is the overlap of the two intervals. Floating point (the decision is
+ * exact, the geometry is not); false when rounding leaves the overlap empty
+ * (the caller then uses the edge-by-edge construction).
+ */
+function segmentByIntervals(P: ArrayLike<number>, po: number, Q: ArrayLike<number>, qo: number, out: Float64Array, oo: number): boolean {
+  const iv = _iv;
+  const pnx0 = P[po + 3] - P[po], pny0 = P[po + 4] - P[po + 1], pnz0 = P[po + 5] - P[po + 2];
+  const pnx1 = P[po + 6] - P[po], pny1 = P[po + 7] - P[po + 1], pnz1 = P[po + 8] - P[po + 2];
+  const pnx = pny0 * pnz1 - pnz0 * pny1, pny = pnz0 * pnx1 - pnx0 * pnz1, pnz = pnx0 * pny1 - pny0 * pnx1;
+  const qnx0 = Q[qo + 3] - Q[qo], qny0 = Q[qo + 4] - Q[qo + 1], qnz0 = Q[qo + 5] - Q[qo + 2];
+  const qnx1 = Q[qo + 6] - Q[qo], qny1 = Q[qo + 7] - Q[qo + 1], qnz1 = Q[qo + 8] - Q[qo + 2];
+  const qnx = qny0 * qnz1 - qnz0 * qny1, qny = qnz0 * qnx1 - qnx0 * qnz1, qnz = qnx0 * qny1 - qny0 * qnx1;
+  // the two crossing points of each triangle with the other's plane
+  for (let pass = 0; pass < 2; pass++) {
+    const T = pass === 0 ? P : Q, to = pass === 0 ? po : qo, side = pass === 0 ? _sideP : _sideQ;
+    const O = pass === 0 ? Q : P, oo2 = pass === 0 ? qo : po;
+    const nx = pass === 0 ? qnx : pnx, ny = pass === 0 ? qny : pny, nz = pass === 0 ? qnz : pnz;
+    const lone = side[0] === side[1] ? 2 : side[0] === side[2] ? 1 : 0;
+    const a = to + lone * 3;
+    const da = nx * (T[a] - O[oo2]) + ny * (T[a + 1] - O[oo2 + 1]) + nz * (T[a + 2] - O[oo2 + 2]);
+    for (let k = 1; k <= 2; k++) {
+      const b = to + ((lone + k) % 3) * 3;
+      const db = nx * (T[b] - O[oo2]) + ny * (T[b + 1] - O[oo2 + 1]) + nz * (T[b + 2] - O[oo2 + 2]);
+      const den = da - db;
+      const t = den === 0 ? 0.5 : Math.min(1, Math.max(0, da / den));
+      const o = pass * 6 + (k - 1) * 3;
+      iv[o] = T[a] + t * (T[b] - T[a]); iv[o + 1] = T[a + 1] + t * (T[b + 1] - T[a + 1]); iv[o + 2] = T[a + 2] + t * (T[b + 2] - T[a + 2]);
+    }
+  }
+  // positions along the common line
+  const lx = pny * qnz - pnz * qny, ly = pnz * qnx - pnx * qnz, lz = pnx * qny - pny * qnx;
+  const s0 = iv[0] * lx + iv[1] * ly + iv[2] * lz, s1 = iv[3] * lx + iv[4] * ly + iv[5] * lz;
+  const s2 = iv[6] * lx + iv[7] * ly + iv[8] * lz, s3 = iv[9] * lx + iv[10] * ly + iv[11] * lz;
+  const pLo = s0 <= s1 ? 0 : 3, pHi = s0 <= s1 ? 3 : 0, qLo = s2 <= s3 ? 6 : 9, qHi = s2 <= s3 ? 9 : 6;
+  const pmin = s0 <= s1 ? s0 : s1, pmax = s0 <= s1 ? s1 : s0, qmin = s2 <= s3 ? s2 : s3, qmax = s2 <= s3 ? s3 : s2;
+  if (pmin > qmax || qmin > pmax) return false;
+  const lo = pmin >= qmin ? pLo : qLo, hi = pmax <= qmax ? pHi : qHi;
+  out[oo] = iv[lo]; out[oo + 1] = iv[lo + 1]; out[oo + 2] = iv[lo + 2];
+  out[oo + 3] = iv[hi]; out[oo + 4] = iv[hi + 1]; out[oo + 5] = iv[hi + 2];
   return true;
 }
 
