@@ -18,11 +18,16 @@ import type { ContactInput, ContactStateValue, JointInput, RigidBodyInput, Solve
  * velocities: their columns leave the system and their known velocity moves to
  * the right-hand side (section 3.3).
  *
- * Restitution: the paper solves with ε = 0 and scales the impulses by (1 + ε).
- * For a row whose velocity before is J u⁻ that is the same as asking for
- * J u⁺ = −ε J u⁻, which is what we impose per row (so each contact can have
- * its own ε; with one ε for all contacts and consistent joints both are equal,
- * which a test checks).
+ * Restitution: the paper solves with ε = 0 and scales the impulses by (1 + ε)
+ * (Poisson's hypothesis). For a row whose velocity before is J u⁻, with one ε
+ * for all contacts, that is the same as asking for J u⁺ = −ε J u⁻ (Newton),
+ * which is solved first, in one pass, and kept when no contact ends
+ * approaching. Otherwise (different ε per contact, which can make Newton's
+ * equations contradict each other, or a contact separating before the impact
+ * that Newton would drive into approach) restitution is computed the
+ * paper's way, per contact: a compression phase with ε = 0, then the
+ * impulses ε_c R_c and one more ε = 0 solve from there (`solvePoisson`).
+ * `normalOnly` and `unilateral: false` keep Newton's per-row equalities.
  *
  * Sparse solve (Baraff 1996, "Linear-time dynamics using Lagrange
  * multipliers"): the bodies and the joints of a spanning forest form a tree of
@@ -417,6 +422,27 @@ export class ImpulseSolver {
       out.restitutionScale = 1;
       return out;
     }
+    let uniformAll = true, e0 = -1;
+    for (let c = 0; c < nc; c++) {
+      if (this.contactState[c] === ContactState.Static) continue;
+      if (e0 < 0) e0 = this.contactEps[c];
+      else if (this.contactEps[c] !== e0) uniformAll = false;
+    }
+    if (uniformAll) {
+      // One ε for all: Newton's per-row rule is the Poisson result whenever the joints held
+      // before and no contact separating before the impact is asked to approach (−ε v⁻·n < 0),
+      // in one linear solve. Taken when no contact ends approaching.
+      this.epsOn = 1;
+      const it = this.runContactStates(unilateral, dense, groupMode, vScale, restModel);
+      let ok = true;
+      for (let c = 0; c < nc && ok; c++) if (this.contactState[c] !== ContactState.Static && this.normalVelocity(c, true) < -1e-9 * vScale) ok = false;
+      if (ok) {
+        this.writeResult(out, it);
+        out.restitutionScale = 1;
+        return out;
+      }
+      for (let c = 0; c < nc; c++) if (this.contactState[c] !== ContactState.Static) this.contactState[c] = this.contactGamma[c] > 0 ? ContactState.Stick : ContactState.Frictionless;
+    }
     return this.solvePoisson(unilateral, dense, groupMode, vScale, restModel, out);
   }
 
@@ -475,6 +501,7 @@ export class ImpulseSolver {
       else if (e !== eps0) uniform = false;
     }
     if (!anyImpulse) return out;
+    if (uniform && this.uniformRestitution(eps0, vScale, out)) return out;
     const it2 = this.restitutionPhase(1, unilateral, dense, groupMode, vScale, restModel, out);
     let its = it1 + it2;
     // different ε can add energy (see above); with one ε it is Newton's rule, which cannot
@@ -492,6 +519,49 @@ export class ImpulseSolver {
     }
     out.iterations = its;
     return out;
+  }
+
+  /**
+   * One ε for every contact that pushed: when the joints held before the
+   * impact, applying ε R_c at the contacts and re-solving the joints gives
+   * exactly ε times the compression phase's joint impulses as well, so
+   * u⁺ = u_c + ε (u_c − u⁻) and every impulse is (1 + ε) times its
+   * compression value (Newton's rule, one linear solve). Taken when the
+   * joints hold at that u⁺ and no contact approaches there; otherwise
+   * returns false and the full restitution phase runs.
+   */
+  private uniformRestitution(eps: number, vScale: number, out: ImpulseSolution): boolean {
+    const nb = this.nb, nj = this.nj, nc = this.nc, vel = this.vel;
+    for (let i = 0; i < nb; i++) {
+      if (this.dyn[i] < 0) continue;
+      for (let k = 0; k < 6; k++) vel[6 * i + k] = this.p1U[6 * i + k] + eps * (this.p1U[6 * i + k] - this.velPre[6 * i + k]);
+    }
+    let ok = true;
+    // joint rows (built in the compression phase; a joint's rows do not depend on the states)
+    for (let j = 0; j < nj && ok; j++)
+      for (let r = this.cRow0[j]; r < this.cRow0[j] + this.cRows[j]; r++)
+        if (Math.abs(this.rowVelocity(r)) > 1e-11 * vScale) {
+          ok = false;
+          break;
+        }
+    for (let c = 0; c < nc && ok; c++) if (this.contactState[c] !== ContactState.Static && this.normalVelocity(c, false) < -1e-12 * vScale) ok = false;
+    if (ok) {
+      for (let i = 0; i < nb; i++)
+        for (let k = 0; k < 3; k++) {
+          out.linearVelocity[3 * i + k] = vel[6 * i + k];
+          out.angularVelocity[3 * i + k] = vel[6 * i + 3 + k];
+        }
+      for (let k = 0; k < 3 * nc; k++) out.contactImpulse[k] *= 1 + eps;
+      for (let k = 0; k < 3 * nj; k++) out.jointImpulse[k] *= 1 + eps;
+      let e1 = 0;
+      for (let d = 0; d < this.nd; d++) {
+        const i = this.dynBody[d];
+        e1 += this.energy(i, out.linearVelocity, 3 * i, out.angularVelocity, 3 * i);
+      }
+      out.kineticEnergyAfter = e1;
+    }
+    vel.set(this.velPre.subarray(0, 6 * nb));
+    return ok;
   }
 
   /**
