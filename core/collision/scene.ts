@@ -454,7 +454,10 @@ export class CollisionScene {
     const want = previous ? this.frameStamp - 1 : this.frameStamp;
     if ((previous ? part.prevSkinStamp : part.skinStamp) === want) return;
     if (previous) part.prevSkinStamp = want; else part.skinStamp = want;
-    skinVertices(this.doc.characters[o.index].meshes, o.meshOffsets, previous ? o.prevSkinMats : o.skinMats, part.verts, previous ? o.prevPositions : o.positions);
+    if (!previous && this._tightStamp.length < this.parts.length) { this._tightStamp = new Int32Array(this.parts.length).fill(-1); this._tight = new Float64Array(this.parts.length * 6); }
+    skinVertices(this.doc.characters[o.index].meshes, o.meshOffsets, previous ? o.prevSkinMats : o.skinMats, part.verts, previous ? o.prevPositions : o.positions, previous ? null : this._tight, p * 6);
+    // the skinned part's box comes with it
+    if (!previous) this._tightStamp[p] = this.frameStamp;
   }
 
   /**
@@ -746,8 +749,9 @@ export class CollisionScene {
 
   private tightBox(p: number): void {
     if (this._tightStamp[p] === this.frameStamp) return;
+    this.ensureSkinned(p, false); // a character part's box comes with its skinning
+    if (this._tightStamp[p] === this.frameStamp) return;
     this._tightStamp[p] = this.frameStamp;
-    this.ensureSkinned(p, false);
     vertsBox(this.parts[p].verts, this.objects[this.parts[p].object].positions, this._tight, p * 6);
   }
 
@@ -1683,8 +1687,9 @@ function partBoxFromJoints(part: PartInfo, skinMats: Float64Array[], out: Float6
 }
 
 /** Linear blend skinning of the listed merged vertices (the arithmetic of skeleton's skinPositions, so results are bit-identical). */
-function skinVertices(meshes: SkinMeshes, meshOffsets: number[], skinMats: Float64Array[], verts: Uint32Array, out: Float64Array): void {
+function skinVertices(meshes: SkinMeshes, meshOffsets: number[], skinMats: Float64Array[], verts: Uint32Array, out: Float64Array, box: Float64Array | null = null, bo = 0): void {
   let mi = 0;
+  let lx = Infinity, ly = Infinity, lz = Infinity, hx = -Infinity, hy = -Infinity, hz = -Infinity;
   for (let i = 0; i < verts.length; i++) {
     const vv = verts[i];
     while (mi + 1 < meshOffsets.length && vv >= meshOffsets[mi + 1]) mi++;
@@ -1703,10 +1708,13 @@ function skinVertices(meshes: SkinMeshes, meshOffsets: number[], skinMats: Float
       m12 += w * S[o + 12]; m13 += w * S[o + 13]; m14 += w * S[o + 14];
     }
     const v3 = v * 3, x = P[v3], y = P[v3 + 1], z = P[v3 + 2], o3 = vv * 3;
-    out[o3] = m0 * x + m4 * y + m8 * z + m12;
-    out[o3 + 1] = m1 * x + m5 * y + m9 * z + m13;
-    out[o3 + 2] = m2 * x + m6 * y + m10 * z + m14;
+    const X = m0 * x + m4 * y + m8 * z + m12, Y = m1 * x + m5 * y + m9 * z + m13, Z = m2 * x + m6 * y + m10 * z + m14;
+    out[o3] = X; out[o3 + 1] = Y; out[o3 + 2] = Z;
+    if (X < lx) lx = X; if (X > hx) hx = X;
+    if (Y < ly) ly = Y; if (Y > hy) hy = Y;
+    if (Z < lz) lz = Z; if (Z > hz) hz = Z;
   }
+  if (box !== null) { box[bo] = lx; box[bo + 1] = ly; box[bo + 2] = lz; box[bo + 3] = hx; box[bo + 4] = hy; box[bo + 5] = hz; }
 }
 
 function boxDiagonal(P: ArrayLike<number>): number {
