@@ -1,12 +1,14 @@
 /**
- * Interpenetration checking: CCD primitives, exact triangle tests, flat BVHs,
- * broad phase, contact reduction and the per-frame / whole-clip checker.
+ * Interpenetration checking: CCD primitives, micro-backtracking to the first
+ * contact, exact triangle tests, flat BVHs, broad phase, contact reduction and
+ * the per-frame / whole-clip checker.
  */
 export { ccdVertexTriangle, ccdEdgeEdge, ccdVertexTriangleHit, ccdEdgeEdgeHit, ccdQueryFlat, type CcdHit, type CcdOptions } from './ccd';
 export { orient3d, orient2d } from './predicates';
 export { triTriOverlap, triTriIntersect, lastTriTriCoplanar } from './tritri';
 export { TriangleBVH, NODE_BYTES } from './bvh';
-export { forEachLeafPair, rootsOverlap, pointInMesh, pointInParts, closestPointOnMesh, closestPointOnTriangle } from './query';
+export { firstContact, earliestPossibleContact, featurePoint, FEATURE_EDGE_EDGE, FEATURE_VERTEX_TRIANGLE, CCD_REACH } from './backtrack';
+export { forEachLeafPair, forEachLeafNodePair, rootsOverlap, pointInMesh, pointInParts, closestPointOnMesh, closestPointOnTriangle } from './query';
 export { convexPolyhedraIntersect, convexFromMesh, updateConvexPlanes, isConvexMesh, type ConvexPolyhedron } from './convex';
 export { PartSweepAndPrune, settingsCollide, partPairIgnored } from './sap';
 export { reduceContacts } from './contacts';
