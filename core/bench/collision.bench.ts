@@ -3,8 +3,12 @@
  * 50k triangles each (seeded tube characters on an 8-joint chain), the same
  * poses for both pipelines, in one process:
  *
- *   ours:  SceneEvaluator + Rig + skinPositions, part-BVH refit, sweep-and-prune,
- *          BVH-vs-BVH, exact triangle–triangle tests (core/collision)
+ *   ours:  the full per-frame check of core/collision: SceneEvaluator + Rig,
+ *          body-part boxes from the joints, sweep-and-prune, skinning of the
+ *          parts a test needs, lazy part-BVH refit, BVH-vs-BVH, exact
+ *          triangle–triangle tests, and per crossing part pair its contact
+ *          point, normal and penetration depth (plus, in the continuous row,
+ *          CCD with micro-backtracking since the previous frame)
  *   three: bones posed from the same local pose, StaticGeometryGenerator
  *          (skinning), MeshBVH.refit, bvhcast collecting every intersecting
  *          triangle pair (three-mesh-bvh)
