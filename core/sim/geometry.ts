@@ -177,3 +177,37 @@ export function pointTriangleDistanceSq(X: ArrayLike<number>, p: number, a: numb
   const dx = X[p] - qx, dy = X[p + 1] - qy, dz = X[p + 2] - qz;
   return dx * dx + dy * dy + dz * dz;
 }
+
+/**
+ * Whether a triangle list is a closed, consistently wound 2-manifold by its
+ * indices (every directed edge once, each with its reverse): the same answer
+ * as `isClosedMesh(indices)` of core/document, over sorted typed arrays.
+ */
+export function isClosedTriangles(indices: ArrayLike<number>): boolean {
+  const m = indices.length;
+  if (m === 0 || m % 3 !== 0) return false;
+  let n = 0;
+  for (let i = 0; i < m; i++) if (indices[i] + 1 > n) n = indices[i] + 1;
+  const keys = new Float64Array(m);
+  for (let t = 0; t < m; t += 3) {
+    const a = indices[t], b = indices[t + 1], c = indices[t + 2];
+    if (a === b || b === c || c === a) return false;
+    keys[t] = a * n + b;
+    keys[t + 1] = b * n + c;
+    keys[t + 2] = c * n + a;
+  }
+  keys.sort();
+  for (let k = 1; k < m; k++) if (keys[k] === keys[k - 1]) return false;
+  for (let k = 0; k < m; k++) {
+    const u = Math.floor(keys[k] / n), v = keys[k] - u * n;
+    const r = v * n + u;
+    let lo = 0, hi = m - 1;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (keys[mid] < r) lo = mid + 1;
+      else hi = mid;
+    }
+    if (keys[lo] !== r) return false;
+  }
+  return true;
+}

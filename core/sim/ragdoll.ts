@@ -135,29 +135,34 @@ export function buildRagdoll(ch: Character, ci: number, evaluator: SceneEvaluato
     mat4Decompose(rig.world, 16 * j, tq, 0, qq, 0, sq, 0);
     worldScale.set(sq, 3 * j);
   }
-  for (const bj of bodyJoints) {
+  // triangles of each body (mesh, triangle), in mesh then triangle order: one pass over the meshes
+  const bodyTris: number[][] = bodyJoints.map(() => []);
+  ch.meshes.forEach((mesh, mi) => {
+    const dom = dominant[mi];
+    for (let t = 0; t < dom.length; t++) if (dom[t] >= 0) bodyTris[partOfJoint[owner[dom[t]]]].push(mi, t);
+  });
+  // vertex → index in the body being built (stamped with the body)
+  const vStamp = ch.meshes.map((m) => new Int32Array(m.positions.length / 3).fill(-1));
+  const vIndex = ch.meshes.map((m) => new Int32Array(m.positions.length / 3));
+  for (let bk = 0; bk < bodyJoints.length; bk++) {
+    const bj = bodyJoints[bk];
     // gather triangles
     const triList: number[] = [];
     const pts: number[] = [];
-    const remap = new Map<number, number>();
-    ch.meshes.forEach((mesh, mi) => {
-      const dom = dominant[mi];
-      const V = meshVerts[mi];
-      for (let t = 0; t < dom.length; t++) {
-        if (dom[t] < 0 || owner[dom[t]] !== bj) continue;
-        for (let k = 0; k < 3; k++) {
-          const v = mesh.indices[3 * t + k];
-          const key = mi * 1e9 + v;
-          let idx = remap.get(key);
-          if (idx === undefined) {
-            idx = pts.length / 3;
-            remap.set(key, idx);
-            pts.push(V[3 * v], V[3 * v + 1], V[3 * v + 2]);
-          }
-          triList.push(idx);
+    const bt = bodyTris[bk];
+    for (let q = 0; q < bt.length; q += 2) {
+      const mi = bt[q], t = bt[q + 1];
+      const idxMesh = ch.meshes[mi].indices, V = meshVerts[mi], stamp = vStamp[mi], index = vIndex[mi];
+      for (let k = 0; k < 3; k++) {
+        const v = idxMesh[3 * t + k];
+        if (stamp[v] !== bk) {
+          stamp[v] = bk;
+          index[v] = pts.length / 3;
+          pts.push(V[3 * v], V[3 * v + 1], V[3 * v + 2]);
         }
+        triList.push(index[v]);
       }
-    });
+    }
     const nv = pts.length / 3;
     // ellipsoid fit
     let mx = 0, my = 0, mz = 0;
@@ -171,8 +176,16 @@ export function buildRagdoll(ch: Character, ci: number, evaluator: SceneEvaluato
     mz /= nv;
     const cov = [0, 0, 0, 0, 0, 0, 0, 0, 0];
     for (let v = 0; v < nv; v++) {
-      const d = [pts[3 * v] - mx, pts[3 * v + 1] - my, pts[3 * v + 2] - mz];
-      for (let r = 0; r < 3; r++) for (let c = 0; c < 3; c++) cov[c * 3 + r] += d[r] * d[c];
+      const dx = pts[3 * v] - mx, dy = pts[3 * v + 1] - my, dz = pts[3 * v + 2] - mz;
+      cov[0] += dx * dx;
+      cov[1] += dy * dx;
+      cov[2] += dz * dx;
+      cov[3] += dx * dy;
+      cov[4] += dy * dy;
+      cov[5] += dz * dy;
+      cov[6] += dx * dz;
+      cov[7] += dy * dz;
+      cov[8] += dz * dz;
     }
     const scaleC = Math.max(cov[0], cov[4], cov[8]) || 1;
     for (let k = 0; k < 9; k++) cov[k] = cov[k] / scaleC + (k % 4 === 0 ? 1e-9 : 0);

@@ -42,7 +42,7 @@
  * (after each step, rotations about the joint point).
  */
 import type { Character, ImpulseDocument, Prop } from '../document/types';
-import { isClosedMesh, propMassProperties } from '../document/massProperties';
+import { propMassProperties } from '../document/massProperties';
 import { SceneEvaluator } from '../anim/evaluate';
 import { Rig } from '../skeleton/rig';
 import { computeSkinMatrices, dominantJointPerTriangle } from '../skeleton/skinning';
@@ -51,7 +51,7 @@ import { ccdQueryFlat } from '../collision/ccd';
 import { ImpulseSolver, ImpulseSolution } from '../response/solver';
 import type { ContactInput, JointInput, RigidBodyInput } from '../response/types';
 import { RigidBodySet, STATE_STRIDE, normalizeQuat, quatMul, rotate, rotateInv, type RigidBodyInit } from './rigid';
-import { boxesOverlap, pointTriangleDistanceSq, pointTrianglePlane, segmentSegmentClosest, sweptPointBox, uniqueEdges } from './geometry';
+import { boxesOverlap, isClosedTriangles, pointTriangleDistanceSq, pointTrianglePlane, segmentSegmentClosest, sweptPointBox, uniqueEdges } from './geometry';
 import { buildRagdoll, type Ragdoll, type RagdollOptions } from './ragdoll';
 
 export class SimulationError extends Error {
@@ -697,7 +697,7 @@ export class SimWorld {
     return {
       index: this.colliders.length, kind, body, docIndex, mesh, objectId, objectName, partName, object, vOff, nv: local.length / 3, tris, edges, parts, local,
       triBox: new Float64Array(6 * ntri), edgeBox: new Float64Array(3 * edges.length), restitution, friction, groups, mask, box: new Float64Array(6),
-      closed: kind !== KIND_CHARACTER && isClosedMesh(tris) && signedVolume(local, tris) > 0,
+      closed: kind !== KIND_CHARACTER && isClosedTriangles(tris) && signedVolume(local, tris) > 0,
       moving: true,
       lbox: localBox(local),
       jointGroups: [],
