@@ -45,6 +45,7 @@ import type { Character, ImpulseDocument, Prop } from '../document/types';
 import { propMassProperties } from '../document/massProperties';
 import { SceneEvaluator } from '../anim/evaluate';
 import { Rig } from '../skeleton/rig';
+import { mat4Multiply } from '../math/mat4';
 import { computeSkinMatrices, dominantJointPerTriangle } from '../skeleton/skinning';
 import type { SkinnedMesh } from '../document/types';
 import { ccdQueryFlat } from '../collision/ccd';
@@ -525,6 +526,8 @@ export class SimWorld {
       this.skinDots[ci] = ch.meshes.map((m) => new Float64Array(16 * m.skinJoints.length));
       for (let mi = 0; mi < ch.meshes.length; mi++) {
         const mesh = ch.meshes[mi];
+        // checks the skin's joints once (the steps compute only the slots with weight)
+        computeSkinMatrices(mesh, rig.world, this.skinMats0[ci][mi]);
         // the part topology of a mesh is the same in every world: built once per mesh
         let topo = characterTopology.get(mesh);
         if (!topo) {
@@ -750,12 +753,15 @@ export class SimWorld {
         }
         const mesh = this.doc.characters[ci].meshes[C.mesh];
         const sm = this.skinMats1[ci][C.mesh], sm0 = this.skinMats0[ci][C.mesh];
-        computeSkinMatrices(mesh, this.rigs[ci].world, sm);
+        const used = usedSkinSlots(mesh);
+        skinMatricesUsed(mesh, this.rigs[ci].world, sm, used);
         let moving = false;
-        for (let k = 0; k < sm.length; k++) if (sm0[k] !== sm[k]) {
-          moving = true;
-          break;
-        }
+        for (let q = 0; q < used.length && !moving; q++)
+          for (let k = 16 * used[q], e = k + 16; k < e; k++)
+            if (sm0[k] !== sm[k]) {
+              moving = true;
+              break;
+            }
         C.moving = moving;
         for (const g of C.jointGroups) jointBoundedBox(g, sm, g.jbox1!);
       }
@@ -862,7 +868,8 @@ export class SimWorld {
             this.evaluator.characterLocalPoseDerivative(ci, timeSec, this.charPoseDot[ci]);
             rig.computeWorldDerivative(this.charPoseDot[ci]);
           }
-          computeSkinMatrices(this.doc.characters[ci].meshes[K.mesh], rig.worldDot, this.skinDots[ci][K.mesh]);
+          const mesh = this.doc.characters[ci].meshes[K.mesh];
+          skinMatricesUsed(mesh, rig.worldDot, this.skinDots[ci][K.mesh], usedSkinSlots(mesh));
         }
       }
       this.kfVelTime = timeSec;
@@ -2634,6 +2641,31 @@ const _e = [0, 0, 0];
 const _p = [0, 0, 0];
 const _o10 = new Float64Array(10);
 /** Part topology of character meshes (edges, parts by dominant joint, slot bounds), per mesh. */
+/** Skin slots of a mesh that some vertex has a non-zero weight on: the only ones skinning reads. */
+const usedSlots = new WeakMap<SkinnedMesh, Int32Array>();
+function usedSkinSlots(mesh: SkinnedMesh): Int32Array {
+  let u = usedSlots.get(mesh);
+  if (!u) {
+    const on = new Uint8Array(mesh.skinJoints.length);
+    const J = mesh.joints, W = mesh.weights;
+    for (let i = 0; i < W.length; i++) if (W[i] !== 0) on[J[i]] = 1;
+    const list: number[] = [];
+    for (let k = 0; k < on.length; k++) if (on[k]) list.push(k);
+    u = Int32Array.from(list);
+    usedSlots.set(mesh, u);
+  }
+  return u;
+}
+
+/** computeSkinMatrices for the given slots only (the mesh's skin checked once by the caller). */
+function skinMatricesUsed(mesh: SkinnedMesh, world: Float64Array, out: Float64Array, used: Int32Array): void {
+  const ibm = mesh.inverseBindMatrices, sj = mesh.skinJoints;
+  for (let q = 0; q < used.length; q++) {
+    const k = used[q];
+    mat4Multiply(out, 16 * k, world, 16 * sj[k], ibm, 16 * k);
+  }
+}
+
 const characterTopology = new WeakMap<SkinnedMesh, { edges: Uint32Array; parts: Part[]; groups: JointGroup[] }>();
 const _emptyBox = Float64Array.of(Infinity, Infinity, Infinity, -Infinity, -Infinity, -Infinity);
 export type { Character, Prop };
