@@ -191,9 +191,82 @@ export function formatContactBench(rows: readonly ContactBenchRow[]): string {
   return [head, ...lines].join('\n');
 }
 
+export interface IslandBenchRow {
+  contacts: number;
+  mode: string;
+  /** CPU time per solve over the sequence, ms. */
+  msPerSolve: number;
+  /** Mean linear solves per call. */
+  iterations: number;
+  /** Largest velocity difference from the cold solves of the same sequence (m/s or rad/s). */
+  maxDiff: number;
+}
+
+/**
+ * The simulator's ragdoll island: 20 bodies, 19 ball joints, 40–60 Coulomb
+ * ground contacts (2 or 3 per part), solved once per 240 Hz sub-step while the
+ * ragdoll settles: each solve's velocities plus one step of gravity are the
+ * next solve's input; positions stay (they barely move between sub-steps).
+ * Cold: every solve from scratch; warm: `warmStart: true` (contact states
+ * from the previous solve of the same island).
+ */
+export function islandBenchRows(steps = 48): IslandBenchRow[] {
+  const rows: IslandBenchRow[] = [];
+  const jointsOnly = (b: RigidBodyInput[], j: ReturnType<typeof makeLyingRagdoll>['joints']) => new ImpulseSolver().solve(b, j, []);
+  for (const perPart of [2, 2.5, 3]) {
+    const r = makeLyingRagdoll(seededRandom(700 + 2 * perPart), 4, { restitution: 0, friction: 0.5, approachMps: 0.3, driftMps: 0.1, spinRadPerSec: 0.3, solveJoints: jointsOnly });
+    // 4 corners per part → keep 2 (diagonal) or 3 per part (alternating for 2.5)
+    const keep = r.contacts.filter((_, i) => {
+      const part = i >> 2, q = i & 3;
+      const k = perPart === 2 ? 2 : perPart === 3 ? 3 : part % 2 ? 3 : 2;
+      return k === 2 ? q === 0 || q === 3 : q !== 3;
+    });
+    // one trajectory (the cold solves'); the warm solver sees the same inputs in the same order
+    const cold = new ImpulseSolver(), warm = new ImpulseSolver();
+    const outC = new ImpulseSolution(), outW = new ImpulseSolution();
+    const run = (timed: boolean) => {
+      const bodies = r.bodies.map((b) => ({ ...b, linearVelocity: { ...b.linearVelocity }, angularVelocity: { ...b.angularVelocity } }));
+      let cpuC = 0, cpuW = 0, itC = 0, itW = 0, maxDiff = 0;
+      for (let k = 0; k < steps; k++) {
+        let c0 = process.cpuUsage();
+        cold.solve(bodies, r.joints, keep, {}, outC);
+        let c = process.cpuUsage(c0);
+        cpuC += c.user + c.system;
+        c0 = process.cpuUsage();
+        warm.solve(bodies, r.joints, keep, { warmStart: true }, outW);
+        c = process.cpuUsage(c0);
+        cpuW += c.user + c.system;
+        itC += outC.iterations;
+        itW += outW.iterations;
+        for (let q = 0; q < outC.linearVelocity.length; q++)
+          maxDiff = Math.max(maxDiff, Math.abs(outC.linearVelocity[q] - outW.linearVelocity[q]), Math.abs(outC.angularVelocity[q] - outW.angularVelocity[q]));
+        for (let i = 0; i < bodies.length; i++) {
+          bodies[i].linearVelocity = v3(outC.linearVelocity[3 * i], outC.linearVelocity[3 * i + 1] - 9.81 / 240, outC.linearVelocity[3 * i + 2]);
+          bodies[i].angularVelocity = v3(outC.angularVelocity[3 * i], outC.angularVelocity[3 * i + 1], outC.angularVelocity[3 * i + 2]);
+        }
+      }
+      if (!timed) return;
+      rows.push({ contacts: keep.length, mode: 'cold', msPerSolve: cpuC / 1000 / steps, iterations: itC / steps, maxDiff: 0 });
+      rows.push({ contacts: keep.length, mode: 'warm', msPerSolve: cpuW / 1000 / steps, iterations: itW / steps, maxDiff });
+    };
+    run(false); // JIT warm-up
+    run(true);
+  }
+  return rows;
+}
+
+export function formatIslandBench(rows: readonly IslandBenchRow[]): string {
+  const head = 'response solve, the sim ragdoll island settling (20 bodies, 19 joints, Coulomb, 48 sub-steps at 240 Hz)  contacts | mode | ms/solve | solves/call | max |Δv| vs cold';
+  const lines = rows.map((r) =>
+    [String(r.contacts).padStart(104), r.mode.padStart(4), r.msPerSolve.toFixed(3).padStart(8), r.iterations.toFixed(2).padStart(11), r.maxDiff.toExponential(1).padStart(9)].join(' | '),
+  );
+  return [head, ...lines].join('\n');
+}
+
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   const args = process.argv.slice(2).map(Number).filter((x) => x >= 2);
   const sizes = args.length ? args : [2, 15, 20, 30, 60, 120, 200, 1000];
   console.log(formatContactBench(contactBenchRows()));
+  console.log(formatIslandBench(islandBenchRows()));
   console.log(formatResponseBench(responseBenchRows(sizes)));
 }

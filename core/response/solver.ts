@@ -341,6 +341,13 @@ export class ImpulseSolver {
   private resImp = F64(0); // restitution impulses s ε_c R_c (3 per contact)
   private phaseOut = new ImpulseSolution();
 
+  // warm start (`SolveOptions.warmStart`): the previous solve's counts and final contact states
+  private lastNb = -1;
+  private lastNj = -1;
+  private lastNc = -1;
+  private lastState = new Uint8Array(0);
+  private warmSep = new Uint8Array(0); // per contact: started separated by the warm start, not yet back
+
   /** Scale on every contact's Coulomb γ; below 1 only inside the energy guard of `solve`. */
   private gammaScale = 1;
 
@@ -355,7 +362,7 @@ export class ImpulseSolver {
     this.solveOnce(bodies, joints, contacts, options, out);
     const e0 = out.kineticEnergyBefore;
     const allowed = () => out.kineticEnergyAfter <= e0 * (1 + 1e-12);
-    if ((options.friction ?? 'coulomb') !== 'coulomb' || allowed()) return out;
+    if ((options.friction ?? 'coulomb') !== 'coulomb' || allowed()) return this.remember(out);
     // Keeping each sliding impulse in its sticking direction (the paper's α, β
     // conditions) can add kinetic energy when several contacts slide at once.
     // Then the largest friction scale s in [0, 1] that adds none is found by
@@ -377,7 +384,30 @@ export class ImpulseSolver {
     } finally {
       this.gammaScale = 1;
     }
+    return this.remember(out);
+  }
+
+  /** Keeps what a warm start of the next solve needs. */
+  private remember(out: ImpulseSolution): ImpulseSolution {
+    this.lastNb = out.bodyCount;
+    this.lastNj = out.jointCount;
+    this.lastNc = out.contactCount;
+    this.lastState = growU(this.lastState, out.contactCount);
+    this.lastState.set(out.contactState.subarray(0, out.contactCount));
     return out;
+  }
+
+  /** Warm start: contacts that ended separated in the previous solve start separated. */
+  private applyWarmStart(warm: boolean): void {
+    const nc = this.nc;
+    this.warmSep = growU(this.warmSep, nc);
+    this.warmSep.fill(0, 0, nc);
+    if (!warm || this.lastNb !== this.nb || this.lastNj !== this.nj || this.lastNc !== nc) return;
+    for (let c = 0; c < nc; c++)
+      if (this.lastState[c] === ContactState.Separated && this.contactState[c] !== ContactState.Static) {
+        this.contactState[c] = ContactState.Separated;
+        this.warmSep[c] = 1;
+      }
   }
 
   private solveOnce(
@@ -403,6 +433,7 @@ export class ImpulseSolver {
     this.ensureConstraints(joints.length + contacts.length);
     this.loadJoints(joints);
     this.loadContacts(contacts, bodies, frictionModel);
+    this.applyWarmStart(options.warmStart === true);
     this.conBody = growU(this.conBody, this.nd);
     this.grpDirty = growU(this.grpDirty, this.nd);
     this.prevState = growU(this.prevState, contacts.length);
@@ -747,7 +778,9 @@ export class ImpulseSolver {
             }
           }
           if (worst >= 0) {
-            this.contactState[worst] = ContactState.Frictionless;
+            // (one that a warm start left out comes back as it would have started: sticking)
+            this.contactState[worst] = this.warmSep[worst] && this.contactGamma[worst] > 0 ? ContactState.Stick : ContactState.Frictionless;
+            this.warmSep[worst] = 0;
             changed = true;
           } else if (capped) {
             // … instead, the sliding contacts lose their friction. With sliding impulses off

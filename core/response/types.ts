@@ -140,6 +140,20 @@ export interface SolveOptions {
    * - `auto` (default): `eliminate` when it gives the smaller Schur complement.
    */
   contactGroups?: 'auto' | 'schur' | 'eliminate';
+  /**
+   * Start from the previous solve of this `ImpulseSolver` (default false).
+   * For an island solved again and again (one solve per sub-step while a
+   * ragdoll rests): pass the same bodies, joints and contacts in the same
+   * order (velocities and positions may change). The contacts that ended
+   * separated last time start separated (one that approaches comes back as
+   * a fresh contact would start), which saves the linear solves of finding
+   * them again. Ignored when the body, joint or contact counts differ from
+   * the previous call. The same laws hold either way and frictionless
+   * velocities are the same (they are unique); with friction and redundant
+   * contacts several answers can satisfy every law, and the one found may
+   * differ from a cold solve's.
+   */
+  warmStart?: boolean;
 }
 
 /** Final state of a contact after the solve. */
