@@ -1707,6 +1707,10 @@ export class SimWorld {
         _box6.set(_emptyBox);
         orientedBoxInto(C.lbox, st, STATE_STRIDE * C.body, _box6);
         if (_box6[1] - g >= touch && !(_box6[1] - g < specC * hs)) continue;
+        // vertical velocity of a vertex: the body's ω once, not per vertex (as pointVelocityY)
+        const sb = STATE_STRIDE * C.body;
+        this.bodies.angularVelocity(st, C.body, _w);
+        const wx = _w[0], wz = _w[2], vy0 = st[sb + 8] * this.bodies.invMass[C.body], cx = st[sb], cz = st[sb + 2];
         // candidates: touching vertices that approach, and slow ones that would reach the ground in this sub-step
         let nCand = 0;
         const cand = this.scratchCand(C.nv);
@@ -1714,7 +1718,7 @@ export class SimWorld {
           const d = P[o + 1] - g;
           if (d >= touch && !(d < specC * hs)) continue;
           if (this.groundMark[C.vOff + v] === this.markStamp) continue;
-          const vn = this.pointVelocityY(st, C.body, P[o], P[o + 1], P[o + 2]);
+          const vn = vy0 + wz * (P[o] - cx) - wx * (P[o + 2] - cz);
           if (vn >= 0) continue;
           if (d >= touch && (-vn > specC || d + vn * hs >= 0)) continue;
           cand[nCand++] = v;
@@ -1727,7 +1731,7 @@ export class SimWorld {
           let fast = -1, fastV = Infinity;
           for (let k = 0; k < nCand; k++) {
             const o = 3 * (C.vOff + cand[k]);
-            const vn = this.pointVelocityY(st, C.body, P[o], P[o + 1], P[o + 2]);
+            const vn = vy0 + wz * (P[o] - cx) - wx * (P[o + 2] - cz);
             if (vn < fastV) {
               fastV = vn;
               fast = cand[k];
@@ -1747,14 +1751,14 @@ export class SimWorld {
             if (dup) continue;
             const d = P[o + 1] - g;
             if (d >= touch) continue;
-            if (this.pointVelocityY(st, C.body, P[o], P[o + 1], P[o + 2]) >= 0) continue;
+            if (vy0 + wz * (P[o] - cx) - wx * (P[o + 2] - cz) >= 0) continue;
             cand[nCand++] = v;
           }
         }
         for (let k = 0; k < nCand; k++) {
           const v = cand[k], o = 3 * (C.vOff + v);
           const d = P[o + 1] - g;
-          const vn = this.pointVelocityY(st, C.body, P[o], P[o + 1], P[o + 2]);
+          const vn = vy0 + wz * (P[o] - cx) - wx * (P[o + 2] - cz);
           let other = -1;
           if (d >= touch) {
             // speculative contact: the ground side moves away at d / hs, so the gap may close exactly, no further
