@@ -595,7 +595,9 @@ export class CollisionScene {
   private readonly _cp = new Float64Array(3);
   private _pts = new Float64Array(3 * 256);
   /** Per triangle of a B leaf: inside A's leaf box (leaves hold at most LEAF_SIZE triangles). */
-  private readonly _leafMask = new Uint8Array(64);
+  private readonly _leafKeep = new Int32Array(64);
+  private readonly _leafBoxA = new Float64Array(6);
+  private readonly _leafBoxB = new Float64Array(6 * 64);
 
   private narrow(pa: number, pb: number, continuous: boolean): FrameContact | null {
     const A = this.parts[pa], B = this.parts[pb];
@@ -626,15 +628,11 @@ export class CollisionScene {
     // apart cannot have crossing triangles; only the continuous test remains.
     this.crossLists.set(pairKey, crossTris);
     if (!doCcd && oa.convex !== null && ob.convex !== null && !convexPolyhedraIntersect(this.convexOf(oa), this.convexOf(ob), this.convexTol)) return null;
-    const visit = (ta: number, tb: number): void => {
-      if (self && sharesVertex(oa.indices, ta, tb)) return;
-      this.stats.trianglePairs++;
-      const boxes = trisBoxesOverlapAt(Pa, oa.indices, ta, Pb, ob.indices, tb);
-      if (boxes) {
-        loadTri(P, Pa, oa.indices, ta);
-        loadTri(Q, Pb, ob.indices, tb);
-      }
-      if (boxes && triTriIntersect(P, 0, Q, 0, seg, 0)) {
+    // the exact test of a pair whose triangle boxes meet
+    const cross = (ta: number, tb: number): void => {
+      loadTri(P, Pa, oa.indices, ta);
+      loadTri(Q, Pb, ob.indices, tb);
+      if (triTriIntersect(P, 0, Q, 0, seg, 0)) {
         crossings++;
         if (npts + 2 > this._pts.length / 3) {
           const np = new Float64Array(this._pts.length * 2);
@@ -647,13 +645,18 @@ export class CollisionScene {
         nx += this._cp[0]; ny += this._cp[1]; nz += this._cp[2];
         crossTris.push(ta, tb);
       }
+    };
+    const visit = (ta: number, tb: number): void => {
+      if (self && sharesVertex(oa.indices, ta, tb)) return;
+      this.stats.trianglePairs++;
+      if (trisBoxesOverlapAt(Pa, oa.indices, ta, Pb, ob.indices, tb)) cross(ta, tb);
       if (doCcd && sweptTrisOverlap(Qa, Pa, oa.indices, ta, Qb, Pb, ob.indices, tb)) {
         const lb = earliestTouch(Qa, Pa, oa.indices, ta, Qb, Pb, ob.indices, tb);
         if (lb <= 1) this.addCandidate(ta, tb, lb);
       }
     };
     const ua = A.bvh.u32, ub = B.bvh.u32, fa = A.bvh.f32, fb = B.bvh.f32, orderA = A.bvh.order, orderB = B.bvh.order;
-    const inA = this._leafMask;
+    const boxA = this._leafBoxA, boxB = this._leafBoxB, keepB = this._leafKeep, Ia = oa.indices, Ib = ob.indices;
     forEachLeafNodePair(A.bvh, B.bvh, (na, nb) => {
       const pa = na * 8, pb = nb * 8;
       const sa = ua[pa + 6], ea = sa + (ua[pa + 7] & 0x7fffffff), sb = ub[pb + 6], eb = sb + (ub[pb + 7] & 0x7fffffff);
@@ -661,12 +664,28 @@ export class CollisionScene {
         for (let i = sa; i < ea; i++) for (let j = sb; j < eb; j++) visit(orderA[i], orderB[j]);
         return;
       }
-      // discrete only: a triangle outside the other leaf's box meets none of its triangles
-      for (let j = sb; j < eb; j++) inA[j - sb] = triInBox(Pb, ob.indices, orderB[j], fa, pa) ? 1 : 0;
+      // discrete only: a triangle outside the other leaf's box meets none of
+      // its triangles; each triangle's box is computed once per leaf pair
+      let nk = 0;
+      for (let j = sb; j < eb; j++) {
+        const tb = orderB[j];
+        triBoxInto(Pb, Ib, tb, boxB, nk * 6);
+        if (boxMeetsNode(boxB, nk * 6, fa, pa)) keepB[nk++] = tb;
+      }
+      if (nk === 0) return;
       for (let i = sa; i < ea; i++) {
         const ta = orderA[i];
-        if (!triInBox(Pa, oa.indices, ta, fb, pb)) continue;
-        for (let j = sb; j < eb; j++) if (inA[j - sb] === 1) visit(ta, orderB[j]);
+        triBoxInto(Pa, Ia, ta, boxA, 0);
+        if (!boxMeetsNode(boxA, 0, fb, pb)) continue;
+        const alx = boxA[0], aly = boxA[1], alz = boxA[2], ahx = boxA[3], ahy = boxA[4], ahz = boxA[5];
+        for (let m = 0; m < nk; m++) {
+          const tb = keepB[m];
+          if (self && sharesVertex(Ia, ta, tb)) continue;
+          this.stats.trianglePairs++;
+          const o = m * 6;
+          if (boxB[o] > ahx || boxB[o + 1] > ahy || boxB[o + 2] > ahz || alx > boxB[o + 3] || aly > boxB[o + 4] || alz > boxB[o + 5]) continue;
+          cross(ta, tb);
+        }
       }
     });
     if (doCcd && this._nCand > 0) {
@@ -1864,15 +1883,19 @@ function sweptTrisOverlap(
   return true;
 }
 
-/** Axis-aligned box of triangle t (positions P, indices I) meets the float32 box of node offset o in f. */
-function triInBox(P: Float64Array, I: Uint32Array, t: number, f: Float32Array, o: number): boolean {
+/** Axis-aligned box of triangle t (positions P, indices I) into out[o..o+5] (min xyz, max xyz). */
+function triBoxInto(P: Float64Array, I: Uint32Array, t: number, out: Float64Array, o: number): void {
   const a = I[t * 3] * 3, b = I[t * 3 + 1] * 3, c = I[t * 3 + 2] * 3;
   for (let k = 0; k < 3; k++) {
     const p0 = P[a + k], p1 = P[b + k], p2 = P[c + k];
-    if (p0 > f[o + 3 + k] && p1 > f[o + 3 + k] && p2 > f[o + 3 + k]) return false;
-    if (p0 < f[o + k] && p1 < f[o + k] && p2 < f[o + k]) return false;
+    out[o + k] = p0 < p1 ? (p0 < p2 ? p0 : p2) : p1 < p2 ? p1 : p2;
+    out[o + 3 + k] = p0 > p1 ? (p0 > p2 ? p0 : p2) : p1 > p2 ? p1 : p2;
   }
-  return true;
+}
+
+/** Closed box B[o..o+5] meets the float32 box of node offset no in f. */
+function boxMeetsNode(B: Float64Array, o: number, f: Float32Array, no: number): boolean {
+  return !(B[o] > f[no + 3] || B[o + 1] > f[no + 4] || B[o + 2] > f[no + 5] || B[o + 3] < f[no] || B[o + 4] < f[no + 1] || B[o + 5] < f[no + 2]);
 }
 
 /** Axis-aligned boxes of triangle ta (positions A, indices IA) and tb overlap; read in place, axis by axis. */

@@ -91,6 +91,33 @@ function edgeOf(T: ArrayLike<number>, to: number, e: number): Float64Array {
   return _edge;
 }
 
+const EPS = 2 ** -53;
+/** Shewchuk's static orient3d bound, widened for the rounding of the differences (as in predicates.ts, with margin). */
+const SIDE_BOUND = (7 + 56 * EPS) * EPS + 16 * EPS;
+
+/**
+ * side[i] = orient3d(T0, T1, T2, X_i) for the three vertices of X: exact
+ * signs. The plane's cross product (T1 − T0) × (T2 − T0) and the permanent's
+ * factors are shared by the three points (det[a, b, c] expanded along c, the
+ * same static error bound as any row expansion); only a determinant within
+ * that bound of 0 goes to the filtered-exact orient3d.
+ */
+function planeSides(T: ArrayLike<number>, to: number, X: ArrayLike<number>, xo: number, side: Int8Array): void {
+  const t0x = T[to], t0y = T[to + 1], t0z = T[to + 2];
+  const ax = T[to + 3] - t0x, ay = T[to + 4] - t0y, az = T[to + 5] - t0z;
+  const bx = T[to + 6] - t0x, by = T[to + 7] - t0y, bz = T[to + 8] - t0z;
+  const ybz = ay * bz, zby = az * by, zbx = az * bx, xbz = ax * bz, xby = ax * by, ybx = ay * bx;
+  const nx = ybz - zby, ny = zbx - xbz, nz = xby - ybx;
+  const kx = Math.abs(ybz) + Math.abs(zby), ky = Math.abs(zbx) + Math.abs(xbz), kz = Math.abs(xby) + Math.abs(ybx);
+  for (let i = 0; i < 3; i++) {
+    const o = xo + i * 3;
+    const cx = X[o] - t0x, cy = X[o + 1] - t0y, cz = X[o + 2] - t0z;
+    const det = cx * nx + cy * ny + cz * nz;
+    const bound = SIDE_BOUND * (Math.abs(cx) * kx + Math.abs(cy) * ky + Math.abs(cz) * kz);
+    side[i] = det > bound ? 1 : -det > bound ? -1 : orient3d(T, to, T, to + 3, T, to + 6, X, o);
+  }
+}
+
 const _sideP = new Int8Array(3);
 const _sideQ = new Int8Array(3);
 
@@ -98,9 +125,9 @@ const _sideQ = new Int8Array(3);
  * Exact test: do closed triangles P (9 numbers at po) and Q (9 at qo) share a point?
  */
 export function triTriOverlap(P: ArrayLike<number>, po: number, Q: ArrayLike<number>, qo: number): boolean {
-  for (let i = 0; i < 3; i++) _sideP[i] = orient3d(Q, qo, Q, qo + 3, Q, qo + 6, P, po + i * 3);
+  planeSides(Q, qo, P, po, _sideP);
   if ((_sideP[0] > 0 && _sideP[1] > 0 && _sideP[2] > 0) || (_sideP[0] < 0 && _sideP[1] < 0 && _sideP[2] < 0)) return false;
-  for (let i = 0; i < 3; i++) _sideQ[i] = orient3d(P, po, P, po + 3, P, po + 6, Q, qo + i * 3);
+  planeSides(P, po, Q, qo, _sideQ);
   if ((_sideQ[0] > 0 && _sideQ[1] > 0 && _sideQ[2] > 0) || (_sideQ[0] < 0 && _sideQ[1] < 0 && _sideQ[2] < 0)) return false;
   const axisQ = dropAxis(Q, qo), axisP = dropAxis(P, po);
   for (let e = 0; e < 3; e++) {
