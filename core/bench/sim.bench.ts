@@ -11,8 +11,10 @@
  *   npx tsx core/bench/sim.bench.ts
  *
  * `benchSim()` returns the rows. Goal: the suggestion in at most 200 ms.
- * Each suggestion and the Rapier run are repeated (RUNS times, interleaved
- * so that load on the machine hits both alike); the rows are medians.
+ * After one untimed warm-up run of each (JIT), each suggestion and the
+ * Rapier run are repeated (RUNS times, the full scene and Rapier
+ * interleaved so that load on the machine hits both alike); the rows are
+ * the runs of median time.
  */
 import { readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
@@ -177,21 +179,23 @@ function median(xs: number[]): number {
 
 type Timed = ReturnType<typeof timedSuggestion>;
 
-/** Median wall and CPU time of several runs (the statistics of the last; the same every run: deterministic). */
+/** The run of median wall time (odd counts: an actual run; its CPU time and statistics with it). */
 function medianRun(runs: Timed[]): Timed {
-  const last = runs[runs.length - 1];
-  if (runs.some((r) => !r.done)) return runs.find((r) => !r.done)!;
-  return { ...last, ms: median(runs.map((r) => r.ms)), cpu: median(runs.map((r) => r.cpu)) };
+  const failed = runs.find((r) => !r.done);
+  if (failed) return failed;
+  const sorted = [...runs].sort((a, b) => a.ms - b.ms);
+  return sorted[(sorted.length - 1) >> 1];
 }
 
 export async function benchSim(budgetMs = 30_000, runs = RUNS): Promise<BenchRow[]> {
   await RAPIER.init();
   const doc = await benchScene();
   const props = doc.props.map((p) => p.id);
-  // warm-up on a short range, then the timed 2-second suggestions
-  suggestMotion(doc, { dynamic: props, fromFrame: 0, toFrame: 3 });
-  suggestMotion(doc, { dynamic: [...props, 'ragdoll'], fromFrame: 0, toFrame: 3 });
-  rapierStep(doc, 0.1);
+  // warm-up (one untimed run of each: the first run of a process is JIT compilation), then the
+  // timed 2-second suggestions
+  timedSuggestion(doc, props, budgetMs);
+  timedSuggestion(doc, [...props, 'ragdoll'], budgetMs);
+  rapierStep(doc, 0.5);
   const po: Timed[] = [], fu: Timed[] = [], ra: ReturnType<typeof rapierStep>[] = [];
   for (let k = 0; k < runs; k++) {
     po.push(timedSuggestion(doc, props, budgetMs));
@@ -216,6 +220,7 @@ export async function benchSim(budgetMs = 30_000, runs = RUNS): Promise<BenchRow
       rows.push({ name, value: r.ms, unit: 'ms' });
       const st = r.s.stats;
       rows.push({ name: `sim:   steps ${st.steps}, sub-steps ${st.subSteps}, impact events ${st.impactEvents}, solves ${st.solves} (islands ${st.islandSolves}), CCD queries ${st.ccdQueries}, keys ${st.keys}`, value: r.s.impacts.length, unit: 'impacts' });
+      rows.push({ name: `sim:   of which in the impulse solver (core/response), run of the median`, value: st.solverMs, unit: 'ms' });
       rows.push({ name: `ratio ours / rapier (${label})`, value: r.ms / rapier.ms, unit: '×' });
       rows.push({ name: `ratio ours / rapier by CPU time (${label}; ours ${r.cpu.toFixed(0)} ms CPU)`, value: r.cpu / rapier.cpu, unit: '×' });
     } else {

@@ -131,6 +131,8 @@ export interface WorldStats {
   budgetExceeded: number;
   /** Bodies left at their tentative end of the step at an impact of another island (not backtracked with it). */
   bodiesKept: number;
+  /** Wall time spent in the impulse solver (core/response), ms: for profiling only, never used by the simulation. */
+  solverMs: number;
 }
 
 /** A ragdoll joint in the world (anchors and axes in the bodies' principal frames). */
@@ -268,7 +270,7 @@ export class SimWorld {
   readonly bodies: RigidBodySet;
   readonly objects: SimObject[] = [];
   readonly impacts: ImpactRecord[] = [];
-  readonly stats: WorldStats = { steps: 0, subSteps: 0, impactEvents: 0, solves: 0, islandSolves: 0, ccdQueries: 0, budgetExceeded: 0, bodiesKept: 0 };
+  readonly stats: WorldStats = { steps: 0, subSteps: 0, impactEvents: 0, solves: 0, islandSolves: 0, ccdQueries: 0, budgetExceeded: 0, bodiesKept: 0, solverMs: 0 };
   /** Fixed step, seconds. */
   readonly stepSec: number;
   readonly frameRate: number;
@@ -2219,7 +2221,9 @@ export class SimWorld {
         j.bodyB = loc[this.jtBodyB[k]];
         jview.push(j);
       }
+      const t0 = performance.now();
       this.solver.solve(bview, jview, cview, {}, sol);
+      this.stats.solverMs += performance.now() - t0;
       this.stats.islandSolves++;
       for (let i = root; i < nd; i++) {
         if (isl[i] !== root) continue;
