@@ -20,14 +20,14 @@ import type { ContactInput, ContactStateValue, JointInput, RigidBodyInput, Solve
  *
  * Restitution: the paper solves with ε = 0 and scales the impulses by (1 + ε)
  * (Poisson's hypothesis). For a row whose velocity before is J u⁻, with one ε
- * for all contacts, that is the same as asking for J u⁺ = −ε J u⁻ (Newton),
- * which is solved first, in one pass, and kept when no contact ends
- * approaching. Otherwise (different ε per contact, which can make Newton's
- * equations contradict each other, or a contact separating before the impact
- * that Newton would drive into approach) restitution is computed the
- * paper's way, per contact: a compression phase with ε = 0, then the
- * impulses ε_c R_c and one more ε = 0 solve from there (`solvePoisson`).
- * `normalOnly` and `unilateral: false` keep Newton's per-row equalities.
+ * for all contacts, that is the same as asking for J u⁺ = −ε J u⁻ (Newton).
+ * 'paper' (default) solves Newton's rows first, in one pass, and keeps the
+ * answer when its equations have a solution, no contact ends approaching and
+ * (different ε) no energy is added. Otherwise, and always with 'poisson',
+ * restitution is computed the paper's way per contact (`solvePoisson`): a
+ * compression phase with ε = 0, then the impulses ε_c R_c and one more
+ * ε = 0 solve from there. `normalOnly` and `unilateral: false` keep Newton's
+ * per-row equalities.
  *
  * Sparse solve (Baraff 1996, "Linear-time dynamics using Lagrange
  * multipliers"): the bodies and the joints of a spanning forest form a tree of
@@ -333,6 +333,10 @@ export class ImpulseSolver {
 
   /** 1: rows ask for −ε times the velocity before (Newton, `normalOnly`); 0: the phases of Poisson restitution. */
   private epsOn = 1;
+  private batchRejoin = false;
+  private abortOnContradiction = false;
+  private poissonUsed = false;
+  private gammaOrig = F64(0);
   private p1C = F64(0); // compression phase: contact impulses (3 each)
   private p1J = F64(0); // joint impulses
   private p1S = new Uint8Array(0); // contact states
@@ -359,10 +363,12 @@ export class ImpulseSolver {
     out: ImpulseSolution = new ImpulseSolution(),
   ): ImpulseSolution {
     this.gammaScale = 1;
+    this.poissonUsed = false;
     this.solveOnce(bodies, joints, contacts, options, out);
     const e0 = out.kineticEnergyBefore;
     const allowed = () => out.kineticEnergyAfter <= e0 * (1 + 1e-12);
-    if ((options.friction ?? 'coulomb') !== 'coulomb' || allowed()) return this.remember(out);
+    // (the restitution phases of `solvePoisson` have guards of their own)
+    if ((options.friction ?? 'coulomb') !== 'coulomb' || allowed() || this.poissonUsed) return this.remember(out);
     // Keeping each sliding impulse in its sticking direction (the paper's α, β
     // conditions) can add kinetic energy when several contacts slide at once.
     // Then the largest friction scale s in [0, 1] that adds none is found by
@@ -426,7 +432,7 @@ export class ImpulseSolver {
       throw new ResponseInputError(`options.contactGroups: unknown mode '${String(groupMode)}'`);
     if (frictionModel !== 'coulomb' && frictionModel !== 'frictionless' && frictionModel !== 'rough')
       throw new ResponseInputError(`options.friction: unknown model '${String(frictionModel)}'`);
-    if (restModel !== 'paper' && restModel !== 'normalOnly')
+    if (restModel !== 'paper' && restModel !== 'normalOnly' && restModel !== 'poisson')
       throw new ResponseInputError(`options.restitution: unknown model '${String(restModel)}'`);
 
     this.loadBodies(bodies);
@@ -459,18 +465,27 @@ export class ImpulseSolver {
       if (e0 < 0) e0 = this.contactEps[c];
       else if (this.contactEps[c] !== e0) uniformAll = false;
     }
-    if (uniformAll) {
-      // One ε for all: Newton's per-row rule is the Poisson result whenever the joints held
-      // before and no contact separating before the impact is asked to approach (−ε v⁻·n < 0),
-      // in one linear solve. Taken when no contact ends approaching.
+    if (restModel === 'paper') {
+      // Newton's per-row rule first, in one pass: with one ε for all it is the Poisson result
+      // whenever the joints held before and no contact separating before the impact is asked to
+      // approach (−ε v⁻·n < 0). It is kept when its equations have a solution (no least-squares
+      // compromise), no contact ends approaching and (different ε) no energy is added;
+      // otherwise the Poisson form below, which always has an answer.
       this.epsOn = 1;
-      const it = this.runContactStates(unilateral, dense, groupMode, vScale, restModel);
-      let ok = true;
+      this.abortOnContradiction = true;
+      let it: number;
+      try {
+        it = this.runContactStates(unilateral, dense, groupMode, vScale, restModel);
+      } finally {
+        this.abortOnContradiction = false;
+      }
+      let ok = dense || this.schurResidual <= 1e-9 * vScale;
       for (let c = 0; c < nc && ok; c++) if (this.contactState[c] !== ContactState.Static && this.normalVelocity(c, true) < -1e-9 * vScale) ok = false;
       if (ok) {
         this.writeResult(out, it);
         out.restitutionScale = 1;
-        return out;
+        // (one ε: sliding friction that adds energy is left to the guard of `solve`, as always)
+        if (uniformAll || out.kineticEnergyAfter <= out.kineticEnergyBefore * (1 + 1e-12)) return out;
       }
       for (let c = 0; c < nc; c++) if (this.contactState[c] !== ContactState.Static) this.contactState[c] = this.contactGamma[c] > 0 ? ContactState.Stick : ContactState.Frictionless;
     }
@@ -502,11 +517,37 @@ export class ImpulseSolver {
    */
   private solvePoisson(unilateral: boolean, dense: boolean, groupMode: 'auto' | 'schur' | 'eliminate', vScale: number, restModel: string, out: ImpulseSolution): ImpulseSolution {
     const nb = this.nb, nj = this.nj, nc = this.nc;
+    this.poissonUsed = true;
     this.epsOn = 0;
-    const it1 = this.runContactStates(unilateral, dense, groupMode, vScale, restModel);
-    this.writeResult(out, it1);
+    let its = this.runContactStates(unilateral, dense, groupMode, vScale, restModel);
+    this.writeResult(out, its);
     out.restitutionScale = 1;
-    const e0 = out.kineticEnergyBefore, ec = out.kineticEnergyAfter;
+    const e0 = out.kineticEnergyBefore, tol = e0 * (1 + 1e-12);
+    let finiteFriction = false;
+    for (let c = 0; c < nc; c++) if (this.contactGamma[c] > 0 && this.contactGamma[c] !== Infinity) finiteFriction = true;
+    if (out.kineticEnergyAfter > tol && finiteFriction) {
+      // Several sliding contacts can add energy in the compression phase (see `solve`): the
+      // friction scale is found for this phase alone (bisection to 2⁻⁶; 0 = frictionless,
+      // which adds none), so the restitution phase starts from a compression that adds none.
+      this.gammaOrig = growF(this.gammaOrig, nc);
+      this.gammaOrig.set(this.contactGamma.subarray(0, nc));
+      let lo = 0, hi = 1;
+      for (let k = 0; k <= 6; k++) {
+        const g = k === 6 ? lo : 0.5 * (lo + hi);
+        for (let c = 0; c < nc; c++) {
+          const g0 = this.gammaOrig[c];
+          this.contactGamma[c] = g0 === Infinity ? Infinity : g0 * g;
+          if (this.contactState[c] !== ContactState.Static) this.contactState[c] = this.contactGamma[c] > 0 ? ContactState.Stick : ContactState.Frictionless;
+        }
+        its += this.runContactStates(unilateral, dense, groupMode, vScale, restModel);
+        this.writeResult(out, its);
+        if (k === 6) break;
+        if (out.kineticEnergyAfter <= tol) lo = g;
+        else hi = g;
+      }
+      out.frictionScale = lo;
+    }
+    const frictionScale = out.frictionScale, ec = out.kineticEnergyAfter;
     // keep the compression phase: impulses, states, velocities u_c, and u⁻
     this.p1C = growF(this.p1C, 3 * nc);
     this.p1J = growF(this.p1J, 3 * nj);
@@ -532,23 +573,26 @@ export class ImpulseSolver {
       else if (e !== eps0) uniform = false;
     }
     if (!anyImpulse) return out;
-    if (uniform && this.uniformRestitution(eps0, vScale, out)) return out;
-    const it2 = this.restitutionPhase(1, unilateral, dense, groupMode, vScale, restModel, out);
-    let its = it1 + it2;
-    // different ε can add energy (see above); with one ε it is Newton's rule, which cannot
-    // (frictionless) — sliding friction is left to the guard of `solve`, as before
-    if (!uniform && out.kineticEnergyAfter > e0 * (1 + 1e-12) && ec <= e0 * (1 + 1e-12)) {
+    if (uniform && this.uniformRestitution(eps0, vScale, out)) {
+      if (out.kineticEnergyAfter <= tol || ec > tol) return out;
+      // (sliding friction with ε can add energy: the bisection below finds the restitution scale)
+    }
+    its += this.restitutionPhase(1, unilateral, dense, groupMode, vScale, restModel, out);
+    // Different ε (or friction in the restitution phase) can add energy: the largest
+    // restitution scale s that adds none, by bisection to 2⁻⁶ (s = 0 is the compression phase).
+    if (out.kineticEnergyAfter > tol && ec <= tol) {
       let lo = 0, hi = 1;
-      for (let k = 0; k < 16; k++) {
+      for (let k = 0; k < 6; k++) {
         const s = 0.5 * (lo + hi);
         its += this.restitutionPhase(s, unilateral, dense, groupMode, vScale, restModel, out);
-        if (out.kineticEnergyAfter <= e0 * (1 + 1e-12)) lo = s;
+        if (out.kineticEnergyAfter <= tol) lo = s;
         else hi = s;
       }
       its += this.restitutionPhase(lo, unilateral, dense, groupMode, vScale, restModel, out);
       out.restitutionScale = lo;
     }
     out.iterations = its;
+    out.frictionScale = frictionScale;
     return out;
   }
 
@@ -637,9 +681,15 @@ export class ImpulseSolver {
     for (let c = 0; c < nc; c++) {
       if (this.contactState[c] === ContactState.Static) continue;
       const vn = this.normalVelocity(c, false);
-      this.contactState[c] = vn < -1e-12 * vScale ? (this.contactGamma[c] > 0 ? ContactState.Stick : ContactState.Frictionless) : ContactState.Separated;
+      // (an approaching one starts as it ended the compression phase, sliding in the same direction)
+      const p1 = this.p1S[c];
+      const active = p1 === ContactState.Stick || p1 === ContactState.Slide || p1 === ContactState.Frictionless ? p1 : this.contactGamma[c] > 0 ? ContactState.Stick : ContactState.Frictionless;
+      this.contactState[c] = vn < -1e-12 * vScale ? active : ContactState.Separated;
     }
+    const bk = this.batchRejoin;
+    this.batchRejoin = true;
     const it = this.runContactStates(unilateral, dense, groupMode, vScale, restModel);
+    this.batchRejoin = bk;
     const tmp = this.phaseOut;
     this.writeResult(tmp, it);
     vel.set(this.velPre.subarray(0, 6 * nb));
@@ -695,6 +745,9 @@ export class ImpulseSolver {
         this.grpDirty.fill(0, 0, this.nd);
         this.schurResidual = 0;
         this.solveSparse();
+        // (a Newton attempt whose equations contradict each other with eliminated bodies is given
+        // up at once, rather than redone on the contact Schur complement: the Poisson form takes over)
+        if (this.abortOnContradiction && anyEliminated && this.schurResidual > 1e-9 * vScale) return iterations;
         if (anyEliminated && this.schurResidual > 1e-9 * vScale && groupMode !== 'eliminate') {
           // The equations contradict each other (e.g. different ε at two pinned bodies joined
           // by a joint): with eliminated bodies the least-squares compromise would fall on the
@@ -778,9 +831,17 @@ export class ImpulseSolver {
             }
           }
           if (worst >= 0) {
-            // (one that a warm start left out comes back as it would have started: sticking)
-            this.contactState[worst] = this.warmSep[worst] && this.contactGamma[worst] > 0 ? ContactState.Stick : ContactState.Frictionless;
-            this.warmSep[worst] = 0;
+            const batch = this.batchRejoin && this.rejoins[worst] <= 1;
+            for (let c = 0; c < nc; c++) {
+              if (c !== worst && (!batch || this.contactState[c] !== ContactState.Separated || this.rejoins[c] > 1)) continue;
+              if (c !== worst) {
+                const w = this.normalVelocity(c, true) + this.epsOn * this.contactEps[c] * this.normalVelocity(c, false);
+                if (!(w < -1e-9 * (Math.abs(this.normalVelocity(c, false)) + vScale))) continue;
+              }
+              // (one that a warm start left out comes back as it would have started: sticking)
+              this.contactState[c] = this.warmSep[c] && this.contactGamma[c] > 0 ? ContactState.Stick : ContactState.Frictionless;
+              this.warmSep[c] = 0;
+            }
             changed = true;
           } else if (capped) {
             // … instead, the sliding contacts lose their friction. With sliding impulses off

@@ -79,29 +79,34 @@ export type FrictionModel = 'coulomb' | 'frictionless' | 'rough';
 
 /**
  * How restitution acts.
- * - `paper` (default): the paper's R_actual = (1 + ε) R, per contact
- *   (Poisson's hypothesis): a compression phase solved with ε = 0 gives each
- *   contact its impulse R; then ε·R is applied at every contact and the
- *   system is solved once more with ε = 0 from there (joints hold again; a
- *   contact that the others' restitution would drive together gets the push
- *   that stops it). For one contact, or one ε for all contacts that approach
- *   before the impact, this is the same as asking v⁺ = −ε v⁻ at every
- *   sticking point (the tangential part reverses too) and v⁺·n = −ε v⁻·n at
- *   frictionless and sliding ones. Where they differ: contacts with
- *   different ε on coupled bodies (Newton's equations may contradict each
- *   other; here a contact ends with v⁺·n ≥ 0, possibly above or below
- *   −ε v⁻·n), and a contact separating before the impact, which never ends
+ * - `poisson`: the paper's R_actual = (1 + ε) R, per contact (Poisson's
+ *   hypothesis): a compression phase solved with ε = 0 gives each contact
+ *   its impulse R; then ε·R is applied at every contact and the system is
+ *   solved once more with ε = 0 from there (joints hold again; a contact
+ *   that the others' restitution would drive together gets the push that
+ *   stops it, never a pull). Always has an answer; no contact ends
  *   approaching. Kinetic energy never increases (free bodies, ε ≤ 1): when
- *   different ε would add some, the restitution impulses are scaled down
- *   (`ImpulseSolution.restitutionScale`).
- * - `normalOnly`: Newton's rule per contact: the normal relative velocity
- *   ends at −ε times the approach, the tangential relative velocity of a
- *   sticking point ends at zero. With ε > 0 this can add energy for strongly
- *   coupled bodies (a known property of Newton restitution with friction).
- * With `unilateral: false` both use Newton's equalities (the paper's linear
+ *   different ε (or friction in the restitution phase) would add some, the
+ *   restitution impulses are scaled down (`ImpulseSolution.restitutionScale`).
+ * - `paper` (default): Newton's per-contact rule v⁺ = −ε v⁻ (the whole
+ *   relative velocity at a sticking point, the normal part at frictionless
+ *   and sliding ones), which with one ε for all contacts (and joints holding
+ *   before) IS the paper's (1 + ε) scaling, in one pass; kept whenever its
+ *   equations have a solution, no contact ends approaching and, with
+ *   different ε, no energy is added. Otherwise the `poisson` answer. So the
+ *   two differ only with different ε on coupled contacts (Newton asks each
+ *   contact for −ε v⁻·n; Poisson gives each its (1 + ε) R, and a contact
+ *   may end above or below −ε v⁻·n: a rod landing flat on two supports
+ *   with ε = 1 and 0 leaves with its ε = 1 end rising at 3/2 v, not v), and
+ *   when Newton would drive a contact that separated before into approach.
+ * - `normalOnly`: Newton's rule with the tangential relative velocity of a
+ *   sticking point ending at zero (the normal part at −ε times the
+ *   approach). With ε > 0 this can add energy for strongly coupled bodies (a
+ *   known property of Newton restitution with friction).
+ * With `unilateral: false` all use Newton's equalities (the paper's linear
  * system, every contact an equality).
  */
-export type RestitutionModel = 'paper' | 'normalOnly';
+export type RestitutionModel = 'paper' | 'normalOnly' | 'poisson';
 
 export interface SolveOptions {
   friction?: FrictionModel;
