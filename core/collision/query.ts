@@ -107,6 +107,7 @@ const DIRS = [
 
 const _seg = new Float64Array(6);
 let _nodeStack = new Int32Array(256);
+let _nodeDist = new Float64Array(256);
 
 /**
  * Exact ray-parity inside test of `point` (3 numbers at po) against the closed
@@ -319,16 +320,14 @@ export function closestPointOnMesh(
   let best = bound === Infinity ? Infinity : bound * bound;
   const start = best;
   if (bvh.triangleCount === 0) return Infinity;
-  let st = _nodeStack;
+  let st = _nodeStack, sd = _nodeDist;
   let sp = 0;
-  st[sp++] = 0;
+  // each stacked node carries its box distance (computed when pushed)
+  st[sp] = 0; sd[sp++] = boxDistSq(f, 0, px, py, pz);
   while (sp > 0) {
     const node = st[--sp];
+    if (sd[sp] >= best) continue;
     const o = node * W;
-    const ddx = Math.max(f[o] - px, 0, px - f[o + 3]);
-    const ddy = Math.max(f[o + 1] - py, 0, py - f[o + 4]);
-    const ddz = Math.max(f[o + 2] - pz, 0, pz - f[o + 5]);
-    if (ddx * ddx + ddy * ddy + ddz * ddz >= best) continue;
     if (u[o + 7] & 0x80000000) {
       const s = u[o + 6], c = u[o + 7] & 0x7fffffff;
       for (let i = s; i < s + c; i++) {
@@ -350,20 +349,32 @@ export function closestPointOnMesh(
       ns.set(st);
       st = _nodeStack = ns;
     }
+    if (sp + 2 > sd.length) {
+      const nd = new Float64Array(sd.length * 2);
+      nd.set(sd);
+      sd = _nodeDist = nd;
+    }
     // nearer child last (popped first)
     if (bvh.chunkOf !== null && bvh.chunkOf[node] >= 0) bvh.ensureChunk(bvh.chunkOf[node]);
     const l = node + 1, r = u[o + 6];
-    const lo = l * W, ro = r * W;
-    const dl = boxDistSq(f, lo, px, py, pz), dr = boxDistSq(f, ro, px, py, pz);
-    if (dl < dr) { st[sp++] = r; st[sp++] = l; } else { st[sp++] = l; st[sp++] = r; }
+    const dl = boxDistSq(f, l * W, px, py, pz), dr = boxDistSq(f, r * W, px, py, pz);
+    if (dl < dr) {
+      if (dr < best) { st[sp] = r; sd[sp++] = dr; }
+      if (dl < best) { st[sp] = l; sd[sp++] = dl; }
+    } else {
+      if (dl < best) { st[sp] = l; sd[sp++] = dl; }
+      if (dr < best) { st[sp] = r; sd[sp++] = dr; }
+    }
   }
   return best === start && bound !== Infinity ? Infinity : Math.sqrt(best);
 }
 
 function boxDistSq(f: Float32Array, o: number, px: number, py: number, pz: number): number {
-  const dx = Math.max(f[o] - px, 0, px - f[o + 3]);
-  const dy = Math.max(f[o + 1] - py, 0, py - f[o + 4]);
-  const dz = Math.max(f[o + 2] - pz, 0, pz - f[o + 5]);
+  // min ≤ max: at most one side of each axis is positive (same values as max(lo − p, 0, p − hi))
+  let dx = f[o] - px, dy = f[o + 1] - py, dz = f[o + 2] - pz;
+  if (dx < 0) { dx = px - f[o + 3]; if (dx < 0) dx = 0; }
+  if (dy < 0) { dy = py - f[o + 4]; if (dy < 0) dy = 0; }
+  if (dz < 0) { dz = pz - f[o + 5]; if (dz < 0) dz = 0; }
   return dx * dx + dy * dy + dz * dz;
 }
 

@@ -598,6 +598,8 @@ export class CollisionScene {
   private readonly _leafKeep = new Int32Array(64);
   private readonly _leafBoxA = new Float64Array(6);
   private readonly _leafBoxB = new Float64Array(6 * 64);
+  private readonly _leafSweptA = new Float64Array(6);
+  private readonly _leafSweptB = new Float64Array(6 * 64);
 
   private narrow(pa: number, pb: number, continuous: boolean): FrameContact | null {
     const A = this.parts[pa], B = this.parts[pb];
@@ -646,22 +648,42 @@ export class CollisionScene {
         crossTris.push(ta, tb);
       }
     };
-    const visit = (ta: number, tb: number): void => {
-      if (self && sharesVertex(oa.indices, ta, tb)) return;
-      this.stats.trianglePairs++;
-      if (trisBoxesOverlapAt(Pa, oa.indices, ta, Pb, ob.indices, tb)) cross(ta, tb);
-      if (doCcd && sweptTrisOverlap(Qa, Pa, oa.indices, ta, Qb, Pb, ob.indices, tb)) {
-        const lb = earliestTouch(Qa, Pa, oa.indices, ta, Qb, Pb, ob.indices, tb);
-        if (lb <= 1) this.addCandidate(ta, tb, lb);
-      }
-    };
     const ua = A.bvh.u32, ub = B.bvh.u32, fa = A.bvh.f32, fb = B.bvh.f32, orderA = A.bvh.order, orderB = B.bvh.order;
     const boxA = this._leafBoxA, boxB = this._leafBoxB, keepB = this._leafKeep, Ia = oa.indices, Ib = ob.indices;
+    const sweptA = this._leafSweptA, sweptB = this._leafSweptB;
     forEachLeafNodePair(A.bvh, B.bvh, (na, nb) => {
       const pa = na * 8, pb = nb * 8;
       const sa = ua[pa + 6], ea = sa + (ua[pa + 7] & 0x7fffffff), sb = ub[pb + 6], eb = sb + (ub[pb + 7] & 0x7fffffff);
       if (doCcd) {
-        for (let i = sa; i < ea; i++) for (let j = sb; j < eb; j++) visit(orderA[i], orderB[j]);
+        // swept: the trees bound both samples; a triangle whose box over the
+        // motion misses the other leaf's box meets none of its triangles at
+        // either sample or between them. Boxes once per leaf pair.
+        let nk = 0;
+        for (let j = sb; j < eb; j++) {
+          const tb = orderB[j];
+          sweptTriBoxInto(Qb, Pb, Ib, tb, sweptB, nk * 6);
+          if (!boxMeetsNode(sweptB, nk * 6, fa, pa)) continue;
+          triBoxInto(Pb, Ib, tb, boxB, nk * 6);
+          keepB[nk++] = tb;
+        }
+        if (nk === 0) return;
+        for (let i = sa; i < ea; i++) {
+          const ta = orderA[i];
+          sweptTriBoxInto(Qa, Pa, Ia, ta, sweptA, 0);
+          if (!boxMeetsNode(sweptA, 0, fb, pb)) continue;
+          triBoxInto(Pa, Ia, ta, boxA, 0);
+          for (let m = 0; m < nk; m++) {
+            const tb = keepB[m];
+            if (self && sharesVertex(Ia, ta, tb)) continue;
+            this.stats.trianglePairs++;
+            const o = m * 6;
+            if (!(sweptB[o] > sweptA[3] || sweptB[o + 1] > sweptA[4] || sweptB[o + 2] > sweptA[5] || sweptA[0] > sweptB[o + 3] || sweptA[1] > sweptB[o + 4] || sweptA[2] > sweptB[o + 5])) {
+              if (!(boxB[o] > boxA[3] || boxB[o + 1] > boxA[4] || boxB[o + 2] > boxA[5] || boxA[0] > boxB[o + 3] || boxA[1] > boxB[o + 4] || boxA[2] > boxB[o + 5])) cross(ta, tb);
+              const lb = earliestTouch(Qa, Pa, Ia, ta, Qb, Pb, Ib, tb);
+              if (lb <= 1) this.addCandidate(ta, tb, lb);
+            }
+          }
+        }
         return;
       }
       // discrete only: a triangle outside the other leaf's box meets none of
@@ -1866,23 +1888,6 @@ function earliestTouch(
   return gap / reach;
 }
 
-/** Boxes of two triangles over their motion (positions at both samples) overlap. */
-function sweptTrisOverlap(
-  A0: Float64Array, A1: Float64Array, IA: Uint32Array, ta: number, B0: Float64Array, B1: Float64Array, IB: Uint32Array, tb: number,
-): boolean {
-  for (let k = 0; k < 3; k++) {
-    let alo = Infinity, ahi = -Infinity, blo = Infinity, bhi = -Infinity;
-    for (let j = 0; j < 3; j++) {
-      const a = IA[ta * 3 + j] * 3 + k, b = IB[tb * 3 + j] * 3 + k;
-      const a0 = A0[a], a1 = A1[a], b0 = B0[b], b1 = B1[b];
-      if (a0 < alo) alo = a0; if (a0 > ahi) ahi = a0; if (a1 < alo) alo = a1; if (a1 > ahi) ahi = a1;
-      if (b0 < blo) blo = b0; if (b0 > bhi) bhi = b0; if (b1 < blo) blo = b1; if (b1 > bhi) bhi = b1;
-    }
-    if (alo > bhi || blo > ahi) return false;
-  }
-  return true;
-}
-
 /** Axis-aligned box of triangle t (positions P, indices I) into out[o..o+5] (min xyz, max xyz). */
 function triBoxInto(P: Float64Array, I: Uint32Array, t: number, out: Float64Array, o: number): void {
   const a = I[t * 3] * 3, b = I[t * 3 + 1] * 3, c = I[t * 3 + 2] * 3;
@@ -1890,6 +1895,22 @@ function triBoxInto(P: Float64Array, I: Uint32Array, t: number, out: Float64Arra
     const p0 = P[a + k], p1 = P[b + k], p2 = P[c + k];
     out[o + k] = p0 < p1 ? (p0 < p2 ? p0 : p2) : p1 < p2 ? p1 : p2;
     out[o + 3 + k] = p0 > p1 ? (p0 > p2 ? p0 : p2) : p1 > p2 ? p1 : p2;
+  }
+}
+
+/** Box of triangle t over its motion (positions at both samples P0, P1) into out[o..o+5]. */
+function sweptTriBoxInto(P0: Float64Array, P1: Float64Array, I: Uint32Array, t: number, out: Float64Array, o: number): void {
+  const a = I[t * 3] * 3, b = I[t * 3 + 1] * 3, c = I[t * 3 + 2] * 3;
+  for (let k = 0; k < 3; k++) {
+    const p0 = P0[a + k], p1 = P0[b + k], p2 = P0[c + k], q0 = P1[a + k], q1 = P1[b + k], q2 = P1[c + k];
+    let lo = p0 < p1 ? (p0 < p2 ? p0 : p2) : p1 < p2 ? p1 : p2;
+    let hi = p0 > p1 ? (p0 > p2 ? p0 : p2) : p1 > p2 ? p1 : p2;
+    const lq = q0 < q1 ? (q0 < q2 ? q0 : q2) : q1 < q2 ? q1 : q2;
+    const hq = q0 > q1 ? (q0 > q2 ? q0 : q2) : q1 > q2 ? q1 : q2;
+    if (lq < lo) lo = lq;
+    if (hq > hi) hi = hq;
+    out[o + k] = lo;
+    out[o + 3 + k] = hi;
   }
 }
 
