@@ -334,6 +334,14 @@ export class ImpulseSolver {
   /** 1: rows ask for −ε times the velocity before (Newton, `normalOnly`); 0: the phases of Poisson restitution. */
   private epsOn = 1;
   private batchRejoin = false;
+  // Schur complement by tree paths (`buildSchurByPaths`)
+  private pPos = new Int32Array(0);
+  private pY = F64(0);
+  private pZ = F64(0);
+  private pYJ = F64(0);
+  private pPath = new Int32Array(0);
+  private pLen = new Int32Array(0);
+  private pMark = new Int32Array(0);
   private abortOnContradiction = false;
   private poissonUsed = false;
   private gammaOrig = F64(0);
@@ -2253,6 +2261,98 @@ export class ImpulseSolver {
     return true;
   }
 
+  /**
+   * S = J_s K⁻¹ G_sᵀ over the secondary rows with K = L D Lᵀ the tree
+   * factorisation: S_mq = (L⁻¹ J_mᵀ)ᵀ D⁻¹ (L⁻¹ G_qᵀ). L⁻¹ of a row that acts
+   * on one or two bodies is nonzero only on the paths from their nodes to
+   * the root, so each row costs O(depth) instead of a full tree solve, and an
+   * entry is a dot product over the nodes of one path.
+   */
+  private buildSchurByPaths(s: number): void {
+    const T = this.totalDim, N = this.nNodes, nj = this.nj;
+    const par = this.nodeParent, off = this.nodeOff, dim = this.nodeDim, W = this.blkW, Dinv = this.blkDinv;
+    let asym = false;
+    for (let q = 0; q < s && !asym; q++) {
+      const k = this.rowOwner[this.secRows[q]];
+      if (k >= nj && this.contactState[k - nj] === ContactState.Slide) asym = true;
+    }
+    this.pPos = growI(this.pPos, N);
+    for (let t = 0; t < N; t++) this.pPos[this.post[t]] = t;
+    const Y = (this.pY = growF(this.pY, s * T)), Z = (this.pZ = growF(this.pZ, s * T));
+    const YJ = asym ? (this.pYJ = growF(this.pYJ, s * T)) : Y;
+    const path = (this.pPath = growI(this.pPath, s * N)), plen = (this.pLen = growI(this.pLen, s));
+    this.pMark = growI(this.pMark, N);
+    const mark = this.pMark;
+    mark.fill(-1, 0, N);
+    for (let q = 0; q < s; q++) {
+      const r = this.secRows[q], o = 6 * r, base = q * T, pb = q * N;
+      // the nodes on the paths from the row's bodies to the root, children first
+      let n = 0;
+      for (let side = 0; side < 2; side++) {
+        for (let i = side === 0 ? this.rowDA[r] : this.rowDB[r]; i >= 0 && mark[i] !== q; i = par[i]) {
+          mark[i] = q;
+          // insertion by post-order position (paths are short)
+          let k = n++;
+          while (k > 0 && this.pPos[path[pb + k - 1]] > this.pPos[i]) {
+            path[pb + k] = path[pb + k - 1];
+            k--;
+          }
+          path[pb + k] = i;
+        }
+      }
+      plen[q] = n;
+      for (let v = 0; v < (asym ? 2 : 1); v++) {
+        const y = v === 0 ? Y : YJ;
+        for (let t = 0; t < n; t++) {
+          const i = path[pb + t];
+          y.fill(0, base + off[i], base + off[i] + dim[i]);
+        }
+        const GA = v === 0 ? this.rowGA : this.rowJA, GB = v === 0 ? this.rowGB : this.rowJB;
+        const da = this.rowDA[r], db = this.rowDB[r];
+        if (da >= 0) for (let k = 0; k < 6; k++) y[base + off[da] + k] += GA[o + k];
+        if (db >= 0) for (let k = 0; k < 6; k++) y[base + off[db] + k] += GB[o + k];
+        // forward substitution along the path: y_p −= W_iᵀ y_i
+        for (let t = 0; t < n; t++) {
+          const i = path[pb + t], p = par[i];
+          if (p < 0) continue;
+          const di = dim[i], dp = dim[p], oi = base + off[i], op = base + off[p], wo = 36 * i;
+          for (let c = 0; c < dp; c++) {
+            let sum = 0;
+            for (let rr = 0; rr < di; rr++) sum += W[wo + rr * 6 + c] * y[oi + rr];
+            y[op + c] -= sum;
+          }
+        }
+      }
+      // Z = D⁻¹ Y on the path
+      for (let t = 0; t < n; t++) {
+        const i = path[pb + t], di = dim[i], oi = base + off[i], wo = 36 * i;
+        for (let rr = 0; rr < di; rr++) {
+          let sum = 0;
+          for (let k = 0; k < di; k++) sum += Dinv[wo + rr * 6 + k] * Y[oi + k];
+          Z[oi + rr] = sum;
+        }
+      }
+    }
+    // S_mq = Σ over the nodes on both paths of (L⁻¹ J_mᵀ)_i · (D⁻¹ L⁻¹ G_qᵀ)_i
+    const S = this.S;
+    mark.fill(-1, 0, N);
+    for (let m = 0; m < s; m++) {
+      const pm = m * N, nm = plen[m], bm = m * T;
+      for (let t = 0; t < nm; t++) mark[path[pm + t]] = m;
+      for (let q = 0; q < s; q++) {
+        const pq = q * N, nq = plen[q], bq = q * T;
+        let sum = 0;
+        for (let t = 0; t < nq; t++) {
+          const i = path[pq + t];
+          if (mark[i] !== m) continue;
+          const oi = off[i];
+          for (let k = 0; k < dim[i]; k++) sum += YJ[bm + oi + k] * Z[bq + oi + k];
+        }
+        S[m * s + q] = sum;
+      }
+    }
+  }
+
   private solveSparse(): void {
     const T = this.totalDim, nRows = this.nRows, nd = this.nd, nj = this.nj;
     // secondary rows: non-primary joints and all contact rows with at least one dynamic side,
@@ -2298,14 +2398,7 @@ export class ImpulseSolver {
       this.sWork = growF(this.sWork, 3 * s * s + 4 * s);
       this.sPiv = growI(this.sPiv, 2 * s);
       const S = this.S;
-      if (s < 8 || !this.buildSchurByBodies(s)) {
-        for (let q = 0; q < s; q++) {
-          x.fill(0, 0, T);
-          this.addImpulse(x, this.secRows[q], 1);
-          this.treeSolve(x);
-          for (let m = 0; m < s; m++) S[m * s + q] = this.rowDot(x, this.secRows[m]);
-        }
-      }
+      if (s < 8 || !this.buildSchurByBodies(s)) this.buildSchurByPaths(s);
       // symmetric when every impulse acts along its condition direction (no sliding contact)
       let symmetric = true;
       for (let d = 0; d < nd; d++) if (this.conBody[d] && this.slIn[d]) symmetric = false;
