@@ -870,6 +870,7 @@ export class CollisionScene {
   private readonly _boxB = new Float64Array(6);
   private readonly _boxM = new Float64Array(6);
   private readonly _roi = new Float64Array(6);
+  private readonly _tightQ = new Float64Array(6);
   private _vbuf = new Int32Array(0);
   private _allowObj: CollisionObject | null = null;
   private _allowPart = -1;
@@ -959,6 +960,7 @@ export class CollisionScene {
   private readonly sides = new Map<number, SideCache>();
   private detectStamp = 0;
   private _triStamp = new Uint32Array(0);
+  private _localCross = new Uint8Array(0);
   private _crossBuf = new Int32Array(0);
   private _cand = new Int32Array(0);
   private _at = new Int32Array(0);
@@ -1082,7 +1084,7 @@ export class CollisionScene {
     if (this._triStamp.length < I.length / 3) this._triStamp = new Uint32Array(I.length / 3);
     const stamp = ++_sstamp;
     const nx = this.markCrossing(pmi, ooi, stamp);
-    const ts = this._triStamp, X = this._crossBuf;
+    const X = this._crossBuf;
     const { comp, compStart, compQueue, compBound, compInside, compEst, ubc, seed, est, exact } = sc;
     // coherence: the triangles found nearest to each vertex at the side's last use
     const prev = sc.prev, hint = sc.hint;
@@ -1107,7 +1109,13 @@ export class CollisionScene {
       }
     }
     // regions: breadth-first over edges of non-crossing triangles
-    const adjOff = topo.adjOff, adjV = topo.adjV, adjT = topo.adjT, adjT2 = topo.adjT2;
+    const adjOff = topo.adjOff, adjV = topo.adjV, adjS = topo.adjS, adjS2 = topo.adjS2;
+    // crossing flags by the part's triangle slot (a small array the walk reads per edge)
+    const ntp = me.bvh.order.length;
+    if (this._localCross.length < ntp) this._localCross = new Uint8Array(ntp);
+    const lc = this._localCross;
+    lc.fill(0, 0, ntp);
+    for (let k = 0; k < nx; k += 2) lc[topo.triSlot[X[k]]] = 1;
     // Only vertices in the part's box and the box of the parts of ooi it
     // crosses can count in a pair (regions are found within it; a region cut
     // by it is still all on one side).
@@ -1138,7 +1146,7 @@ export class CollisionScene {
         for (let k = adjOff[i]; k < adjOff[i + 1]; k++) {
           const j = adjV[k];
           // the edge is safe when a triangle on it crosses nothing
-          if (comp[j] === -1 && (ts[adjT[k]] !== stamp || ts[adjT2[k]] !== stamp)) { comp[j] = nc; compQueue[qn++] = j; }
+          if (comp[j] === -1 && (lc[adjS[k]] === 0 || lc[adjS2[k]] === 0)) { comp[j] = nc; compQueue[qn++] = j; }
         }
       }
       compBound[nc] = bound;
@@ -1323,7 +1331,9 @@ export class CollisionScene {
     let triSlot = this.triSlots[part.object];
     if (triSlot === undefined) triSlot = this.triSlots[part.object] = new Int32Array(I.length / 3);
     for (let k = 0; k < tris.length; k++) triSlot[tris[k]] = k;
-    topo = { adjOff: off, adjV: V2.slice(0, m), adjT: T1.slice(0, m), adjT2: T2.slice(0, m), triLocal: li, triSlot };
+    const S1 = new Int32Array(m), S2 = new Int32Array(m);
+    for (let e = 0; e < m; e++) { S1[e] = triSlot[T1[e]]; S2[e] = triSlot[T2[e]]; }
+    topo = { adjOff: off, adjV: V2.slice(0, m), adjT: T1.slice(0, m), adjT2: T2.slice(0, m), adjS: S1, adjS2: S2, triLocal: li, triSlot };
     this.topos[p] = topo;
     return topo;
   }
@@ -1366,9 +1376,12 @@ export class CollisionScene {
         first = 0;
       }
       if (list.length > 0) {
+        // the box of q's skinned vertices (q was skinned to find the crossings)
+        const T = this._tightQ;
+        this.tightBoxInto(q, T);
         for (let k = 0; k < 3; k++) {
-          if (C[o + k] < roi[k]) roi[k] = C[o + k];
-          if (C[o + 3 + k] > roi[3 + k]) roi[3 + k] = C[o + 3 + k];
+          if (T[k] < roi[k]) roi[k] = T[k];
+          if (T[3 + k] > roi[3 + k]) roi[3 + k] = T[3 + k];
         }
       }
       for (let k = first; k < list.length; k += 2) {
@@ -1545,6 +1558,9 @@ interface PartTopo {
   /** The part's triangles on each entry's edge (the same twice for an edge on the part's border). */
   adjT: Int32Array;
   adjT2: Int32Array;
+  /** The same triangles by their slot in the part's triangle list. */
+  adjS: Int32Array;
+  adjS2: Int32Array;
   /** Local indices of the vertices of the part's triangles, by slot (3 per triangle). */
   triLocal: Int32Array;
   /** The object's triangle → slot in its part's triangle list (shared by the object's parts). */
