@@ -2271,7 +2271,9 @@ export class ImpulseSolver {
   private buildSchurByPaths(s: number): void {
     const T = this.totalDim, N = this.nNodes, nj = this.nj;
     const par = this.nodeParent, off = this.nodeOff, dim = this.nodeDim, W = this.blkW, Dinv = this.blkDinv;
+    // (sliding rows have G ≠ J; a body eliminated with sliding contacts has an unsymmetric block)
     let asym = false;
+    for (let d = 0; d < this.nd && !asym; d++) if (this.conBody[d] && this.slIn[d]) asym = true;
     for (let q = 0; q < s && !asym; q++) {
       const k = this.rowOwner[this.secRows[q]];
       if (k >= nj && this.contactState[k - nj] === ContactState.Slide) asym = true;
@@ -2339,7 +2341,8 @@ export class ImpulseSolver {
     for (let m = 0; m < s; m++) {
       const pm = m * N, nm = plen[m], bm = m * T;
       for (let t = 0; t < nm; t++) mark[path[pm + t]] = m;
-      for (let q = 0; q < s; q++) {
+      // (symmetric without sliding rows: the upper triangle is mirrored)
+      for (let q = asym ? 0 : m; q < s; q++) {
         const pq = q * N, nq = plen[q], bq = q * T;
         let sum = 0;
         for (let t = 0; t < nq; t++) {
@@ -2349,6 +2352,7 @@ export class ImpulseSolver {
           for (let k = 0; k < dim[i]; k++) sum += YJ[bm + oi + k] * Z[bq + oi + k];
         }
         S[m * s + q] = sum;
+        if (!asym) S[q * s + m] = sum;
       }
     }
   }
