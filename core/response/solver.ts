@@ -495,7 +495,14 @@ export class ImpulseSolver {
         // (one ε: sliding friction that adds energy is left to the guard of `solve`, as always)
         if (uniformAll || out.kineticEnergyAfter <= out.kineticEnergyBefore * (1 + 1e-12)) return out;
       }
-      for (let c = 0; c < nc; c++) if (this.contactState[c] !== ContactState.Static) this.contactState[c] = this.contactGamma[c] > 0 ? ContactState.Stick : ContactState.Frictionless;
+      // (the compression phase starts with the contacts Newton's attempt separated left out;
+      // one that approaches comes back as a fresh contact)
+      for (let c = 0; c < nc; c++) {
+        const st = this.contactState[c];
+        if (st === ContactState.Static) continue;
+        if (st === ContactState.Separated) this.warmSep[c] = 1;
+        else this.contactState[c] = this.contactGamma[c] > 0 ? ContactState.Stick : ContactState.Frictionless;
+      }
     }
     return this.solvePoisson(unilateral, dense, groupMode, vScale, restModel, out);
   }
