@@ -1745,31 +1745,39 @@ function partBoxFromJoints(part: PartInfo, skinMats: Float64Array[], out: Float6
 
 /** Linear blend skinning of the listed merged vertices (the arithmetic of skeleton's skinPositions, so results are bit-identical). */
 function skinVertices(meshes: SkinMeshes, meshOffsets: number[], skinMats: Float64Array[], verts: Uint32Array, out: Float64Array, box: Float64Array | null = null, bo = 0): void {
-  let mi = 0;
   let lx = Infinity, ly = Infinity, lz = Infinity, hx = -Infinity, hy = -Infinity, hz = -Infinity;
-  for (let i = 0; i < verts.length; i++) {
-    const vv = verts[i];
-    while (mi + 1 < meshOffsets.length && vv >= meshOffsets[mi + 1]) mi++;
-    while (mi > 0 && vv < meshOffsets[mi]) mi--;
-    const mesh = meshes[mi], S = skinMats[mi], v = vv - meshOffsets[mi];
+  // verts are sorted: one run per mesh, the mesh's arrays hoisted out of the loop
+  let i = 0;
+  const n = verts.length;
+  while (i < n) {
+    let mi = 0;
+    const v0 = verts[i];
+    while (mi + 1 < meshOffsets.length && v0 >= meshOffsets[mi + 1]) mi++;
+    const end = mi + 1 < meshOffsets.length ? meshOffsets[mi + 1] : Infinity, off = meshOffsets[mi];
+    const mesh = meshes[mi], S = skinMats[mi];
     const P = mesh.positions, J = mesh.joints, W = mesh.weights;
-    let m0 = 0, m1 = 0, m2 = 0, m4 = 0, m5 = 0, m6 = 0, m8 = 0, m9 = 0, m10 = 0, m12 = 0, m13 = 0, m14 = 0;
-    const v4 = v * 4;
-    for (let k = 0; k < 4; k++) {
-      const w = W[v4 + k];
-      if (w === 0) continue;
-      const o = J[v4 + k] * 16;
-      m0 += w * S[o]; m1 += w * S[o + 1]; m2 += w * S[o + 2];
-      m4 += w * S[o + 4]; m5 += w * S[o + 5]; m6 += w * S[o + 6];
-      m8 += w * S[o + 8]; m9 += w * S[o + 9]; m10 += w * S[o + 10];
-      m12 += w * S[o + 12]; m13 += w * S[o + 13]; m14 += w * S[o + 14];
+    for (; i < n; i++) {
+      const vv = verts[i];
+      if (vv >= end) break;
+      const v = vv - off;
+      let m0 = 0, m1 = 0, m2 = 0, m4 = 0, m5 = 0, m6 = 0, m8 = 0, m9 = 0, m10 = 0, m12 = 0, m13 = 0, m14 = 0;
+      const v4 = v * 4;
+      for (let k = 0; k < 4; k++) {
+        const w = W[v4 + k];
+        if (w === 0) continue;
+        const o = J[v4 + k] * 16;
+        m0 += w * S[o]; m1 += w * S[o + 1]; m2 += w * S[o + 2];
+        m4 += w * S[o + 4]; m5 += w * S[o + 5]; m6 += w * S[o + 6];
+        m8 += w * S[o + 8]; m9 += w * S[o + 9]; m10 += w * S[o + 10];
+        m12 += w * S[o + 12]; m13 += w * S[o + 13]; m14 += w * S[o + 14];
+      }
+      const v3 = v * 3, x = P[v3], y = P[v3 + 1], z = P[v3 + 2], o3 = vv * 3;
+      const X = m0 * x + m4 * y + m8 * z + m12, Y = m1 * x + m5 * y + m9 * z + m13, Z = m2 * x + m6 * y + m10 * z + m14;
+      out[o3] = X; out[o3 + 1] = Y; out[o3 + 2] = Z;
+      if (X < lx) lx = X; if (X > hx) hx = X;
+      if (Y < ly) ly = Y; if (Y > hy) hy = Y;
+      if (Z < lz) lz = Z; if (Z > hz) hz = Z;
     }
-    const v3 = v * 3, x = P[v3], y = P[v3 + 1], z = P[v3 + 2], o3 = vv * 3;
-    const X = m0 * x + m4 * y + m8 * z + m12, Y = m1 * x + m5 * y + m9 * z + m13, Z = m2 * x + m6 * y + m10 * z + m14;
-    out[o3] = X; out[o3 + 1] = Y; out[o3 + 2] = Z;
-    if (X < lx) lx = X; if (X > hx) hx = X;
-    if (Y < ly) ly = Y; if (Y > hy) hy = Y;
-    if (Z < lz) lz = Z; if (Z > hz) hz = Z;
   }
   if (box !== null) { box[bo] = lx; box[bo + 1] = ly; box[bo + 2] = lz; box[bo + 3] = hx; box[bo + 4] = hy; box[bo + 5] = hz; }
 }
