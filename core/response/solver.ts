@@ -333,7 +333,6 @@ export class ImpulseSolver {
 
   /** 1: rows ask for −ε times the velocity before (Newton, `normalOnly`); 0: the phases of Poisson restitution. */
   private epsOn = 1;
-  private batchRejoin = false;
   // Schur complement by tree paths (`buildSchurByPaths`)
   private pPos = new Int32Array(0);
   private pY = F64(0);
@@ -701,10 +700,7 @@ export class ImpulseSolver {
       const active = p1 === ContactState.Stick || p1 === ContactState.Slide || p1 === ContactState.Frictionless ? p1 : this.contactGamma[c] > 0 ? ContactState.Stick : ContactState.Frictionless;
       this.contactState[c] = vn < -1e-12 * vScale ? active : ContactState.Separated;
     }
-    const bk = this.batchRejoin;
-    this.batchRejoin = true;
     const it = this.runContactStates(unilateral, dense, groupMode, vScale, restModel);
-    this.batchRejoin = bk;
     const tmp = this.phaseOut;
     this.writeResult(tmp, it);
     vel.set(this.velPre.subarray(0, 6 * nb));
@@ -815,8 +811,8 @@ export class ImpulseSolver {
       }
       if (!changed && unilateral) {
         // Frictionless contacts that pull are separating: all of them leave at once. Then a
-        // separated contact that would now approach faster than −ε allows comes back (the most
-        // violating one first), so the final set solves the complementarity problem
+        // separated contacts that would now approach faster than −ε allows come back (together at
+        // first, later the most violating one at a time), so the final set solves the complementarity problem
         // λ ≥ 0, v⁺·n + ε v⁻·n ≥ 0, λ·(v⁺·n + ε v⁻·n) = 0 over the frictionless contacts.
         for (let c = 0; c < nc; c++) {
           if (this.contactState[c] !== ContactState.Frictionless) continue;
@@ -846,7 +842,9 @@ export class ImpulseSolver {
             }
           }
           if (worst >= 0) {
-            const batch = this.batchRejoin && this.rejoins[worst] <= 1;
+            // The contacts that approach come back together while none of them has left twice;
+            // after that one at a time (the most violating first), which is what stops cycling.
+            const batch = this.rejoins[worst] <= 1;
             for (let c = 0; c < nc; c++) {
               if (c !== worst && (!batch || this.contactState[c] !== ContactState.Separated || this.rejoins[c] > 1)) continue;
               if (c !== worst) {
