@@ -268,6 +268,41 @@ export class TriangleBVH {
       // a leaf chunk root is exact as it is
       fresh[c] = (this.u32[o + 7] & LEAF) !== 0 ? 1 : 0;
     }
+    this.refitTop();
+  }
+
+  /**
+   * Prepares lazy refits (chunks of at most `chunkTriangles` triangles) and
+   * returns each chunk's vertices as position offsets (vertex · 3), chunk c's
+   * in verts[offsets[c] .. offsets[c + 1]]: for callers that gather the chunk
+   * boxes while writing the positions (`refitLazyBoxes`).
+   */
+  lazyChunks(chunkTriangles = 32): { verts: Int32Array; offsets: Int32Array } {
+    if (this.chunkRoots === null) this.buildChunks(chunkTriangles);
+    if (this.leafVerts === null) this.buildRefitLists();
+    return { verts: this.chunkVerts!, offsets: this.chunkVertOffsets! };
+  }
+
+  /**
+   * `refitLazy(positions, null)` with the chunks' vertex boxes given (min xyz,
+   * max xyz per chunk, in the order of `lazyChunks`): the same tree.
+   */
+  refitLazyBoxes(positions: ArrayLike<number>, boxes: Float64Array): void {
+    this.lazyPositions = positions;
+    this.lazyPositionsEnd = null;
+    const f = this.f32, roots = this.chunkRoots!, fresh = this.chunkFresh!;
+    for (let c = 0; c < roots.length; c++) {
+      const o = roots[c] * NODE_WORDS, b = c * 6;
+      f[o] = down32(boxes[b]); f[o + 1] = down32(boxes[b + 1]); f[o + 2] = down32(boxes[b + 2]);
+      f[o + 3] = up32(boxes[b + 3]); f[o + 4] = up32(boxes[b + 4]); f[o + 5] = up32(boxes[b + 5]);
+      fresh[c] = (this.u32[o + 7] & LEAF) !== 0 ? 1 : 0;
+    }
+    this.refitTop();
+  }
+
+  /** The nodes above the chunk roots, from the chunk roots' boxes. */
+  private refitTop(): void {
+    const f = this.f32;
     const top = this.topNodes!, topRight = this.topRight!;
     for (let k = 0; k < top.length; k++) {
       const o = top[k] * NODE_WORDS, a = o + NODE_WORDS, b = topRight[k] * NODE_WORDS;

@@ -455,9 +455,31 @@ export class CollisionScene {
     if ((previous ? part.prevSkinStamp : part.skinStamp) === want) return;
     if (previous) part.prevSkinStamp = want; else part.skinStamp = want;
     if (!previous && this._tightStamp.length < this.parts.length) { this._tightStamp = new Int32Array(this.parts.length).fill(-1); this._tight = new Float64Array(this.parts.length * 6); }
-    skinVertices(this.doc.characters[o.index].meshes, o.meshOffsets, previous ? o.prevSkinMats : o.skinMats, part.verts, previous ? o.prevPositions : o.positions, previous ? null : this._tight, p * 6);
-    // the skinned part's box comes with it
+    const ch = previous ? null : this.chunksOf(p);
+    skinVertices(this.doc.characters[o.index].meshes, o.meshOffsets, previous ? o.prevSkinMats : o.skinMats, part.verts, previous ? o.prevPositions : o.positions, previous ? null : this._tight, p * 6, ch);
+    // the skinned part's box comes with it, and its BVH chunks' boxes
     if (!previous) this._tightStamp[p] = this.frameStamp;
+    if (ch !== null) ch.stamp = this.frameStamp;
+  }
+
+  /** Per character part: its BVH chunks per vertex (local index into part.verts) and their boxes, gathered while skinning. */
+  private readonly partChunks: (ChunkBoxes | undefined)[] = [];
+
+  private chunksOf(p: number): ChunkBoxes {
+    let ch = this.partChunks[p];
+    if (ch !== undefined) return ch;
+    const part = this.parts[p], verts = part.verts;
+    const { verts: cv, offsets: cvo } = part.bvh.lazyChunks();
+    const nc = cvo.length - 1;
+    const off = new Int32Array(verts.length + 1);
+    const local = new Int32Array(cv.length);
+    for (let s = 0; s < cv.length; s++) { local[s] = localIndex(verts, cv[s] / 3); off[local[s] + 1]++; }
+    for (let i = 0; i < verts.length; i++) off[i + 1] += off[i];
+    const fill = off.slice(0, verts.length), list = new Int32Array(cv.length);
+    for (let c = 0; c < nc; c++) for (let s = cvo[c]; s < cvo[c + 1]; s++) list[fill[local[s]]++] = c;
+    ch = { off, list, box: new Float64Array(nc * 6), stamp: -1 };
+    this.partChunks[p] = ch;
+    return ch;
   }
 
   /**
@@ -492,8 +514,11 @@ export class CollisionScene {
     this.ensureSkinned(p, false);
     if (swept) this.ensureSkinned(p, true);
     const o = this.objects[part.object];
-    // lazy: chunk boxes now, a chunk's inside when a traversal first reaches it
-    part.bvh.refitLazy(o.positions, swept ? o.prevPositions : null);
+    // lazy: chunk boxes now (gathered by the skinning when it ran for this
+    // pose), a chunk's inside when a traversal first reaches it
+    const ch = this.partChunks[p];
+    if (!swept && o.kind === 'character' && ch !== undefined && ch.stamp === this.frameStamp) part.bvh.refitLazyBoxes(o.positions, ch.box);
+    else part.bvh.refitLazy(o.positions, swept ? o.prevPositions : null);
   }
 
   /** Per part: the pose stamp at which a continuous test needs its swept boxes, and whether its last refit was swept. */
@@ -1552,6 +1577,14 @@ export class CollisionScene {
 }
 
 /** Edges of a part's triangles per vertex, each once (CSR; vertices are indices into part.verts). */
+/** A character part's BVH chunks per vertex (CSR over part.verts) and the chunks' vertex boxes at pose `stamp`. */
+interface ChunkBoxes {
+  off: Int32Array;
+  list: Int32Array;
+  box: Float64Array;
+  stamp: number;
+}
+
 interface PartTopo {
   adjOff: Int32Array;
   adjV: Int32Array;
@@ -1744,8 +1777,10 @@ function partBoxFromJoints(part: PartInfo, skinMats: Float64Array[], out: Float6
 }
 
 /** Linear blend skinning of the listed merged vertices (the arithmetic of skeleton's skinPositions, so results are bit-identical). */
-function skinVertices(meshes: SkinMeshes, meshOffsets: number[], skinMats: Float64Array[], verts: Uint32Array, out: Float64Array, box: Float64Array | null = null, bo = 0): void {
+function skinVertices(meshes: SkinMeshes, meshOffsets: number[], skinMats: Float64Array[], verts: Uint32Array, out: Float64Array, box: Float64Array | null = null, bo = 0, chunks: ChunkBoxes | null = null): void {
   let lx = Infinity, ly = Infinity, lz = Infinity, hx = -Infinity, hy = -Infinity, hz = -Infinity;
+  const cOff = chunks === null ? null : chunks.off, cList = chunks === null ? null : chunks.list, cb = chunks === null ? null : chunks.box;
+  if (cb !== null) for (let b = 0; b < cb.length; b += 6) { cb[b] = cb[b + 1] = cb[b + 2] = Infinity; cb[b + 3] = cb[b + 4] = cb[b + 5] = -Infinity; }
   // verts are sorted: one run per mesh, the mesh's arrays hoisted out of the loop
   let i = 0;
   const n = verts.length;
@@ -1777,6 +1812,14 @@ function skinVertices(meshes: SkinMeshes, meshOffsets: number[], skinMats: Float
       if (X < lx) lx = X; if (X > hx) hx = X;
       if (Y < ly) ly = Y; if (Y > hy) hy = Y;
       if (Z < lz) lz = Z; if (Z > hz) hz = Z;
+      if (cOff !== null) {
+        for (let q = cOff[i], qe = cOff[i + 1]; q < qe; q++) {
+          const b = cList![q] * 6;
+          if (X < cb![b]) cb![b] = X; if (X > cb![b + 3]) cb![b + 3] = X;
+          if (Y < cb![b + 1]) cb![b + 1] = Y; if (Y > cb![b + 4]) cb![b + 4] = Y;
+          if (Z < cb![b + 2]) cb![b + 2] = Z; if (Z > cb![b + 5]) cb![b + 5] = Z;
+        }
+      }
     }
   }
   if (box !== null) { box[bo] = lx; box[bo + 1] = ly; box[bo + 2] = lz; box[bo + 3] = hx; box[bo + 4] = hy; box[bo + 5] = hz; }
