@@ -171,4 +171,27 @@ describe('lazy refit (chunk boxes first, a chunk inside when a traversal reaches
       }
     });
   }
+
+  it('seed 7: chunk boxes gathered by the caller (refitLazyBoxes) give the same tree as refitLazy', () => {
+    const r = mulberry32(7);
+    const A = uvSphere(40, 30, 0, 0, 0, 0.5, r, 0.2);
+    const lazy = TriangleBVH.build(A.positions, A.indices, undefined, 4), given = TriangleBVH.build(A.positions, A.indices, undefined, 4);
+    const { verts, offsets } = given.lazyChunks();
+    const boxes = new Float64Array((offsets.length - 1) * 6);
+    for (let step = 0; step < 3; step++) {
+      for (let i = 0; i < A.positions.length; i++) A.positions[i] += 0.02 * (r() - 0.5);
+      for (let c = 0; c + 1 < offsets.length; c++) {
+        for (let k = 0; k < 3; k++) { boxes[c * 6 + k] = Infinity; boxes[c * 6 + 3 + k] = -Infinity; }
+        for (let s = offsets[c]; s < offsets[c + 1]; s++) for (let k = 0; k < 3; k++) {
+          const x = A.positions[verts[s] + k];
+          boxes[c * 6 + k] = Math.min(boxes[c * 6 + k], x);
+          boxes[c * 6 + 3 + k] = Math.max(boxes[c * 6 + 3 + k], x);
+        }
+      }
+      lazy.refitLazy(A.positions, null);
+      given.refitLazyBoxes(A.positions, boxes);
+      expect(Array.from(given.f32), `step ${step}: node boxes equal`).toEqual(Array.from(lazy.f32));
+      expect(given.chunkOf, 'lazy mode is on').not.toBeNull();
+    }
+  });
 });
