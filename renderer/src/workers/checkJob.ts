@@ -114,7 +114,9 @@ export async function runCheckClip(doc: ImpulseDocument, params: CheckClipParams
       frames.push({ frame: f, contacts: contacts.map((c) => toFrameContact(c, f, clip.frameRate)) });
       done++;
       ctx.progress(done, total, `Frame ${f}`);
-      if (Date.now() - lastYield > 30) {
+      // Yield every 30 ms for messages, and at once when a cancel has landed
+      // (a fast frame must not run the rest of the clip before it is seen).
+      if (ctx.signal.aborted || Date.now() - lastYield > 30) {
         await ctx.checkpoint();
         lastYield = Date.now();
       }
