@@ -1463,8 +1463,11 @@ export class SimWorld {
         // the mesh through another face first
         if (cull && signedPlaneNormalized(P0, ip, ia, ib, ic) < -this.opts.touchDistance) continue;
         // Lipschitz filter: the distance cannot shrink by more than the largest relative displacement
+        // (the point moves against any triangle point by a convex combination of its moves against
+        // the corners: bodies moving together, a ball carried by a bat, have a small one)
         const reach = disp(P0, P1, ip) + Math.max(disp(P0, P1, ia), disp(P0, P1, ib), disp(P0, P1, ic));
-        const r2 = reach * reach;
+        const rel = Math.max(relDisp(P0, P1, ip, ia), relDisp(P0, P1, ip, ib), relDisp(P0, P1, ip, ic)) + 1e-9;
+        const r2 = rel < reach ? rel * rel : reach * reach;
         if (pointTriangleDistanceSq(P0, ip, ia, ib, ic) > r2 || pointTriangleDistanceSq(P1, ip, ia, ib, ic) > r2) continue;
         // slow pairs that stay on one side of the plane (resting contact) are the touching contacts' business
         if (reach < SLOW_REACH && sameSideVT(P0, P1, ip, ia, ib, ic)) continue;
@@ -1556,7 +1559,9 @@ export class SimWorld {
         if (!boxesOverlap(A.edgeBox, 6 * e, B.edgeBox, 6 * f, 0)) continue;
         const j0 = 3 * (B.vOff + EB[2 * f]), j1 = 3 * (B.vOff + EB[2 * f + 1]);
         const reach = Math.max(disp(P0, P1, i0), disp(P0, P1, i1)) + Math.max(disp(P0, P1, j0), disp(P0, P1, j1));
-        const r2 = reach * reach;
+        // the closest points move against each other by a convex combination of the endpoints' relative moves
+        const rel = Math.max(relDisp(P0, P1, i0, j0), relDisp(P0, P1, i0, j1), relDisp(P0, P1, i1, j0), relDisp(P0, P1, i1, j1)) + 1e-9;
+        const r2 = rel < reach ? rel * rel : reach * reach;
         if (segmentSegmentClosest(P0, i0, i1, P0, j0, j1, _st) > r2 || segmentSegmentClosest(P1, i0, i1, P1, j0, j1, _st) > r2) continue;
         if (reach < SLOW_REACH && sameSideEE(P0, P1, i0, i1, j0, j1)) continue;
         for (let c = 0; c < 3; c++) {
@@ -2622,6 +2627,12 @@ function sameSideEE(P0: Float64Array, P1: Float64Array, a0: number, a1: number, 
 /** Length of the displacement of the point at offset o between A and B. */
 function disp(A: Float64Array, B: Float64Array, o: number): number {
   const dx = B[o] - A[o], dy = B[o + 1] - A[o + 1], dz = B[o + 2] - A[o + 2];
+  return Math.sqrt(dx * dx + dy * dy + dz * dz);
+}
+
+/** Length of the displacement of point a relative to point b between A and B. */
+function relDisp(A: Float64Array, B: Float64Array, a: number, b: number): number {
+  const dx = B[a] - A[a] - B[b] + A[b], dy = B[a + 1] - A[a + 1] - B[b + 1] + A[b + 1], dz = B[a + 2] - A[a + 2] - B[b + 2] + A[b + 2];
   return Math.sqrt(dx * dx + dy * dy + dz * dz);
 }
 
