@@ -676,6 +676,7 @@ export class CollisionScene {
     const ua = A.bvh.u32, ub = B.bvh.u32, fa = A.bvh.f32, fb = B.bvh.f32, orderA = A.bvh.order, orderB = B.bvh.order;
     const boxA = this._leafBoxA, boxB = this._leafBoxB, keepB = this._leafKeep, Ia = oa.indices, Ib = ob.indices;
     const sweptA = this._leafSweptA, sweptB = this._leafSweptB;
+    const cA = this.triBoxes(pa), cB = this.triBoxes(pb), tbA = cA.box, tbB = cB.box, stA = cA.stamp, stB = cB.stamp, fs = this.frameStamp;
     forEachLeafNodePair(A.bvh, B.bvh, (na, nb) => {
       const pa = na * 8, pb = nb * 8;
       const sa = ua[pa + 6], ea = sa + (ua[pa + 7] & 0x7fffffff), sb = ub[pb + 6], eb = sb + (ub[pb + 7] & 0x7fffffff);
@@ -712,25 +713,24 @@ export class CollisionScene {
         return;
       }
       // discrete only: a triangle outside the other leaf's box meets none of
-      // its triangles; each triangle's box is computed once per leaf pair
+      // its triangles; each leaf's triangle boxes are computed once per pose
+      // (by slot, so a leaf's are contiguous) and shared by its leaf pairs
+      if (stA[na] !== fs) { stA[na] = fs; for (let i = sa; i < ea; i++) triBoxInto(Pa, Ia, orderA[i], tbA, i * 6); }
+      if (stB[nb] !== fs) { stB[nb] = fs; for (let j = sb; j < eb; j++) triBoxInto(Pb, Ib, orderB[j], tbB, j * 6); }
       let nk = 0;
-      for (let j = sb; j < eb; j++) {
-        const tb = orderB[j];
-        triBoxInto(Pb, Ib, tb, boxB, nk * 6);
-        if (boxMeetsNode(boxB, nk * 6, fa, pa)) keepB[nk++] = tb;
-      }
+      for (let j = sb; j < eb; j++) if (boxMeetsNode(tbB, j * 6, fa, pa)) keepB[nk++] = j;
       if (nk === 0) return;
       for (let i = sa; i < ea; i++) {
+        const ia = i * 6;
+        if (!boxMeetsNode(tbA, ia, fb, pb)) continue;
         const ta = orderA[i];
-        triBoxInto(Pa, Ia, ta, boxA, 0);
-        if (!boxMeetsNode(boxA, 0, fb, pb)) continue;
-        const alx = boxA[0], aly = boxA[1], alz = boxA[2], ahx = boxA[3], ahy = boxA[4], ahz = boxA[5];
+        const alx = tbA[ia], aly = tbA[ia + 1], alz = tbA[ia + 2], ahx = tbA[ia + 3], ahy = tbA[ia + 4], ahz = tbA[ia + 5];
         for (let m = 0; m < nk; m++) {
-          const tb = keepB[m];
+          const j = keepB[m], tb = orderB[j];
           if (self && sharesVertex(Ia, ta, tb)) continue;
           this.stats.trianglePairs++;
-          const o = m * 6;
-          if (boxB[o] > ahx || boxB[o + 1] > ahy || boxB[o + 2] > ahz || alx > boxB[o + 3] || aly > boxB[o + 4] || alz > boxB[o + 5]) continue;
+          const o = j * 6;
+          if (tbB[o] > ahx || tbB[o + 1] > ahy || tbB[o + 2] > ahz || alx > tbB[o + 3] || aly > tbB[o + 4] || alz > tbB[o + 5]) continue;
           cross(ta, tb);
         }
       }
@@ -795,6 +795,18 @@ export class CollisionScene {
 
   private _tightStamp = new Int32Array(0);
   private _tight = new Float64Array(0);
+
+  /** Per part: its triangles' boxes at the current pose by slot (part.bvh.order), valid per leaf node where stamp[leaf] is the pose stamp. */
+  private readonly partTriBoxes: ({ box: Float64Array; stamp: Int32Array } | undefined)[] = [];
+
+  private triBoxes(p: number): { box: Float64Array; stamp: Int32Array } {
+    let c = this.partTriBoxes[p];
+    if (c === undefined) {
+      const bvh = this.parts[p].bvh;
+      c = this.partTriBoxes[p] = { box: new Float64Array(bvh.order.length * 6), stamp: new Int32Array(bvh.nodeCount).fill(-1) };
+    }
+    return c;
+  }
 
   /** Whether the boxes of the skinned vertices of parts pa and pb (at the current sample) overlap. */
   private tightBoxesOverlap(pa: number, pb: number): boolean {
