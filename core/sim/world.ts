@@ -19,13 +19,20 @@
  *     vertex–plane against the ground, vertex–triangle both ways and
  *     edge–edge CCD between every pair of colliders whose swept boxes (per
  *     body part) overlap. Only approaching contacts count.
- *  4. If there is a contact, macro-backtracking (Zachwieja 1992 §4.1): the
- *     state goes back to the start of the sub-step and everything is
- *     re-integrated to the time of first contact; there every contact found
- *     within a small time window, together with the touching ones and the
- *     joints, is solved analytically at once (core/response; keyframed sides
- *     have infinite mass and the exact velocity of their curves at that
- *     time). Then the rest of the step is simulated the same way.
+ *  4. If there is a contact, macro-backtracking (Zachwieja 1992 §4.1), per
+ *     island: the islands (bodies linked by joints, resting contacts or the
+ *     hits of this pass) with a body in a hit go back to the start of the
+ *     sub-step and are re-integrated to the time of first contact; there
+ *     every contact found within a small time window, together with the
+ *     touching ones and the joints, is solved analytically at once
+ *     (core/response; keyframed sides have infinite mass and the exact
+ *     velocity of their curves at that time). Then the rest of the step is
+ *     simulated the same way. The other islands keep their tentative end of
+ *     the step (each island on its own clock): for detection their vertices
+ *     move linearly from their start of sub-step to the end, which is what
+ *     the detection that cleared them assumed; a later hit that reaches one
+ *     takes it back to its own start and re-integrates it to that hit. So
+ *     an impact in one island does not sub-step the others.
  *
  * Bodies whose velocity stays tiny for a while go to sleep (frozen) and wake
  * when something hits them. Everything runs in fixed orders without
@@ -34,7 +41,8 @@
  * Cost: a character is posed once per step (rig and skin matrices, no
  * skinning); each body part (triangles dominated by one joint) is bounded
  * from its joints alone and skinned, per vertex and at both ends of the step,
- * only when a dynamic body's swept box reaches it. Dynamic bodies' swept boxes
+ * only when a dynamic body's swept box reaches it (skin matrices only for
+ * the skin slots the mesh's vertices are weighted to). Dynamic bodies' swept boxes
  * come from their local box and the two orientations. Contacts and joints are
  * solved island by island (bodies connected through contacts or joints); an
  * impact re-solves only the islands it touches. Ragdoll cone and twist limits
