@@ -188,6 +188,16 @@ export function isClosedTriangles(indices: ArrayLike<number>): boolean {
   if (m === 0 || m % 3 !== 0) return false;
   let n = 0;
   for (let i = 0; i < m; i++) if (indices[i] + 1 > n) n = indices[i] + 1;
+  // necessary condition in O(n): every directed edge (a, b) pairs with (b, a), so the sum of
+  // ab(a − b) over directed edges vanishes (computed modulo a prime, exactly): an open mesh
+  // (a skin piece) is almost always told at once, without the sort
+  const PR = 1_000_003;
+  let sum = 0;
+  for (let t = 0; t < m; t += 3) {
+    const a = indices[t], b = indices[t + 1], c = indices[t + 2];
+    sum = (sum + (((a * b) % PR) * ((a - b) % PR) + ((b * c) % PR) * ((b - c) % PR) + ((c * a) % PR) * ((c - a) % PR))) % PR;
+  }
+  if (sum !== 0) return false;
   const keys = new Float64Array(m);
   for (let t = 0; t < m; t += 3) {
     const a = indices[t], b = indices[t + 1], c = indices[t + 2];
