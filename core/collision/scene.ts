@@ -359,6 +359,10 @@ export class CollisionScene {
       this.objects.push(obj);
     });
     this.partBoxes = new Float64Array(this.parts.length * 6);
+    this._tight = new Float64Array(this.parts.length * 6);
+    this._tightStamp = new Int32Array(this.parts.length).fill(-1);
+    this._prevTight = new Float64Array(this.parts.length * 6);
+    this._prevTightStamp = new Int32Array(this.parts.length).fill(-1);
     this.curBoxes = new Float64Array(this.parts.length * 6);
     this.prevBoxes = new Float64Array(this.parts.length * 6);
   }
@@ -422,6 +426,12 @@ export class CollisionScene {
       part.prevSkinStamp = keepPrevious ? part.skinStamp : -1;
     }
     this.hasPrev = keepPrevious;
+    if (keepPrevious) {
+      // the skinned boxes of this sample become the previous sample's
+      const tt = this._prevTight, ts = this._prevTightStamp;
+      this._prevTight = this._tight; this._prevTightStamp = this._tightStamp;
+      this._tight = tt; this._tightStamp = ts;
+    }
     this.frameStamp++;
     const t = this.prevCrossing;
     this.prevCrossing = keepPrevious ? this.curCrossing : new Set();
@@ -456,7 +466,9 @@ export class CollisionScene {
     if (previous) part.prevSkinStamp = want; else part.skinStamp = want;
     if (!previous && this._tightStamp.length < this.parts.length) { this._tightStamp = new Int32Array(this.parts.length).fill(-1); this._tight = new Float64Array(this.parts.length * 6); }
     const ch = previous ? null : this.chunksOf(p);
-    skinVertices(this.doc.characters[o.index].meshes, o.meshOffsets, previous ? o.prevSkinMats : o.skinMats, part.verts, previous ? o.prevPositions : o.positions, previous ? null : this._tight, p * 6, ch);
+    if (previous && this._prevTightStamp.length < this.parts.length) { this._prevTightStamp = new Int32Array(this.parts.length).fill(-1); this._prevTight = new Float64Array(this.parts.length * 6); }
+    skinVertices(this.doc.characters[o.index].meshes, o.meshOffsets, previous ? o.prevSkinMats : o.skinMats, part.verts, previous ? o.prevPositions : o.positions, previous ? this._prevTight : this._tight, p * 6, ch);
+    if (previous) this._prevTightStamp[p] = want;
     // the skinned part's box comes with it, and its BVH chunks' boxes
     if (!previous) this._tightStamp[p] = this.frameStamp;
     if (ch !== null) ch.stamp = this.frameStamp;
@@ -559,6 +571,7 @@ export class CollisionScene {
       const NP = this.parts.length;
       for (let k = 0; k < pairs.length; k += 2) {
         if (this.prevCrossing.has(pairs[k] * NP + pairs[k + 1])) continue;
+        if (!this.sweptTightBoxesOverlap(pairs[k], pairs[k + 1])) continue; // apart over the whole step
         this.sweptStamp[pairs[k]] = this.frameStamp;
         this.sweptStamp[pairs[k + 1]] = this.frameStamp;
       }
@@ -630,8 +643,9 @@ export class CollisionScene {
     const A = this.parts[pa], B = this.parts[pb];
     const pairKey = pa * this.parts.length + pb;
     const doCcd = continuous && !this.prevCrossing.has(pairKey);
-    if (!doCcd && !this.tightBoxesOverlap(pa, pb)) {
-      // the joint-bounded boxes met, the skinned parts do not: no refit needed
+    if (doCcd ? !this.sweptTightBoxesOverlap(pa, pb) : !this.tightBoxesOverlap(pa, pb)) {
+      // the joint-bounded boxes met, the skinned parts do not (at this sample,
+      // or over the step for the continuous test): no refit needed
       this.crossLists.set(pairKey, []);
       return null;
     }
@@ -816,6 +830,42 @@ export class CollisionScene {
     this.tightBox(pb);
     const a = pa * 6, b = pb * 6;
     return !(T[a] > T[b + 3] || T[b] > T[a + 3] || T[a + 1] > T[b + 4] || T[b + 1] > T[a + 4] || T[a + 2] > T[b + 5] || T[b + 2] > T[a + 5]);
+  }
+
+  private _prevTightStamp = new Int32Array(0);
+  private _prevTight = new Float64Array(0);
+
+  /**
+   * Whether the boxes of parts pa and pb over the step from the previous
+   * sample (each the box of its vertices at both samples) overlap: moving
+   * linearly, every point of a part stays in its box, so parts whose boxes
+   * miss can neither cross at this sample nor touch between the samples.
+   */
+  private sweptTightBoxesOverlap(pa: number, pb: number): boolean {
+    const T = this._sweptT;
+    this.sweptTightBox(pa, T, 0);
+    this.sweptTightBox(pb, T, 6);
+    return !(T[0] > T[9] || T[6] > T[3] || T[1] > T[10] || T[7] > T[4] || T[2] > T[11] || T[8] > T[5]);
+  }
+
+  private readonly _sweptT = new Float64Array(12);
+
+  /** Box of part p's vertices at the current and the previous sample into out[o..o+5]. */
+  private sweptTightBox(p: number, out: Float64Array, o: number): void {
+    this.tightBox(p);
+    const part = this.parts[p], ob = this.objects[part.object];
+    if (this._prevTightStamp.length < this.parts.length) { this._prevTightStamp = new Int32Array(this.parts.length).fill(-1); this._prevTight = new Float64Array(this.parts.length * 6); }
+    // characters: the previous skinning (now, or at the previous pose) keeps its box
+    if (ob.kind === 'character') this.ensureSkinned(p, true);
+    if (this._prevTightStamp[p] !== this.frameStamp - 1) {
+      vertsBox(part.verts, ob.prevPositions, this._prevTight, p * 6);
+      this._prevTightStamp[p] = this.frameStamp - 1;
+    }
+    const T = this._tight, Q = this._prevTight, b = p * 6;
+    for (let k = 0; k < 3; k++) {
+      out[o + k] = T[b + k] < Q[b + k] ? T[b + k] : Q[b + k];
+      out[o + 3 + k] = T[b + 3 + k] > Q[b + 3 + k] ? T[b + 3 + k] : Q[b + 3 + k];
+    }
   }
 
   /** Box of part p's skinned vertices at the current sample (cached per pose) into out[0..5]. */
