@@ -42,7 +42,8 @@
  * skinning); each body part (triangles dominated by one joint) is bounded
  * from its joints alone and skinned, per vertex and at both ends of the step,
  * only when a dynamic body's swept box reaches it (skin matrices only for
- * the skin slots the mesh's vertices are weighted to). Dynamic bodies' swept boxes
+ * the skin slots the mesh's vertices are weighted to). Dynamic bodies'
+ * vertices are placed only when a test reads them (their pose is kept). Dynamic bodies' swept boxes
  * come from their local box and the two orientations. Contacts and joints are
  * solved island by island (bodies connected through contacts or joints); an
  * impact re-solves only the islands it touches. Ragdoll cone and twist limits
@@ -320,6 +321,15 @@ export class SimWorld {
   private readonly doneF0: Float64Array;
   private readonly Pstart: Float64Array;
   private readonly involved: Uint8Array;
+  /**
+   * Dynamic vertices are placed lazily: placeDynamic keeps the body's pose
+   * (x, q: 7 numbers) for P0 / P1 and the vertices are computed from it when
+   * a test first reads them (ensureP0 / ensureP1).
+   */
+  private readonly pose0: Float64Array;
+  private readonly pose1: Float64Array;
+  private readonly dirty0: Uint8Array;
+  private readonly dirty1: Uint8Array;
   private readonly pairOk: Uint8Array;
   private readonly rigs: Rig[] = [];
   private readonly charPose: Float64Array[] = [];
@@ -587,6 +597,10 @@ export class SimWorld {
     this.doneF0 = new Float64Array(this.dynCount);
     this.involved = new Uint8Array(this.dynCount);
     this.Pstart = new Float64Array(this.P0.length);
+    this.pose0 = new Float64Array(7 * this.dynCount);
+    this.pose1 = new Float64Array(7 * this.dynCount);
+    this.dirty0 = new Uint8Array(this.dynCount);
+    this.dirty1 = new Uint8Array(this.dynCount);
 
     // ---- which collider pairs may collide
     const nc = this.colliders.length;
@@ -896,22 +910,36 @@ export class SimWorld {
     }
   }
 
-  /** World vertex positions of the dynamic colliders of the active bodies for state `st`. */
+  /**
+   * World vertex positions of the dynamic colliders of the active bodies for
+   * state `st` into P0 or P1: the poses are kept and the vertices computed
+   * when first read (ensureP0 / ensureP1).
+   */
   private placeDynamic(st: Float64Array, out: Float64Array): void {
+    const first = out === this.P0;
+    const pose = first ? this.pose0 : this.pose1, dirty = first ? this.dirty0 : this.dirty1;
     for (let c = 0; c < this.dynCount; c++) {
       const C = this.colliders[c];
       if (!this.active[C.body]) continue;
       const s = STATE_STRIDE * C.body;
-      const qx = st[s + 3], qy = st[s + 4], qz = st[s + 5], qw = st[s + 6];
-      const x0 = st[s], y0 = st[s + 1], z0 = st[s + 2];
-      const L = C.local;
-      for (let v = 0, o = 3 * C.vOff; v < C.nv; v++, o += 3) {
-        const vx = L[3 * v], vy = L[3 * v + 1], vz = L[3 * v + 2];
-        const tx = 2 * (qy * vz - qz * vy), ty = 2 * (qz * vx - qx * vz), tz = 2 * (qx * vy - qy * vx);
-        out[o] = x0 + vx + qw * tx + qy * tz - qz * ty;
-        out[o + 1] = y0 + vy + qw * ty + qz * tx - qx * tz;
-        out[o + 2] = z0 + vz + qw * tz + qx * ty - qy * tx;
-      }
+      for (let k = 0; k < 7; k++) pose[7 * c + k] = st[s + k];
+      dirty[c] = 1;
+    }
+  }
+
+  /** Vertices of dynamic collider c at the start of the sub-step (P0), placed from its kept pose if not yet. */
+  private ensureP0(c: number): void {
+    if (this.dirty0[c]) {
+      this.dirty0[c] = 0;
+      placeVertices(this.colliders[c], this.pose0, 7 * c, this.P0);
+    }
+  }
+
+  /** Vertices of dynamic collider c at the end of the sub-step (P1). */
+  private ensureP1(c: number): void {
+    if (this.dirty1[c]) {
+      this.dirty1[c] = 0;
+      placeVertices(this.colliders[c], this.pose1, 7 * c, this.P1);
     }
   }
 
@@ -991,6 +1019,7 @@ export class SimWorld {
           this.doneF0[i] = f;
           this.stats.bodiesKept++;
           const C = this.colliders[i];
+          this.ensureP0(i);
           for (let o = 3 * C.vOff, e = o + 3 * C.nv; o < e; o++) this.Pstart[o] = this.P0[o];
         }
       }
@@ -1047,6 +1076,8 @@ export class SimWorld {
       const f0 = this.doneF0[i];
       const w = f0 >= 1 ? 1 : (f - f0) / (1 - f0);
       const C = this.colliders[i];
+      this.ensureP1(i);
+      this.dirty0[i] = 0; // placed here, not from a pose
       for (let o = 3 * C.vOff, e = o + 3 * C.nv; o < e; o++) P0[o] = S[o] + w * (P1[o] - S[o]);
     }
   }
@@ -1283,6 +1314,8 @@ export class SimWorld {
         const C = this.colliders[c];
         if (!this.awake[C.body] || !C.groups) continue;
         if (C.box[1] > g) continue; // entirely above the ground over the sub-step
+        this.ensureP0(c);
+        this.ensureP1(c);
         const specC = C.object >= 0 && this.objects[C.object].kind === 'character' ? Math.max(this.opts.speculativeSpeedMps, 3) : 0;
         for (let v = 0, o = 3 * C.vOff + 1; v < C.nv; v++, o += 3) {
           const y0 = P0[o] - g, y1 = P1[o] - g;
@@ -1309,6 +1342,12 @@ export class SimWorld {
         const Bc = this.colliders[b];
         if (!this.awake[A.body] && (Bc.kind !== KIND_DYNAMIC ? !Bc.moving : !this.awake[Bc.body])) continue;
         if (!boxesOverlap(A.box, 0, Bc.box, 0, 0)) continue;
+        this.ensureP0(a);
+        this.ensureP1(a);
+        if (b < this.dynCount) {
+          this.ensureP0(b);
+          this.ensureP1(b);
+        }
         for (const pa of A.parts) {
           for (const pb of Bc.parts) {
             if (Bc.kind === KIND_CHARACTER && !this.partActive(Bc, pb)) {
@@ -1722,6 +1761,7 @@ export class SimWorld {
         _box6.set(_emptyBox);
         orientedBoxInto(C.lbox, st, STATE_STRIDE * C.body, _box6);
         if (_box6[1] - g >= touch && !(_box6[1] - g < specC * hs)) continue;
+        this.ensureP0(c);
         // vertical velocity of a vertex: the body's ω once, not per vertex (as pointVelocityY)
         const sb = STATE_STRIDE * C.body;
         this.bodies.angularVelocity(st, C.body, _w);
@@ -1806,6 +1846,8 @@ export class SimWorld {
         this.persist[w++] = pc; // not in this sub-step (its island is on another clock)
         continue;
       }
+      if (A.kind === KIND_DYNAMIC) this.ensureP0(pc.cA);
+      if (Bc.kind === KIND_DYNAMIC) this.ensureP0(pc.cB);
       let dist = 0;
       let px = 0, py = 0, pz = 0, nx = pc.n[0], ny = pc.n[1], nz = pc.n[2];
       let ok = true;
@@ -2286,6 +2328,8 @@ export class SimWorld {
       if (F[o] > tau + window) continue;
       const kind = this.hitKind[h];
       const cA = I[4 * h], fA = I[4 * h + 1], cB = I[4 * h + 2], fB = I[4 * h + 3];
+      if (cA >= 0 && cA < this.dynCount) this.ensureP0(cA);
+      if (cB >= 0 && cB < this.dynCount) this.ensureP0(cB);
       let nx = F[o + 3], ny = F[o + 4], nz = F[o + 5];
       const u = F[o + 1], w = F[o + 2];
       if (kind === HitKind.Ground) {
@@ -2535,6 +2579,7 @@ export class SimWorld {
   /** World positions of a dynamic collider's vertices (for tests and the ghost). */
   bodyVertices(body: number): Float64Array {
     this.placeDynamic(this.bodies.state, this.P0);
+    this.ensureP0(body);
     const C = this.colliders[body];
     return this.P0.slice(3 * C.vOff, 3 * (C.vOff + C.nv));
   }
@@ -2636,6 +2681,20 @@ function sameSideEE(P0: Float64Array, P1: Float64Array, a0: number, a1: number, 
 function disp(A: Float64Array, B: Float64Array, o: number): number {
   const dx = B[o] - A[o], dy = B[o + 1] - A[o + 1], dz = B[o + 2] - A[o + 2];
   return Math.sqrt(dx * dx + dy * dy + dz * dz);
+}
+
+/** World positions of a dynamic collider's vertices for the pose (x, y, z, qx, qy, qz, qw) at pose[s]. */
+function placeVertices(C: Collider, pose: Float64Array, s: number, out: Float64Array): void {
+  const qx = pose[s + 3], qy = pose[s + 4], qz = pose[s + 5], qw = pose[s + 6];
+  const x0 = pose[s], y0 = pose[s + 1], z0 = pose[s + 2];
+  const L = C.local;
+  for (let v = 0, o = 3 * C.vOff; v < C.nv; v++, o += 3) {
+    const vx = L[3 * v], vy = L[3 * v + 1], vz = L[3 * v + 2];
+    const tx = 2 * (qy * vz - qz * vy), ty = 2 * (qz * vx - qx * vz), tz = 2 * (qx * vy - qy * vx);
+    out[o] = x0 + vx + qw * tx + qy * tz - qz * ty;
+    out[o + 1] = y0 + vy + qw * ty + qz * tx - qx * tz;
+    out[o + 2] = z0 + vz + qw * tz + qx * ty - qy * tx;
+  }
 }
 
 /** Length of the displacement of point a relative to point b between A and B. */
