@@ -591,6 +591,7 @@ export class SimWorld {
     }
     this.groundMark = new Int32Array(vOff);
     this.groundHitStep = new Int32Array(vOff).fill(-1);
+    this.colGroundHitStep = new Int32Array(this.dynCount).fill(-1);
     this.saved = new Float64Array(this.bodies.state.length);
     this.live = new Uint8Array(this.dynCount).fill(1);
     this.active = new Uint8Array(this.dynCount).fill(1);
@@ -1797,7 +1798,7 @@ export class SimWorld {
         }
         // vertices that hit the ground by an impact in this step stay held: leaving one out lets the
         // drift push it in again at once (an impact at the same time, over and over)
-        if (nCand < C.nv) {
+        if (nCand < C.nv && this.colGroundHitStep[c] === this.stats.steps) {
           const n0 = nCand;
           for (let v = 0, o = 3 * C.vOff; v < C.nv; v++, o += 3) {
             if (this.groundHitStep[C.vOff + v] !== this.stats.steps) continue;
@@ -1994,6 +1995,8 @@ export class SimWorld {
   private groundMark = new Int32Array(0);
   /** Per vertex: the step in which it last hit the ground by an impact. */
   private groundHitStep = new Int32Array(0);
+  /** Per dynamic collider: the last step one of its vertices hit the ground by an impact. */
+  private colGroundHitStep = new Int32Array(0);
 
   /** Adds the ball joints and active cone limits of the ragdolls. Returns the joint count. */
   private gatherJoints(st: Float64Array): number {
@@ -2340,6 +2343,7 @@ export class SimWorld {
         if (this.groundMark[C.vOff + fA] === this.markStamp) continue;
         this.groundMark[C.vOff + fA] = this.markStamp;
         this.groundHitStep[C.vOff + fA] = this.stats.steps;
+        this.colGroundHitStep[cA] = this.stats.steps;
         const ct = this.nextContact();
         ct.bodyA = C.body;
         ct.bodyB = -1;
