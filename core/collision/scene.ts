@@ -512,30 +512,42 @@ export class CollisionScene {
   }
 
   /**
-   * Refits part p's BVH for the current pose (once per pose): over the motion
-   * since the previous sample when a continuous test of this detect needs it
-   * (sweptStamp), else at the current sample only (tighter boxes, fewer
-   * candidate pairs for the discrete test).
+   * Refits part p's BVH at the current sample (once per pose). The
+   * continuous test traverses a second tree of the part refit over the
+   * motion since the previous sample (`sweptTree`), so the discrete tests and
+   * the depth searches keep the tight boxes.
    */
   private ensureRefit(p: number): void {
     const part = this.parts[p];
-    const swept = this.hasPrev && this.sweptStamp[p] === this.frameStamp;
-    if (part.refitStamp === this.frameStamp && (!swept || this.refitWasSwept[p] === 1)) return;
+    if (part.refitStamp === this.frameStamp) return;
     part.refitStamp = this.frameStamp;
-    this.refitWasSwept[p] = swept ? 1 : 0;
     this.ensureSkinned(p, false);
-    if (swept) this.ensureSkinned(p, true);
     const o = this.objects[part.object];
     // lazy: chunk boxes now (gathered by the skinning when it ran for this
     // pose), a chunk's inside when a traversal first reaches it
     const ch = this.partChunks[p];
-    if (!swept && o.kind === 'character' && ch !== undefined && ch.stamp === this.frameStamp) part.bvh.refitLazyBoxes(o.positions, ch.box);
-    else part.bvh.refitLazy(o.positions, swept ? o.prevPositions : null);
+    if (o.kind === 'character' && ch !== undefined && ch.stamp === this.frameStamp) part.bvh.refitLazyBoxes(o.positions, ch.box);
+    else part.bvh.refitLazy(o.positions, null);
   }
 
-  /** Per part: the pose stamp at which a continuous test needs its swept boxes, and whether its last refit was swept. */
-  private sweptStamp = new Int32Array(0);
-  private refitWasSwept = new Uint8Array(0);
+  /** Per part: its tree for the continuous test (built on first use) and the pose stamp of its last swept refit. */
+  private readonly sweptTrees: (TriangleBVH | undefined)[] = [];
+  private sweptTreeStamp = new Int32Array(0);
+
+  /** Part p's tree refit over the motion since the previous sample (boxes bound both samples), once per pose. */
+  private sweptTree(p: number): TriangleBVH {
+    const part = this.parts[p], o = this.objects[part.object];
+    if (this.sweptTreeStamp.length < this.parts.length) this.sweptTreeStamp = new Int32Array(this.parts.length).fill(-1);
+    this.ensureSkinned(p, false);
+    this.ensureSkinned(p, true);
+    let t = this.sweptTrees[p];
+    if (t === undefined) t = this.sweptTrees[p] = TriangleBVH.build(o.positions, o.indices, part.bvh.order, LEAF_SIZE);
+    if (this.sweptTreeStamp[p] !== this.frameStamp) {
+      this.sweptTreeStamp[p] = this.frameStamp;
+      t.refitLazy(o.positions, o.prevPositions);
+    }
+    return t;
+  }
 
   /** Refits every part of an object (before inside / distance queries against it). */
   private ensureObjectRefit(oi: number): void {
@@ -562,20 +574,6 @@ export class CollisionScene {
     pairs.length = 0;
     this.sap.pairs(this.partBoxes, this.parts.length, this.acceptPair, pairs);
     this.stats.candidatePartPairs += pairs.length / 2;
-    if (this.sweptStamp.length < this.parts.length) {
-      this.sweptStamp = new Int32Array(this.parts.length).fill(-1);
-      this.refitWasSwept = new Uint8Array(this.parts.length);
-    }
-    if (continuous && this.hasPrev) {
-      // parts in a pair that gets the continuous test (apart at the previous sample)
-      const NP = this.parts.length;
-      for (let k = 0; k < pairs.length; k += 2) {
-        if (this.prevCrossing.has(pairs[k] * NP + pairs[k + 1])) continue;
-        if (!this.sweptTightBoxesOverlap(pairs[k], pairs[k + 1])) continue; // apart over the whole step
-        this.sweptStamp[pairs[k]] = this.frameStamp;
-        this.sweptStamp[pairs[k + 1]] = this.frameStamp;
-      }
-    }
     const found: (FrameContact | null)[] = [];
     const crossingObjects = new Set<number>();
     this.crossLists.clear();
@@ -649,8 +647,9 @@ export class CollisionScene {
       this.crossLists.set(pairKey, []);
       return null;
     }
-    this.ensureRefit(pa);
-    this.ensureRefit(pb);
+    // the continuous test traverses the trees over the motion, the discrete one the trees at the sample
+    let treeA: TriangleBVH, treeB: TriangleBVH;
+    if (doCcd) { treeA = this.sweptTree(pa); treeB = this.sweptTree(pb); } else { this.ensureRefit(pa); this.ensureRefit(pb); treeA = A.bvh; treeB = B.bvh; }
     const oa = this.objects[A.object], ob = this.objects[B.object];
     const self = A.object === B.object;
     const Pa = oa.positions, Pb = ob.positions, Qa = oa.prevPositions, Qb = ob.prevPositions;
@@ -687,11 +686,11 @@ export class CollisionScene {
         crossTris.push(ta, tb);
       }
     };
-    const ua = A.bvh.u32, ub = B.bvh.u32, fa = A.bvh.f32, fb = B.bvh.f32, orderA = A.bvh.order, orderB = B.bvh.order;
+    const ua = treeA.u32, ub = treeB.u32, fa = treeA.f32, fb = treeB.f32, orderA = treeA.order, orderB = treeB.order;
     const boxA = this._leafBoxA, boxB = this._leafBoxB, keepB = this._leafKeep, Ia = oa.indices, Ib = ob.indices;
     const sweptA = this._leafSweptA, sweptB = this._leafSweptB;
     const cA = this.triBoxes(pa), cB = this.triBoxes(pb), tbA = cA.box, tbB = cB.box, stA = cA.stamp, stB = cB.stamp, fs = this.frameStamp;
-    forEachLeafNodePair(A.bvh, B.bvh, (na, nb) => {
+    forEachLeafNodePair(treeA, treeB, (na, nb) => {
       const pa = na * 8, pb = nb * 8;
       const sa = ua[pa + 6], ea = sa + (ua[pa + 7] & 0x7fffffff), sb = ub[pb + 6], eb = sb + (ub[pb + 7] & 0x7fffffff);
       if (doCcd) {
