@@ -1514,7 +1514,7 @@ export class SimWorld {
         // (the point moves against any triangle point by a convex combination of its moves against
         // the corners: bodies moving together, a ball carried by a bat, have a small one)
         const reach = disp(P0, P1, ip) + Math.max(disp(P0, P1, ia), disp(P0, P1, ib), disp(P0, P1, ic));
-        const rel = Math.max(relDisp(P0, P1, ip, ia), relDisp(P0, P1, ip, ib), relDisp(P0, P1, ip, ic)) + 1e-9;
+        const rel = vertexTriangleReach(P0, P1, ip, ia, ib, ic);
         const r2 = rel < reach ? rel * rel : reach * reach;
         if (pointTriangleDistanceSq(P0, ip, ia, ib, ic) > r2 || pointTriangleDistanceSq(P1, ip, ia, ib, ic) > r2) continue;
         // slow pairs that stay on one side of the plane (resting contact) are the touching contacts' business
@@ -1608,7 +1608,7 @@ export class SimWorld {
         const j0 = 3 * (B.vOff + EB[2 * f]), j1 = 3 * (B.vOff + EB[2 * f + 1]);
         const reach = Math.max(disp(P0, P1, i0), disp(P0, P1, i1)) + Math.max(disp(P0, P1, j0), disp(P0, P1, j1));
         // the closest points move against each other by a convex combination of the endpoints' relative moves
-        const rel = Math.max(relDisp(P0, P1, i0, j0), relDisp(P0, P1, i0, j1), relDisp(P0, P1, i1, j0), relDisp(P0, P1, i1, j1)) + 1e-9;
+        const rel = edgeEdgeReach(P0, P1, i0, i1, j0, j1);
         const r2 = rel < reach ? rel * rel : reach * reach;
         if (segmentSegmentClosest(P0, i0, i1, P0, j0, j1, _st) > r2 || segmentSegmentClosest(P1, i0, i1, P1, j0, j1, _st) > r2) continue;
         if (reach < SLOW_REACH && sameSideEE(P0, P1, i0, i1, j0, j1)) continue;
@@ -2699,6 +2699,22 @@ function placeVertices(C: Collider, pose: Float64Array, s: number, out: Float64A
     out[o + 1] = y0 + vy + qw * ty + qz * tx - qx * tz;
     out[o + 2] = z0 + vz + qw * tz + qx * ty - qy * tx;
   }
+}
+
+/**
+ * Bound on how much the distance between vertex p and triangle (a, b, c)
+ * can shrink while all four move linearly from A to B: the point moves
+ * against any triangle point by a convex combination of its moves against
+ * the corners (plus 1e-9 m). If the distance at either end exceeds it, they
+ * never touch.
+ */
+export function vertexTriangleReach(A: Float64Array, B: Float64Array, p: number, a: number, b: number, c: number): number {
+  return Math.max(relDisp(A, B, p, a), relDisp(A, B, p, b), relDisp(A, B, p, c)) + 1e-9;
+}
+
+/** The same for edges (a0, a1) and (b0, b1): the closest points move against each other by a convex combination of the endpoints' relative moves. */
+export function edgeEdgeReach(A: Float64Array, B: Float64Array, a0: number, a1: number, b0: number, b1: number): number {
+  return Math.max(relDisp(A, B, a0, b0), relDisp(A, B, a0, b1), relDisp(A, B, a1, b0), relDisp(A, B, a1, b1)) + 1e-9;
 }
 
 /** Length of the displacement of point a relative to point b between A and B. */
