@@ -79,6 +79,11 @@ export class TriangleBVH {
     this.indices = indices;
   }
 
+  /** A copy with the same nodes and triangle order, refit independently (same traversal order as this tree). */
+  clone(): TriangleBVH {
+    return new TriangleBVH(this.buffer.slice(0), this.nodeCount, this.order, this.indices);
+  }
+
   get triangleCount(): number {
     return this.order.length;
   }

@@ -220,6 +220,20 @@ describe('self-collision depth (signed distance to the other part, pseudo-normal
     }
   });
 
+  it('repro: with continuous detection (a new contact is found by the swept test) the depths are the discrete ones', () => {
+    // arm end 0.05 outside at frame 0, then 0.03, 0.08, 0.1 deep: frame 1's pair is new, so the continuous test finds it
+    const doc = torsoAndArm(0.3, [0.05, 0.13, 0.18, 0.2]);
+    const scene = new CollisionScene(doc), discrete = new CollisionScene(doc);
+    for (let f = 0; f < 4; f++) {
+      scene.pose(f / 30, f > 0);
+      const c = scene.detect(true).filter((x) => x.kind === 'intersect');
+      discrete.pose(f / 30, false);
+      const d = discrete.detect(false);
+      expect(c.length, `frame ${f}: crossings as in the discrete check`).toBe(d.length);
+      if (f > 0) expect(Math.abs(c[0].depth - [0, 0.03, 0.08, 0.1][f]), `frame ${f}: depth ${c[0].depth} with continuous detection`).toBeLessThan(1e-6);
+    }
+  });
+
   it('adjacentHops: parts three hops apart (torso–root–shoulder–arm) are skipped when adjacentHops ≥ 3', () => {
     const near = checkFrame(new CollisionScene(torsoAndArm(0.3, [0.18], 3)), 0);
     expect(near.length, 'torso and arm are 3 hops apart: ignored with adjacentHops 3').toBe(0);

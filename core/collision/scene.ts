@@ -541,7 +541,8 @@ export class CollisionScene {
     this.ensureSkinned(p, false);
     this.ensureSkinned(p, true);
     let t = this.sweptTrees[p];
-    if (t === undefined) t = this.sweptTrees[p] = TriangleBVH.build(o.positions, o.indices, part.bvh.order, LEAF_SIZE);
+    // the part's tree copied: the same nodes, so pairs are visited in the same order
+    if (t === undefined) t = this.sweptTrees[p] = part.bvh.clone();
     if (this.sweptTreeStamp[p] !== this.frameStamp) {
       this.sweptTreeStamp[p] = this.frameStamp;
       t.refitLazy(o.positions, o.prevPositions);
@@ -979,6 +980,9 @@ export class CollisionScene {
       vertsBox(A.verts, oa.positions, ba);
       vertsBox(B.verts, ob.positions, bb);
     } else {
+      // the trees at the sample (a pair found by the continuous test traversed the swept trees only)
+      this.ensureRefit(pa);
+      this.ensureRefit(pb);
       this.tightBoxInto(pa, ba);
       this.tightBoxInto(pb, bb);
     }
