@@ -13,6 +13,7 @@
 import { pathToFileURL } from 'node:url';
 import { ImpulseSolution, ImpulseSolver } from '../response';
 import type { ContactInput, RigidBodyInput, SolveOptions } from '../response';
+import type { JointInput } from '../response';
 import { makeBoxOnPlane, makeChain, makeLyingRagdoll, seededRandom, v3 } from '../response/fixtures';
 
 export interface ResponseBenchRow {
@@ -268,9 +269,113 @@ export function formatIslandBench(rows: readonly IslandBenchRow[]): string {
   return [head, ...lines].join('\n');
 }
 
+/** One solve call as the simulator made it (deep copies of its inputs). */
+export interface RecordedSolve {
+  bodies: RigidBodyInput[];
+  joints: JointInput[];
+  contacts: ContactInput[];
+  options: SolveOptions;
+}
+
+const copy3 = (v: { x: number; y: number; z: number }) => ({ x: v.x, y: v.y, z: v.z });
+
+/**
+ * Records every `ImpulseSolver.solve` call of the simulator on the sim
+ * bench scene (`benchScene()`, full suggestion: 10 props + ragdoll), by
+ * wrapping the prototype method for the duration of one suggestion. The
+ * scene and the simulator are deterministic, so this is a replayable set.
+ */
+export async function recordSimSolves(): Promise<RecordedSolve[]> {
+  const { benchScene } = await import('./sim.bench');
+  const { suggestMotion } = await import('../sim/suggest');
+  const doc = await benchScene();
+  const rec: RecordedSolve[] = [];
+  const proto = ImpulseSolver.prototype;
+  const orig = proto.solve;
+  proto.solve = function (this: ImpulseSolver, bodies, joints, contacts, options = {}, out) {
+    rec.push({
+      bodies: bodies.map((b) => ({ ...b, inertia: Array.from(b.inertia), centerOfMass: copy3(b.centerOfMass), linearVelocity: copy3(b.linearVelocity), angularVelocity: copy3(b.angularVelocity) })),
+      joints: joints.map((j) => ({ ...j, point: copy3(j.point), ...('axis' in j ? { axis: copy3(j.axis) } : {}), ...('normal' in j ? { normal: copy3(j.normal) } : {}) }) as JointInput),
+      contacts: contacts.map((c) => ({ ...c, point: copy3(c.point), normal: copy3(c.normal) })),
+      options: { ...options },
+    });
+    return orig.call(this, bodies, joints, contacts, options, out);
+  };
+  try {
+    suggestMotion(doc, { dynamic: [...doc.props.map((p) => p.id), 'ragdoll'], fromFrame: 0, toFrame: 60 });
+  } finally {
+    proto.solve = orig;
+  }
+  return rec;
+}
+
+export interface RecordedBenchRow {
+  solves: number;
+  /** CPU time of all solves, ms (best of samples). */
+  totalMs: number;
+  /** Mean linear solves per call. */
+  solvesPerCall: number;
+  /** Slowest single call, ms, with its linear solves, bodies and contacts. */
+  worstMs: number;
+  worstLinear: number;
+  worstBodies: number;
+  worstContacts: number;
+  /** Calls over 10 ms. */
+  over10: number;
+}
+
+/** Replays recorded solves with one solver (as the simulator has one). */
+export function recordedBenchRow(rec: readonly RecordedSolve[], samples = 3): RecordedBenchRow {
+  const solver = new ImpulseSolver(), out = new ImpulseSolution();
+  const per = new Float64Array(rec.length).fill(Infinity);
+  const lin = new Int32Array(rec.length);
+  let totalMs = Infinity;
+  for (let s = 0; s < samples + 1; s++) {
+    let tot = 0;
+    for (let i = 0; i < rec.length; i++) {
+      const r = rec[i];
+      const l0 = solver.linearSolves;
+      const t0 = performance.now();
+      solver.solve(r.bodies, r.joints, r.contacts, r.options, out);
+      const dt = performance.now() - t0;
+      lin[i] = solver.linearSolves - l0;
+      tot += dt;
+      if (s > 0) per[i] = Math.min(per[i], dt);
+    }
+    if (s > 0) totalMs = Math.min(totalMs, tot);
+  }
+  let worst = 0, linSum = 0, over10 = 0;
+  for (let i = 0; i < rec.length; i++) {
+    linSum += lin[i];
+    if (per[i] > per[worst]) worst = i;
+    if (per[i] > 10) over10++;
+  }
+  return {
+    solves: rec.length,
+    totalMs,
+    solvesPerCall: linSum / Math.max(1, rec.length),
+    worstMs: rec.length ? per[worst] : 0,
+    worstLinear: rec.length ? lin[worst] : 0,
+    worstBodies: rec.length ? rec[worst].bodies.length : 0,
+    worstContacts: rec.length ? rec[worst].contacts.length : 0,
+    over10,
+  };
+}
+
+export function formatRecordedBench(r: RecordedBenchRow): string {
+  return [
+    `recorded sim solves (sim bench scene, full suggestion, ${r.solves} calls replayed, best of 3)`,
+    `${'  total ms'.padEnd(60)} ${r.totalMs.toFixed(1).padStart(10)} ms`,
+    `${'  linear solves per call'.padEnd(60)} ${r.solvesPerCall.toFixed(2).padStart(10)}`,
+    `${`  worst call (${r.worstLinear} linear solves, ${r.worstBodies} bodies, ${r.worstContacts} contacts)`.padEnd(60)} ${r.worstMs.toFixed(2).padStart(10)} ms`,
+    `${'  calls over 10 ms'.padEnd(60)} ${String(r.over10).padStart(10)}`,
+  ].join('\n');
+}
+
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   const args = process.argv.slice(2).map(Number).filter((x) => x >= 2);
   const sizes = args.length ? args : [2, 15, 20, 30, 60, 120, 200, 1000];
+  console.log(formatRecordedBench(recordedBenchRow(await recordSimSolves())));
   console.log(formatContactBench(contactBenchRows()));
   console.log(formatIslandBench(islandBenchRows()));
   console.log(formatResponseBench(responseBenchRows(sizes)));

@@ -341,6 +341,32 @@ export class ImpulseSolver {
   private pPath = new Int32Array(0);
   private pLen = new Int32Array(0);
   private pMark = new Int32Array(0);
+  // Cache of the previous path-based Schur build (same tree factorization): a secondary row
+  // whose data (G, J, bodies) is unchanged keeps its path vectors, and a pair of such rows its
+  // entry of S, bit for bit (the contact-state loop changes a few rows per pass).
+  private pcValid = false;
+  private pcS = 0; // rows in the cache
+  private pcT = 0;
+  private pcN = 0;
+  private pcAsym = false;
+  private pcRow = F64(0); // 24 per cached row: G_A, G_B, J_A, J_B
+  private pcRowCur = F64(0);
+  private pcD = new Int32Array(0); // 2 per cached row: dynamic indices of A, B
+  private pcDCur = new Int32Array(0);
+  private pcY = F64(0);
+  private pcZ = F64(0);
+  private pcYJ = F64(0);
+  private pcPath = new Int32Array(0);
+  private pcLen = new Int32Array(0);
+  private pcSm = F64(0); // S entries of the cached rows (row-major, pcS × pcS)
+  private pcSmCur = F64(0);
+  private pcDir = new Uint8Array(0); // 1 where that entry was computed directly (not mirrored)
+  private pcDirCur = new Uint8Array(0);
+  private pcHit = new Int32Array(0); // per current row: cached row with the same data, or -1
+  /** Reuse unchanged rows of the previous Schur build within one contact-state loop (default true; false = rebuild every pass, for comparison). */
+  reuseSchurRows = true;
+  /** Path-based Schur builds and rows / entries taken from the cache (benchmarks). */
+  schurCacheStats = { builds: 0, rowsReused: 0, rows: 0, entriesReused: 0, entries: 0 };
   private abortOnContradiction = false;
   private poissonUsed = false;
   private gammaOrig = F64(0);
@@ -361,6 +387,9 @@ export class ImpulseSolver {
 
   /** Scale on every contact's Coulomb γ; below 1 only inside the energy guard of `solve`. */
   private gammaScale = 1;
+
+  /** Linear solves done by this solver since it was made (all calls, guards included); for benchmarks. */
+  linearSolves = 0;
 
   solve(
     bodies: readonly RigidBodyInput[],
@@ -735,8 +764,10 @@ export class ImpulseSolver {
     this.rejoins = growI(this.rejoins, nc);
     this.rejoins.fill(0, 0, nc);
     let iterations = 0, noEliminate = false;
+    this.pcValid = false;
     for (;;) {
       iterations++;
+      this.linearSolves++;
       this.buildRows(restModel);
       if (dense) this.solveDense();
       else {
@@ -1092,6 +1123,7 @@ export class ImpulseSolver {
 
   /** Chooses the primary joints (a spanning forest) and orders the tree nodes children-first. */
   private buildForest(): void {
+    this.pcValid = false;
     const nd = this.nd, nj = this.nj;
     this.ufParent = growI(this.ufParent, nd);
     this.compRoot = growI(this.compRoot, nd);
@@ -1363,6 +1395,7 @@ export class ImpulseSolver {
 
   /** Block LDLᵀ of the tree part of [M Jᵀ; J 0], children first (no fill-in). */
   private factor(): void {
+    this.pcValid = false;
     // joint rows are needed for the coupling blocks; contact rows are not
     this.ensureRows(3 * this.nj + 1);
     let r = 0;
@@ -1703,6 +1736,7 @@ export class ImpulseSolver {
    * body's inverse block; the offset goes to conYt.
    */
   private eliminateGroupBody(d: number): void {
+    this.pcValid = false;
     if (this.grpHead[d] >= 0 && !this.grpFull[d]) this.decomposeGroup(d);
     if (this.slCount[d] > 0 && this.eliminateOblique(d)) return;
     this.slIn[d] = 0;
@@ -1775,6 +1809,7 @@ export class ImpulseSolver {
    * in the Schur complement.
    */
   private eliminateOblique(d: number): boolean {
+    this.pcValid = false;
     const rank = this.grpRank[d], k = rank + this.slCount[d];
     if (k > 6) return false;
     const b = this.dynBody[d], m = this.mass[b], I = this.inertia, io = 9 * b;
@@ -2286,13 +2321,60 @@ export class ImpulseSolver {
     this.pPos = growI(this.pPos, N);
     for (let t = 0; t < N; t++) this.pPos[this.post[t]] = t;
     const Y = (this.pY = growF(this.pY, s * T)), Z = (this.pZ = growF(this.pZ, s * T));
-    const YJ = asym ? (this.pYJ = growF(this.pYJ, s * T)) : Y;
+    const YJ = (this.pYJ = growF(this.pYJ, s * T));
     const path = (this.pPath = growI(this.pPath, s * N)), plen = (this.pLen = growI(this.pLen, s));
     this.pMark = growI(this.pMark, N);
     const mark = this.pMark;
     mark.fill(-1, 0, N);
+    // rows of this build and their matches in the cache of the previous one
+    const rowCur = (this.pcRowCur = growF(this.pcRowCur, 24 * s)), dCur = (this.pcDCur = growI(this.pcDCur, 2 * s));
+    const hit = (this.pcHit = growI(this.pcHit, s));
+    const cacheOk = this.reuseSchurRows && this.pcValid && this.pcT === T && this.pcN === N;
+    const cs = cacheOk ? this.pcS : 0, cRow = this.pcRow, cD = this.pcD;
+    const stats = this.schurCacheStats;
+    stats.builds++;
+    stats.rows += s;
     for (let q = 0; q < s; q++) {
-      const r = this.secRows[q], o = 6 * r, base = q * T, pb = q * N;
+      const r = this.secRows[q], o = 6 * r, ro = 24 * q;
+      for (let k = 0; k < 6; k++) {
+        rowCur[ro + k] = this.rowGA[o + k];
+        rowCur[ro + 6 + k] = this.rowGB[o + k];
+        rowCur[ro + 12 + k] = this.rowJA[o + k];
+        rowCur[ro + 18 + k] = this.rowJB[o + k];
+      }
+      const da = this.rowDA[r], db = this.rowDB[r];
+      dCur[2 * q] = da;
+      dCur[2 * q + 1] = db;
+      hit[q] = -1;
+      const c0 = q < cs ? q : 0; // the same position first
+      for (let u = 0; u < cs; u++) {
+        const c = c0 + u < cs ? c0 + u : c0 + u - cs;
+        if (cD[2 * c] !== da || cD[2 * c + 1] !== db) continue;
+        let same = true;
+        for (let k = 0; k < 24 && same; k++) if (cRow[24 * c + k] !== rowCur[ro + k]) same = false;
+        if (same) {
+          hit[q] = c;
+          break;
+        }
+      }
+    }
+    for (let q = 0; q < s; q++) {
+      const r = this.secRows[q], o = 6 * r, base = q * T, pb = q * N, c = hit[q];
+      if (c >= 0) {
+        // unchanged row, unchanged tree: its path and path vectors are the cached ones
+        const cb = c * T;
+        const n = (plen[q] = this.pcLen[c]);
+        for (let t = 0; t < n; t++) {
+          const i = (path[pb + t] = this.pcPath[c * N + t]), oi = off[i];
+          for (let k = 0; k < dim[i]; k++) {
+            Y[base + oi + k] = this.pcY[cb + oi + k];
+            Z[base + oi + k] = this.pcZ[cb + oi + k];
+            YJ[base + oi + k] = this.pcYJ[cb + oi + k];
+          }
+        }
+        stats.rowsReused++;
+        continue;
+      }
       // the nodes on the paths from the row's bodies to the root, children first
       let n = 0;
       for (let side = 0; side < 2; side++) {
@@ -2308,7 +2390,10 @@ export class ImpulseSolver {
         }
       }
       plen[q] = n;
-      for (let v = 0; v < (asym ? 2 : 1); v++) {
+      // (Y from G, YJ from J: the same numbers when the row's G = J)
+      let jIsG = true;
+      for (let k = 0; k < 12 && jIsG; k++) if (rowCur[24 * q + k] !== rowCur[24 * q + 12 + k]) jIsG = false;
+      for (let v = 0; v < (jIsG ? 1 : 2); v++) {
         const y = v === 0 ? Y : YJ;
         for (let t = 0; t < n; t++) {
           const i = path[pb + t];
@@ -2330,6 +2415,11 @@ export class ImpulseSolver {
           }
         }
       }
+      if (jIsG)
+        for (let t = 0; t < n; t++) {
+          const oi = base + off[path[pb + t]];
+          for (let k = 0; k < dim[path[pb + t]]; k++) YJ[oi + k] = Y[oi + k];
+        }
       // Z = D⁻¹ Y on the path
       for (let t = 0; t < n; t++) {
         const i = path[pb + t], di = dim[i], oi = base + off[i], wo = 36 * i;
@@ -2341,25 +2431,69 @@ export class ImpulseSolver {
       }
     }
     // S_mq = Σ over the nodes on both paths of (L⁻¹ J_mᵀ)_i · (D⁻¹ L⁻¹ G_qᵀ)_i
+    // (without sliding rows J = G and the upper triangle is mirrored; an entry computed
+    // directly in the previous build is reused when both rows are unchanged and its
+    // J side is the same: same symmetry, or the row's J = G)
+    const L = asym ? YJ : Y;
     const S = this.S;
+    const Sc = (this.pcSmCur = growF(this.pcSmCur, s * s)), dirCur = (this.pcDirCur = growU(this.pcDirCur, s * s));
+    dirCur.fill(0, 0, s * s);
+    const cSm = this.pcSm, cDir = this.pcDir;
     mark.fill(-1, 0, N);
     for (let m = 0; m < s; m++) {
-      const pm = m * N, nm = plen[m], bm = m * T;
-      for (let t = 0; t < nm; t++) mark[path[pm + t]] = m;
-      // (symmetric without sliding rows: the upper triangle is mirrored)
+      const pm = m * N, nm = plen[m], bm = m * T, cm = hit[m];
+      let jOk = cm >= 0 && asym === this.pcAsym;
+      if (cm >= 0 && !jOk) {
+        jOk = true;
+        for (let k = 0; k < 12 && jOk; k++) if (rowCur[24 * m + k] !== rowCur[24 * m + 12 + k]) jOk = false;
+      }
+      let marked = false;
       for (let q = asym ? 0 : m; q < s; q++) {
-        const pq = q * N, nq = plen[q], bq = q * T;
-        let sum = 0;
-        for (let t = 0; t < nq; t++) {
-          const i = path[pq + t];
-          if (mark[i] !== m) continue;
-          const oi = off[i];
-          for (let k = 0; k < dim[i]; k++) sum += YJ[bm + oi + k] * Z[bq + oi + k];
+        const cq = hit[q];
+        let sum: number;
+        stats.entries++;
+        if (jOk && cq >= 0 && cDir[cm * cs + cq]) {
+          sum = cSm[cm * cs + cq];
+          stats.entriesReused++;
+        } else {
+          if (!marked) {
+            for (let t = 0; t < nm; t++) mark[path[pm + t]] = m;
+            marked = true;
+          }
+          const pq = q * N, nq = plen[q], bq = q * T;
+          sum = 0;
+          for (let t = 0; t < nq; t++) {
+            const i = path[pq + t];
+            if (mark[i] !== m) continue;
+            const oi = off[i];
+            for (let k = 0; k < dim[i]; k++) sum += L[bm + oi + k] * Z[bq + oi + k];
+          }
         }
         S[m * s + q] = sum;
-        if (!asym) S[q * s + m] = sum;
+        Sc[m * s + q] = sum;
+        dirCur[m * s + q] = 1;
+        if (!asym) {
+          S[q * s + m] = sum;
+          Sc[q * s + m] = sum;
+        }
       }
     }
+    // this build becomes the cache of the next (buffers swapped, nothing copied)
+    let tf: Float64Array<ArrayBuffer>, ti: Int32Array<ArrayBuffer>, tu: Uint8Array<ArrayBuffer>;
+    tf = this.pcY; this.pcY = this.pY; this.pY = tf;
+    tf = this.pcZ; this.pcZ = this.pZ; this.pZ = tf;
+    tf = this.pcYJ; this.pcYJ = this.pYJ; this.pYJ = tf;
+    ti = this.pcPath; this.pcPath = this.pPath; this.pPath = ti;
+    ti = this.pcLen; this.pcLen = this.pLen; this.pLen = ti;
+    tf = this.pcRow; this.pcRow = this.pcRowCur; this.pcRowCur = tf;
+    ti = this.pcD; this.pcD = this.pcDCur; this.pcDCur = ti;
+    tf = this.pcSm; this.pcSm = this.pcSmCur; this.pcSmCur = tf;
+    tu = this.pcDir; this.pcDir = this.pcDirCur; this.pcDirCur = tu;
+    this.pcS = s;
+    this.pcT = T;
+    this.pcN = N;
+    this.pcAsym = asym;
+    this.pcValid = true;
   }
 
   private solveSparse(): void {
