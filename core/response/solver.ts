@@ -359,6 +359,8 @@ export class ImpulseSolver {
   // whose data (G, J, bodies) is unchanged keeps its path vectors, and a pair of such rows its
   // entry of S, bit for bit (the contact-state loop changes a few rows per pass).
   private pcValid = false;
+  private x0Valid = false; // x0c holds the tree solve of the base right-hand side
+  private x0c = F64(0);
   private pcS = 0; // rows in the cache
   private pcT = 0;
   private pcN = 0;
@@ -803,6 +805,7 @@ export class ImpulseSolver {
     this.rejoins.fill(0, 0, nc);
     let iterations = 0, noEliminate = false;
     this.pcValid = false;
+    this.x0Valid = false;
     for (;;) {
       iterations++;
       this.linearSolves++;
@@ -1162,6 +1165,7 @@ export class ImpulseSolver {
   /** Chooses the primary joints (a spanning forest) and orders the tree nodes children-first. */
   private buildForest(): void {
     this.pcValid = false;
+    this.x0Valid = false;
     const nd = this.nd, nj = this.nj;
     this.ufParent = growI(this.ufParent, nd);
     this.compRoot = growI(this.compRoot, nd);
@@ -1434,6 +1438,7 @@ export class ImpulseSolver {
   /** Block LDLᵀ of the tree part of [M Jᵀ; J 0], children first (no fill-in). */
   private factor(): void {
     this.pcValid = false;
+    this.x0Valid = false;
     // joint rows are needed for the coupling blocks; contact rows are not
     this.ensureRows(3 * this.nj + 1);
     let r = 0;
@@ -1775,6 +1780,7 @@ export class ImpulseSolver {
    */
   private eliminateGroupBody(d: number): void {
     this.pcValid = false;
+    this.x0Valid = false;
     if (this.grpHead[d] >= 0 && !this.grpFull[d]) this.decomposeGroup(d);
     if (this.slCount[d] > 0 && this.eliminateOblique(d)) return;
     this.slIn[d] = 0;
@@ -1848,6 +1854,7 @@ export class ImpulseSolver {
    */
   private eliminateOblique(d: number): boolean {
     this.pcValid = false;
+    this.x0Valid = false;
     const rank = this.grpRank[d], k = rank + this.slCount[d];
     if (k > 6) return false;
     const b = this.dynBody[d], m = this.mass[b], I = this.inertia, io = 9 * b;
@@ -2564,8 +2571,16 @@ export class ImpulseSolver {
     }
     const x = this.x, x0 = this.x0;
     if (s > 0) {
-      this.fillBaseRhs(x0);
-      this.treeSolve(x0);
+      // (the free solve M⁻¹-through-the-tree of the base right-hand side is the same in every
+      // pass while the tree factorization stands: kept, as the path vectors are)
+      if (this.x0Valid) x0.set(this.x0c.subarray(0, T));
+      else {
+        this.fillBaseRhs(x0);
+        this.treeSolve(x0);
+        this.x0c = growF(this.x0c, T);
+        this.x0c.set(x0.subarray(0, T));
+        this.x0Valid = true;
+      }
       this.addEliminatedOffsets(x0);
       this.sRhs = growF(this.sRhs, s);
       this.sMu = growF(this.sMu, s);
