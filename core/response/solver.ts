@@ -419,7 +419,7 @@ export class ImpulseSolver {
     this.solveOnce(bodies, joints, contacts, options, out);
     const e0 = out.kineticEnergyBefore;
     // (the restitution phases of `solvePoisson` have guards of their own)
-    if ((options.friction ?? 'coulomb') !== 'coulomb' || out.kineticEnergyAfter <= e0 * (1 + 1e-12) || this.poissonUsed) return this.remember(out);
+    if ((options.friction ?? 'coulomb') !== 'coulomb' || this.gained(out) <= e0 * (1 + 1e-12) || this.poissonUsed) return this.remember(out);
     // Keeping each sliding impulse in its sticking direction (the paper's α, β
     // conditions) can add kinetic energy when several contacts slide at once.
     // Then a friction scale s in [0, 1] that adds none is found and the whole
@@ -433,18 +433,18 @@ export class ImpulseSolver {
     // at lo is kept as found, not solved again.
     const tol = e0 * (1 + 1e-12);
     const best = this.guardBest;
-    let lo = 0, hi = 1, fhi = out.kineticEnergyAfter - tol, flo: number;
+    let lo = 0, hi = 1, fhi = this.gained(out) - tol, flo: number;
     try {
       this.gammaScale = 0;
       this.solveOnce(bodies, joints, contacts, options, best);
-      flo = best.kineticEnergyAfter - tol;
+      flo = this.gained(best) - tol;
       let side = 0;
       for (let k = 0; k < 8 && hi - lo > 1 / 65536 && !(lo > 0 && flo >= -1e-9 * e0); k++) {
         let s = fhi > flo ? (lo * fhi - hi * flo) / (fhi - flo) : 0.5 * (lo + hi);
         if (k % 3 === 2 || !(s > lo + (hi - lo) / 64 && s < hi - (hi - lo) / 64)) s = 0.5 * (lo + hi);
         this.gammaScale = s;
         this.solveOnce(bodies, joints, contacts, options, out);
-        const f = out.kineticEnergyAfter - tol;
+        const f = this.gained(out) - tol;
         if (f <= 0) {
           lo = s;
           flo = f;
@@ -468,6 +468,40 @@ export class ImpulseSolver {
   }
 
   private guardBest = new ImpulseSolution();
+
+  /**
+   * What the energy guards compare with the energy before: the kinetic
+   * energy after minus the work W done on the dynamic bodies by the motion of
+   * the keyframed ones (Σ impulse received · velocity of the keyframed
+   * point) when W > 0. A keyframed bat swung into a ball adds energy by law;
+   * what must not add any is the response itself (seen from the bat). Before,
+   * the guards compared the plain energies, so a bat hit always "added
+   * energy" and every guard scaled the friction to 0 after its full search
+   * (the bat-and-ball sample: 428 linear solves in one call, the ball leaving
+   * without the bat's friction). With W ≤ 0 (keyframed bodies at rest, or
+   * taking energy out) this is the kinetic energy after, exactly, as before.
+   */
+  private gained(out: ImpulseSolution): number {
+    const nj = this.nj, nc = this.nc, P = this.contactPoint, J = this.jointPoint, vel = this.vel, com = this.com;
+    let w = 0;
+    for (let k = 0; k < nj + nc; k++) {
+      const a = this.cA[k], b = this.cB[k];
+      const aKf = a >= 0 && this.dyn[a] < 0, bKf = b >= 0 && this.dyn[b] < 0;
+      if (aKf === bKf) continue;
+      const aDyn = a >= 0 && this.dyn[a] >= 0, bDyn = b >= 0 && this.dyn[b] >= 0;
+      if (!(aKf && bDyn) && !(bKf && aDyn)) continue;
+      const imp = k < nj ? out.jointImpulse : out.contactImpulse, io = 3 * (k < nj ? k : k - nj);
+      const pts = k < nj ? J : P;
+      const kf = aKf ? a : b, sg = aKf ? -1 : 1; // impulse received by the dynamic side
+      const vo = 6 * kf;
+      const rx = pts[io] - com[3 * kf], ry = pts[io + 1] - com[3 * kf + 1], rz = pts[io + 2] - com[3 * kf + 2];
+      const wx = vel[vo + 3], wy = vel[vo + 4], wz = vel[vo + 5];
+      const vx = vel[vo] + wy * rz - wz * ry, vy = vel[vo + 1] + wz * rx - wx * rz, vz = vel[vo + 2] + wx * ry - wy * rx;
+      w += sg * (imp[io] * vx + imp[io + 1] * vy + imp[io + 2] * vz);
+    }
+    // (only work put in counts: keyframed bodies that take energy out leave the plain E⁺ ≤ E⁻)
+    return w > 0 ? out.kineticEnergyAfter - w : out.kineticEnergyAfter;
+  }
 
   /** Keeps what a warm start of the next solve needs. */
   private remember(out: ImpulseSolution): ImpulseSolution {
@@ -561,7 +595,7 @@ export class ImpulseSolver {
         this.writeResult(out, it);
         out.restitutionScale = 1;
         // (one ε: sliding friction that adds energy is left to the guard of `solve`, as always)
-        if (uniformAll || out.kineticEnergyAfter <= out.kineticEnergyBefore * (1 + 1e-12)) return out;
+        if (uniformAll || this.gained(out) <= out.kineticEnergyBefore * (1 + 1e-12)) return out;
       }
       // (the compression phase starts with the contacts Newton's attempt separated left out;
       // one that approaches comes back as a fresh contact)
@@ -608,7 +642,7 @@ export class ImpulseSolver {
     const e0 = out.kineticEnergyBefore, tol = e0 * (1 + 1e-12);
     let finiteFriction = false;
     for (let c = 0; c < nc; c++) if (this.contactGamma[c] > 0 && this.contactGamma[c] !== Infinity) finiteFriction = true;
-    if (out.kineticEnergyAfter > tol && finiteFriction) {
+    if (this.gained(out) > tol && finiteFriction) {
       // Several sliding contacts can add energy in the compression phase (see `solve`): the
       // friction scale is found for this phase alone (bisection to 2⁻⁶; 0 = frictionless,
       // which adds none), so the restitution phase starts from a compression that adds none.
@@ -625,12 +659,12 @@ export class ImpulseSolver {
         its += this.runContactStates(unilateral, dense, groupMode, vScale, restModel);
         this.writeResult(out, its);
         if (k === 6) break;
-        if (out.kineticEnergyAfter <= tol) lo = g;
+        if (this.gained(out) <= tol) lo = g;
         else hi = g;
       }
       out.frictionScale = lo;
     }
-    const frictionScale = out.frictionScale, ec = out.kineticEnergyAfter;
+    const frictionScale = out.frictionScale, ec = this.gained(out);
     // keep the compression phase: impulses, states, velocities u_c, and u⁻
     this.p1C = growF(this.p1C, 3 * nc);
     this.p1J = growF(this.p1J, 3 * nj);
@@ -657,18 +691,18 @@ export class ImpulseSolver {
     }
     if (!anyImpulse) return out;
     if (uniform && this.uniformRestitution(eps0, vScale, out)) {
-      if (out.kineticEnergyAfter <= tol || ec > tol) return out;
+      if (this.gained(out) <= tol || ec > tol) return out;
       // (sliding friction with ε can add energy: the bisection below finds the restitution scale)
     }
     its += this.restitutionPhase(1, unilateral, dense, groupMode, vScale, restModel, out);
     // Different ε (or friction in the restitution phase) can add energy: the largest
     // restitution scale s that adds none, by bisection to 2⁻⁶ (s = 0 is the compression phase).
-    if (out.kineticEnergyAfter > tol && ec <= tol) {
+    if (this.gained(out) > tol && ec <= tol) {
       let lo = 0, hi = 1;
       for (let k = 0; k < 6; k++) {
         const s = 0.5 * (lo + hi);
         its += this.restitutionPhase(s, unilateral, dense, groupMode, vScale, restModel, out);
-        if (out.kineticEnergyAfter <= tol) lo = s;
+        if (this.gained(out) <= tol) lo = s;
         else hi = s;
       }
       its += this.restitutionPhase(lo, unilateral, dense, groupMode, vScale, restModel, out);
