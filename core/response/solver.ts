@@ -100,7 +100,10 @@ export class ImpulseSolution {
   kineticEnergyAfter = 0;
   /**
    * 1 normally; below 1 when several sliding contacts would have added energy
-   * and their friction was scaled down by this factor to prevent it.
+   * and their friction was scaled down by this factor to prevent it. (Energy
+   * the motion of keyframed bodies puts in — a swung bat — is allowed: the
+   * guards compare E⁺ − W with E⁻, W the work of the keyframed points on the
+   * dynamic bodies when positive.)
    */
   frictionScale = 1;
   /**
