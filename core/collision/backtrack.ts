@@ -36,28 +36,102 @@ export const FEATURE_VERTEX_TRIANGLE = 1;
 /** Distance (relative to the largest coordinate) within which the CCD may report a contact. */
 export const CCD_REACH = 4e-9;
 
+/** Numbers per triangle in a motion box (`motionBoxInto`). */
+export const MOTION_BOX = 13;
+
 let _order = new Int32Array(0);
 let _lb = new Float64Array(0);
+let _win = new Float64Array(0);
 const _tuv = new Float64Array(3);
+
+/**
+ * Moving-interval bound, one axis at a time. On axis k the first part's
+ * points at time t lie in [lo₀ + t·min Δ, hi₀ + t·max Δ] (each point is a
+ * convex combination of its part's vertices, whose coordinates move by their
+ * own Δ), and likewise the second part's; a contact the CCD reports needs the
+ * two points within its reach R on every axis. So on each axis the two
+ * intervals, widened by R, must meet: g ≤ t·s for both orderings, with g the
+ * gap at the start (less R) and s the largest closing rate from the
+ * relative displacements. Each is a linear condition on t; the times that
+ * satisfy all six form a window of [0, 1]. `_wLo`/`_wHi` hold it.
+ */
+let _wLo = 0, _wHi = 1;
+
+/** Narrows the window by one axis (extremes at the start and of the displacements of each part). False when it is empty. */
+function axisWindow(alo: number, ahi: number, dalo: number, dahi: number, blo: number, bhi: number, dblo: number, dbhi: number, R: number): boolean {
+  // first part's top reaches the second's bottom: blo − ahi − R ≤ t·(dahi − dblo)
+  let g = blo - ahi - R, s = dahi - dblo;
+  if (g > 0) {
+    if (!(s > 0)) return false;
+    const t = (g / s) * (1 - 1e-15);
+    if (t > _wLo) _wLo = t;
+  } else if (s < 0) {
+    const t = (g / s) * (1 + 1e-15);
+    if (t < _wHi) _wHi = t;
+  }
+  // second part's top reaches the first's bottom: alo − bhi − R ≤ t·(dbhi − dalo)
+  g = alo - bhi - R; s = dbhi - dalo;
+  if (g > 0) {
+    if (!(s > 0)) return false;
+    const t = (g / s) * (1 - 1e-15);
+    if (t > _wLo) _wLo = t;
+  } else if (s < 0) {
+    const t = (g / s) * (1 + 1e-15);
+    if (t < _wHi) _wHi = t;
+  }
+  return _wLo <= _wHi;
+}
+
+/**
+ * Rounding margin (relative to the largest coordinate) added to the CCD's
+ * reach in the bounds: the differences and products above round by a few ε
+ * of that scale, far below it.
+ */
+const BOUND_PAD = 1e-12;
 
 /**
  * Earliest time at which the two parts of feature f (24 numbers at
  * coords[f·24]: 4 points at the start, then at the end; the first part is
  * point 0 for vertex–triangle, points 0–1 for edge–edge) can come within the
- * CCD's tolerance: the gap between their boxes at the start, less that
- * tolerance, over the largest closing speed. 0 when the boxes already
- * (nearly) overlap; Infinity when they never close that gap.
+ * CCD's tolerance: the later of (1) the gap between their boxes at the start,
+ * less that tolerance, over the largest closing speed, and (2) the start of
+ * the per-axis window of the moving intervals (`axisWindow`). 0 when the
+ * boxes already (nearly) overlap and the window starts at 0; Infinity when
+ * the window within the step is empty (the parts cannot come within the
+ * tolerance during the step).
  */
 export function earliestPossibleContact(coords: ArrayLike<number>, f: number, kind: number): number {
+  const t = featureBounds(coords, f, kind);
+  return t > _wLo ? t : _wLo;
+}
+
+/**
+ * The two bounds of `earliestPossibleContact`: returns the box-gap bound
+ * (Infinity when the window is empty) and leaves the window's start in
+ * `_wLo`. firstContact orders the features by the first (the order, and so
+ * the feature that wins a tie, is that of the plain bound) and skips those
+ * whose window starts at or after the earliest contact found.
+ */
+function featureBounds(coords: ArrayLike<number>, f: number, kind: number): number {
   const o = f * 24, n1 = kind === FEATURE_VERTEX_TRIANGLE ? 1 : 2;
   let gap2 = 0, scale = 0;
   for (let i = 0; i < 24; i++) { const ax = Math.abs(coords[o + i]); if (ax > scale) scale = ax; }
+  const R = (CCD_REACH + BOUND_PAD) * scale;
+  _wLo = 0; _wHi = 1;
   for (let k = 0; k < 3; k++) {
     let alo = Infinity, ahi = -Infinity, blo = Infinity, bhi = -Infinity;
+    let dalo = Infinity, dahi = -Infinity, dblo = Infinity, dbhi = -Infinity;
     for (let i = 0; i < 4; i++) {
-      const x = coords[o + i * 3 + k];
-      if (i < n1) { if (x < alo) alo = x; if (x > ahi) ahi = x; } else { if (x < blo) blo = x; if (x > bhi) bhi = x; }
+      const x = coords[o + i * 3 + k], d = coords[o + 12 + i * 3 + k] - x;
+      if (i < n1) {
+        if (x < alo) alo = x; if (x > ahi) ahi = x;
+        if (d < dalo) dalo = d; if (d > dahi) dahi = d;
+      } else {
+        if (x < blo) blo = x; if (x > bhi) bhi = x;
+        if (d < dblo) dblo = d; if (d > dbhi) dbhi = d;
+      }
     }
+    if (!axisWindow(alo, ahi, dalo, dahi, blo, bhi, dblo, dbhi, R)) { _wLo = Infinity; return Infinity; }
     const g = blo > ahi ? blo - ahi : alo > bhi ? alo - bhi : 0;
     gap2 += g * g;
   }
@@ -82,6 +156,58 @@ export function earliestPossibleContact(coords: ArrayLike<number>, f: number, ki
 }
 
 /**
+ * Earliest time in the step at which two linearly moving triangles (ta of
+ * positions A0 → A1, indices IA; tb of B0 → B1, IB) can come within the CCD's
+ * reach: the start of the per-axis window of their moving intervals
+ * (`axisWindow`), Infinity when it is empty. Every feature of the pair
+ * (vertex–triangle, edge–edge) lies within the two triangles, so none of
+ * their CCD contacts lies before it.
+ */
+export function touchWindow(
+  A0: Float64Array, A1: Float64Array, IA: Uint32Array, ta: number,
+  B0: Float64Array, B1: Float64Array, IB: Uint32Array, tb: number,
+): number {
+  motionBoxInto(A0, A1, IA, ta, _mA, 0);
+  motionBoxInto(B0, B1, IB, tb, _mB, 0);
+  return touchWindowMotion(_mA, 0, _mB, 0);
+}
+
+const _mA = new Float64Array(MOTION_BOX), _mB = new Float64Array(MOTION_BOX);
+
+/**
+ * The motion box of triangle t (positions P0 → P1, indices I) into
+ * out[o..o+12]: per axis k at out[o+4k..]: the least and largest coordinate
+ * at the start, the least and largest displacement; then at out[o+12] the
+ * largest absolute coordinate at either sample (the scale of the CCD's reach).
+ */
+export function motionBoxInto(P0: Float64Array, P1: Float64Array, I: Uint32Array, t: number, out: Float64Array, o: number): void {
+  const a = I[t * 3] * 3, b = I[t * 3 + 1] * 3, c = I[t * 3 + 2] * 3;
+  let m = 0;
+  for (let k = 0; k < 3; k++) {
+    const p0 = P0[a + k], p1 = P0[b + k], p2 = P0[c + k], q0 = P1[a + k], q1 = P1[b + k], q2 = P1[c + k];
+    const d0 = q0 - p0, d1 = q1 - p1, d2 = q2 - p2;
+    const lo = p0 < p1 ? (p0 < p2 ? p0 : p2) : p1 < p2 ? p1 : p2, hi = p0 > p1 ? (p0 > p2 ? p0 : p2) : p1 > p2 ? p1 : p2;
+    const lq = q0 < q1 ? (q0 < q2 ? q0 : q2) : q1 < q2 ? q1 : q2, hq = q0 > q1 ? (q0 > q2 ? q0 : q2) : q1 > q2 ? q1 : q2;
+    out[o + k * 4] = lo; out[o + k * 4 + 1] = hi;
+    out[o + k * 4 + 2] = d0 < d1 ? (d0 < d2 ? d0 : d2) : d1 < d2 ? d1 : d2;
+    out[o + k * 4 + 3] = d0 > d1 ? (d0 > d2 ? d0 : d2) : d1 > d2 ? d1 : d2;
+    if (-lo > m) m = -lo; if (hi > m) m = hi; if (-lq > m) m = -lq; if (hq > m) m = hq;
+  }
+  out[o + 12] = m;
+}
+
+/** `touchWindow` from the two triangles' motion boxes (`motionBoxInto`) at mA[oa..], mB[ob..]. */
+export function touchWindowMotion(mA: Float64Array, oa: number, mB: Float64Array, ob: number): number {
+  const sa = mA[oa + 12], sb = mB[ob + 12];
+  const R = (CCD_REACH + BOUND_PAD) * (sa > sb ? sa : sb);
+  _wLo = 0; _wHi = 1;
+  for (let k = 0; k < 12; k += 4) {
+    if (!axisWindow(mA[oa + k], mA[oa + k + 1], mA[oa + k + 2], mA[oa + k + 3], mB[ob + k], mB[ob + k + 1], mB[ob + k + 2], mB[ob + k + 3], R)) return Infinity;
+  }
+  return _wLo;
+}
+
+/**
  * First contact over `count` features (24 numbers each in `coords`, kind per
  * feature in `kinds`: FEATURE_VERTEX_TRIANGLE or FEATURE_EDGE_EDGE) within
  * the step [0, tLimit). Writes t, u, v and the feature index into
@@ -90,13 +216,14 @@ export function earliestPossibleContact(coords: ArrayLike<number>, f: number, ki
  * out[0] is Infinity when there is no contact.
  */
 export function firstContact(coords: ArrayLike<number>, kinds: ArrayLike<number>, count: number, out: Float64Array, tLimit = Infinity): number {
-  if (_order.length < count) { _order = new Int32Array(count * 2); _lb = new Float64Array(count * 2); }
-  const order = _order, lb = _lb;
+  if (_order.length < count) { _order = new Int32Array(count * 2); _lb = new Float64Array(count * 2); _win = new Float64Array(count * 2); }
+  const order = _order, lb = _lb, win = _win;
   let n = 0;
   for (let f = 0; f < count; f++) {
-    const t = earliestPossibleContact(coords, f, kinds[f]);
-    if (t > 1 || t >= tLimit) continue; // cannot touch within the step
+    const t = featureBounds(coords, f, kinds[f]);
+    if (t > 1 || t >= tLimit || _wLo >= tLimit) continue; // cannot touch within the step (or before tLimit)
     lb[f] = t;
+    win[f] = _wLo;
     order[n++] = f;
   }
   // earliest possible first (insertion into a sorted prefix: feature lists are short)
@@ -106,6 +233,7 @@ export function firstContact(coords: ArrayLike<number>, kinds: ArrayLike<number>
   for (let k = 0; k < n; k++) {
     const f = order[k];
     if (lb[f] >= best) break; // this and every later feature cannot precede the contact found
+    if (win[f] >= best) continue; // this one cannot either (its window starts later)
     searches++;
     if (ccdQueryFlat(kinds[f] === FEATURE_VERTEX_TRIANGLE, coords, f * 24, _tuv, 0, 0, 100_000, best)) {
       best = _tuv[0];

@@ -52,12 +52,15 @@ import { SceneEvaluator } from '../anim';
 import { Rig, computeSkinMatrices, dominantJointPerTriangle, skeletonHops, skinPositions } from '../skeleton';
 import { TriangleBVH } from './bvh';
 import { PartSweepAndPrune, partPairIgnored as isIgnored, settingsCollide as groupsCollide } from './sap';
-import { CCD_REACH, FEATURE_EDGE_EDGE, FEATURE_VERTEX_TRIANGLE, featurePoint, firstContact } from './backtrack';
+import { CCD_REACH, FEATURE_EDGE_EDGE, FEATURE_VERTEX_TRIANGLE, MOTION_BOX, touchWindowMotion, featurePoint, firstContact, motionBoxInto } from './backtrack';
 import { reduceContacts } from './contacts';
 import { convexFromMesh, convexPolyhedraIntersect, isConvexMesh, updateConvexPlanes, type ConvexPolyhedron } from './convex';
 import { closestPointOnMesh, closestPointOnTriangle, forEachLeafNodePair, forEachLeafPair, pointInParts, verticesInBox } from './query';
 import { closestPointOnTriangleRegion, signedDistance, vertexTriangles, type VertexTriangles } from './signed';
 import { triTriIntersect, triTriOverlap } from './tritri';
+
+/** Numbers per triangle motion box (a module constant: read once, not per pair). */
+const MOTION_STRIDE = MOTION_BOX;
 
 export interface PartInfo {
   /** Object index in `CollisionScene.objects`. */
@@ -637,6 +640,8 @@ export class CollisionScene {
   private readonly _leafBoxB = new Float64Array(6 * 64);
   private readonly _leafSweptA = new Float64Array(6);
   private readonly _leafSweptB = new Float64Array(6 * 64);
+  private readonly _leafMotionA = new Float64Array(MOTION_BOX);
+  private readonly _leafMotionB = new Float64Array(MOTION_BOX * 64);
 
   private narrow(pa: number, pb: number, continuous: boolean): FrameContact | null {
     const A = this.parts[pa], B = this.parts[pb];
@@ -689,7 +694,7 @@ export class CollisionScene {
     };
     const ua = treeA.u32, ub = treeB.u32, fa = treeA.f32, fb = treeB.f32, orderA = treeA.order, orderB = treeB.order;
     const boxA = this._leafBoxA, boxB = this._leafBoxB, keepB = this._leafKeep, Ia = oa.indices, Ib = ob.indices;
-    const sweptA = this._leafSweptA, sweptB = this._leafSweptB;
+    const sweptA = this._leafSweptA, sweptB = this._leafSweptB, motA = this._leafMotionA, motB = this._leafMotionB;
     const cA = this.triBoxes(pa), cB = this.triBoxes(pb), tbA = cA.box, tbB = cB.box, stA = cA.stamp, stB = cB.stamp, fs = this.frameStamp;
     forEachLeafNodePair(treeA, treeB, (na, nb) => {
       const pa = na * 8, pb = nb * 8;
@@ -704,6 +709,7 @@ export class CollisionScene {
           sweptTriBoxInto(Qb, Pb, Ib, tb, sweptB, nk * 6);
           if (!boxMeetsNode(sweptB, nk * 6, fa, pa)) continue;
           triBoxInto(Pb, Ib, tb, boxB, nk * 6);
+          motionBoxInto(Qb, Pb, Ib, tb, motB, nk * MOTION_STRIDE);
           keepB[nk++] = tb;
         }
         if (nk === 0) return;
@@ -712,6 +718,7 @@ export class CollisionScene {
           sweptTriBoxInto(Qa, Pa, Ia, ta, sweptA, 0);
           if (!boxMeetsNode(sweptA, 0, fb, pb)) continue;
           triBoxInto(Pa, Ia, ta, boxA, 0);
+          motionBoxInto(Qa, Pa, Ia, ta, motA, 0);
           for (let m = 0; m < nk; m++) {
             const tb = keepB[m];
             if (self && sharesVertex(Ia, ta, tb)) continue;
@@ -719,8 +726,12 @@ export class CollisionScene {
             const o = m * 6;
             if (!(sweptB[o] > sweptA[3] || sweptB[o + 1] > sweptA[4] || sweptB[o + 2] > sweptA[5] || sweptA[0] > sweptB[o + 3] || sweptA[1] > sweptB[o + 4] || sweptA[2] > sweptB[o + 5])) {
               if (!(boxB[o] > boxA[3] || boxB[o + 1] > boxA[4] || boxB[o + 2] > boxA[5] || boxA[0] > boxB[o + 3] || boxA[1] > boxB[o + 4] || boxA[2] > boxB[o + 5])) cross(ta, tb);
-              const lb = earliestTouch(Qa, Pa, Ia, ta, Qb, Pb, Ib, tb);
-              if (lb <= 1) this.addCandidate(ta, tb, lb);
+              // the plain bound orders the candidates (and so decides which pair
+              // wins a tie, as before); the window of the moving intervals
+              // skips those that cannot precede a contact found, or touch at all
+              const mo = m * MOTION_STRIDE;
+              const lb = earliestTouch(motA, 0, motB, mo, Qa, Pa, Ia, ta, Qb, Pb, Ib, tb);
+              if (lb <= 1) this.addCandidate(ta, tb, lb, touchWindowMotion(motA, 0, motB, mo));
             }
           }
         }
@@ -763,6 +774,7 @@ export class CollisionScene {
         if (lbs[i] >= best) break;
         heap[0] = heap[--m];
         siftDownMin(heap, m, 0, lbs);
+        if (this._candWin[i] >= best) continue; // its window starts after the contact found
         const ta = this._candTris[i * 2], tb = this._candTris[i * 2 + 1];
         this._nFeat = 0;
         this.addFeatures(oa, ta, ob, tb);
@@ -898,6 +910,7 @@ export class CollisionScene {
   // candidate triangle pairs of the step (triangles, earliest possible contact, heap scratch)
   private _candTris = new Int32Array(256);
   private _candLb = new Float64Array(128);
+  private _candWin = new Float64Array(128);
   private _candHeap = new Int32Array(128);
   private _nCand = 0;
   // features of one triangle pair (24 numbers each) and their kinds
@@ -906,14 +919,16 @@ export class CollisionScene {
   private _nFeat = 0;
   private readonly _fc = new Float64Array(4);
 
-  private addCandidate(ta: number, tb: number, lb: number): void {
+  private addCandidate(ta: number, tb: number, lb: number, win: number): void {
     if (this._nCand === this._candLb.length) {
       const cap = this._nCand * 2;
       const nt = new Int32Array(cap * 2); nt.set(this._candTris); this._candTris = nt;
       const nl = new Float64Array(cap); nl.set(this._candLb); this._candLb = nl;
+      const nw = new Float64Array(cap); nw.set(this._candWin); this._candWin = nw;
       this._candHeap = new Int32Array(cap);
     }
     this._candTris[this._nCand * 2] = ta; this._candTris[this._nCand * 2 + 1] = tb;
+    this._candWin[this._nCand] = win;
     this._candLb[this._nCand++] = lb;
   }
 
@@ -1977,21 +1992,18 @@ function loadTri(out: Float64Array, P: ArrayLike<number>, I: Uint32Array, t: num
  * points of the triangles shrinks at most at max_i |Δa_i − c| + max_j |Δb_j − c|
  * per step (any c; here Δb_0); they cannot touch before the gap between their
  * boxes at the start is closed. 0 when the boxes overlap; above 1 when the
- * triangles stay apart during the step.
+ * triangles stay apart during the step (the start boxes and the scale from
+ * the triangles' motion boxes). Orders the candidates (see
+ * `touchWindowMotion` for the tighter window that skips them).
  */
 function earliestTouch(
+  mA: Float64Array, oa: number, mB: Float64Array, ob: number,
   A0: Float64Array, A1: Float64Array, IA: Uint32Array, ta: number, B0: Float64Array, B1: Float64Array, IB: Uint32Array, tb: number,
 ): number {
-  let gap2 = 0, scale = 0;
-  for (let k = 0; k < 3; k++) {
-    let alo = Infinity, ahi = -Infinity, blo = Infinity, bhi = -Infinity;
-    for (let j = 0; j < 3; j++) {
-      const a = A0[IA[ta * 3 + j] * 3 + k], b = B0[IB[tb * 3 + j] * 3 + k];
-      if (a < alo) alo = a; if (a > ahi) ahi = a;
-      if (b < blo) blo = b; if (b > bhi) bhi = b;
-      const m = Math.abs(a) > Math.abs(b) ? Math.abs(a) : Math.abs(b);
-      if (m > scale) scale = m;
-    }
+  // the boxes at the start and the scale come from the two motion boxes (motionBoxInto)
+  let gap2 = 0;
+  for (let k = 0; k < 12; k += 4) {
+    const alo = mA[oa + k], ahi = mA[oa + k + 1], blo = mB[ob + k], bhi = mB[ob + k + 1];
     const g = blo > ahi ? blo - ahi : alo > bhi ? alo - bhi : 0;
     gap2 += g * g;
   }
@@ -2009,11 +2021,7 @@ function earliestTouch(
   }
   // less the distance within which the CCD reports a contact (relative to the
   // coordinates, end positions included), so no reported contact is cut
-  let s1 = scale;
-  for (let j = 0; j < 3; j++) {
-    const a = IA[ta * 3 + j] * 3, b = IB[tb * 3 + j] * 3;
-    for (let k = 0; k < 3; k++) { const m = Math.max(Math.abs(A1[a + k]), Math.abs(B1[b + k])); if (m > s1) s1 = m; }
-  }
+  const s1 = mA[oa + 12] > mB[ob + 12] ? mA[oa + 12] : mB[ob + 12];
   const gap = Math.sqrt(gap2) - CCD_REACH * (s1 + 1e-300);
   if (gap <= 0) return 0;
   const reach = (ma + mb) * (1 + 1e-12) + 1e-12 * (s1 + 1);

@@ -1,0 +1,122 @@
+import { describe, expect, it } from 'vitest';
+import { FEATURE_EDGE_EDGE, FEATURE_VERTEX_TRIANGLE, earliestPossibleContact, touchWindow } from './backtrack';
+import { ccdQueryFlat } from './ccd';
+import { mulberry32 } from './testutil';
+
+/**
+ * The time bounds that order and cut the continuous search (backtrack.ts):
+ * `touchWindow` for a triangle pair (the window of the moving intervals)
+ * and `earliestPossibleContact` for one feature must never start after a
+ * contact the exact CCD finds, or a first contact could be skipped. Checked
+ * against the CCD itself over the whole step on seeded moving triangle pairs:
+ * general motion near contact, and pure translations that close an
+ * axis-aligned gap vertex on vertex (where the bound is tight, so a bound
+ * that is even slightly late is caught: the check is run on deliberately
+ * wrong bounds too, and must fail for them).
+ */
+
+// six vertices: triangle a = 0, 1, 2; triangle b = 3, 4, 5
+const IA = new Uint32Array([0, 1, 2]), IB = new Uint32Array([3, 4, 5]);
+
+interface Case { P0: Float64Array; P1: Float64Array }
+
+function rv(r: () => number, s: number): [number, number, number] { return [(r() - 0.5) * s, (r() - 0.5) * s, (r() - 0.5) * s]; }
+
+function makeCases(seed: number, n: number): Case[] {
+  const r = mulberry32(seed);
+  const cases: Case[] = [];
+  for (let c = 0; c < n; c++) {
+    const P0 = new Float64Array(18), P1 = new Float64Array(18);
+    if (c % 2 === 0) {
+      // general: b near a, every vertex moving on its own (rotation, deformation)
+      const off = rv(r, 0.6), base = rv(r, 4);
+      for (let v = 0; v < 6; v++) {
+        const p = rv(r, 1), d = rv(r, 1.2);
+        for (let k = 0; k < 3; k++) {
+          P0[v * 3 + k] = base[k] + p[k] + (v >= 3 ? off[k] : 0);
+          P1[v * 3 + k] = P0[v * 3 + k] + d[k];
+        }
+      }
+    } else {
+      // tight: b's lowest vertex on axis `ax` faces a's highest across a gap g,
+      // b translates straight toward a by more than g (vertex meets vertex)
+      const ax = c % 3, g = 0.01 + 0.3 * r(), speed = g * (1.05 + 2 * r());
+      const base = rv(r, 4);
+      for (let v = 0; v < 3; v++) { const p = rv(r, 1); for (let k = 0; k < 3; k++) P0[v * 3 + k] = base[k] + p[k]; }
+      let top = 0;
+      for (let v = 1; v < 3; v++) if (P0[v * 3 + ax] > P0[top * 3 + ax]) top = v;
+      for (let k = 0; k < 3; k++) P0[9 + k] = P0[top * 3 + k] + (k === ax ? g : 0);
+      for (let v = 4; v < 6; v++) {
+        const p = rv(r, 1);
+        for (let k = 0; k < 3; k++) P0[v * 3 + k] = P0[9 + k] + (k === ax ? 0.05 + Math.abs(p[k]) : p[k]);
+      }
+      for (let v = 0; v < 6; v++) for (let k = 0; k < 3; k++) P1[v * 3 + k] = P0[v * 3 + k] - (v >= 3 && k === ax ? speed : 0);
+    }
+    cases.push({ P0, P1 });
+  }
+  return cases;
+}
+
+/** The 15 features of a case (6 vertex–triangle, 9 edge–edge) as 24-number rows, in the scene's order. */
+function features(cs: Case, coords: Float64Array, kinds: Uint8Array): number {
+  let n = 0;
+  const put = (o: number, v: number) => { for (let k = 0; k < 3; k++) { coords[o + k] = cs.P0[v * 3 + k]; coords[o + 12 + k] = cs.P1[v * 3 + k]; } };
+  for (let pass = 0; pass < 2; pass++) {
+    const tv = pass === 0 ? IA : IB, tt = pass === 0 ? IB : IA;
+    for (let v = 0; v < 3; v++) {
+      put(n * 24, tv[v]);
+      for (let j = 0; j < 3; j++) put(n * 24 + 3 + j * 3, tt[j]);
+      kinds[n++] = FEATURE_VERTEX_TRIANGLE;
+    }
+  }
+  for (let ea = 0; ea < 3; ea++) for (let eb = 0; eb < 3; eb++) {
+    put(n * 24, IA[ea]); put(n * 24 + 3, IA[(ea + 1) % 3]); put(n * 24 + 6, IB[eb]); put(n * 24 + 9, IB[(eb + 1) % 3]);
+    kinds[n++] = FEATURE_EDGE_EDGE;
+  }
+  return n;
+}
+
+type PairBound = (cs: Case) => number;
+type FeatureBound = (coords: Float64Array, f: number, kind: number) => number;
+
+/** Cases where a bound starts after a contact the exact CCD finds (pair: over its features; feature: its own). */
+function violations(cases: Case[], pairBound: PairBound, featureBound: FeatureBound): { pair: number; feature: number; contacts: number; positive: number } {
+  const coords = new Float64Array(15 * 24), kinds = new Uint8Array(15), tuv = new Float64Array(3);
+  let pair = 0, feature = 0, contacts = 0, positive = 0;
+  for (const cs of cases) {
+    const n = features(cs, coords, kinds);
+    let first = Infinity;
+    for (let f = 0; f < n; f++) {
+      if (!ccdQueryFlat(kinds[f] === FEATURE_VERTEX_TRIANGLE, coords, f * 24, tuv, 0)) continue;
+      const t = tuv[0];
+      if (featureBound(coords, f, kinds[f]) > t) feature++;
+      if (t < first) first = t;
+    }
+    if (first === Infinity) continue;
+    contacts++;
+    const lb = pairBound(cs);
+    if (lb > 0) positive++;
+    if (lb > first) pair++;
+  }
+  return { pair, feature, contacts, positive };
+}
+
+const pairBound: PairBound = (cs) => touchWindow(cs.P0, cs.P1, IA, 0, cs.P0, cs.P1, IB, 0);
+
+describe('continuous-search time bounds never start after an exact CCD contact', () => {
+  for (const seed of [1, 2, 3]) {
+    it(`seed ${seed}: triangle-pair window and feature bound are at or before every CCD contact; bounds 1% later are caught`, () => {
+      const cases = makeCases(seed, 600);
+      const ok = violations(cases, pairBound, earliestPossibleContact);
+      console.log(`bounds seed ${seed}: ${ok.contacts} pairs with a CCD contact, ${ok.positive} with a positive pair bound`);
+      expect(ok.contacts, 'enough pairs touch during the step').toBeGreaterThan(200);
+      expect(ok.positive, 'enough pairs have a positive bound (the cut is exercised)').toBeGreaterThan(100);
+      expect(ok.pair, 'triangle pairs whose window starts after their first CCD contact').toBe(0);
+      expect(ok.feature, 'features whose bound lies after their CCD contact').toBe(0);
+      // the same check must fail for wrong bounds
+      const late = violations(cases, (cs) => pairBound(cs) * 1.01, (c, f, k) => earliestPossibleContact(c, f, k) * 1.01);
+      expect(late.pair, 'a pair bound 1% late is caught').toBeGreaterThan(0);
+      expect(late.feature, 'a feature bound 1% late is caught').toBeGreaterThan(0);
+    });
+  }
+});
