@@ -636,12 +636,6 @@ export class CollisionScene {
   private _pts = new Float64Array(3 * 256);
   /** Per triangle of a B leaf: inside A's leaf box (leaves hold at most LEAF_SIZE triangles). */
   private readonly _leafKeep = new Int32Array(64);
-  private readonly _leafBoxA = new Float64Array(6);
-  private readonly _leafBoxB = new Float64Array(6 * 64);
-  private readonly _leafSweptA = new Float64Array(6);
-  private readonly _leafSweptB = new Float64Array(6 * 64);
-  private readonly _leafMotionA = new Float64Array(MOTION_BOX);
-  private readonly _leafMotionB = new Float64Array(MOTION_BOX * 64);
 
   private narrow(pa: number, pb: number, continuous: boolean): FrameContact | null {
     const A = this.parts[pa], B = this.parts[pb];
@@ -693,45 +687,41 @@ export class CollisionScene {
       }
     };
     const ua = treeA.u32, ub = treeB.u32, fa = treeA.f32, fb = treeB.f32, orderA = treeA.order, orderB = treeB.order;
-    const boxA = this._leafBoxA, boxB = this._leafBoxB, keepB = this._leafKeep, Ia = oa.indices, Ib = ob.indices;
-    const sweptA = this._leafSweptA, sweptB = this._leafSweptB, motA = this._leafMotionA, motB = this._leafMotionB;
+    const keepB = this._leafKeep, Ia = oa.indices, Ib = ob.indices;
     const cA = this.triBoxes(pa), cB = this.triBoxes(pb), tbA = cA.box, tbB = cB.box, stA = cA.stamp, stB = cB.stamp, fs = this.frameStamp;
+    const mcA = doCcd ? this.motionBoxes(pa) : this.emptyMotion, mcB = doCcd ? this.motionBoxes(pb) : this.emptyMotion;
     forEachLeafNodePair(treeA, treeB, (na, nb) => {
       const pa = na * 8, pb = nb * 8;
       const sa = ua[pa + 6], ea = sa + (ua[pa + 7] & 0x7fffffff), sb = ub[pb + 6], eb = sb + (ub[pb + 7] & 0x7fffffff);
       if (doCcd) {
         // swept: the trees bound both samples; a triangle whose box over the
         // motion misses the other leaf's box meets none of its triangles at
-        // either sample or between them. Boxes once per leaf pair.
+        // either sample or between them. Each leaf's triangle boxes (over the
+        // motion, at the sample) and motion boxes are computed once per pose
+        // (by slot) and shared by its leaf pairs.
+        if (mcA.stamp[na] !== fs) { mcA.stamp[na] = fs; for (let i = sa; i < ea; i++) motionSlot(Qa, Pa, Ia, orderA[i], mcA, i); }
+        if (mcB.stamp[nb] !== fs) { mcB.stamp[nb] = fs; for (let j = sb; j < eb; j++) motionSlot(Qb, Pb, Ib, orderB[j], mcB, j); }
+        const swA = mcA.swept, swB = mcB.swept, bxA = mcA.box, bxB = mcB.box, mtA = mcA.motion, mtB = mcB.motion;
         let nk = 0;
-        for (let j = sb; j < eb; j++) {
-          const tb = orderB[j];
-          sweptTriBoxInto(Qb, Pb, Ib, tb, sweptB, nk * 6);
-          if (!boxMeetsNode(sweptB, nk * 6, fa, pa)) continue;
-          triBoxInto(Pb, Ib, tb, boxB, nk * 6);
-          motionBoxInto(Qb, Pb, Ib, tb, motB, nk * MOTION_STRIDE);
-          keepB[nk++] = tb;
-        }
+        for (let j = sb; j < eb; j++) if (boxMeetsNode(swB, j * 6, fa, pa)) keepB[nk++] = j;
         if (nk === 0) return;
         for (let i = sa; i < ea; i++) {
+          const ia = i * 6;
+          if (!boxMeetsNode(swA, ia, fb, pb)) continue;
           const ta = orderA[i];
-          sweptTriBoxInto(Qa, Pa, Ia, ta, sweptA, 0);
-          if (!boxMeetsNode(sweptA, 0, fb, pb)) continue;
-          triBoxInto(Pa, Ia, ta, boxA, 0);
-          motionBoxInto(Qa, Pa, Ia, ta, motA, 0);
           for (let m = 0; m < nk; m++) {
-            const tb = keepB[m];
+            const j = keepB[m], tb = orderB[j];
             if (self && sharesVertex(Ia, ta, tb)) continue;
             this.stats.trianglePairs++;
-            const o = m * 6;
-            if (!(sweptB[o] > sweptA[3] || sweptB[o + 1] > sweptA[4] || sweptB[o + 2] > sweptA[5] || sweptA[0] > sweptB[o + 3] || sweptA[1] > sweptB[o + 4] || sweptA[2] > sweptB[o + 5])) {
-              if (!(boxB[o] > boxA[3] || boxB[o + 1] > boxA[4] || boxB[o + 2] > boxA[5] || boxA[0] > boxB[o + 3] || boxA[1] > boxB[o + 4] || boxA[2] > boxB[o + 5])) cross(ta, tb);
+            const o = j * 6;
+            if (!(swB[o] > swA[ia + 3] || swB[o + 1] > swA[ia + 4] || swB[o + 2] > swA[ia + 5] || swA[ia] > swB[o + 3] || swA[ia + 1] > swB[o + 4] || swA[ia + 2] > swB[o + 5])) {
+              if (!(bxB[o] > bxA[ia + 3] || bxB[o + 1] > bxA[ia + 4] || bxB[o + 2] > bxA[ia + 5] || bxA[ia] > bxB[o + 3] || bxA[ia + 1] > bxB[o + 4] || bxA[ia + 2] > bxB[o + 5])) cross(ta, tb);
               // the plain bound orders the candidates (and so decides which pair
               // wins a tie, as before); the window of the moving intervals
               // skips those that cannot precede a contact found, or touch at all
-              const mo = m * MOTION_STRIDE;
-              const lb = earliestTouch(motA, 0, motB, mo, Qa, Pa, Ia, ta, Qb, Pb, Ib, tb);
-              if (lb <= 1) this.addCandidate(ta, tb, lb, touchWindowMotion(motA, 0, motB, mo));
+              const mA = i * MOTION_STRIDE, mB = j * MOTION_STRIDE;
+              const lb = earliestTouch(mtA, mA, mtB, mB, Qa, Pa, Ia, ta, Qb, Pb, Ib, tb);
+              if (lb <= 1) this.addCandidate(ta, tb, lb, touchWindowMotion(mtA, mA, mtB, mB));
             }
           }
         }
@@ -824,6 +814,19 @@ export class CollisionScene {
 
   /** Per part: its triangles' boxes at the current pose by slot (part.bvh.order), valid per leaf node where stamp[leaf] is the pose stamp. */
   private readonly partTriBoxes: ({ box: Float64Array; stamp: Int32Array } | undefined)[] = [];
+
+  /** Per part: its triangles' boxes over the motion and at the sample, and motion boxes, by slot (part.bvh.order), valid per leaf node where stamp[leaf] is the pose stamp. */
+  private readonly partMotionBoxes: (MotionCache | undefined)[] = [];
+  private readonly emptyMotion: MotionCache = { swept: new Float64Array(0), box: new Float64Array(0), motion: new Float64Array(0), stamp: new Int32Array(0) };
+
+  private motionBoxes(p: number): MotionCache {
+    let c = this.partMotionBoxes[p];
+    if (c === undefined) {
+      const bvh = this.parts[p].bvh, n = bvh.order.length;
+      c = this.partMotionBoxes[p] = { swept: new Float64Array(n * 6), box: new Float64Array(n * 6), motion: new Float64Array(n * MOTION_STRIDE), stamp: new Int32Array(bvh.nodeCount).fill(-1) };
+    }
+    return c;
+  }
 
   private triBoxes(p: number): { box: Float64Array; stamp: Int32Array } {
     let c = this.partTriBoxes[p];
@@ -2026,6 +2029,16 @@ function earliestTouch(
   if (gap <= 0) return 0;
   const reach = (ma + mb) * (1 + 1e-12) + 1e-12 * (s1 + 1);
   return gap / reach;
+}
+
+/** Per-slot triangle boxes of a part for the continuous test (see CollisionScene.motionBoxes). */
+interface MotionCache { swept: Float64Array; box: Float64Array; motion: Float64Array; stamp: Int32Array }
+
+/** Slot i of a motion cache: triangle t's box over the motion (P0 → P1), at the sample (P1), and its motion box. */
+function motionSlot(P0: Float64Array, P1: Float64Array, I: Uint32Array, t: number, c: MotionCache, i: number): void {
+  sweptTriBoxInto(P0, P1, I, t, c.swept, i * 6);
+  triBoxInto(P1, I, t, c.box, i * 6);
+  motionBoxInto(P0, P1, I, t, c.motion, i * MOTION_STRIDE);
 }
 
 /** Axis-aligned box of triangle t (positions P, indices I) into out[o..o+5] (min xyz, max xyz). */
