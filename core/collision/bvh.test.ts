@@ -194,4 +194,36 @@ describe('lazy refit (chunk boxes first, a chunk inside when a traversal reaches
       expect(given.chunkOf, 'lazy mode is on').not.toBeNull();
     }
   });
+
+  it('seed 8: swept refit from both samples\' chunk boxes (refitLazyBoxesSwept) gives the same tree as refitLazy over both samples, expanded chunks included', () => {
+    const r = mulberry32(8);
+    const A = uvSphere(40, 30, 0, 0, 0, 0.5, r, 0.2);
+    const lazy = TriangleBVH.build(A.positions, A.indices, undefined, 4), given = TriangleBVH.build(A.positions, A.indices, undefined, 4);
+    const { verts, offsets } = given.lazyChunks();
+    const nc = offsets.length - 1;
+    const gather = (P: Float64Array, out: Float64Array) => {
+      for (let c = 0; c < nc; c++) {
+        for (let k = 0; k < 3; k++) { out[c * 6 + k] = Infinity; out[c * 6 + 3 + k] = -Infinity; }
+        for (let s = offsets[c]; s < offsets[c + 1]; s++) for (let k = 0; k < 3; k++) {
+          const x = P[verts[s] + k];
+          out[c * 6 + k] = Math.min(out[c * 6 + k], x);
+          out[c * 6 + 3 + k] = Math.max(out[c * 6 + 3 + k], x);
+        }
+      }
+    };
+    let prev = Float64Array.from(A.positions);
+    const boxes = new Float64Array(nc * 6), prevBoxes = new Float64Array(nc * 6);
+    for (let step = 0; step < 3; step++) {
+      const cur = Float64Array.from(prev);
+      for (let i = 0; i < cur.length; i++) cur[i] += 0.05 * (r() - 0.5);
+      gather(cur, boxes);
+      gather(prev, prevBoxes);
+      lazy.refitLazy(cur, prev);
+      given.refitLazyBoxesSwept(cur, prev, boxes, prevBoxes);
+      expect(Array.from(given.f32), `step ${step}: node boxes equal`).toEqual(Array.from(lazy.f32));
+      for (let c = 0; c < nc; c++) { lazy.ensureChunk(c); given.ensureChunk(c); }
+      expect(Array.from(given.f32), `step ${step}: node boxes equal after every chunk is expanded`).toEqual(Array.from(lazy.f32));
+      prev = cur;
+    }
+  });
 });

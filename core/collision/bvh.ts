@@ -305,6 +305,31 @@ export class TriangleBVH {
     this.refitTop();
   }
 
+  /**
+   * `refitLazy(positions, positionsEnd)` with each chunk's vertex boxes at
+   * both samples given (`boxes` for positions, `boxesEnd` for positionsEnd,
+   * in the order of `lazyChunks`): the chunk roots get their union, the same
+   * tree.
+   */
+  refitLazyBoxesSwept(positions: ArrayLike<number>, positionsEnd: ArrayLike<number>, boxes: Float64Array, boxesEnd: Float64Array): void {
+    this.lazyPositions = positions;
+    this.lazyPositionsEnd = positionsEnd;
+    const f = this.f32, roots = this.chunkRoots!, fresh = this.chunkFresh!;
+    for (let c = 0; c < roots.length; c++) {
+      const o = roots[c] * NODE_WORDS, b = c * 6;
+      const lx = boxes[b] < boxesEnd[b] ? boxes[b] : boxesEnd[b];
+      const ly = boxes[b + 1] < boxesEnd[b + 1] ? boxes[b + 1] : boxesEnd[b + 1];
+      const lz = boxes[b + 2] < boxesEnd[b + 2] ? boxes[b + 2] : boxesEnd[b + 2];
+      const hx = boxes[b + 3] > boxesEnd[b + 3] ? boxes[b + 3] : boxesEnd[b + 3];
+      const hy = boxes[b + 4] > boxesEnd[b + 4] ? boxes[b + 4] : boxesEnd[b + 4];
+      const hz = boxes[b + 5] > boxesEnd[b + 5] ? boxes[b + 5] : boxesEnd[b + 5];
+      f[o] = down32(lx); f[o + 1] = down32(ly); f[o + 2] = down32(lz);
+      f[o + 3] = up32(hx); f[o + 4] = up32(hy); f[o + 5] = up32(hz);
+      fresh[c] = (this.u32[o + 7] & LEAF) !== 0 ? 1 : 0;
+    }
+    this.refitTop();
+  }
+
   /** The nodes above the chunk roots, from the chunk roots' boxes. */
   private refitTop(): void {
     const f = this.f32;

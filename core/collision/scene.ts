@@ -428,6 +428,15 @@ export class CollisionScene {
     for (const part of this.parts) {
       part.prevSkinStamp = keepPrevious ? part.skinStamp : -1;
     }
+    // the chunk boxes of this sample's skinning become the previous sample's (swapped, like the positions)
+    for (const ch of this.partChunks) {
+      if (ch === undefined) continue;
+      if (keepPrevious) {
+        const b = ch.prevBox;
+        ch.prevBox = ch.box; ch.box = b;
+        ch.prevStamp = ch.stamp;
+      } else ch.prevStamp = -1;
+    }
     this.hasPrev = keepPrevious;
     if (keepPrevious) {
       // the skinned boxes of this sample become the previous sample's
@@ -468,13 +477,11 @@ export class CollisionScene {
     if ((previous ? part.prevSkinStamp : part.skinStamp) === want) return;
     if (previous) part.prevSkinStamp = want; else part.skinStamp = want;
     if (!previous && this._tightStamp.length < this.parts.length) { this._tightStamp = new Int32Array(this.parts.length).fill(-1); this._tight = new Float64Array(this.parts.length * 6); }
-    const ch = previous ? null : this.chunksOf(p);
+    const ch = this.chunksOf(p);
     if (previous && this._prevTightStamp.length < this.parts.length) { this._prevTightStamp = new Int32Array(this.parts.length).fill(-1); this._prevTight = new Float64Array(this.parts.length * 6); }
-    skinVertices(this.doc.characters[o.index].meshes, o.meshOffsets, previous ? o.prevSkinMats : o.skinMats, part.verts, previous ? o.prevPositions : o.positions, previous ? this._prevTight : this._tight, p * 6, ch);
-    if (previous) this._prevTightStamp[p] = want;
+    skinVertices(this.doc.characters[o.index].meshes, o.meshOffsets, previous ? o.prevSkinMats : o.skinMats, part.verts, previous ? o.prevPositions : o.positions, previous ? this._prevTight : this._tight, p * 6, ch, previous ? ch.prevBox : ch.box);
     // the skinned part's box comes with it, and its BVH chunks' boxes
-    if (!previous) this._tightStamp[p] = this.frameStamp;
-    if (ch !== null) ch.stamp = this.frameStamp;
+    if (previous) { this._prevTightStamp[p] = want; ch.prevStamp = want; } else { this._tightStamp[p] = this.frameStamp; ch.stamp = this.frameStamp; }
   }
 
   /** Per character part: its BVH chunks per vertex (local index into part.verts) and their boxes, gathered while skinning. */
@@ -492,7 +499,7 @@ export class CollisionScene {
     for (let i = 0; i < verts.length; i++) off[i + 1] += off[i];
     const fill = off.slice(0, verts.length), list = new Int32Array(cv.length);
     for (let c = 0; c < nc; c++) for (let s = cvo[c]; s < cvo[c + 1]; s++) list[fill[local[s]]++] = c;
-    ch = { off, list, box: new Float64Array(nc * 6), stamp: -1 };
+    ch = { off, list, box: new Float64Array(nc * 6), stamp: -1, prevBox: new Float64Array(nc * 6), prevStamp: -1 };
     this.partChunks[p] = ch;
     return ch;
   }
@@ -548,7 +555,13 @@ export class CollisionScene {
     if (t === undefined) t = this.sweptTrees[p] = part.bvh.clone();
     if (this.sweptTreeStamp[p] !== this.frameStamp) {
       this.sweptTreeStamp[p] = this.frameStamp;
-      t.refitLazy(o.positions, o.prevPositions);
+      // characters: the chunk roots' boxes are the unions of the chunk boxes
+      // gathered by the two skinnings (no second pass over the vertices)
+      const ch = this.partChunks[p];
+      if (o.kind === 'character' && ch !== undefined && ch.stamp === this.frameStamp && ch.prevStamp === this.frameStamp - 1) {
+        t.lazyChunks();
+        t.refitLazyBoxesSwept(o.positions, o.prevPositions, ch.box, ch.prevBox);
+      } else t.refitLazy(o.positions, o.prevPositions);
     }
     return t;
   }
@@ -858,12 +871,37 @@ export class CollisionScene {
    */
   private sweptTightBoxesOverlap(pa: number, pb: number): boolean {
     const T = this._sweptT;
+    // a character part not skinned at the previous sample: first its box from
+    // the joints there (it contains every skinned vertex), so pairs that miss
+    // anyway skip skinning the previous sample
+    if (this.prevUnskinned(pa) || this.prevUnskinned(pb)) {
+      this.sweptLooseBox(pa, T, 0);
+      this.sweptLooseBox(pb, T, 6);
+      if (T[0] > T[9] || T[6] > T[3] || T[1] > T[10] || T[7] > T[4] || T[2] > T[11] || T[8] > T[5]) return false;
+    }
     this.sweptTightBox(pa, T, 0);
     this.sweptTightBox(pb, T, 6);
     return !(T[0] > T[9] || T[6] > T[3] || T[1] > T[10] || T[7] > T[4] || T[2] > T[11] || T[8] > T[5]);
   }
 
   private readonly _sweptT = new Float64Array(12);
+
+  private prevUnskinned(p: number): boolean {
+    const part = this.parts[p];
+    return this.objects[part.object].kind === 'character' && part.prevSkinStamp !== this.frameStamp - 1;
+  }
+
+  /** Box of part p's vertices at the current sample united with its box from the joints at the previous one (or its vertices' box there when skinned), into out[o..o+5]. */
+  private sweptLooseBox(p: number, out: Float64Array, o: number): void {
+    this.tightBox(p);
+    const T = this._tight, b = p * 6;
+    const Q = this.prevUnskinned(p) ? this.prevBoxes : null;
+    if (Q === null) { this.sweptTightBox(p, out, o); return; }
+    for (let k = 0; k < 3; k++) {
+      out[o + k] = T[b + k] < Q[b + k] ? T[b + k] : Q[b + k];
+      out[o + 3 + k] = T[b + 3 + k] > Q[b + 3 + k] ? T[b + 3 + k] : Q[b + 3 + k];
+    }
+  }
 
   /** Box of part p's vertices at the current and the previous sample into out[o..o+5]. */
   private sweptTightBox(p: number, out: Float64Array, o: number): void {
@@ -1666,6 +1704,9 @@ interface ChunkBoxes {
   list: Int32Array;
   box: Float64Array;
   stamp: number;
+  /** The chunks' vertex boxes at the previous sample (pose `prevStamp`): kept from that pose's skinning, or gathered when the previous sample is skinned late. */
+  prevBox: Float64Array;
+  prevStamp: number;
 }
 
 interface PartTopo {
@@ -1860,9 +1901,9 @@ function partBoxFromJoints(part: PartInfo, skinMats: Float64Array[], out: Float6
 }
 
 /** Linear blend skinning of the listed merged vertices (the arithmetic of skeleton's skinPositions, so results are bit-identical). */
-function skinVertices(meshes: SkinMeshes, meshOffsets: number[], skinMats: Float64Array[], verts: Uint32Array, out: Float64Array, box: Float64Array | null = null, bo = 0, chunks: ChunkBoxes | null = null): void {
+function skinVertices(meshes: SkinMeshes, meshOffsets: number[], skinMats: Float64Array[], verts: Uint32Array, out: Float64Array, box: Float64Array | null = null, bo = 0, chunks: ChunkBoxes | null = null, chunkBox: Float64Array | null = chunks === null ? null : chunks.box): void {
   let lx = Infinity, ly = Infinity, lz = Infinity, hx = -Infinity, hy = -Infinity, hz = -Infinity;
-  const cOff = chunks === null ? null : chunks.off, cList = chunks === null ? null : chunks.list, cb = chunks === null ? null : chunks.box;
+  const cOff = chunks === null ? null : chunks.off, cList = chunks === null ? null : chunks.list, cb = chunkBox;
   if (cb !== null) for (let b = 0; b < cb.length; b += 6) { cb[b] = cb[b + 1] = cb[b + 2] = Infinity; cb[b + 3] = cb[b + 4] = cb[b + 5] = -Infinity; }
   // verts are sorted: one run per mesh, the mesh's arrays hoisted out of the loop
   let i = 0;
