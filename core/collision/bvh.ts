@@ -60,6 +60,43 @@ function up32(x: number): number {
   return r >= x ? r : Math.fround(x + (x < 0 ? -x : x) * 2.384185791015625e-7 + 7.174648137343064e-43);
 }
 
+/**
+ * Writes the box of the vertices list[lo..hi) (position offsets) over
+ * `positions` and, when given, `positionsEnd` into node box f[o..o+6),
+ * rounded outwards to float32.
+ */
+function boxOfVertices(f: Float32Array, o: number, list: Int32Array, lo: number, hi: number, positions: ArrayLike<number>, positionsEnd: ArrayLike<number> | null): void {
+  let lx = Infinity, ly = Infinity, lz = Infinity, hx = -Infinity, hy = -Infinity, hz = -Infinity;
+  for (let s = lo; s < hi; s++) {
+    const v = list[s];
+    const x = positions[v], y = positions[v + 1], z = positions[v + 2];
+    if (x < lx) lx = x; if (x > hx) hx = x;
+    if (y < ly) ly = y; if (y > hy) hy = y;
+    if (z < lz) lz = z; if (z > hz) hz = z;
+  }
+  if (positionsEnd !== null) {
+    for (let s = lo; s < hi; s++) {
+      const v = list[s];
+      const x = positionsEnd[v], y = positionsEnd[v + 1], z = positionsEnd[v + 2];
+      if (x < lx) lx = x; if (x > hx) hx = x;
+      if (y < ly) ly = y; if (y > hy) hy = y;
+      if (z < lz) lz = z; if (z > hz) hz = z;
+    }
+  }
+  f[o] = down32(lx); f[o + 1] = down32(ly); f[o + 2] = down32(lz);
+  f[o + 3] = up32(hx); f[o + 4] = up32(hy); f[o + 5] = up32(hz);
+}
+
+/** Node box f[o..o+6) = union of the child boxes at a and b. */
+function unionOfChildren(f: Float32Array, o: number, a: number, b: number): void {
+  f[o] = f[a] < f[b] ? f[a] : f[b];
+  f[o + 1] = f[a + 1] < f[b + 1] ? f[a + 1] : f[b + 1];
+  f[o + 2] = f[a + 2] < f[b + 2] ? f[a + 2] : f[b + 2];
+  f[o + 3] = f[a + 3] > f[b + 3] ? f[a + 3] : f[b + 3];
+  f[o + 4] = f[a + 4] > f[b + 4] ? f[a + 4] : f[b + 4];
+  f[o + 5] = f[a + 5] > f[b + 5] ? f[a + 5] : f[b + 5];
+}
+
 export class TriangleBVH {
   readonly buffer: ArrayBuffer;
   readonly f32: Float32Array;
@@ -156,38 +193,12 @@ export class TriangleBVH {
     const lv = this.leafVerts!, lvo = this.leafVertOffsets!, leaves = this.leafNodes!, inner = this.innerNodes!, right = this.innerRight!;
     // leaves: each distinct vertex of the leaf once (lv holds position offsets v·3)
     for (let l = 0; l < leaves.length; l++) {
-      const o = leaves[l] * NODE_WORDS;
-      let lx = Infinity, ly = Infinity, lz = Infinity, hx = -Infinity, hy = -Infinity, hz = -Infinity;
-      const e = lvo[l + 1];
-      for (let s = lvo[l]; s < e; s++) {
-        const v = lv[s];
-        const x = positions[v], y = positions[v + 1], z = positions[v + 2];
-        if (x < lx) lx = x; if (x > hx) hx = x;
-        if (y < ly) ly = y; if (y > hy) hy = y;
-        if (z < lz) lz = z; if (z > hz) hz = z;
-      }
-      if (positionsEnd !== null) {
-        for (let s = lvo[l]; s < e; s++) {
-          const v = lv[s];
-          const x = positionsEnd[v], y = positionsEnd[v + 1], z = positionsEnd[v + 2];
-          if (x < lx) lx = x; if (x > hx) hx = x;
-          if (y < ly) ly = y; if (y > hy) hy = y;
-          if (z < lz) lz = z; if (z > hz) hz = z;
-        }
-      }
-      // float32, rounded outward
-      f[o] = down32(lx); f[o + 1] = down32(ly); f[o + 2] = down32(lz);
-      f[o + 3] = up32(hx); f[o + 4] = up32(hy); f[o + 5] = up32(hz);
+      boxOfVertices(f, leaves[l] * NODE_WORDS, lv, lvo[l], lvo[l + 1], positions, positionsEnd);
     }
     // inner nodes, children before parents (depth-first order: children have larger indices)
     for (let k = 0; k < inner.length; k++) {
-      const o = inner[k] * NODE_WORDS, a = o + NODE_WORDS, b = right[k] * NODE_WORDS;
-      f[o] = f[a] < f[b] ? f[a] : f[b];
-      f[o + 1] = f[a + 1] < f[b + 1] ? f[a + 1] : f[b + 1];
-      f[o + 2] = f[a + 2] < f[b + 2] ? f[a + 2] : f[b + 2];
-      f[o + 3] = f[a + 3] > f[b + 3] ? f[a + 3] : f[b + 3];
-      f[o + 4] = f[a + 4] > f[b + 4] ? f[a + 4] : f[b + 4];
-      f[o + 5] = f[a + 5] > f[b + 5] ? f[a + 5] : f[b + 5];
+      const o = inner[k] * NODE_WORDS;
+      unionOfChildren(f, o, o + NODE_WORDS, right[k] * NODE_WORDS);
     }
   }
 
@@ -250,26 +261,7 @@ export class TriangleBVH {
     const f = this.f32, roots = this.chunkRoots!, cv = this.chunkVerts!, cvo = this.chunkVertOffsets!, fresh = this.chunkFresh!;
     for (let c = 0; c < roots.length; c++) {
       const o = roots[c] * NODE_WORDS;
-      let lx = Infinity, ly = Infinity, lz = Infinity, hx = -Infinity, hy = -Infinity, hz = -Infinity;
-      const e = cvo[c + 1];
-      for (let s = cvo[c]; s < e; s++) {
-        const v = cv[s];
-        const x = positions[v], y = positions[v + 1], z = positions[v + 2];
-        if (x < lx) lx = x; if (x > hx) hx = x;
-        if (y < ly) ly = y; if (y > hy) hy = y;
-        if (z < lz) lz = z; if (z > hz) hz = z;
-      }
-      if (positionsEnd !== null) {
-        for (let s = cvo[c]; s < e; s++) {
-          const v = cv[s];
-          const x = positionsEnd[v], y = positionsEnd[v + 1], z = positionsEnd[v + 2];
-          if (x < lx) lx = x; if (x > hx) hx = x;
-          if (y < ly) ly = y; if (y > hy) hy = y;
-          if (z < lz) lz = z; if (z > hz) hz = z;
-        }
-      }
-      f[o] = down32(lx); f[o + 1] = down32(ly); f[o + 2] = down32(lz);
-      f[o + 3] = up32(hx); f[o + 4] = up32(hy); f[o + 5] = up32(hz);
+      boxOfVertices(f, o, cv, cvo[c], cvo[c + 1], positions, positionsEnd);
       // a leaf chunk root is exact as it is
       fresh[c] = (this.u32[o + 7] & LEAF) !== 0 ? 1 : 0;
     }
@@ -295,14 +287,7 @@ export class TriangleBVH {
   refitLazyBoxes(positions: ArrayLike<number>, boxes: Float64Array): void {
     this.lazyPositions = positions;
     this.lazyPositionsEnd = null;
-    const f = this.f32, roots = this.chunkRoots!, fresh = this.chunkFresh!;
-    for (let c = 0; c < roots.length; c++) {
-      const o = roots[c] * NODE_WORDS, b = c * 6;
-      f[o] = down32(boxes[b]); f[o + 1] = down32(boxes[b + 1]); f[o + 2] = down32(boxes[b + 2]);
-      f[o + 3] = up32(boxes[b + 3]); f[o + 4] = up32(boxes[b + 4]); f[o + 5] = up32(boxes[b + 5]);
-      fresh[c] = (this.u32[o + 7] & LEAF) !== 0 ? 1 : 0;
-    }
-    this.refitTop();
+    this.setChunkRootBoxes(boxes, null);
   }
 
   /**
@@ -314,17 +299,22 @@ export class TriangleBVH {
   refitLazyBoxesSwept(positions: ArrayLike<number>, positionsEnd: ArrayLike<number>, boxes: Float64Array, boxesEnd: Float64Array): void {
     this.lazyPositions = positions;
     this.lazyPositionsEnd = positionsEnd;
+    this.setChunkRootBoxes(boxes, boxesEnd);
+  }
+
+  /** Chunk roots from given chunk boxes (united with `boxesEnd` when given), then the top. */
+  private setChunkRootBoxes(boxes: Float64Array, boxesEnd: Float64Array | null): void {
     const f = this.f32, roots = this.chunkRoots!, fresh = this.chunkFresh!;
+    const end = boxesEnd ?? boxes;
     for (let c = 0; c < roots.length; c++) {
       const o = roots[c] * NODE_WORDS, b = c * 6;
-      const lx = boxes[b] < boxesEnd[b] ? boxes[b] : boxesEnd[b];
-      const ly = boxes[b + 1] < boxesEnd[b + 1] ? boxes[b + 1] : boxesEnd[b + 1];
-      const lz = boxes[b + 2] < boxesEnd[b + 2] ? boxes[b + 2] : boxesEnd[b + 2];
-      const hx = boxes[b + 3] > boxesEnd[b + 3] ? boxes[b + 3] : boxesEnd[b + 3];
-      const hy = boxes[b + 4] > boxesEnd[b + 4] ? boxes[b + 4] : boxesEnd[b + 4];
-      const hz = boxes[b + 5] > boxesEnd[b + 5] ? boxes[b + 5] : boxesEnd[b + 5];
-      f[o] = down32(lx); f[o + 1] = down32(ly); f[o + 2] = down32(lz);
-      f[o + 3] = up32(hx); f[o + 4] = up32(hy); f[o + 5] = up32(hz);
+      f[o] = down32(boxes[b] < end[b] ? boxes[b] : end[b]);
+      f[o + 1] = down32(boxes[b + 1] < end[b + 1] ? boxes[b + 1] : end[b + 1]);
+      f[o + 2] = down32(boxes[b + 2] < end[b + 2] ? boxes[b + 2] : end[b + 2]);
+      f[o + 3] = up32(boxes[b + 3] > end[b + 3] ? boxes[b + 3] : end[b + 3]);
+      f[o + 4] = up32(boxes[b + 4] > end[b + 4] ? boxes[b + 4] : end[b + 4]);
+      f[o + 5] = up32(boxes[b + 5] > end[b + 5] ? boxes[b + 5] : end[b + 5]);
+      // a leaf chunk root is exact as it is
       fresh[c] = (this.u32[o + 7] & LEAF) !== 0 ? 1 : 0;
     }
     this.refitTop();
@@ -335,13 +325,8 @@ export class TriangleBVH {
     const f = this.f32;
     const top = this.topNodes!, topRight = this.topRight!;
     for (let k = 0; k < top.length; k++) {
-      const o = top[k] * NODE_WORDS, a = o + NODE_WORDS, b = topRight[k] * NODE_WORDS;
-      f[o] = f[a] < f[b] ? f[a] : f[b];
-      f[o + 1] = f[a + 1] < f[b + 1] ? f[a + 1] : f[b + 1];
-      f[o + 2] = f[a + 2] < f[b + 2] ? f[a + 2] : f[b + 2];
-      f[o + 3] = f[a + 3] > f[b + 3] ? f[a + 3] : f[b + 3];
-      f[o + 4] = f[a + 4] > f[b + 4] ? f[a + 4] : f[b + 4];
-      f[o + 5] = f[a + 5] > f[b + 5] ? f[a + 5] : f[b + 5];
+      const o = top[k] * NODE_WORDS;
+      unionOfChildren(f, o, o + NODE_WORDS, topRight[k] * NODE_WORDS);
     }
     this.chunkOf = this.chunkIndex;
   }
@@ -361,36 +346,11 @@ export class TriangleBVH {
     const positions = this.lazyPositions!, positionsEnd = this.lazyPositionsEnd;
     const f = this.f32, lv = this.leafVerts!, lvo = this.leafVertOffsets!, leaves = this.leafNodes!, inner = this.innerNodes!, right = this.innerRight!;
     for (let l = this.chunkLeafLo![c], le = this.chunkLeafHi![c]; l < le; l++) {
-      const o = leaves[l] * NODE_WORDS;
-      let lx = Infinity, ly = Infinity, lz = Infinity, hx = -Infinity, hy = -Infinity, hz = -Infinity;
-      const e = lvo[l + 1];
-      for (let s = lvo[l]; s < e; s++) {
-        const v = lv[s];
-        const x = positions[v], y = positions[v + 1], z = positions[v + 2];
-        if (x < lx) lx = x; if (x > hx) hx = x;
-        if (y < ly) ly = y; if (y > hy) hy = y;
-        if (z < lz) lz = z; if (z > hz) hz = z;
-      }
-      if (positionsEnd !== null) {
-        for (let s = lvo[l]; s < e; s++) {
-          const v = lv[s];
-          const x = positionsEnd[v], y = positionsEnd[v + 1], z = positionsEnd[v + 2];
-          if (x < lx) lx = x; if (x > hx) hx = x;
-          if (y < ly) ly = y; if (y > hy) hy = y;
-          if (z < lz) lz = z; if (z > hz) hz = z;
-        }
-      }
-      f[o] = down32(lx); f[o + 1] = down32(ly); f[o + 2] = down32(lz);
-      f[o + 3] = up32(hx); f[o + 4] = up32(hy); f[o + 5] = up32(hz);
+      boxOfVertices(f, leaves[l] * NODE_WORDS, lv, lvo[l], lvo[l + 1], positions, positionsEnd);
     }
     for (let k = this.chunkInnerLo![c], ke = this.chunkInnerHi![c]; k < ke; k++) {
-      const o = inner[k] * NODE_WORDS, a = o + NODE_WORDS, b = right[k] * NODE_WORDS;
-      f[o] = f[a] < f[b] ? f[a] : f[b];
-      f[o + 1] = f[a + 1] < f[b + 1] ? f[a + 1] : f[b + 1];
-      f[o + 2] = f[a + 2] < f[b + 2] ? f[a + 2] : f[b + 2];
-      f[o + 3] = f[a + 3] > f[b + 3] ? f[a + 3] : f[b + 3];
-      f[o + 4] = f[a + 4] > f[b + 4] ? f[a + 4] : f[b + 4];
-      f[o + 5] = f[a + 5] > f[b + 5] ? f[a + 5] : f[b + 5];
+      const o = inner[k] * NODE_WORDS;
+      unionOfChildren(f, o, o + NODE_WORDS, right[k] * NODE_WORDS);
     }
   }
 

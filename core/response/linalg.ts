@@ -153,14 +153,7 @@ export function solveDenseRobust(S: Float64Array, n: number, b: Float64Array, x:
   x.fill(0, 0, n);
   let res = Infinity;
   for (let it = 0; it < 4; it++) {
-    let rn = 0;
-    for (let i = 0; i < n; i++) {
-      let s = b[i];
-      const ri = i * n;
-      for (let j = 0; j < n; j++) s -= S[ri + j] * x[j];
-      r[i] = s;
-      rn = Math.max(rn, Math.abs(s));
-    }
+    const rn = residualInto(S, n, b, x, r);
     if (rn >= res * 0.5 && it > 1) break;
     res = rn;
     if (rn === 0) break;
@@ -168,10 +161,17 @@ export function solveDenseRobust(S: Float64Array, n: number, b: Float64Array, x:
     applyDenseRobust(n, rank, work, piv, r, d);
     for (let i = 0; i < n; i++) x[i] += d[i];
   }
+  return residualInto(S, n, b, x, null);
+}
+
+/** r = b − S·x (S dense n×n, row-major; r may be null); returns max |r|. */
+function residualInto(S: Float64Array, n: number, b: ArrayLike<number>, x: ArrayLike<number>, r: Float64Array | null): number {
   let rn = 0;
   for (let i = 0; i < n; i++) {
     let s = b[i];
-    for (let j = 0; j < n; j++) s -= S[i * n + j] * x[j];
+    const ri = i * n;
+    for (let j = 0; j < n; j++) s -= S[ri + j] * x[j];
+    if (r !== null) r[i] = s;
     rn = Math.max(rn, Math.abs(s));
   }
   return rn;
@@ -581,27 +581,14 @@ export function solveSymmetricRobust(S: Float64Array, n: number, b: Float64Array
   x.fill(0, 0, n);
   let res = Infinity;
   for (let it = 0; it < 4; it++) {
-    let rn = 0;
-    for (let i = 0; i < n; i++) {
-      let s = b[i];
-      const ri = i * n;
-      for (let j = 0; j < n; j++) s -= S[ri + j] * x[j];
-      r[i] = s;
-      rn = Math.max(rn, Math.abs(s));
-    }
+    const rn = residualInto(S, n, b, x, r);
     if (rn >= res * 0.5 && it > 1) break;
     res = rn;
     if (rn === 0 || rank === 0) break;
     cholPinvApply(A, G, n, rank, piv, t, t2, r, d);
     for (let i = 0; i < n; i++) x[i] += d[i];
   }
-  let rn = 0;
-  for (let i = 0; i < n; i++) {
-    let s = b[i];
-    for (let j = 0; j < n; j++) s -= S[i * n + j] * x[j];
-    rn = Math.max(rn, Math.abs(s));
-  }
-  return rn;
+  return residualInto(S, n, b, x, null);
 }
 
 /** out = pinv(S)·res (S⁻¹·res at full rank) from the factors of `solveSymmetricRobust`. */

@@ -55,7 +55,7 @@ import { propMassProperties } from '../document/massProperties';
 import { SceneEvaluator } from '../anim/evaluate';
 import { Rig } from '../skeleton/rig';
 import { mat4Multiply } from '../math/mat4';
-import { computeSkinMatrices, dominantJointPerTriangle } from '../skeleton/skinning';
+import { computeSkinMatrices, dominantJointPerTriangle, skinVertex, skinVertexVelocity } from '../skeleton/skinning';
 import type { SkinnedMesh } from '../document/types';
 import { ccdQueryFlat } from '../collision/ccd';
 import { ImpulseSolver, ImpulseSolution } from '../response/solver';
@@ -907,7 +907,7 @@ export class SimWorld {
       _v[2] = m[2] * x + m[6] * y + m[10] * z + m[14];
     } else {
       const mesh = this.doc.characters[C.docIndex].meshes[C.mesh];
-      skinVertexVelocity(mesh, this.skinDots[C.docIndex][C.mesh], v, _v);
+      skinVertexVelocity(mesh, this.skinDots[C.docIndex][C.mesh], v, _v, 0);
     }
   }
 
@@ -2775,54 +2775,6 @@ function skinMatricesUsed(mesh: SkinnedMesh, world: Float64Array, out: Float64Ar
 const characterTopology = new WeakMap<SkinnedMesh, { edges: Uint32Array; parts: Part[]; groups: JointGroup[] }>();
 const _emptyBox = Float64Array.of(Infinity, Infinity, Infinity, -Infinity, -Infinity, -Infinity);
 export type { Character, Prop };
-
-/** LBS of one vertex (the arithmetic of skinPositions, so results are identical) into out[o..o+2]. */
-function skinVertex(mesh: SkinnedMesh, S: Float64Array, v: number, out: Float64Array, o: number): void {
-  const J = mesh.joints, W = mesh.weights, P = mesh.positions;
-  let m0 = 0, m1 = 0, m2 = 0, m4 = 0, m5 = 0, m6 = 0, m8 = 0, m9 = 0, m10 = 0, m12 = 0, m13 = 0, m14 = 0;
-  const v4 = v * 4;
-  for (let i = 0; i < 4; i++) {
-    const w = W[v4 + i];
-    if (w === 0) continue;
-    const so = J[v4 + i] * 16;
-    m0 += w * S[so];
-    m1 += w * S[so + 1];
-    m2 += w * S[so + 2];
-    m4 += w * S[so + 4];
-    m5 += w * S[so + 5];
-    m6 += w * S[so + 6];
-    m8 += w * S[so + 8];
-    m9 += w * S[so + 9];
-    m10 += w * S[so + 10];
-    m12 += w * S[so + 12];
-    m13 += w * S[so + 13];
-    m14 += w * S[so + 14];
-  }
-  const v3 = v * 3;
-  const x = P[v3], y = P[v3 + 1], z = P[v3 + 2];
-  out[o] = m0 * x + m4 * y + m8 * z + m12;
-  out[o + 1] = m1 * x + m5 * y + m9 * z + m13;
-  out[o + 2] = m2 * x + m6 * y + m10 * z + m14;
-}
-
-/** Velocity of one skinned vertex, Σ wᵢ Ṡᵢ v (as skinVelocities), into out[0..2]. */
-function skinVertexVelocity(mesh: SkinnedMesh, S: Float64Array, v: number, out: number[]): void {
-  const J = mesh.joints, W = mesh.weights, P = mesh.positions;
-  const v3 = v * 3, v4 = v * 4;
-  const x = P[v3], y = P[v3 + 1], z = P[v3 + 2];
-  let ox = 0, oy = 0, oz = 0;
-  for (let i = 0; i < 4; i++) {
-    const w = W[v4 + i];
-    if (w === 0) continue;
-    const o = J[v4 + i] * 16;
-    ox += w * (S[o] * x + S[o + 4] * y + S[o + 8] * z + S[o + 12]);
-    oy += w * (S[o + 1] * x + S[o + 5] * y + S[o + 9] * z + S[o + 13]);
-    oz += w * (S[o + 2] * x + S[o + 6] * y + S[o + 10] * z + S[o + 14]);
-  }
-  out[0] = ox;
-  out[1] = oy;
-  out[2] = oz;
-}
 
 /** Per-slot bind-space boxes and weight-sum range of a character part (see Part.slots). Exported for tests. */
 export function slotBounds(mesh: SkinnedMesh, p: Pick<Part, 'verts' | 'slots' | 'slotBox' | 'wsMin' | 'wsMax' | 'jbox0' | 'jbox1'>): void {

@@ -143,6 +143,58 @@ export function skinVelocities<T extends Writable>(mesh: SkinMesh, skinMatrixDot
 }
 
 /**
+ * LBS of vertex v alone into out[o..o+2], with the arithmetic of
+ * `skinPositions` (results are identical): for callers that skin only the
+ * vertices a query reaches. Slots are not range-checked here.
+ */
+export function skinVertex(mesh: Pick<SkinnedMesh, 'positions' | 'joints' | 'weights'>, S: ArrayLike<number>, v: number, out: Writable, o: number): void {
+  const J = mesh.joints, W = mesh.weights, P = mesh.positions;
+  let m0 = 0, m1 = 0, m2 = 0, m4 = 0, m5 = 0, m6 = 0, m8 = 0, m9 = 0, m10 = 0, m12 = 0, m13 = 0, m14 = 0;
+  const v4 = v * 4;
+  for (let i = 0; i < 4; i++) {
+    const w = W[v4 + i];
+    if (w === 0) continue;
+    const so = J[v4 + i] * 16;
+    m0 += w * S[so];
+    m1 += w * S[so + 1];
+    m2 += w * S[so + 2];
+    m4 += w * S[so + 4];
+    m5 += w * S[so + 5];
+    m6 += w * S[so + 6];
+    m8 += w * S[so + 8];
+    m9 += w * S[so + 9];
+    m10 += w * S[so + 10];
+    m12 += w * S[so + 12];
+    m13 += w * S[so + 13];
+    m14 += w * S[so + 14];
+  }
+  const v3 = v * 3;
+  const x = P[v3], y = P[v3 + 1], z = P[v3 + 2];
+  out[o] = m0 * x + m4 * y + m8 * z + m12;
+  out[o + 1] = m1 * x + m5 * y + m9 * z + m13;
+  out[o + 2] = m2 * x + m6 * y + m10 * z + m14;
+}
+
+/** Velocity of vertex v alone, Σ wᵢ Ṡᵢ v (the arithmetic of `skinVelocities`), into out[o..o+2]. Slots are not range-checked here. */
+export function skinVertexVelocity(mesh: Pick<SkinnedMesh, 'positions' | 'joints' | 'weights'>, S: ArrayLike<number>, v: number, out: Writable, o: number): void {
+  const J = mesh.joints, W = mesh.weights, P = mesh.positions;
+  const v3 = v * 3, v4 = v * 4;
+  const x = P[v3], y = P[v3 + 1], z = P[v3 + 2];
+  let ox = 0, oy = 0, oz = 0;
+  for (let i = 0; i < 4; i++) {
+    const w = W[v4 + i];
+    if (w === 0) continue;
+    const o = J[v4 + i] * 16;
+    ox += w * (S[o] * x + S[o + 4] * y + S[o + 8] * z + S[o + 12]);
+    oy += w * (S[o + 1] * x + S[o + 5] * y + S[o + 9] * z + S[o + 13]);
+    oz += w * (S[o + 2] * x + S[o + 6] * y + S[o + 10] * z + S[o + 14]);
+  }
+  out[o] = ox;
+  out[o + 1] = oy;
+  out[o + 2] = oz;
+}
+
+/**
  * For each vertex, the skeleton joint index with the largest skin weight
  * (the first such slot on ties), or -1 for a vertex with no positive weight.
  * Names the body part a vertex (or triangle, via its vertices) belongs to.
