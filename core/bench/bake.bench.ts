@@ -25,19 +25,9 @@ import { boxProp } from '../document/fixtures';
 import { importGltf } from '../io/importGltf';
 import { bakeDocument, bakedKeyCount, pruneStaticChannels } from '../bake/bake';
 import { type ExportOptions, exportGlb } from '../bake/exportGlb';
+import { mulberry32 } from '../math/random';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Smooth random rotation about a random axis, times the rest rotation: q(t) = rest · axisAngle(a sin(ωt+φ)). */
 function rotationKeys(r: () => number, rest: number[], times: number[], cubic: boolean): number[] {

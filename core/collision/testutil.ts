@@ -1,14 +1,5 @@
-/** Seeded generator for tests and benchmarks (mulberry32): same seed, same sequence. */
-export function mulberry32(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** Seeded generator for tests and benchmarks (the core's mulberry32). */
+export { mulberry32 } from '../math/random';
 
 export interface TestMesh {
   positions: Float64Array;
