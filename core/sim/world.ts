@@ -1664,6 +1664,24 @@ export class SimWorld {
 
   private contactCount = 0;
 
+  /** A frictionless, inelastic joint-limit contact (no collider features) from body a to body b. */
+  private pushLimitContact(a: number, b: number, px: number, py: number, pz: number, nx: number, ny: number, nz: number): void {
+    const ct = this.nextContact();
+    ct.bodyA = a;
+    ct.bodyB = b;
+    ct.point.x = px;
+    ct.point.y = py;
+    ct.point.z = pz;
+    ct.normal.x = nx;
+    ct.normal.y = ny;
+    ct.normal.z = nz;
+    ct.restitution = 0;
+    ct.friction = 0;
+    this.contactColA[this.contactCount - 1] = -2;
+    this.contactColB[this.contactCount - 1] = -2;
+    this.contactApproach[this.contactCount - 1] = 0;
+  }
+
   private nextContact(): ContactInput {
     const k = this.contactCount++;
     if (k >= this.contactPool.length) this.contactPool.push({ bodyA: 0, bodyB: -1, point: { x: 0, y: 0, z: 0 }, normal: { x: 0, y: 1, z: 0 } });
@@ -2030,20 +2048,7 @@ export class SimWorld {
           nx /= l;
           ny /= l;
           nz /= l;
-          const ct = this.nextContact();
-          ct.bodyA = j.bodyB;
-          ct.bodyB = j.bodyA;
-          ct.point.x = px + j.coneLen * _d[0];
-          ct.point.y = py + j.coneLen * _d[1];
-          ct.point.z = pz + j.coneLen * _d[2];
-          ct.normal.x = nx;
-          ct.normal.y = ny;
-          ct.normal.z = nz;
-          ct.restitution = 0;
-          ct.friction = 0;
-          this.contactColA[this.contactCount - 1] = -2;
-          this.contactColB[this.contactCount - 1] = -2;
-          this.contactApproach[this.contactCount - 1] = 0;
+          this.pushLimitContact(j.bodyB, j.bodyA, px + j.coneLen * _d[0], py + j.coneLen * _d[1], pz + j.coneLen * _d[2], nx, ny, nz);
         }
       }
       // twist limit: a frictionless contact at lever r from the joint point, across the child
@@ -2069,20 +2074,7 @@ export class SimWorld {
           const sg = phi > 0 ? -1 : 1; // normal −t resists a growing positive twist
           const tx = sg * (_d[1] * ez - _d[2] * ey), ty = sg * (_d[2] * ex - _d[0] * ez), tz = sg * (_d[0] * ey - _d[1] * ex);
           const r = Math.max(j.coneLen, 0.05);
-          const ct = this.nextContact();
-          ct.bodyA = j.bodyB;
-          ct.bodyB = j.bodyA;
-          ct.point.x = px + r * ex;
-          ct.point.y = py + r * ey;
-          ct.point.z = pz + r * ez;
-          ct.normal.x = tx;
-          ct.normal.y = ty;
-          ct.normal.z = tz;
-          ct.restitution = 0;
-          ct.friction = 0;
-          this.contactColA[this.contactCount - 1] = -2;
-          this.contactColB[this.contactCount - 1] = -2;
-          this.contactApproach[this.contactCount - 1] = 0;
+          this.pushLimitContact(j.bodyB, j.bodyA, px + r * ex, py + r * ey, pz + r * ez, tx, ty, tz);
         }
       }
     }
