@@ -10,10 +10,9 @@
  * Exit codes: 0 written, 1 not written (the output exists, no such clip, the
  * export failed), 2 bad input (missing, unreadable or malformed file) or usage.
  */
-import { resolve } from 'node:path';
 import type { CliIo } from './io';
 import { UsageError, inputArg, walkArgs } from './args';
-import { loadScene } from './load';
+import { loadScene, outputRefusal } from './load';
 import { DEFAULT_TOLERANCES, type Tolerances, bakeClip, bakedKeyCount, pruneStaticChannels, toleranceFor, type BakedClip } from '../bake/bake';
 import { type PhysicsExtension, exportGlb } from '../bake/exportGlb';
 
@@ -137,17 +136,10 @@ export async function runBake(argv: string[], io: CliIo): Promise<number> {
   }
   const { input, out } = args;
   try {
-    if (resolve(input) === resolve(out)) {
-      io.stderr(`impulse bake: --out ${out} is the input file; refusing to overwrite the input\n`);
-      return 2;
-    }
-    if ((await io.exists(out)) && io.sameFile && (await io.exists(input)) && (await io.sameFile(input, out))) {
-      io.stderr(`impulse bake: --out ${out} is the input file (a link to it); refusing to overwrite the input\n`);
-      return 2;
-    }
-    if (!args.force && (await io.exists(out))) {
-      io.stderr(`impulse bake: ${out} already exists; use --force to overwrite it\n`);
-      return 1;
+    const refusal = await outputRefusal(io, input, out, args.force);
+    if (refusal) {
+      io.stderr(`impulse bake: ${refusal.message}\n`);
+      return refusal.code;
     }
     const { doc, warnings } = await loadScene(input, io);
     for (const w of warnings) io.stderr(`warning: ${w}\n`);

@@ -6,7 +6,7 @@
  * with the input throws an `InputError` whose message starts with the file
  * (exit code 2 in every command).
  */
-import { dirname, isAbsolute, join, normalize } from 'node:path';
+import { dirname, isAbsolute, join, normalize, resolve } from 'node:path';
 import type { CliIo } from './io';
 import { UsageError } from './args';
 import type { ImpulseDocument } from '../document/types';
@@ -84,4 +84,19 @@ export async function loadScene(input: string, io: CliIo): Promise<LoadedScene> 
   } catch (e) {
     throw new InputError(`${input}: ${(e as Error).message}`);
   }
+}
+
+/**
+ * Checks an output path before anything is read or written: null when it may
+ * be written, else the message (without the command name) and exit code.
+ * Never over the input (the same path, or a symlink or hard link to it:
+ * exit 2); never over an existing file without `force` (exit 1).
+ */
+export async function outputRefusal(io: CliIo, input: string, out: string, force: boolean): Promise<{ message: string; code: number } | null> {
+  if (resolve(input) === resolve(out)) return { message: `--out ${out} is the input file; refusing to overwrite the input`, code: 2 };
+  const outExists = await io.exists(out);
+  if (outExists && io.sameFile && (await io.exists(input)) && (await io.sameFile(input, out)))
+    return { message: `--out ${out} is the input file (a link to it); refusing to overwrite the input`, code: 2 };
+  if (outExists && !force) return { message: `${out} already exists; use --force to overwrite it`, code: 1 };
+  return null;
 }

@@ -10,11 +10,10 @@
  * Exit codes: 0 done, 1 not done (the output exists, no such clip, the
  * simulation failed), 2 bad input (missing, unreadable or malformed file) or usage.
  */
-import { resolve } from 'node:path';
 import type { CliIo } from './io';
 import { UsageError, inputArg, walkArgs } from './args';
 import { serializeDocument } from '../document/serialize';
-import { loadScene } from './load';
+import { loadScene, outputRefusal } from './load';
 import { bakeClip } from '../bake/bake';
 import { exportGlb } from '../bake/exportGlb';
 import { applySuggestion, suggestMotion, type Suggestion } from '../sim/suggest';
@@ -163,17 +162,10 @@ export async function runSuggest(argv: string[], io: CliIo): Promise<number> {
   }
   const { input, out } = args;
   try {
-    if (out !== undefined && resolve(input) === resolve(out)) {
-      io.stderr(`impulse suggest: --out ${out} is the input file; refusing to overwrite the input\n`);
-      return 2;
-    }
-    if (out !== undefined && io.sameFile && (await io.exists(out)) && (await io.exists(input)) && (await io.sameFile(input, out))) {
-      io.stderr(`impulse suggest: --out ${out} is the input file (a link to it); refusing to overwrite the input\n`);
-      return 2;
-    }
-    if (out !== undefined && !args.force && (await io.exists(out))) {
-      io.stderr(`impulse suggest: ${out} already exists; use --force to overwrite it\n`);
-      return 1;
+    const refusal = out === undefined ? null : await outputRefusal(io, input, out, args.force);
+    if (refusal) {
+      io.stderr(`impulse suggest: ${refusal.message}\n`);
+      return refusal.code;
     }
     const { doc, warnings } = await loadScene(input, io);
     for (const w of warnings) io.stderr(`warning: ${w}\n`);
