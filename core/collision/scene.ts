@@ -62,6 +62,19 @@ import { triTriIntersect, triTriOverlap } from './tritri';
 /** Numbers per triangle motion box (a module constant: read once, not per pair). */
 const MOTION_STRIDE = MOTION_BOX;
 
+/** The leaf pairs of one BVH-vs-BVH traversal (node indices, flat), collected by pushLeafPair. */
+let _leafPairs = new Int32Array(1024);
+let _leafPairCount = 0;
+function pushLeafPair(na: number, nb: number): void {
+  if (_leafPairCount + 2 > _leafPairs.length) {
+    const n = new Int32Array(_leafPairs.length * 2);
+    n.set(_leafPairs);
+    _leafPairs = n;
+  }
+  _leafPairs[_leafPairCount++] = na;
+  _leafPairs[_leafPairCount++] = nb;
+}
+
 export interface PartInfo {
   /** Object index in `CollisionScene.objects`. */
   object: number;
@@ -479,7 +492,7 @@ export class CollisionScene {
     if (!previous && this._tightStamp.length < this.parts.length) { this._tightStamp = new Int32Array(this.parts.length).fill(-1); this._tight = new Float64Array(this.parts.length * 6); }
     const ch = this.chunksOf(p);
     if (previous && this._prevTightStamp.length < this.parts.length) { this._prevTightStamp = new Int32Array(this.parts.length).fill(-1); this._prevTight = new Float64Array(this.parts.length * 6); }
-    skinVertices(this.doc.characters[o.index].meshes, o.meshOffsets, previous ? o.prevSkinMats : o.skinMats, part.verts, previous ? o.prevPositions : o.positions, previous ? this._prevTight : this._tight, p * 6, ch, previous ? ch.prevBox : ch.box);
+    skinProgram(ch.skin, previous ? o.prevSkinMats : o.skinMats, previous ? o.prevPositions : o.positions, previous ? this._prevTight : this._tight, p * 6, ch, previous ? ch.prevBox : ch.box);
     // the skinned part's box comes with it, and its BVH chunks' boxes
     if (previous) { this._prevTightStamp[p] = want; ch.prevStamp = want; } else { this._tightStamp[p] = this.frameStamp; ch.stamp = this.frameStamp; }
   }
@@ -499,7 +512,9 @@ export class CollisionScene {
     for (let i = 0; i < verts.length; i++) off[i + 1] += off[i];
     const fill = off.slice(0, verts.length), list = new Int32Array(cv.length);
     for (let c = 0; c < nc; c++) for (let s = cvo[c]; s < cvo[c + 1]; s++) list[fill[local[s]]++] = c;
-    ch = { off, list, box: new Float64Array(nc * 6), stamp: -1, prevBox: new Float64Array(nc * 6), prevStamp: -1 };
+    const o = this.objects[part.object];
+    const skin = o.kind === 'character' ? makeSkinProgram(this.doc.characters[o.index].meshes, o.meshOffsets, verts) : makeSkinProgram([], [0], new Uint32Array(0));
+    ch = { off, list, box: new Float64Array(nc * 6), stamp: -1, prevBox: new Float64Array(nc * 6), prevStamp: -1, skin };
     this.partChunks[p] = ch;
     return ch;
   }
@@ -666,14 +681,12 @@ export class CollisionScene {
     const oa = this.objects[A.object], ob = this.objects[B.object];
     const self = A.object === B.object;
     const Pa = oa.positions, Pb = ob.positions, Qa = oa.prevPositions, Qb = ob.prevPositions;
-    const P = this._P, Q = this._Q, seg = this._seg;
-    let npts = 0;
-    let crossings = 0;
-    let nx = 0, ny = 0, nz = 0;
+    const P = this._P, Q = this._Q;
     let best = Infinity;
     let bestTa = -1, bestTb = -1;
     const bestPoint = this._hit;
     const crossTris: number[] = [];
+    this._npts = 0;
     // Continuous detection (doCcd) matters only where the parts were apart at
     // the previous sample (a new contact's first moment, or a pass-through); a
     // contact that persists needs none. All triangle pairs were apart then.
@@ -681,29 +694,17 @@ export class CollisionScene {
     // apart cannot have crossing triangles; only the continuous test remains.
     this.crossLists.set(pairKey, crossTris);
     if (!doCcd && oa.convex !== null && ob.convex !== null && !convexPolyhedraIntersect(this.convexOf(oa), this.convexOf(ob), this.convexTol)) return null;
-    // the exact test of a pair whose triangle boxes meet
-    const cross = (ta: number, tb: number): void => {
-      loadTri(P, Pa, oa.indices, ta);
-      loadTri(Q, Pb, ob.indices, tb);
-      if (triTriIntersect(P, 0, Q, 0, seg, 0)) {
-        crossings++;
-        if (npts + 2 > this._pts.length / 3) {
-          const np = new Float64Array(this._pts.length * 2);
-          np.set(this._pts);
-          this._pts = np;
-        }
-        for (let k = 0; k < 6; k++) this._pts[npts * 3 + k] = seg[k];
-        npts += 2;
-        accumulateNormal(P, Q, this._cp);
-        nx += this._cp[0]; ny += this._cp[1]; nz += this._cp[2];
-        crossTris.push(ta, tb);
-      }
-    };
     const ua = treeA.u32, ub = treeB.u32, fa = treeA.f32, fb = treeB.f32, orderA = treeA.order, orderB = treeB.order;
     const keepB = this._leafKeep, Ia = oa.indices, Ib = ob.indices;
     const cA = this.triBoxes(pa), cB = this.triBoxes(pb), tbA = cA.box, tbB = cB.box, stA = cA.stamp, stB = cB.stamp, fs = this.frameStamp;
     const mcA = doCcd ? this.motionBoxes(pa) : this.emptyMotion, mcB = doCcd ? this.motionBoxes(pb) : this.emptyMotion;
-    forEachLeafNodePair(treeA, treeB, (na, nb) => {
+    // the overlapping leaf pairs in traversal order, then each pair's triangles
+    _leafPairCount = 0;
+    forEachLeafNodePair(treeA, treeB, pushLeafPair);
+    const lp = _leafPairs, nlp = _leafPairCount;
+    let tested = 0;
+    for (let q = 0; q < nlp; q += 2) {
+      const na = lp[q], nb = lp[q + 1];
       const pa = na * 8, pb = nb * 8;
       const sa = ua[pa + 6], ea = sa + (ua[pa + 7] & 0x7fffffff), sb = ub[pb + 6], eb = sb + (ub[pb + 7] & 0x7fffffff);
       if (doCcd) {
@@ -717,7 +718,7 @@ export class CollisionScene {
         const swA = mcA.swept, swB = mcB.swept, bxA = mcA.box, bxB = mcB.box, mtA = mcA.motion, mtB = mcB.motion;
         let nk = 0;
         for (let j = sb; j < eb; j++) if (boxMeetsNode(swB, j * 6, fa, pa)) keepB[nk++] = j;
-        if (nk === 0) return;
+        if (nk === 0) continue;
         for (let i = sa; i < ea; i++) {
           const ia = i * 6;
           if (!boxMeetsNode(swA, ia, fb, pb)) continue;
@@ -725,10 +726,10 @@ export class CollisionScene {
           for (let m = 0; m < nk; m++) {
             const j = keepB[m], tb = orderB[j];
             if (self && sharesVertex(Ia, ta, tb)) continue;
-            this.stats.trianglePairs++;
+            tested++;
             const o = j * 6;
             if (!(swB[o] > swA[ia + 3] || swB[o + 1] > swA[ia + 4] || swB[o + 2] > swA[ia + 5] || swA[ia] > swB[o + 3] || swA[ia + 1] > swB[o + 4] || swA[ia + 2] > swB[o + 5])) {
-              if (!(bxB[o] > bxA[ia + 3] || bxB[o + 1] > bxA[ia + 4] || bxB[o + 2] > bxA[ia + 5] || bxA[ia] > bxB[o + 3] || bxA[ia + 1] > bxB[o + 4] || bxA[ia + 2] > bxB[o + 5])) cross(ta, tb);
+              if (!(bxB[o] > bxA[ia + 3] || bxB[o + 1] > bxA[ia + 4] || bxB[o + 2] > bxA[ia + 5] || bxA[ia] > bxB[o + 3] || bxA[ia + 1] > bxB[o + 4] || bxA[ia + 2] > bxB[o + 5])) this.crossTest(Pa, Ia, ta, Pb, Ib, tb, crossTris);
               // the plain bound orders the candidates (and so decides which pair
               // wins a tie, as before); the window of the moving intervals
               // skips those that cannot precede a contact found, or touch at all
@@ -738,7 +739,7 @@ export class CollisionScene {
             }
           }
         }
-        return;
+        continue;
       }
       // discrete only: a triangle outside the other leaf's box meets none of
       // its triangles; each leaf's triangle boxes are computed once per pose
@@ -747,7 +748,7 @@ export class CollisionScene {
       if (stB[nb] !== fs) { stB[nb] = fs; for (let j = sb; j < eb; j++) triBoxInto(Pb, Ib, orderB[j], tbB, j * 6); }
       let nk = 0;
       for (let j = sb; j < eb; j++) if (boxMeetsNode(tbB, j * 6, fa, pa)) keepB[nk++] = j;
-      if (nk === 0) return;
+      if (nk === 0) continue;
       for (let i = sa; i < ea; i++) {
         const ia = i * 6;
         if (!boxMeetsNode(tbA, ia, fb, pb)) continue;
@@ -756,13 +757,23 @@ export class CollisionScene {
         for (let m = 0; m < nk; m++) {
           const j = keepB[m], tb = orderB[j];
           if (self && sharesVertex(Ia, ta, tb)) continue;
-          this.stats.trianglePairs++;
+          tested++;
           const o = j * 6;
           if (tbB[o] > ahx || tbB[o + 1] > ahy || tbB[o + 2] > ahz || alx > tbB[o + 3] || aly > tbB[o + 4] || alz > tbB[o + 5]) continue;
-          cross(ta, tb);
+          this.crossTest(Pa, Ia, ta, Pb, Ib, tb, crossTris);
         }
       }
-    });
+    }
+    this.stats.trianglePairs += tested;
+    // the contact normal over the crossing pairs, in the order they were found
+    const crossings = crossTris.length >> 1, npts = this._npts;
+    let nx = 0, ny = 0, nz = 0;
+    for (let k = 0; k < crossTris.length; k += 2) {
+      loadTri(P, Pa, Ia, crossTris[k]);
+      loadTri(Q, Pb, Ib, crossTris[k + 1]);
+      accumulateNormal(P, Q, this._cp);
+      nx += this._cp[0]; ny += this._cp[1]; nz += this._cp[2];
+    }
     if (doCcd && this._nCand > 0) {
       // Micro-backtracking (Zachwieja 3.5): the candidate triangle pairs in
       // order of the earliest time they could touch, each pair's features
@@ -820,6 +831,29 @@ export class CollisionScene {
       ccdTime: best === Infinity ? null : best,
       ccdPoint: best === Infinity ? null : [bestPoint[0], bestPoint[1], bestPoint[2]],
     };
+  }
+
+  private _npts = 0;
+
+  /**
+   * The exact test of a triangle pair whose boxes meet: when they cross, the
+   * pair goes to `crossTris` and the ends of their crossing segment to _pts.
+   */
+  private crossTest(Pa: Float64Array, Ia: Uint32Array, ta: number, Pb: Float64Array, Ib: Uint32Array, tb: number, crossTris: number[]): void {
+    const P = this._P, Q = this._Q, seg = this._seg;
+    loadTri(P, Pa, Ia, ta);
+    loadTri(Q, Pb, Ib, tb);
+    if (!triTriIntersect(P, 0, Q, 0, seg, 0)) return;
+    let npts = this._npts;
+    if (npts + 2 > this._pts.length / 3) {
+      const np = new Float64Array(this._pts.length * 2);
+      np.set(this._pts);
+      this._pts = np;
+    }
+    const pts = this._pts;
+    for (let k = 0; k < 6; k++) pts[npts * 3 + k] = seg[k];
+    this._npts = npts + 2;
+    crossTris.push(ta, tb);
   }
 
   private _tightStamp = new Int32Array(0);
@@ -1165,10 +1199,10 @@ export class CollisionScene {
       if (sc.compEst[c] === 0) this.estimateRegion(sc, pmi, ooi, c);
       if (est[i] > depth) cand[nc++] = i;
     }
-    // Largest bound first: tightened by a walk over ooi's surface, then a full
-    // search there sets the maximum, which rules out most of the rest.
     const tol = 1e-9 * (oo.size + om.size);
     const exact = sc.exact, hint = sc.hint, topo = this.topoOf(pmi);
+    // Largest bound first: tightened by a walk over ooi's surface, then a full
+    // search there sets the maximum, which rules out most of the rest.
     // max-heap of the candidates by bound
     for (let k = (nc >> 1) - 1; k >= 0; k--) siftDown(cand, nc, k, est);
     while (nc > 0) {
@@ -1707,6 +1741,90 @@ interface ChunkBoxes {
   /** The chunks' vertex boxes at the previous sample (pose `prevStamp`): kept from that pose's skinning, or gathered when the previous sample is skinned late. */
   prevBox: Float64Array;
   prevStamp: number;
+  /** The part's vertices' skinning data, compacted (see makeSkinProgram). */
+  skin: SkinProgram;
+}
+
+/**
+ * A part's linear blend skinning, compacted once: per vertex (in part.verts
+ * order) its nonzero weights in slot order with their skin-matrix offsets,
+ * its bind position and its output offset; runs of vertices per mesh (verts
+ * are sorted, so each mesh's are contiguous). skinProgram does the
+ * arithmetic of skinPositions in the same order (bit-identical positions)
+ * without reading the zero weights.
+ */
+interface SkinProgram {
+  /** Per mesh run: first vertex, end, mesh index (3 numbers each). */
+  runs: Int32Array;
+  /** Nonzero weights per vertex (0..4) and the offset of its first in w / jo (CSR). */
+  first: Int32Array;
+  w: Float64Array;
+  /** Skin matrix offset (slot · 16) per weight. */
+  jo: Int32Array;
+  /** Bind position per vertex (3 each). */
+  bind: Float64Array;
+  /** Output offset (merged vertex · 3) per vertex. */
+  out: Int32Array;
+}
+
+function makeSkinProgram(meshes: SkinMeshes, meshOffsets: number[], verts: Uint32Array): SkinProgram {
+  const n = verts.length;
+  const first = new Int32Array(n + 1), bind = new Float64Array(n * 3), out = new Int32Array(n);
+  const w: number[] = [], jo: number[] = [], runs: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const vv = verts[i], mi = meshOf(meshOffsets, vv), v = vv - meshOffsets[mi], m = meshes[mi];
+    if (runs.length === 0 || runs[runs.length - 1] !== mi) { if (runs.length > 0) runs[runs.length - 2] = i; runs.push(i, n, mi); }
+    first[i] = w.length;
+    for (let k = 0; k < 4; k++) {
+      const wk = m.weights[v * 4 + k];
+      if (wk === 0) continue;
+      const slot = m.joints[v * 4 + k];
+      if (slot >= m.skinJoints.length) throw new RangeError(`mesh "${m.name}": vertex ${v} uses skin joint slot ${slot}, mesh has ${m.skinJoints.length}`);
+      w.push(wk); jo.push(slot * 16);
+    }
+    for (let k = 0; k < 3; k++) bind[i * 3 + k] = m.positions[v * 3 + k];
+    out[i] = vv * 3;
+  }
+  first[n] = w.length;
+  return { runs: Int32Array.from(runs), first, w: Float64Array.from(w), jo: Int32Array.from(jo), bind, out };
+}
+
+/**
+ * Skins a part by its program into out (the arithmetic of skinPositions in
+ * the same order: bit-identical), with the box of its vertices into
+ * box[bo..bo+5] and each BVH chunk's vertex box into chunkBox.
+ */
+function skinProgram(sp: SkinProgram, skinMats: Float64Array[], outP: Float64Array, box: Float64Array, bo: number, chunks: ChunkBoxes, cb: Float64Array): void {
+  let lx = Infinity, ly = Infinity, lz = Infinity, hx = -Infinity, hy = -Infinity, hz = -Infinity;
+  const cOff = chunks.off, cList = chunks.list;
+  for (let b = 0; b < cb.length; b += 6) { cb[b] = cb[b + 1] = cb[b + 2] = Infinity; cb[b + 3] = cb[b + 4] = cb[b + 5] = -Infinity; }
+  const runs = sp.runs, first = sp.first, W = sp.w, JO = sp.jo, B = sp.bind, O = sp.out;
+  for (let r = 0; r < runs.length; r += 3) {
+    const S = skinMats[runs[r + 2]];
+    for (let i = runs[r], ie = runs[r + 1]; i < ie; i++) {
+      let m0 = 0, m1 = 0, m2 = 0, m4 = 0, m5 = 0, m6 = 0, m8 = 0, m9 = 0, m10 = 0, m12 = 0, m13 = 0, m14 = 0;
+      for (let k = first[i], ke = first[i + 1]; k < ke; k++) {
+        const w = W[k], o = JO[k];
+        m0 += w * S[o]; m1 += w * S[o + 1]; m2 += w * S[o + 2];
+        m4 += w * S[o + 4]; m5 += w * S[o + 5]; m6 += w * S[o + 6];
+        m8 += w * S[o + 8]; m9 += w * S[o + 9]; m10 += w * S[o + 10];
+        m12 += w * S[o + 12]; m13 += w * S[o + 13]; m14 += w * S[o + 14];
+      }
+      const i3 = i * 3, x = B[i3], y = B[i3 + 1], z = B[i3 + 2], o3 = O[i];
+      const X = m0 * x + m4 * y + m8 * z + m12, Y = m1 * x + m5 * y + m9 * z + m13, Z = m2 * x + m6 * y + m10 * z + m14;
+      outP[o3] = X; outP[o3 + 1] = Y; outP[o3 + 2] = Z;
+      if (X < lx) lx = X; if (X > hx) hx = X;
+      if (Y < ly) ly = Y; if (Y > hy) hy = Y;
+      if (Z < lz) lz = Z; if (Z > hz) hz = Z;
+      for (let q = cOff[i], qe = cOff[i + 1]; q < qe; q++) {
+        const b = cList[q] * 6;
+        if (X < cb[b]) cb[b] = X; if (X > cb[b + 3]) cb[b + 3] = X;
+        if (Y < cb[b + 1]) cb[b + 1] = Y; if (Y > cb[b + 4]) cb[b + 4] = Y;
+        if (Z < cb[b + 2]) cb[b + 2] = Z; if (Z > cb[b + 5]) cb[b + 5] = Z;
+      }
+    }
+  }
+  box[bo] = lx; box[bo + 1] = ly; box[bo + 2] = lz; box[bo + 3] = hx; box[bo + 4] = hy; box[bo + 5] = hz;
 }
 
 interface PartTopo {
