@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
-import { SimWorld, jointBoundedBox, slotBounds } from './world';
+import { SimWorld, chunkLowY, jointBoundedBox, slotBounds, vertexChunks } from './world';
 import { SceneEvaluator } from '../anim/evaluate';
 import { Rig } from '../skeleton/rig';
 import { computeSkinMatrices, dominantJointPerTriangle, skinPositions } from '../skeleton/skinning';
@@ -330,5 +330,59 @@ describe('islands and body-part volumes', () => {
       }
     }
     expect(checked).toBeGreaterThan(1000);
+  });
+});
+
+describe('ground-scan chunks', () => {
+  it('seed 29: chunks partition the vertices (ascending within each, at most 16) and bound every rotated vertex height from the pose alone', () => {
+    const rand = mulberry32(29);
+    for (let trial = 0; trial < 40; trial++) {
+      const nv = 1 + Math.floor(rand() * 400);
+      // elongated random clouds (limbs) and flat ones (boxes)
+      const sx = 0.02 + rand(), sy = 0.02 + rand() * 0.3, sz = 0.02 + rand();
+      const X = new Float64Array(3 * nv);
+      for (let v = 0; v < nv; v++) {
+        X[3 * v] = sx * (rand() - 0.5);
+        X[3 * v + 1] = sy * (rand() - 0.5);
+        X[3 * v + 2] = sz * (rand() - 0.5);
+      }
+      const { chunkStart, chunkVerts, chunkSphere, chunkOf } = vertexChunks(X);
+      const seen = new Uint8Array(nv);
+      for (let k = 0; k + 1 < chunkStart.length; k++) {
+        expect(chunkStart[k + 1] - chunkStart[k], `chunk ${k} size`).toBeLessThanOrEqual(16);
+        expect(chunkStart[k + 1] - chunkStart[k], `chunk ${k} size`).toBeGreaterThan(0);
+        for (let i = chunkStart[k]; i < chunkStart[k + 1]; i++) {
+          const v = chunkVerts[i];
+          if (i > chunkStart[k]) expect(v, 'ascending within a chunk').toBeGreaterThan(chunkVerts[i - 1]);
+          expect(chunkOf[v], `chunk of vertex ${v}`).toBe(k);
+          seen[v]++;
+        }
+      }
+      expect(seen.every((n) => n === 1), 'every vertex in exactly one chunk').toBe(true);
+      for (let p = 0; p < 20; p++) {
+        // random pose: position and unit quaternion (x, y, z, qx, qy, qz, qw)
+        const pose = new Float64Array(7);
+        for (let c = 0; c < 3; c++) pose[c] = 4 * (rand() - 0.5);
+        let n2 = 0;
+        for (let c = 3; c < 7; c++) n2 += (pose[c] = rand() - 0.5) ** 2;
+        for (let c = 3; c < 7; c++) pose[c] /= Math.sqrt(n2);
+        const [qx, qy, qz, qw] = [pose[3], pose[4], pose[5], pose[6]];
+        let lowest = Infinity, lowestBound = Infinity;
+        for (let k = 0; k + 1 < chunkStart.length; k++) {
+          const bound = chunkLowY(chunkSphere, k, pose, 0);
+          lowestBound = Math.min(lowestBound, bound);
+          for (let i = chunkStart[k]; i < chunkStart[k + 1]; i++) {
+            const v = chunkVerts[i];
+            const vx = X[3 * v], vy = X[3 * v + 1], vz = X[3 * v + 2];
+            // y of q v q* + position, brute force through the rotation matrix
+            const y = pose[1] + 2 * (qx * qy + qz * qw) * vx + (1 - 2 * (qx * qx + qz * qz)) * vy + 2 * (qy * qz - qx * qw) * vz;
+            expect(y, `trial ${trial} pose ${p}: vertex ${v} above its chunk's bound`).toBeGreaterThanOrEqual(bound);
+            lowest = Math.min(lowest, y);
+          }
+        }
+        // the bound is useful: within the largest chunk diameter of the true lowest vertex
+        expect(lowest - lowestBound, `trial ${trial}: bound within the cloud size`).toBeLessThanOrEqual(2 * Math.hypot(sx, sy, sz));
+      }
+    }
   });
 });

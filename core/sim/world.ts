@@ -232,6 +232,18 @@ interface Collider {
   /** Dynamic: box of `local` (principal frame, about the centre of mass). */
   lbox: Float64Array;
   /**
+   * Dynamic: the vertices split into compact chunks (median splits of
+   * `local`): chunk k holds chunkVerts[chunkStart[k] .. chunkStart[k+1]]
+   * (ascending), inside the sphere chunkSphere[4k..4k+3] (centre, radius;
+   * principal frame). Ground scans bound a chunk's height from the pose
+   * alone and read only the vertices of chunks that can be low enough.
+   */
+  chunkStart: Int32Array;
+  chunkVerts: Uint32Array;
+  chunkSphere: Float64Array;
+  /** Chunk of each vertex. */
+  chunkOf: Int32Array;
+  /**
    * Characters: the skin of each joint (all its clusters) bounded from the
    * joints every step (`box`: swept over the step); a cluster's own bound is
    * computed only when its group's box is reached.
@@ -729,6 +741,7 @@ export class SimWorld {
       moving: true,
       lbox: localBox(local),
       jointGroups: [],
+      ...(kind === KIND_DYNAMIC ? vertexChunks(local) : { chunkStart: new Int32Array(1), chunkVerts: new Uint32Array(0), chunkSphere: new Float64Array(0), chunkOf: new Int32Array(0) }),
     };
   }
 
@@ -1139,20 +1152,45 @@ export class SimWorld {
   /** Lowest vertex height of dynamic collider c in state st (its box bottom when that is clear of the ground). */
   private lowestY(st: Float64Array, c: number): number {
     const C = this.colliders[c];
-    _box6.set(_emptyBox);
+    emptyBox(_box6);
     orientedBoxInto(C.lbox, st, STATE_STRIDE * C.body, _box6);
     if (_box6[1] > this.groundY!) return _box6[1];
     const s = STATE_STRIDE * C.body;
     const qx = st[s + 3], qy = st[s + 4], qz = st[s + 5], qw = st[s + 6];
-    const L = C.local;
+    const L = C.local, CV = C.chunkVerts, CS = C.chunkStart;
+    const nc = CS.length - 1;
+    // chunks by the bound of their height: the lowest-bounded first, then only those that can be lower
+    const low = this.scratchChunkLow(nc);
+    let first = 0;
+    for (let k = 0; k < nc; k++) {
+      low[k] = chunkLowY(C.chunkSphere, k, st, s);
+      if (low[k] < low[first]) first = k;
+    }
     let minY = Infinity;
-    for (let v = 0; v < C.nv; v++) {
-      const vx = L[3 * v], vy = L[3 * v + 1], vz = L[3 * v + 2];
-      const tx = 2 * (qy * vz - qz * vy), tz = 2 * (qx * vy - qy * vx);
-      const y = vy + qw * (2 * (qz * vx - qx * vz)) + qz * tx - qx * tz;
-      if (y < minY) minY = y;
+    for (let kk = -1; kk < nc; kk++) {
+      const k = kk < 0 ? first : kk;
+      if (kk === first || !(low[k] < st[s + 1] + minY)) continue;
+      for (let i = CS[k]; i < CS[k + 1]; i++) {
+        const v = CV[i];
+        const vx = L[3 * v], vy = L[3 * v + 1], vz = L[3 * v + 2];
+        const tx = 2 * (qy * vz - qz * vy), tz = 2 * (qx * vy - qy * vx);
+        const y = vy + qw * (2 * (qz * vx - qx * vz)) + qz * tx - qx * tz;
+        if (y < minY) minY = y;
+      }
     }
     return st[s + 1] + minY;
+  }
+
+  private _chunkLow = new Float64Array(64);
+  private scratchChunkLow(n: number): Float64Array {
+    if (this._chunkLow.length < n) this._chunkLow = new Float64Array(Math.max(n, 2 * this._chunkLow.length));
+    return this._chunkLow;
+  }
+
+  private _chunkPass = new Uint8Array(64);
+  private scratchChunkPass(n: number): Uint8Array {
+    if (this._chunkPass.length < n) this._chunkPass = new Uint8Array(Math.max(n, 2 * this._chunkPass.length));
+    return this._chunkPass;
   }
 
   /** Pulls a ball joint's anchors together (mass-weighted translation); leaves the joint point in _p. */
@@ -1282,7 +1320,11 @@ export class SimWorld {
       this.hitF = F;
     }
     this.hitKind[n] = kind;
-    this.hitI.set([cA, fA, cB, fB], 4 * n);
+    const I = this.hitI;
+    I[4 * n] = cA;
+    I[4 * n + 1] = fA;
+    I[4 * n + 2] = cB;
+    I[4 * n + 3] = fB;
     const F = this.hitF, o = 7 * n;
     F[o] = t;
     F[o + 1] = u;
@@ -1315,10 +1357,15 @@ export class SimWorld {
         const C = this.colliders[c];
         if (!this.awake[C.body] || !C.groups) continue;
         if (C.box[1] > g) continue; // entirely above the ground over the sub-step
+        // only vertices that end the sub-step below −touch count: chunks bounded from the end pose
+        const pass = this.scratchChunkPass(C.chunkStart.length - 1);
+        if (lowChunks(C, this.pose1, 7 * c, g - this.opts.touchDistance, pass) === 0) continue;
         this.ensureP0(c);
         this.ensureP1(c);
         const specC = C.object >= 0 && this.objects[C.object].kind === 'character' ? Math.max(this.opts.speculativeSpeedMps, 3) : 0;
+        const chunkOf = C.chunkOf;
         for (let v = 0, o = 3 * C.vOff + 1; v < C.nv; v++, o += 3) {
+          if (!pass[chunkOf[v]]) continue;
           const y0 = P0[o] - g, y1 = P1[o] - g;
           // ragdoll vertices slow enough for the speculative contacts of this sub-step are theirs
           if (y0 - y1 < specC * hs && y0 < specC * hs) continue;
@@ -1372,16 +1419,16 @@ export class SimWorld {
 
   /** Swept boxes of a collider, of its parts, triangles and edges. */
   private colliderBox(C: Collider): void {
-    C.box.set(_emptyBox);
+    emptyBox(C.box);
     const character = C.kind === KIND_CHARACTER;
     if (C.kind === KIND_DYNAMIC) {
       // the body's local box turned by its start and end orientations (contains both vertex
       // sets, so every straight vertex path between them): O(1) instead of O(vertices)
       const bx = C.parts[0].box;
-      bx.set(_emptyBox);
+      emptyBox(bx);
       orientedBoxInto(C.lbox, this.saved, STATE_STRIDE * C.body, bx);
       orientedBoxInto(C.lbox, this.bodies.state, STATE_STRIDE * C.body, bx);
-      C.box.set(bx);
+      for (let c = 0; c < 6; c++) C.box[c] = bx[c];
       return;
     }
     if (character) {
@@ -1411,7 +1458,7 @@ export class SimWorld {
   /** Swept box of a part from its vertices in P0 / P1. */
   private exactPartBox(C: Collider, p: Part): void {
     const P0 = this.P0, P1 = this.P1, off = C.vOff, bx = p.box, vs = p.verts;
-    bx.set(_emptyBox);
+    emptyBox(bx);
     for (let k = 0; k < vs.length; k++) {
       const o = 3 * (off + vs[k]);
       for (let c = 0; c < 3; c++) {
@@ -1442,33 +1489,40 @@ export class SimWorld {
     if (p.primStamp === this.detectPass) return;
     p.primStamp = this.detectPass;
     const P0 = this.P0, P1 = this.P1, off = C.vOff, T = C.tris, TB = C.triBox;
-    for (let k = 0; k < p.tris.length; k++) {
-      const t = p.tris[k];
+    const tris = p.tris;
+    for (let k = 0; k < tris.length; k++) {
+      const t = tris[k];
       const o = 6 * t;
-      TB.set(_emptyBox, o);
-      for (let j = 0; j < 3; j++) {
-        const vo = 3 * (off + T[3 * t + j]);
-        for (let c = 0; c < 3; c++) {
-          const a = P0[vo + c], b = P1[vo + c];
-          const lo = a < b ? a : b, hi = a < b ? b : a;
-          if (lo < TB[o + c]) TB[o + c] = lo;
-          if (hi > TB[o + 3 + c]) TB[o + 3 + c] = hi;
-        }
+      const va = 3 * (off + T[3 * t]), vb = 3 * (off + T[3 * t + 1]), vc = 3 * (off + T[3 * t + 2]);
+      for (let c = 0; c < 3; c++) {
+        const a0 = P0[va + c], a1 = P1[va + c], b0 = P0[vb + c], b1 = P1[vb + c], c0 = P0[vc + c], c1 = P1[vc + c];
+        let lo = a0 < a1 ? a0 : a1, hi = a0 < a1 ? a1 : a0;
+        if (b0 < lo) lo = b0;
+        if (b0 > hi) hi = b0;
+        if (b1 < lo) lo = b1;
+        if (b1 > hi) hi = b1;
+        if (c0 < lo) lo = c0;
+        if (c0 > hi) hi = c0;
+        if (c1 < lo) lo = c1;
+        if (c1 > hi) hi = c1;
+        TB[o + c] = lo;
+        TB[o + 3 + c] = hi;
       }
     }
-    const E = C.edges, EB = C.edgeBox;
-    for (let k = 0; k < p.edges.length; k++) {
-      const e = p.edges[k];
+    const E = C.edges, EB = C.edgeBox, edges = p.edges;
+    for (let k = 0; k < edges.length; k++) {
+      const e = edges[k];
       const o = 6 * e;
-      EB.set(_emptyBox, o);
-      for (let j = 0; j < 2; j++) {
-        const vo = 3 * (off + E[2 * e + j]);
-        for (let c = 0; c < 3; c++) {
-          const a = P0[vo + c], b = P1[vo + c];
-          const lo = a < b ? a : b, hi = a < b ? b : a;
-          if (lo < EB[o + c]) EB[o + c] = lo;
-          if (hi > EB[o + 3 + c]) EB[o + 3 + c] = hi;
-        }
+      const va = 3 * (off + E[2 * e]), vb = 3 * (off + E[2 * e + 1]);
+      for (let c = 0; c < 3; c++) {
+        const a0 = P0[va + c], a1 = P1[va + c], b0 = P0[vb + c], b1 = P1[vb + c];
+        let lo = a0 < a1 ? a0 : a1, hi = a0 < a1 ? a1 : a0;
+        if (b0 < lo) lo = b0;
+        if (b0 > hi) hi = b0;
+        if (b1 < lo) lo = b1;
+        if (b1 > hi) hi = b1;
+        EB[o + c] = lo;
+        EB[o + 3 + c] = hi;
       }
     }
   }
@@ -1777,9 +1831,14 @@ export class SimWorld {
         // ragdoll parts: every ground approach up to 3 m/s is speculative (no exact time of impact needed for limbs)
         const specC = C.object >= 0 && this.objects[C.object].kind === 'character' ? Math.max(spec, 3) : spec;
         // no vertex within reach of the ground: nothing to gather
-        _box6.set(_emptyBox);
+        emptyBox(_box6);
         orientedBoxInto(C.lbox, st, STATE_STRIDE * C.body, _box6);
         if (_box6[1] - g >= touch && !(_box6[1] - g < specC * hs)) continue;
+        // candidates start the sub-step within max(touch, specC hs) of the ground: chunks bounded from the pose
+        const heldStep = this.colGroundHitStep[c] === this.stats.steps;
+        const pass = this.scratchChunkPass(C.chunkStart.length - 1);
+        if (lowChunks(C, this.pose0, 7 * c, g + Math.max(touch, specC * hs), pass) === 0 && !heldStep) continue;
+        const chunkOf = C.chunkOf;
         this.ensureP0(c);
         // vertical velocity of a vertex: the body's ω once, not per vertex (as pointVelocityY)
         const sb = STATE_STRIDE * C.body;
@@ -1789,6 +1848,7 @@ export class SimWorld {
         let nCand = 0;
         const cand = this.scratchCand(C.nv);
         for (let v = 0, o = 3 * C.vOff; v < C.nv; v++, o += 3) {
+          if (!pass[chunkOf[v]]) continue;
           const d = P[o + 1] - g;
           if (d >= touch && !(d < specC * hs)) continue;
           if (this.groundMark[C.vOff + v] === this.markStamp) continue;
@@ -1816,7 +1876,7 @@ export class SimWorld {
         }
         // vertices that hit the ground by an impact in this step stay held: leaving one out lets the
         // drift push it in again at once (an impact at the same time, over and over)
-        if (nCand < C.nv && this.colGroundHitStep[c] === this.stats.steps) {
+        if (nCand < C.nv && heldStep) {
           const n0 = nCand;
           for (let v = 0, o = 3 * C.vOff; v < C.nv; v++, o += 3) {
             if (this.groundHitStep[C.vOff + v] !== this.stats.steps) continue;
@@ -2766,6 +2826,12 @@ function skinMatricesUsed(mesh: SkinnedMesh, world: Float64Array, out: Float64Ar
 
 const characterTopology = new WeakMap<SkinnedMesh, { edges: Uint32Array; parts: Part[]; groups: JointGroup[] }>();
 const _emptyBox = Float64Array.of(Infinity, Infinity, Infinity, -Infinity, -Infinity, -Infinity);
+
+/** Resets a 6-number box (min xyz, max xyz) to empty (no TypedArray.set call: this runs per part and pass). */
+function emptyBox(b: Float64Array): void {
+  b[0] = b[1] = b[2] = Infinity;
+  b[3] = b[4] = b[5] = -Infinity;
+}
 export type { Character, Prop };
 
 /** Per-slot bind-space boxes and weight-sum range of a character part (see Part.slots). Exported for tests. */
@@ -2811,7 +2877,7 @@ export function slotBounds(mesh: SkinnedMesh, p: Pick<Part, 'verts' | 'slots' | 
  * range, padded for rounding.
  */
 export function jointBoundedBox(p: Pick<Part, 'slots' | 'slotBox' | 'wsMin' | 'wsMax'>, S: Float64Array, out: Float64Array): void {
-  out.set(_emptyBox);
+  emptyBox(out);
   const slots = p.slots!, B = p.slotBox!;
   for (let k = 0; k < slots.length; k++) {
     const o = 16 * slots[k], b = 6 * k;
@@ -2869,4 +2935,90 @@ function orientedBoxInto(lb: Float64Array, st: Float64Array, s: number, out: Flo
   if (m0 + e0 > out[3]) out[3] = m0 + e0;
   if (m1 + e1 > out[4]) out[4] = m1 + e1;
   if (m2 + e2 > out[5]) out[5] = m2 + e2;
+}
+
+/** Most vertices in a ground-scan chunk (Collider.chunkVerts). */
+const CHUNK_VERTS = 16;
+
+/** Splits flat xyz points into compact chunks of at most CHUNK_VERTS (median splits along the longest axis). */
+export function vertexChunks(X: Float64Array): { chunkStart: Int32Array; chunkVerts: Uint32Array; chunkSphere: Float64Array; chunkOf: Int32Array } {
+  const nv = X.length / 3;
+  const verts = new Uint32Array(nv);
+  for (let v = 0; v < nv; v++) verts[v] = v;
+  const starts: number[] = [];
+  const split = (a: number, b: number): void => {
+    if (b - a <= CHUNK_VERTS) {
+      starts.push(a);
+      verts.subarray(a, b).sort();
+      return;
+    }
+    const lo = [Infinity, Infinity, Infinity], hi = [-Infinity, -Infinity, -Infinity];
+    for (let k = a; k < b; k++)
+      for (let c = 0; c < 3; c++) {
+        const x = X[3 * verts[k] + c];
+        if (x < lo[c]) lo[c] = x;
+        if (x > hi[c]) hi[c] = x;
+      }
+    const ax = hi[0] - lo[0] >= hi[1] - lo[1] && hi[0] - lo[0] >= hi[2] - lo[2] ? 0 : hi[1] - lo[1] >= hi[2] - lo[2] ? 1 : 2;
+    const sorted = Array.from(verts.subarray(a, b)).sort((p, q) => X[3 * p + ax] - X[3 * q + ax] || p - q);
+    verts.set(sorted, a);
+    const m = (a + b) >> 1;
+    split(a, m);
+    split(m, b);
+  };
+  if (nv > 0) split(0, nv);
+  starts.push(nv);
+  const nc = starts.length - 1;
+  const sphere = new Float64Array(4 * nc);
+  for (let k = 0; k < nc; k++) {
+    const lo = [Infinity, Infinity, Infinity], hi = [-Infinity, -Infinity, -Infinity];
+    for (let i = starts[k]; i < starts[k + 1]; i++)
+      for (let c = 0; c < 3; c++) {
+        const x = X[3 * verts[i] + c];
+        if (x < lo[c]) lo[c] = x;
+        if (x > hi[c]) hi[c] = x;
+      }
+    const cx = 0.5 * (lo[0] + hi[0]), cy = 0.5 * (lo[1] + hi[1]), cz = 0.5 * (lo[2] + hi[2]);
+    let r2 = 0;
+    for (let i = starts[k]; i < starts[k + 1]; i++) {
+      const o = 3 * verts[i];
+      const d2 = (X[o] - cx) ** 2 + (X[o + 1] - cy) ** 2 + (X[o + 2] - cz) ** 2;
+      if (d2 > r2) r2 = d2;
+    }
+    sphere[4 * k] = cx;
+    sphere[4 * k + 1] = cy;
+    sphere[4 * k + 2] = cz;
+    // padded for the rounding of the rotated vertices (relative 1e-9 of the lever, far above it)
+    sphere[4 * k + 3] = Math.sqrt(r2) * (1 + 1e-9) + 1e-9 * Math.hypot(cx, cy, cz) + 1e-12;
+  }
+  const chunkOf = new Int32Array(nv);
+  for (let k = 0; k < nc; k++) for (let i = starts[k]; i < starts[k + 1]; i++) chunkOf[verts[i]] = k;
+  return { chunkStart: Int32Array.from(starts), chunkVerts: verts, chunkSphere: sphere, chunkOf };
+}
+
+/**
+ * Lower bound of the height of chunk k (spheres S from vertexChunks: world y
+ * of any of its vertices) for the pose at P[s..s+7) (position, unit quaternion).
+ */
+export function chunkLowY(S: Float64Array, k: number, P: Float64Array, s: number): number {
+  const qx = P[s + 3], qy = P[s + 4], qz = P[s + 5], qw = P[s + 6];
+  const o = 4 * k;
+  // second row of the rotation matrix
+  const r10 = 2 * (qx * qy + qz * qw), r11 = 1 - 2 * (qx * qx + qz * qz), r12 = 2 * (qy * qz - qx * qw);
+  return P[s + 1] + r10 * S[o] + r11 * S[o + 1] + r12 * S[o + 2] - S[o + 3];
+}
+
+/**
+ * Marks in `pass` (one flag per chunk) the chunks of dynamic collider C that
+ * may have a vertex below `limitY` for the pose at P[s..]; returns how many.
+ */
+function lowChunks(C: Collider, P: Float64Array, s: number, limitY: number, pass: Uint8Array): number {
+  const nc = C.chunkStart.length - 1;
+  let n = 0;
+  for (let k = 0; k < nc; k++) {
+    const low = chunkLowY(C.chunkSphere, k, P, s) < limitY;
+    pass[k] = low ? 1 : 0;
+    if (low) n++;
+  }
+  return n;
 }
