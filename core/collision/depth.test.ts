@@ -6,6 +6,8 @@ import { CollisionScene, checkFrame } from './scene';
 import { signedDistance, vertexTriangles } from './signed';
 import { TriangleBVH } from './bvh';
 import { mulberry32, uvSphere, windingNumber } from './testutil';
+import { SceneEvaluator } from '../anim';
+import { Rig, computeSkinMatrices, skinPositions } from '../skeleton';
 
 type Q = [number, number, number, number];
 
@@ -414,6 +416,62 @@ describe('penetration depth between objects against a brute-force reference', ()
         }
       }
       expect(compared, 'crossings with depth were compared').toBeGreaterThan(6);
+    });
+  }
+});
+
+describe('part skinning by influence sets', () => {
+  for (const [seed, shared] of [[5, true], [6, false]] as const) {
+    it(`seed ${seed}: positions at both samples equal skinPositions bit for bit (${shared ? 'few shared influence sets' : 'a set per vertex'})`, () => {
+      const r = mulberry32(seed);
+      const doc = createEmptyDocument('skin');
+      const ch = chainCharacter('hero');
+      const m = ch.meshes[0];
+      // a finer mesh along the chain (162 vertices)
+      const ball = icosphereMesh(0.4, 2);
+      for (let v = 0; v < ball.positions.length / 3; v++) ball.positions[v * 3 + 1] = ball.positions[v * 3 + 1] * 2 + 0.75;
+      m.positions = ball.positions;
+      m.indices = ball.indices;
+      m.joints = new Uint16Array(ball.positions.length / 3 * 4);
+      m.weights = new Float32Array(ball.positions.length / 3 * 4);
+      // shared: three weight sets over the chain; else random weights per vertex
+      const palette = [[0.75, 0.25, 0], [0.5, 0.3, 0.2], [1, 0, 0]];
+      for (let v = 0; v < m.weights.length / 4; v++) {
+        const w = shared ? palette[v % 3] : (() => { const a = r(), b = r() * (1 - a); return [a, b, 1 - a - b]; })();
+        m.joints.set(shared ? [1 + (v % 2), 3, 0, 0] : [v % 4, (v + 1) % 4, (v + 2) % 4, 0], v * 4);
+        m.weights.set([w[0], w[1], w[2], 0], v * 4);
+      }
+      doc.characters.push(ch);
+      const tracks: Track[] = [];
+      for (let j = 0; j < 4; j++) {
+        const times = [0, 1], values: number[] = [];
+        for (let k = 0; k < 2; k++) {
+          const ax = [r() - 0.5, r() - 0.5, r() - 0.5], l = Math.hypot(ax[0], ax[1], ax[2]), ang = 3 * r();
+          values.push((ax[0] / l) * Math.sin(ang / 2), (ax[1] / l) * Math.sin(ang / 2), (ax[2] / l) * Math.sin(ang / 2), Math.cos(ang / 2));
+        }
+        tracks.push({ target: { kind: 'joint', character: 'hero', joint: j }, path: 'rotation', interpolation: 'linear', times, values });
+      }
+      doc.clips = [{ id: 'c', name: 'c', frameRate: 10, startFrame: 0, endFrame: 10, tracks }];
+      doc.activeClip = 'c';
+      const scene = new CollisionScene(doc);
+      expect(m.positions.length / 3, 'enough vertices to share sets').toBeGreaterThan(12);
+      // the reference: whole-mesh skinning at each sample
+      const ev = new SceneEvaluator(doc), rig = new Rig(ch);
+      const S = new Float64Array(16 * m.skinJoints.length), ref = new Float64Array(m.positions.length), prevRef = new Float64Array(m.positions.length);
+      for (let f = 0; f <= 10; f++) {
+        scene.pose(f / 10, f > 0);
+        scene.skinAll();
+        prevRef.set(ref);
+        ev.characterLocalPose(0, f / 10, rig.local);
+        rig.computeWorld();
+        computeSkinMatrices(m, rig.world, S);
+        skinPositions(m, S, ref);
+        const o = scene.objects[0];
+        for (let i = 0; i < ref.length; i++) {
+          expect(o.positions[i], `frame ${f} coordinate ${i}`).toBe(ref[i]);
+          if (f > 0) expect(o.prevPositions[i], `frame ${f} previous sample, coordinate ${i}`).toBe(prevRef[i]);
+        }
+      }
     });
   }
 });

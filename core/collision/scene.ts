@@ -1746,85 +1746,111 @@ interface ChunkBoxes {
 }
 
 /**
- * A part's linear blend skinning, compacted once: per vertex (in part.verts
- * order) its nonzero weights in slot order with their skin-matrix offsets,
- * its bind position and its output offset; runs of vertices per mesh (verts
- * are sorted, so each mesh's are contiguous). skinProgram does the
- * arithmetic of skinPositions in the same order (bit-identical positions)
- * without reading the zero weights.
+ * A part's linear blend skinning, compacted once. Its vertices' influence
+ * sets (mesh, nonzero weights in slot order, their skin slots) are listed
+ * once each: rigs share them widely (rigidly bound vertices, rings of a
+ * limb), so each set's blended matrix is computed once per skinning and
+ * every vertex with that set is transformed by it. The arithmetic is that
+ * of skinPositions in the same order (the blended matrix summed over the
+ * weights from 0, then applied to the bind position): bit-identical
+ * positions. A part with few shared sets blends per vertex (`perVertex`).
  */
 interface SkinProgram {
-  /** Per mesh run: first vertex, end, mesh index (3 numbers each). */
-  runs: Int32Array;
-  /** Nonzero weights per vertex (0..4) and the offset of its first in w / jo (CSR). */
+  /** Influence set per vertex (in part.verts order). */
+  set: Int32Array;
+  /** Per set: its mesh, and its weights (CSR by first) with their skin matrix offsets (slot · 16). */
+  mesh: Int32Array;
   first: Int32Array;
   w: Float64Array;
-  /** Skin matrix offset (slot · 16) per weight. */
   jo: Int32Array;
   /** Bind position per vertex (3 each). */
   bind: Float64Array;
   /** Output offset (merged vertex · 3) per vertex. */
   out: Int32Array;
+  /** Per set, its blended matrix (the 12 entries m0 m1 m2 m4 m5 m6 m8 m9 m10 m12 m13 m14) at the last skinning. */
+  mats: Float64Array;
+  perVertex: boolean;
 }
 
 function makeSkinProgram(meshes: SkinMeshes, meshOffsets: number[], verts: Uint32Array): SkinProgram {
   const n = verts.length;
-  const first = new Int32Array(n + 1), bind = new Float64Array(n * 3), out = new Int32Array(n);
-  const w: number[] = [], jo: number[] = [], runs: number[] = [];
+  const set = new Int32Array(n), bind = new Float64Array(n * 3), out = new Int32Array(n);
+  const ids = new Map<string, number>(), mesh: number[] = [], first: number[] = [], w: number[] = [], jo: number[] = [];
   for (let i = 0; i < n; i++) {
     const vv = verts[i], mi = meshOf(meshOffsets, vv), v = vv - meshOffsets[mi], m = meshes[mi];
-    if (runs.length === 0 || runs[runs.length - 1] !== mi) { if (runs.length > 0) runs[runs.length - 2] = i; runs.push(i, n, mi); }
-    first[i] = w.length;
+    let key = `${mi}`;
     for (let k = 0; k < 4; k++) {
       const wk = m.weights[v * 4 + k];
       if (wk === 0) continue;
       const slot = m.joints[v * 4 + k];
       if (slot >= m.skinJoints.length) throw new RangeError(`mesh "${m.name}": vertex ${v} uses skin joint slot ${slot}, mesh has ${m.skinJoints.length}`);
-      w.push(wk); jo.push(slot * 16);
+      key += ` ${slot}:${wk}`;
     }
+    let id = ids.get(key);
+    if (id === undefined) {
+      ids.set(key, (id = mesh.length));
+      mesh.push(mi);
+      first.push(w.length);
+      for (let k = 0; k < 4; k++) {
+        const wk = m.weights[v * 4 + k];
+        if (wk !== 0) { w.push(wk); jo.push(m.joints[v * 4 + k] * 16); }
+      }
+    }
+    set[i] = id;
     for (let k = 0; k < 3; k++) bind[i * 3 + k] = m.positions[v * 3 + k];
     out[i] = vv * 3;
   }
-  first[n] = w.length;
-  return { runs: Int32Array.from(runs), first, w: Float64Array.from(w), jo: Int32Array.from(jo), bind, out };
+  first.push(w.length);
+  return {
+    set, mesh: Int32Array.from(mesh), first: Int32Array.from(first), w: Float64Array.from(w), jo: Int32Array.from(jo), bind, out,
+    mats: new Float64Array(mesh.length * 12), perVertex: mesh.length * 2 > n,
+  };
 }
 
 /**
- * Skins a part by its program into out (the arithmetic of skinPositions in
- * the same order: bit-identical), with the box of its vertices into
+ * Skins a part by its program into outP, with the box of its vertices into
  * box[bo..bo+5] and each BVH chunk's vertex box into chunkBox.
  */
 function skinProgram(sp: SkinProgram, skinMats: Float64Array[], outP: Float64Array, box: Float64Array, bo: number, chunks: ChunkBoxes, cb: Float64Array): void {
   let lx = Infinity, ly = Infinity, lz = Infinity, hx = -Infinity, hy = -Infinity, hz = -Infinity;
   const cOff = chunks.off, cList = chunks.list;
   for (let b = 0; b < cb.length; b += 6) { cb[b] = cb[b + 1] = cb[b + 2] = Infinity; cb[b + 3] = cb[b + 4] = cb[b + 5] = -Infinity; }
-  const runs = sp.runs, first = sp.first, W = sp.w, JO = sp.jo, B = sp.bind, O = sp.out;
-  for (let r = 0; r < runs.length; r += 3) {
-    const S = skinMats[runs[r + 2]];
-    for (let i = runs[r], ie = runs[r + 1]; i < ie; i++) {
-      let m0 = 0, m1 = 0, m2 = 0, m4 = 0, m5 = 0, m6 = 0, m8 = 0, m9 = 0, m10 = 0, m12 = 0, m13 = 0, m14 = 0;
-      for (let k = first[i], ke = first[i + 1]; k < ke; k++) {
-        const w = W[k], o = JO[k];
-        m0 += w * S[o]; m1 += w * S[o + 1]; m2 += w * S[o + 2];
-        m4 += w * S[o + 4]; m5 += w * S[o + 5]; m6 += w * S[o + 6];
-        m8 += w * S[o + 8]; m9 += w * S[o + 9]; m10 += w * S[o + 10];
-        m12 += w * S[o + 12]; m13 += w * S[o + 13]; m14 += w * S[o + 14];
-      }
-      const i3 = i * 3, x = B[i3], y = B[i3 + 1], z = B[i3 + 2], o3 = O[i];
-      const X = m0 * x + m4 * y + m8 * z + m12, Y = m1 * x + m5 * y + m9 * z + m13, Z = m2 * x + m6 * y + m10 * z + m14;
-      outP[o3] = X; outP[o3 + 1] = Y; outP[o3 + 2] = Z;
-      if (X < lx) lx = X; if (X > hx) hx = X;
-      if (Y < ly) ly = Y; if (Y > hy) hy = Y;
-      if (Z < lz) lz = Z; if (Z > hz) hz = Z;
-      for (let q = cOff[i], qe = cOff[i + 1]; q < qe; q++) {
-        const b = cList[q] * 6;
-        if (X < cb[b]) cb[b] = X; if (X > cb[b + 3]) cb[b + 3] = X;
-        if (Y < cb[b + 1]) cb[b + 1] = Y; if (Y > cb[b + 4]) cb[b + 4] = Y;
-        if (Z < cb[b + 2]) cb[b + 2] = Z; if (Z > cb[b + 5]) cb[b + 5] = Z;
-      }
+  const sets = sp.set, mesh = sp.mesh, first = sp.first, W = sp.w, JO = sp.jo, B = sp.bind, O = sp.out, M = sp.mats, perVertex = sp.perVertex;
+  if (!perVertex) for (let c = 0; c < mesh.length; c++) blendInto(M, c * 12, skinMats[mesh[c]], W, JO, first[c], first[c + 1]);
+  const n = sets.length;
+  for (let i = 0; i < n; i++) {
+    let m = sets[i] * 12;
+    if (perVertex) { const c = sets[i]; blendInto(M, 0, skinMats[mesh[c]], W, JO, first[c], first[c + 1]); m = 0; }
+    const i3 = i * 3, x = B[i3], y = B[i3 + 1], z = B[i3 + 2], o3 = O[i];
+    const X = M[m] * x + M[m + 3] * y + M[m + 6] * z + M[m + 9];
+    const Y = M[m + 1] * x + M[m + 4] * y + M[m + 7] * z + M[m + 10];
+    const Z = M[m + 2] * x + M[m + 5] * y + M[m + 8] * z + M[m + 11];
+    outP[o3] = X; outP[o3 + 1] = Y; outP[o3 + 2] = Z;
+    if (X < lx) lx = X; if (X > hx) hx = X;
+    if (Y < ly) ly = Y; if (Y > hy) hy = Y;
+    if (Z < lz) lz = Z; if (Z > hz) hz = Z;
+    for (let q = cOff[i], qe = cOff[i + 1]; q < qe; q++) {
+      const b = cList[q] * 6;
+      if (X < cb[b]) cb[b] = X; if (X > cb[b + 3]) cb[b + 3] = X;
+      if (Y < cb[b + 1]) cb[b + 1] = Y; if (Y > cb[b + 4]) cb[b + 4] = Y;
+      if (Z < cb[b + 2]) cb[b + 2] = Z; if (Z > cb[b + 5]) cb[b + 5] = Z;
     }
   }
   box[bo] = lx; box[bo + 1] = ly; box[bo + 2] = lz; box[bo + 3] = hx; box[bo + 4] = hy; box[bo + 5] = hz;
+}
+
+/** The blended skin matrix Σ w·S[slot] over weights k0..k1 (summed from 0 in that order, as skinPositions does) into M[mo..mo+11]. */
+function blendInto(M: Float64Array, mo: number, S: Float64Array, W: Float64Array, JO: Int32Array, k0: number, k1: number): void {
+  let m0 = 0, m1 = 0, m2 = 0, m4 = 0, m5 = 0, m6 = 0, m8 = 0, m9 = 0, m10 = 0, m12 = 0, m13 = 0, m14 = 0;
+  for (let k = k0; k < k1; k++) {
+    const w = W[k], o = JO[k];
+    m0 += w * S[o]; m1 += w * S[o + 1]; m2 += w * S[o + 2];
+    m4 += w * S[o + 4]; m5 += w * S[o + 5]; m6 += w * S[o + 6];
+    m8 += w * S[o + 8]; m9 += w * S[o + 9]; m10 += w * S[o + 10];
+    m12 += w * S[o + 12]; m13 += w * S[o + 13]; m14 += w * S[o + 14];
+  }
+  M[mo] = m0; M[mo + 1] = m1; M[mo + 2] = m2; M[mo + 3] = m4; M[mo + 4] = m5; M[mo + 5] = m6;
+  M[mo + 6] = m8; M[mo + 7] = m9; M[mo + 8] = m10; M[mo + 9] = m12; M[mo + 10] = m13; M[mo + 11] = m14;
 }
 
 interface PartTopo {
