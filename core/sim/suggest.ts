@@ -55,6 +55,9 @@ export interface SuggestStats extends WorldStats {
   elapsedSteps: number;
   stepSec: number;
   aborted: boolean;
+  /** Dynamic rigid bodies (props, ragdoll parts) asleep at the end, and all of them. */
+  bodiesAsleep: number;
+  bodies: number;
 }
 
 export interface Suggestion {
@@ -298,6 +301,8 @@ export function suggestMotion(doc: ImpulseDocument, options: SuggestOptions, onP
       maxAngleError: maxAng,
       elapsedSteps: sampleCount - 1,
       stepSec: world.stepSec,
+      bodiesAsleep: world.awake.reduce((n, a) => n + (a ? 0 : 1), 0),
+      bodies: world.awake.length,
       aborted,
     },
   };

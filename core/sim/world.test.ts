@@ -98,6 +98,35 @@ describe('ground contact', () => {
     expect(w.awake[0], 'asleep').toBe(0);
   });
 
+  it('a resting island whose solver input repeats exactly takes its last answer: the same states number for number as solving again, fewer solver calls', () => {
+    const doc = sceneDoc([
+      boxPropAt('box', [0.2, 0.1, 0.15], [0, 0.5, 0], { restitution: 0.3, friction: 0.5 }, [0.1, 0.2, 0.05, 0.97]),
+      ballPropAt('ball', 0.1, [0.6, 0.8, 0], { restitution: 0.5, friction: 0.4 }, 1),
+      boxPropAt('crate', [0.08, 0.06, 0.1], [-0.6, 0.5, 0.1], { massKg: 1, restitution: 0.3, friction: 0.5 }),
+    ]);
+    // sleeping off, so the resting islands keep being solved
+    const opts = { dynamic: ['box', 'ball', 'crate'], startTimeSec: 0, sleepTimeSec: 1e9 };
+    const a = new SimWorld(doc, { ...opts, reuseRestingSolves: false });
+    const b = new SimWorld(doc, opts);
+    for (let k = 0; k < 480; k++) {
+      a.step();
+      b.step();
+      for (let i = 0; i < a.bodies.state.length; i++) {
+        if (a.bodies.state[i] !== b.bodies.state[i]) expect.fail(`step ${k}: state[${i}] ${b.bodies.state[i]} with reuse, ${a.bodies.state[i]} solving again`);
+      }
+    }
+    expect(a.stats.islandReuses, 'no reuse when off').toBe(0);
+    expect(b.stats.islandReuses, 'resting islands reused').toBeGreaterThan(100);
+    expect(b.stats.islandSolves + b.stats.islandReuses, 'every island answered once').toBe(a.stats.islandSolves);
+    // and the resting crate does not drift or sink while its answers are reused
+    const s = 2 * STATE_STRIDE, x0 = b.bodies.state[s], y0 = b.bodies.state[s + 1];
+    const r0 = b.stats.islandReuses;
+    run(b, 1);
+    expect(b.stats.islandReuses - r0, 'the crate at rest reuses its answer').toBeGreaterThan(200);
+    expect(Math.abs(b.bodies.state[s + 1] - y0) + Math.abs(b.bodies.state[s] - x0), 'resting crate stays put').toBeLessThan(1e-9);
+    expect(y0, 'crate (half height 0.06) on the ground').toBeCloseTo(0.06, 4);
+  });
+
   it('a box sliding with speed v stops after v²/(2 μ g)', () => {
     const v0 = 3, mu = 0.4;
     const doc = sceneDoc([boxPropAt('box', [0.2, 0.1, 0.2], [0, 0.1, 0], { friction: mu, restitution: 0 })], {
@@ -189,7 +218,7 @@ describe('islands and body-part volumes', () => {
     expect(w.impacts.filter((i) => i.objects[0] === 'crateA').length, 'the crate bounced').toBeGreaterThan(1);
     expect(parabola, 'ball off its parabola (m)').toBeLessThan(1e-9);
     expect(drift, 'resting crate moved (m)').toBeLessThan(1e-4);
-    expect(w.stats.islandSolves, 'solves split into islands').toBeGreaterThanOrEqual(w.stats.solves);
+    expect(w.stats.islandSolves + w.stats.islandReuses, 'solves split into islands (solved, or a resting answer reused)').toBeGreaterThanOrEqual(w.stats.solves);
     // the crate's impacts backtrack only its island: the ball (and the resting crate until it sleeps)
     // keep their own clock, so the ball's parabola above is one sub-step per step
     expect(w.stats.bodiesKept, 'bodies left at their own clock at the crate impacts').toBeGreaterThan(0);

@@ -94,6 +94,13 @@ export interface WorldOptions {
   sleepSpeedMps?: number;
   /** How long a body must stay that slow before it sleeps. Default 0.3 s. */
   sleepTimeSec?: number;
+  /**
+   * A resting island (no joints, not an impact) whose solver input is number
+   * for number that of its previous solve takes that solve's answer instead
+   * of calling the solver again (the same answer: the solver is
+   * deterministic). Default true; false only to check exactly that.
+   */
+  reuseRestingSolves?: boolean;
   ragdoll?: RagdollOptions;
 }
 
@@ -140,6 +147,12 @@ export interface WorldStats {
   budgetExceeded: number;
   /** Bodies left at their tentative end of the step at an impact of another island (not backtracked with it). */
   bodiesKept: number;
+  /**
+   * Resting islands whose solver input was number for number that of their
+   * previous solve (same contacts, velocities, inertia): that solve's answer
+   * was taken instead of calling the solver (not counted in islandSolves).
+   */
+  islandReuses: number;
   /** Wall time spent in the impulse solver (core/response), ms: for profiling only, never used by the simulation. */
   solverMs: number;
 }
@@ -291,7 +304,7 @@ export class SimWorld {
   readonly bodies: RigidBodySet;
   readonly objects: SimObject[] = [];
   readonly impacts: ImpactRecord[] = [];
-  readonly stats: WorldStats = { steps: 0, subSteps: 0, impactEvents: 0, solves: 0, islandSolves: 0, ccdQueries: 0, budgetExceeded: 0, bodiesKept: 0, solverMs: 0 };
+  readonly stats: WorldStats = { steps: 0, subSteps: 0, impactEvents: 0, solves: 0, islandSolves: 0, islandReuses: 0, ccdQueries: 0, budgetExceeded: 0, bodiesKept: 0, solverMs: 0 };
   /** Fixed step, seconds. */
   readonly stepSec: number;
   readonly frameRate: number;
@@ -399,6 +412,7 @@ export class SimWorld {
       touchDistance: options.touchDistance ?? 2e-5,
       sleepSpeedMps: options.sleepSpeedMps ?? 0.02,
       sleepTimeSec: options.sleepTimeSec ?? 0.3,
+      reuseRestingSolves: options.reuseRestingSolves ?? true,
     };
     this.timeSec = options.startTimeSec;
     this.startTimeSec = options.startTimeSec;
@@ -2331,6 +2345,28 @@ export class SimWorld {
         j.bodyB = loc[this.jtBodyB[k]];
         jview.push(j);
       }
+      // a resting island (no joints, not an impact) whose solver input is exactly that of its last
+      // solve (a box at rest on the ground: same contacts, same velocities after the same kick)
+      // takes that solve's answer: the solver is deterministic, so the answer is the same
+      const cacheable = jview.length === 0 && firstImpact < 0 && this.opts.reuseRestingSolves;
+      const rv = cacheable ? this.restingReuse(root, nIslandBodies) : null;
+      if (rv) {
+        this.stats.islandReuses++;
+        let o = 0;
+        for (let i = root; i < nd; i++) {
+          if (isl[i] !== root) continue;
+          for (let c = 0; c < 3; c++) {
+            this.solLin[3 * i + c] = rv[o++];
+            this.solAng[3 * i + c] = rv[o++];
+          }
+        }
+        for (let k = 0; k < nc; k++) {
+          const a = this.ctBodyA[k], b = this.ctBodyB[k];
+          if ((a < nd ? isl[a] : isl[b]) !== root) continue;
+          for (let c = 0; c < 3; c++) this.solImp[3 * k + c] = rv[o++];
+        }
+        continue;
+      }
       const t0 = performance.now();
       this.solver.solve(bview, jview, cview, {}, sol);
       this.stats.solverMs += performance.now() - t0;
@@ -2350,7 +2386,7 @@ export class SimWorld {
         for (let c = 0; c < 3; c++) this.solImp[3 * k + c] = sol.contactImpulse[3 * m + c];
         m++;
       }
-      void nIslandBodies;
+      if (cacheable) this.keepResting(root, nIslandBodies, m);
     }
     // restore the global indices (the pools are reused)
     for (let k = 0; k < nc; k++) {
@@ -2361,6 +2397,103 @@ export class SimWorld {
       this.jointPool[k].bodyA = this.jtBodyA[k];
       this.jointPool[k].bodyB = this.jtBodyB[k];
     }
+  }
+
+  /** Per island root: the solver input of its last resting solve (signature) and its answer. */
+  private restSig: (Float64Array | null)[] = [];
+  private restSigLen = new Int32Array(0);
+  private restOut: (Float64Array | null)[] = [];
+  private sigScratch = new Float64Array(256);
+
+  /**
+   * Writes the solver input of the island in bodyView / contactView (every
+   * number the solver reads, and the island's dynamic bodies) into
+   * sigScratch; returns its length.
+   */
+  private islandSignature(root: number, nIslandBodies: number): number {
+    const bv = this.bodyView, cv = this.contactView;
+    const n = 3 + nIslandBodies + 24 * bv.length + 10 * cv.length;
+    if (this.sigScratch.length < n) this.sigScratch = new Float64Array(2 * n);
+    const S = this.sigScratch;
+    let o = 0;
+    S[o++] = bv.length;
+    S[o++] = cv.length;
+    S[o++] = nIslandBodies;
+    for (let i = root, k = 0; k < nIslandBodies; i++) if (this.islandOf[i] === root) S[o + k++] = i;
+    o += nIslandBodies;
+    for (let k = 0; k < bv.length; k++) {
+      const b = bv[k];
+      S[o++] = b.keyframed ? 1 : 0;
+      S[o++] = b.massKg;
+      for (let c = 0; c < 9; c++) S[o++] = b.inertia[c];
+      S[o++] = b.centerOfMass.x;
+      S[o++] = b.centerOfMass.y;
+      S[o++] = b.centerOfMass.z;
+      S[o++] = b.linearVelocity.x;
+      S[o++] = b.linearVelocity.y;
+      S[o++] = b.linearVelocity.z;
+      S[o++] = b.angularVelocity.x;
+      S[o++] = b.angularVelocity.y;
+      S[o++] = b.angularVelocity.z;
+      S[o++] = b.restitution ?? NaN;
+      S[o++] = b.friction ?? NaN;
+      S[o++] = 0;
+    }
+    for (let k = 0; k < cv.length; k++) {
+      const ct = cv[k];
+      S[o++] = ct.bodyA;
+      S[o++] = ct.bodyB;
+      S[o++] = ct.point.x;
+      S[o++] = ct.point.y;
+      S[o++] = ct.point.z;
+      S[o++] = ct.normal.x;
+      S[o++] = ct.normal.y;
+      S[o++] = ct.normal.z;
+      S[o++] = ct.restitution ?? NaN;
+      S[o++] = ct.friction ?? NaN;
+    }
+    return o;
+  }
+
+  /** The kept answer of this island's last resting solve if its input is the same number for number, else null. */
+  private restingReuse(root: number, nIslandBodies: number): Float64Array | null {
+    const prev = this.restSig[root];
+    if (!prev) return null;
+    const n = this.islandSignature(root, nIslandBodies);
+    if (n !== this.restSigLen[root]) return null;
+    const S = this.sigScratch;
+    // Object.is: NaN (absent fields) equal to itself, and −0 told from +0 like the solver would
+    for (let k = 0; k < n; k++) if (!Object.is(S[k], prev[k])) return null;
+    return this.restOut[root];
+  }
+
+  /** Keeps the input and answer of island root's resting solve (islandSolution, m contacts). */
+  private keepResting(root: number, nIslandBodies: number, m: number): void {
+    if (this.restSig.length < this.dynCount) {
+      this.restSig = new Array(this.dynCount).fill(null);
+      this.restOut = new Array(this.dynCount).fill(null);
+      this.restSigLen = new Int32Array(this.dynCount);
+    }
+    const n = this.islandSignature(root, nIslandBodies);
+    let sig = this.restSig[root];
+    if (!sig || sig.length < n) sig = this.restSig[root] = new Float64Array(n);
+    for (let k = 0; k < n; k++) sig[k] = this.sigScratch[k];
+    this.restSigLen[root] = n;
+    const no = 6 * nIslandBodies + 3 * m;
+    let out = this.restOut[root];
+    if (!out || out.length < no) out = this.restOut[root] = new Float64Array(no);
+    const sol = this.islandSolution, loc = this.localIndex;
+    let o = 0;
+    for (let i = root, k = 0; k < nIslandBodies; i++) {
+      if (this.islandOf[i] !== root) continue;
+      k++;
+      const l = loc[i];
+      for (let c = 0; c < 3; c++) {
+        out[o++] = sol.linearVelocity[3 * l + c];
+        out[o++] = sol.angularVelocity[3 * l + c];
+      }
+    }
+    for (let k = 0; k < 3 * m; k++) out[o++] = sol.contactImpulse[k];
   }
 
   private wake(i: number): void {
@@ -2949,20 +3082,28 @@ export function vertexChunks(X: Float64Array): { chunkStart: Int32Array; chunkVe
   const split = (a: number, b: number): void => {
     if (b - a <= CHUNK_VERTS) {
       starts.push(a);
-      verts.subarray(a, b).sort();
+      // ascending vertex order within the chunk (insertion sort, at most CHUNK_VERTS)
+      for (let i = a + 1; i < b; i++) {
+        const v = verts[i];
+        let j = i - 1;
+        for (; j >= a && verts[j] > v; j--) verts[j + 1] = verts[j];
+        verts[j + 1] = v;
+      }
       return;
     }
-    const lo = [Infinity, Infinity, Infinity], hi = [-Infinity, -Infinity, -Infinity];
-    for (let k = a; k < b; k++)
-      for (let c = 0; c < 3; c++) {
-        const x = X[3 * verts[k] + c];
-        if (x < lo[c]) lo[c] = x;
-        if (x > hi[c]) hi[c] = x;
-      }
-    const ax = hi[0] - lo[0] >= hi[1] - lo[1] && hi[0] - lo[0] >= hi[2] - lo[2] ? 0 : hi[1] - lo[1] >= hi[2] - lo[2] ? 1 : 2;
-    const sorted = Array.from(verts.subarray(a, b)).sort((p, q) => X[3 * p + ax] - X[3 * q + ax] || p - q);
-    verts.set(sorted, a);
+    let lx = Infinity, ly = Infinity, lz = Infinity, hx = -Infinity, hy = -Infinity, hz = -Infinity;
+    for (let k = a; k < b; k++) {
+      const o = 3 * verts[k];
+      if (X[o] < lx) lx = X[o];
+      if (X[o] > hx) hx = X[o];
+      if (X[o + 1] < ly) ly = X[o + 1];
+      if (X[o + 1] > hy) hy = X[o + 1];
+      if (X[o + 2] < lz) lz = X[o + 2];
+      if (X[o + 2] > hz) hz = X[o + 2];
+    }
+    const ax = hx - lx >= hy - ly && hx - lx >= hz - lz ? 0 : hy - ly >= hz - lz ? 1 : 2;
     const m = (a + b) >> 1;
+    selectRank(verts, X, ax, a, b, m);
     split(a, m);
     split(m, b);
   };
@@ -2994,6 +3135,42 @@ export function vertexChunks(X: Float64Array): { chunkStart: Int32Array; chunkVe
   const chunkOf = new Int32Array(nv);
   for (let k = 0; k < nc; k++) for (let i = starts[k]; i < starts[k + 1]; i++) chunkOf[verts[i]] = k;
   return { chunkStart: Int32Array.from(starts), chunkVerts: verts, chunkSphere: sphere, chunkOf };
+}
+
+/**
+ * Reorders idx[a..b) so that idx[m] holds the element of its rank by the key
+ * (X[3 idx + ax], idx) and no element before it has a larger key nor after it
+ * a smaller one (quickselect, Hoare partition, median-of-three pivot).
+ */
+function selectRank(idx: Uint32Array, X: Float64Array, ax: number, a: number, b: number, m: number): void {
+  const less = (p: number, q: number): boolean => X[3 * p + ax] < X[3 * q + ax] || (X[3 * p + ax] === X[3 * q + ax] && p < q);
+  let lo = a, hi = b - 1;
+  while (hi > lo) {
+    // median of three as the pivot
+    const mid = (lo + hi) >> 1;
+    let p0 = idx[lo], p1 = idx[mid], p2 = idx[hi];
+    if (less(p1, p0)) [p0, p1] = [p1, p0];
+    if (less(p2, p1)) {
+      p1 = p2;
+      if (less(p1, p0)) p1 = p0;
+    }
+    const pivot = p1;
+    let i = lo, j = hi;
+    while (i <= j) {
+      while (less(idx[i], pivot)) i++;
+      while (less(pivot, idx[j])) j--;
+      if (i <= j) {
+        const t = idx[i];
+        idx[i] = idx[j];
+        idx[j] = t;
+        i++;
+        j--;
+      }
+    }
+    if (m <= j) hi = j;
+    else if (m >= i) lo = i;
+    else return;
+  }
 }
 
 /**
