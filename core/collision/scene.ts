@@ -1268,15 +1268,35 @@ export class CollisionScene {
     const { comp, compStart, compQueue, compBound, compInside, compEst, ubc, seed, est, exact } = sc;
     // coherence: the triangles found nearest to each vertex at the side's last use
     const prev = sc.prev, hint = sc.hint;
-    for (let i = 0; i < nv; i++) prev[i] = exact[i] !== 0 ? hint[i] : -1;
-    ubc.fill(Infinity);
-    seed.fill(-1);
-    est.fill(Infinity);
-    exact.fill(0);
+    // Only vertices in the part's box and the box of the parts of ooi it
+    // crosses can count in a pair (regions are found within it; a region cut
+    // by it is still all on one side). Every per-vertex array below is read
+    // for these vertices only, so only theirs are reset.
+    const roi = this._roi, meBox = this._boxM;
+    for (let k = 0; k < 3; k++) {
+      if (meBox[k] > roi[k]) roi[k] = meBox[k];
+      if (meBox[3 + k] < roi[3 + k]) roi[3 + k] = meBox[3 + k];
+    }
+    const roiList = sc.roiList;
+    let nr = 0;
+    for (let i = 0; i < nv; i++) {
+      const v = verts[i] * 3, x = P[v], y = P[v + 1], z = P[v + 2];
+      if (x < roi[0] || x > roi[3] || y < roi[1] || y > roi[4] || z < roi[2] || z > roi[5]) { comp[i] = -3; continue; }
+      comp[i] = -1;
+      roiList[nr++] = i;
+      // the nearest triangle found at an earlier use (any triangle of ooi bounds the distance)
+      prev[i] = exact[i] !== 0 ? hint[i] : -1;
+      ubc[i] = Infinity;
+      seed[i] = -1;
+      est[i] = Infinity;
+      exact[i] = 0;
+    }
+    sc.roiCount = nr;
     for (let k = 0; k < nx; k += 2) {
       const ta = X[k], tb = X[k + 1];
       for (let j = 0; j < 3; j++) {
         const v = I[ta * 3 + j], i = topo.triLocal[topo.triSlot[ta] * 3 + j];
+        if (comp[i] === -3) continue;
         let r = 0;
         for (let jj = 0; jj < 3; jj++) {
           const w = I[ta * 3 + jj] * 3;
@@ -1296,22 +1316,6 @@ export class CollisionScene {
     const lc = this._localCross;
     lc.fill(0, 0, ntp);
     for (let k = 0; k < nx; k += 2) lc[topo.triSlot[X[k]]] = 1;
-    // Only vertices in the part's box and the box of the parts of ooi it
-    // crosses can count in a pair (regions are found within it; a region cut
-    // by it is still all on one side).
-    const roi = this._roi, meBox = this._boxM;
-    for (let k = 0; k < 3; k++) {
-      if (meBox[k] > roi[k]) roi[k] = meBox[k];
-      if (meBox[3 + k] < roi[3 + k]) roi[3 + k] = meBox[3 + k];
-    }
-    const roiList = sc.roiList;
-    let nr = 0;
-    for (let i = 0; i < nv; i++) {
-      const v = verts[i] * 3, x = P[v], y = P[v + 1], z = P[v + 2];
-      if (x < roi[0] || x > roi[3] || y < roi[1] || y > roi[4] || z < roi[2] || z > roi[5]) comp[i] = -3;
-      else { comp[i] = -1; roiList[nr++] = i; }
-    }
-    sc.roiCount = nr;
     let qn = 0, nc = 0;
     for (let r = 0; r < nr; r++) {
       const s = roiList[r];
