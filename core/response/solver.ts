@@ -387,6 +387,45 @@ export class ImpulseSolver {
   /** Path-based Schur builds and rows / entries taken from the cache (benchmarks). */
   schurCacheStats = { builds: 0, rowsReused: 0, rows: 0, entriesReused: 0, entries: 0 };
   private abortOnContradiction = false;
+  /** The tree factorization holds this solve's bodies and joints with no eliminated body (reused by later phases). */
+  private treeReady = false;
+  /**
+   * Contact-space solve (`contactSpace`): A = B K⁻¹ Bᵀ over basis rows B (n, t₁, t₂ of each
+   * contact, secondary joint rows), materialized lazily per basis row while the tree
+   * factorization stands; a pass's Schur complement is gathered from it.
+   */
+  private csValid = false;
+  private csKeys = 0; // key space: 3·nc contact basis rows, then joint rows
+  private csSlotOf = new Int32Array(0); // key -> slot or -1
+  private csN = 0; // materialized slots
+  private csCap = 0; // row stride of csA
+  private csA = F64(0);
+  private csD = new Int32Array(0); // 2 per slot: dynamic indices of the sides
+  private csJ = F64(0); // 12 per slot: the row on side A, side B
+  private csY = F64(0); // per slot, T numbers: L⁻¹ Bᵀ on the slot's path
+  private csZ = F64(0); // D⁻¹ L⁻¹ Bᵀ on the path
+  private csPath = new Int32Array(0); // per slot, N: path nodes
+  private csLen = new Int32Array(0);
+  private csMark = new Int32Array(0);
+  private csPY = F64(0); // per slot on one dynamic body, T numbers: y packed in path order
+  private csPZ = F64(0);
+  private csPL = new Int32Array(0); // packed length, or -1 (a row on two dynamic bodies)
+  private csRootDims = new Int32Array(0); // per node: numbers on its path to the root
+  private csRowJ = new Int32Array(0); // per secondary row of the pass: slot of its J (= G for basis rows)
+  private csRowG = new Int32Array(0); // 3 per secondary row: slots of G's terms (-1 unused)
+  private csRowC = F64(0); // 3 per secondary row: coefficients of G's terms
+  /**
+   * Solve each contact-state pass of an island with joints and no eliminated body in contact space: the Schur
+   * complement of the pass is gathered from A (the basis rows' K⁻¹ products, built once per
+   * tree factorization and shared by every pass and phase of a solve) instead of built from
+   * the tree, and solved least-norm over the uncompressed rows (the same split the compressed
+   * groups keep; when the rows contradict each other, the least-squares answer of least norm
+   * over those rows). Default true; false = the compressed tree-built Schur complement every
+   * pass (for comparison).
+   */
+  contactSpace = true;
+  /** Passes solved in contact space, those whose rows contradicted each other, basis rows materialized (tests, benchmarks). */
+  contactSpaceStats = { passes: 0, leastSquares: 0, slots: 0 };
   private poissonUsed = false;
   private gammaOrig = F64(0);
   private p1C = F64(0); // compression phase: contact impulses (3 each)
@@ -548,6 +587,7 @@ export class ImpulseSolver {
     if (restModel !== 'paper' && restModel !== 'normalOnly' && restModel !== 'poisson')
       throw new ResponseInputError(`options.restitution: unknown model '${String(restModel)}'`);
 
+    this.treeReady = false;
     this.loadBodies(bodies);
     this.ensureConstraints(joints.length + contacts.length);
     this.loadJoints(joints);
@@ -837,11 +877,16 @@ export class ImpulseSolver {
     const nj = this.nj, nc = this.nc;
     this.conBody.fill(0, 0, this.nd);
     this.grpDirty.fill(1, 0, this.nd);
-    if (dense) this.buildForest();
+    if (dense) {
+      this.buildForest();
+      this.treeReady = false;
+    }
     this.rejoins = growI(this.rejoins, nc);
     this.rejoins.fill(0, 0, nc);
     let iterations = 0, noEliminate = false;
-    this.pcValid = false;
+    // (the Schur cache stays valid while the tree factorization of this solve stands: its rows
+    // are matched by their data; the base solve x0 depends on the velocities, which phases change)
+    if (!this.treeReady) this.pcValid = false;
     this.x0Valid = false;
     for (;;) {
       iterations++;
@@ -850,10 +895,14 @@ export class ImpulseSolver {
       if (dense) this.solveDense();
       else {
         const refactor = this.prepareGroups(noEliminate ? 'schur' : groupMode) || iterations === 1;
-        if (refactor) {
+        let anyCon = false;
+        for (let d = 0; d < this.nd && !anyCon; d++) if (this.conBody[d]) anyCon = true;
+        if (refactor && !(this.treeReady && !anyCon)) {
           // the set of eliminated bodies changed: their joints leave (or rejoin) the tree
+          // (a factorization without eliminated bodies is kept across the phases of one solve)
           this.buildForest();
           this.factor();
+          this.treeReady = !anyCon;
         }
         // eliminated bodies' blocks follow their groups, which change with the contact states
         let anyEliminated = false;
@@ -864,7 +913,9 @@ export class ImpulseSolver {
           }
         this.grpDirty.fill(0, 0, this.nd);
         this.schurResidual = 0;
-        this.solveSparse();
+        // (islands without joints keep the direct per-body Schur build: nothing to share there)
+        if (this.contactSpace && !anyEliminated && this.nj > 0) this.solveContactSpace(vScale);
+        else this.solveSparse();
         // (a Newton attempt whose equations contradict each other with eliminated bodies is given
         // up at once, rather than redone on the contact Schur complement: the Poisson form takes over)
         if (this.abortOnContradiction && anyEliminated && this.schurResidual > 1e-9 * vScale) return iterations;
@@ -877,6 +928,7 @@ export class ImpulseSolver {
           this.prepareGroups('schur');
           this.buildForest();
           this.factor();
+          this.treeReady = true;
           this.solveSparse();
         }
       }
@@ -1476,6 +1528,7 @@ export class ImpulseSolver {
   private factor(): void {
     this.pcValid = false;
     this.x0Valid = false;
+    this.csValid = false;
     // joint rows are needed for the coupling blocks; contact rows are not
     this.ensureRows(3 * this.nj + 1);
     let r = 0;
@@ -2576,6 +2629,261 @@ export class ImpulseSolver {
     this.pcN = N;
     this.pcAsym = asym;
     this.pcValid = true;
+  }
+
+  /** Resets the contact-space cache A for the current tree factorization. */
+  private csReset(): void {
+    const nc = this.nc, N = this.nNodes, T = this.totalDim;
+    let jointRows = 0;
+    for (let j = 0; j < this.nj; j++) jointRows += this.cRows[j];
+    this.csKeys = 3 * nc + jointRows;
+    const cap = this.csKeys;
+    this.csSlotOf = growI(this.csSlotOf, cap);
+    this.csSlotOf.fill(-1, 0, cap);
+    this.csN = 0;
+    this.csCap = cap;
+    this.csA = growF(this.csA, cap * cap);
+    this.csD = growI(this.csD, 2 * cap);
+    this.csJ = growF(this.csJ, 12 * cap);
+    this.csY = growF(this.csY, cap * T);
+    this.csZ = growF(this.csZ, cap * T);
+    this.csPath = growI(this.csPath, cap * N);
+    this.csLen = growI(this.csLen, cap);
+    this.csMark = growI(this.csMark, N);
+    this.csMark.fill(-1, 0, N);
+    this.csPY = growF(this.csPY, cap * T);
+    this.csPZ = growF(this.csPZ, cap * T);
+    this.csPL = growI(this.csPL, cap);
+    this.csRootDims = growI(this.csRootDims, N);
+    this.pPos = growI(this.pPos, N);
+    for (let t = 0; t < N; t++) this.pPos[this.post[t]] = t;
+    // numbers on the path from each node to its root (parents come later in post-order)
+    for (let t = N - 1; t >= 0; t--) {
+      const i = this.post[t], p = this.nodeParent[i];
+      this.csRootDims[i] = this.nodeDim[i] + (p < 0 ? 0 : this.csRootDims[p]);
+    }
+    this.csValid = true;
+  }
+
+  /**
+   * Slot of basis row `key` in A, materialized on first use: the row (contact c's direction
+   * a = key mod 3 at its point, or joint row key − 3·nc), its path vectors y = L⁻¹ Bᵀ and
+   * z = D⁻¹ y on the nodes from its bodies to the root, and its entries y_m·z over the common
+   * nodes with every slot materialized before (A is symmetric).
+   */
+  private csSlot(key: number): number {
+    const have = this.csSlotOf[key];
+    if (have >= 0) return have;
+    const q = this.csN++;
+    this.csSlotOf[key] = q;
+    this.contactSpaceStats.slots++;
+    const nc = this.nc, nj = this.nj, T = this.totalDim, N = this.nNodes, cap = this.csCap;
+    const par = this.nodeParent, off = this.nodeOff, dim = this.nodeDim, W = this.blkW, Dinv = this.blkDinv;
+    const Jq = this.csJ, jo = 12 * q;
+    let da: number, db: number;
+    if (key < 3 * nc) {
+      const c = (key / 3) | 0, a = key - 3 * c, k = nj + c, f = this.contactFrame, fo = 9 * c + 3 * a;
+      const dx = f[fo], dy = f[fo + 1], dz = f[fo + 2];
+      const P = this.contactPoint, px = P[3 * c], py = P[3 * c + 1], pz = P[3 * c + 2], com = this.com;
+      const A = this.cA[k], B = this.cB[k];
+      da = A >= 0 ? this.dyn[A] : -1;
+      db = B >= 0 ? this.dyn[B] : -1;
+      if (da >= 0) setRow(Jq, jo, dx, dy, dz, px - com[3 * A], py - com[3 * A + 1], pz - com[3 * A + 2], 1);
+      if (db >= 0) setRow(Jq, jo + 6, dx, dy, dz, px - com[3 * B], py - com[3 * B + 1], pz - com[3 * B + 2], -1);
+    } else {
+      const r = key - 3 * nc, o = 6 * r;
+      da = this.rowDA[r];
+      db = this.rowDB[r];
+      for (let k = 0; k < 6; k++) {
+        Jq[jo + k] = this.rowJA[o + k];
+        Jq[jo + 6 + k] = this.rowJB[o + k];
+      }
+    }
+    this.csD[2 * q] = da;
+    this.csD[2 * q + 1] = db;
+    // the nodes on the paths from the row's bodies to the root, children first
+    const path = this.csPath, pb = q * N, mark = this.csMark, pos = this.pPos;
+    let n = 0;
+    for (let side = 0; side < 2; side++) {
+      for (let i = side === 0 ? da : db; i >= 0 && mark[i] !== q; i = par[i]) {
+        mark[i] = q;
+        let k = n++;
+        while (k > 0 && pos[path[pb + k - 1]] > pos[i]) {
+          path[pb + k] = path[pb + k - 1];
+          k--;
+        }
+        path[pb + k] = i;
+      }
+    }
+    this.csLen[q] = n;
+    const Y = this.csY, Z = this.csZ, base = q * T;
+    for (let t = 0; t < n; t++) {
+      const i = path[pb + t];
+      for (let k = 0; k < dim[i]; k++) Y[base + off[i] + k] = 0;
+    }
+    if (da >= 0) for (let k = 0; k < 6; k++) Y[base + off[da] + k] += Jq[jo + k];
+    if (db >= 0) for (let k = 0; k < 6; k++) Y[base + off[db] + k] += Jq[jo + 6 + k];
+    // forward substitution along the path (y_p −= W_iᵀ y_i), then z = D⁻¹ y
+    for (let t = 0; t < n; t++) {
+      const i = path[pb + t], p = par[i];
+      if (p < 0) continue;
+      const di = dim[i], dp = dim[p], oi = base + off[i], op = base + off[p], wo = 36 * i;
+      for (let c = 0; c < dp; c++) {
+        let sum = 0;
+        for (let rr = 0; rr < di; rr++) sum += W[wo + rr * 6 + c] * Y[oi + rr];
+        Y[op + c] -= sum;
+      }
+    }
+    for (let t = 0; t < n; t++) {
+      const i = path[pb + t], di = dim[i], oi = base + off[i], wo = 36 * i;
+      for (let rr = 0; rr < di; rr++) {
+        let sum = 0;
+        for (let k = 0; k < di; k++) sum += Dinv[wo + rr * 6 + k] * Y[oi + k];
+        Z[oi + rr] = sum;
+      }
+    }
+    // a row on one dynamic body has a chain to the root as its path: packed in path order, the
+    // nodes it shares with another chain are a suffix of both (from their lowest common node)
+    const chain = da < 0 || db < 0;
+    const PY = this.csPY, PZ = this.csPZ;
+    let L = 0;
+    if (chain) {
+      for (let t = 0; t < n; t++) {
+        const i = path[pb + t], oi = base + off[i];
+        for (let k = 0; k < dim[i]; k++, L++) {
+          PY[base + L] = Y[oi + k];
+          PZ[base + L] = Z[oi + k];
+        }
+      }
+    }
+    this.csPL[q] = chain ? L : -1;
+    // entries with every slot so far (q's path is marked with q)
+    const A = this.csA, PL = this.csPL, rootDims = this.csRootDims;
+    const first = n > 0 ? path[pb] : -1;
+    for (let m = 0; m <= q; m++) {
+      const pm = m * N, nm = this.csLen[m], bm = m * T;
+      let sum = 0;
+      const Lm = PL[m];
+      if (chain && Lm >= 0) {
+        if (nm > 0 && n > 0) {
+          // lowest common node: the first node of m's chain on q's
+          let t = 0;
+          if (path[pm] !== first) while (t < nm && mark[path[pm + t]] !== q) t++;
+          if (t < nm) {
+            const cs = rootDims[path[pm + t]];
+            const om = bm + Lm - cs, oq = base + L - cs;
+            for (let k = 0; k < cs; k++) sum += PY[om + k] * PZ[oq + k];
+          }
+        }
+      } else {
+        for (let t = 0; t < nm; t++) {
+          const i = path[pm + t];
+          if (mark[i] !== q) continue;
+          const oi = off[i];
+          for (let k = 0; k < dim[i]; k++) sum += Y[bm + oi + k] * Z[base + oi + k];
+        }
+      }
+      A[m * cap + q] = sum;
+      A[q * cap + m] = sum;
+    }
+    return q;
+  }
+
+  /**
+   * One linear solve of a contact-state pass with no eliminated body, in contact space:
+   * every secondary row (contact rows uncompressed, joints that close loops) is a basis row
+   * of A or, for a sliding contact's impulse, a combination n + γ(σ₁ t₁ + σ₂ t₂) of its
+   * contact's three; S is gathered from A and solved least-norm (the split the compressed
+   * groups keep); then one tree solve gives the velocities and the tree joints' impulses.
+   * Rows that contradict each other get the least-squares answer of least norm over them
+   * (the compressed solve weighs a group's rows through its basis instead).
+   */
+  private solveContactSpace(vScale: number): void {
+    const T = this.totalDim, nRows = this.nRows, nj = this.nj, nc = this.nc;
+    if (!this.csValid) this.csReset();
+    this.secRows = growI(this.secRows, nRows + 1);
+    this.csRowJ = growI(this.csRowJ, nRows + 1);
+    this.csRowG = growI(this.csRowG, 3 * nRows + 3);
+    this.csRowC = growF(this.csRowC, 3 * nRows + 3);
+    const sec = this.secRows, rj = this.csRowJ, rg = this.csRowG, rc = this.csRowC;
+    let s = 0, asym = false;
+    for (let r = 0; r < nRows; r++) {
+      const k = this.rowOwner[r];
+      if (k < nj && this.cPrimary[k]) continue;
+      if (this.rowDA[r] < 0 && this.rowDB[r] < 0) {
+        this.rowLambda[r] = 0;
+        continue;
+      }
+      const g3 = 3 * s;
+      rg[g3 + 1] = -1;
+      rg[g3 + 2] = -1;
+      if (k < nj) {
+        rj[s] = rg[g3] = this.csSlot(3 * nc + r);
+        rc[g3] = 1;
+      } else {
+        const c = k - nj, k3 = 3 * c;
+        if (this.contactState[c] === ContactState.Slide) {
+          asym = true;
+          const f = this.contactFrame, o = 9 * c, S = this.contactSlide, g = this.contactGamma[c];
+          const sx = S[k3], sy = S[k3 + 1], sz = S[k3 + 2];
+          rj[s] = rg[g3] = this.csSlot(k3);
+          rc[g3] = 1;
+          rg[g3 + 1] = this.csSlot(k3 + 1);
+          rc[g3 + 1] = g * (sx * f[o + 3] + sy * f[o + 4] + sz * f[o + 5]);
+          rg[g3 + 2] = this.csSlot(k3 + 2);
+          rc[g3 + 2] = g * (sx * f[o + 6] + sy * f[o + 7] + sz * f[o + 8]);
+        } else {
+          rj[s] = rg[g3] = this.csSlot(k3 + (r - this.cRow0[k]));
+          rc[g3] = 1;
+        }
+      }
+      sec[s++] = r;
+    }
+    const x = this.x, x0 = this.x0;
+    let residual = 0;
+    if (s > 0) {
+      if (this.x0Valid) x0.set(this.x0c.subarray(0, T));
+      else {
+        this.fillBaseRhs(x0);
+        this.treeSolve(x0);
+        this.x0c = growF(this.x0c, T);
+        this.x0c.set(x0.subarray(0, T));
+        this.x0Valid = true;
+      }
+      this.sRhs = growF(this.sRhs, s);
+      this.sMu = growF(this.sMu, s);
+      this.S = growF(this.S, s * s);
+      this.sWork = growF(this.sWork, 3 * s * s + 4 * s);
+      this.sPiv = growI(this.sPiv, 2 * s);
+      const S = this.S, A = this.csA, cap = this.csCap;
+      for (let m = 0; m < s; m++) {
+        this.sRhs[m] = this.rowC[sec[m]] - this.rowDot(x0, sec[m]);
+        const am = rj[m] * cap, sm = m * s;
+        for (let q = asym ? 0 : m; q < s; q++) {
+          const g3 = 3 * q;
+          let v = A[am + rg[g3]];
+          if (rg[g3 + 1] >= 0) v += rc[g3 + 1] * A[am + rg[g3 + 1]] + rc[g3 + 2] * A[am + rg[g3 + 2]];
+          S[sm + q] = v;
+          if (!asym) S[q * s + m] = v;
+        }
+      }
+      residual = asym ? solveDenseRobust(S, s, this.sRhs, this.sMu, this.sWork, this.sPiv) : solveSymmetricRobust(S, s, this.sRhs, this.sMu, this.sWork, this.sPiv);
+    }
+    this.contactSpaceStats.passes++;
+    if (residual > 1e-9 * vScale) this.contactSpaceStats.leastSquares++;
+    this.schurResidual = residual;
+    this.fillBaseRhs(x);
+    for (let q = 0; q < s; q++) {
+      const r = sec[q];
+      this.rowLambda[r] = this.sMu[q];
+      this.addImpulse(x, r, this.sMu[q]);
+    }
+    this.treeSolve(x);
+    // primary joint impulses: λ = −λ' (KKT sign convention)
+    for (let i = this.nd; i < this.nNodes; i++) {
+      const j = this.nodeRef[i], r0 = this.cRow0[j], o = this.nodeOff[i];
+      for (let k = 0; k < this.nodeDim[i]; k++) this.rowLambda[r0 + k] = -x[o + k];
+    }
   }
 
   private solveSparse(): void {
