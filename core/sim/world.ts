@@ -204,8 +204,6 @@ interface Part {
   /** Characters: its joint group (Collider.jointGroups) and the step its jbox0/jbox1 are for. */
   group: number;
   jstamp: number;
-  /** Detection pass its triangle and edge boxes were computed in. */
-  primStamp: number;
 }
 
 /** A triangle mesh that collides: a dynamic body's surface, a keyframed prop, or a character mesh. */
@@ -233,6 +231,9 @@ interface Collider {
   local: Float64Array;
   triBox: Float64Array;
   edgeBox: Float64Array;
+  /** Detection pass each triangle's / edge's swept box (triBox, edgeBox) was computed in (-1 never). */
+  triStamp: Int32Array;
+  edgeStamp: Int32Array;
   restitution: number;
   friction: number;
   groups: number;
@@ -262,6 +263,8 @@ interface Collider {
    * computed only when its group's box is reached.
    */
   jointGroups: JointGroup[];
+  /** Characters: the parts skinned in the current step (activatePart), so boxes are refreshed for those only. */
+  activeParts: Part[];
 }
 
 interface JointGroup {
@@ -320,6 +323,8 @@ export class SimWorld {
   private readonly dynCount: number;
   private readonly P0: Float64Array;
   private readonly P1: Float64Array;
+  /** Scratch per vertex: sides of a box its swept interval lies outside of (sideMasks). */
+  private readonly vMask: Uint8Array;
   /** Keyframed vertex positions at the start (K0) and end (K1) of the step; character vertices only where kStamp says so. */
   private K0: Float64Array;
   private K1: Float64Array;
@@ -604,6 +609,7 @@ export class SimWorld {
     }
     this.P0 = new Float64Array(3 * vOff);
     this.P1 = new Float64Array(3 * vOff);
+    this.vMask = new Uint8Array(vOff);
     this.K0 = new Float64Array(3 * vOff);
     this.K1 = new Float64Array(3 * vOff);
     this.kStamp0 = new Int32Array(vOff).fill(-1);
@@ -664,7 +670,7 @@ export class SimWorld {
     if (topo) {
       // shared read-only topology, own boxes and stamps
       for (const p of topo.parts)
-        parts.push({ ...p, box: new Float64Array(6), jbox0: new Float64Array(6), jbox1: new Float64Array(6), skinned: -1, primStamp: -1, jstamp: -1 });
+        parts.push({ ...p, box: new Float64Array(6), jbox0: new Float64Array(6), jbox1: new Float64Array(6), skinned: -1, jstamp: -1 });
     } else if (!dominant) {
       const all = new Uint32Array(ntri);
       for (let t = 0; t < ntri; t++) all[t] = t;
@@ -673,7 +679,7 @@ export class SimWorld {
       for (let v = 0; v < nv; v++) verts[v] = v;
       const edgeIdx = new Uint32Array(edges.length / 2);
       for (let e = 0; e < edgeIdx.length; e++) edgeIdx[e] = e;
-      parts.push({ joint: -1, tris: all, verts, vtVerts: verts, edges: edgeIdx, box: new Float64Array(6), skinned: -1, primStamp: -1, group: -1, jstamp: -1 });
+      parts.push({ joint: -1, tris: all, verts, vtVerts: verts, edges: edgeIdx, box: new Float64Array(6), skinned: -1, group: -1, jstamp: -1 });
     } else {
       const byJoint = new Map<number, number[]>();
       for (let t = 0; t < ntri; t++) {
@@ -742,7 +748,6 @@ export class SimWorld {
           edges: Uint32Array.from(es.sort((a, b) => a - b)),
           box: new Float64Array(6),
           skinned: -1,
-          primStamp: -1,
           group: -1,
           jstamp: -1,
         });
@@ -750,11 +755,13 @@ export class SimWorld {
     }
     return {
       index: this.colliders.length, kind, body, docIndex, mesh, objectId, objectName, partName, object, vOff, nv: local.length / 3, tris, edges, parts, local,
-      triBox: new Float64Array(6 * ntri), edgeBox: new Float64Array(3 * edges.length), restitution, friction, groups, mask, box: new Float64Array(6),
+      triBox: new Float64Array(6 * ntri), edgeBox: new Float64Array(3 * edges.length), restitution,
+      triStamp: new Int32Array(ntri).fill(-1), edgeStamp: new Int32Array(edges.length / 2).fill(-1), friction, groups, mask, box: new Float64Array(6),
       closed: kind !== KIND_CHARACTER && isClosedTriangles(tris) && signedVolume(local, tris) > 0,
       moving: true,
       lbox: localBox(local),
       jointGroups: [],
+      activeParts: [],
       ...(kind === KIND_DYNAMIC ? vertexChunks(local) : { chunkStart: new Int32Array(1), chunkVerts: new Uint32Array(0), chunkSphere: new Float64Array(0), chunkOf: new Int32Array(0) }),
     };
   }
@@ -815,6 +822,7 @@ export class SimWorld {
               break;
             }
         C.moving = moving;
+        C.activeParts.length = 0; // a new step: no part skinned for it yet
         for (const g of C.jointGroups) jointBoundedBox(g, sm, g.jbox1!);
       }
     }
@@ -898,6 +906,7 @@ export class SimWorld {
     const vs = p.verts;
     for (let k = 0; k < vs.length; k++) this.activateVertex(C, vs[k]);
     p.skinned = this.kfTimeIndex;
+    C.activeParts.push(p);
     this.exactPartBox(C, p);
   }
 
@@ -1373,13 +1382,30 @@ export class SimWorld {
         if (C.box[1] > g) continue; // entirely above the ground over the sub-step
         // only vertices that end the sub-step below −touch count: chunks bounded from the end pose
         const pass = this.scratchChunkPass(C.chunkStart.length - 1);
-        if (lowChunks(C, this.pose1, 7 * c, g - this.opts.touchDistance, pass) === 0) continue;
+        const touch = this.opts.touchDistance;
+        if (lowChunks(C, this.pose1, 7 * c, g - touch, pass) === 0) continue;
+        const specC = C.object >= 0 && this.objects[C.object].kind === 'character' ? Math.max(this.opts.speculativeSpeedMps, 3) : 0;
+        // end heights of the low chunks' vertices from the pose (P1 of a dynamic body is always its
+        // pose1's placement: the same numbers); the vertices ending below −touch, in vertex order
+        const q1 = this.pose1, ps = 7 * c, L = C.local, CS = C.chunkStart, CV = C.chunkVerts;
+        const qx = q1[ps + 3], qy = q1[ps + 4], qz = q1[ps + 5], qw = q1[ps + 6], qy0 = q1[ps + 1];
+        const low = this.scratchCand(C.nv);
+        let nLow = 0;
+        for (let k = 0; k + 1 < CS.length; k++) {
+          if (!pass[k]) continue;
+          for (let i = CS[k]; i < CS[k + 1]; i++) {
+            const v = CV[i];
+            const lx = L[3 * v], ly = L[3 * v + 1], lz = L[3 * v + 2];
+            const tx = 2 * (qy * lz - qz * ly), ty = 2 * (qz * lx - qx * lz), tz = 2 * (qx * ly - qy * lx);
+            if (qy0 + ly + qw * ty + qz * tx - qx * tz - g < -touch) low[nLow++] = v;
+          }
+        }
+        if (nLow === 0) continue;
+        sortAscending(low, nLow);
         this.ensureP0(c);
         this.ensureP1(c);
-        const specC = C.object >= 0 && this.objects[C.object].kind === 'character' ? Math.max(this.opts.speculativeSpeedMps, 3) : 0;
-        const chunkOf = C.chunkOf;
-        for (let v = 0, o = 3 * C.vOff + 1; v < C.nv; v++, o += 3) {
-          if (!pass[chunkOf[v]]) continue;
+        for (let k = 0; k < nLow; k++) {
+          const v = low[k], o = 3 * (C.vOff + v) + 1;
           const y0 = P0[o] - g, y1 = P1[o] - g;
           // ragdoll vertices slow enough for the speculative contacts of this sub-step are theirs
           if (y0 - y1 < specC * hs && y0 < specC * hs) continue;
@@ -1456,7 +1482,8 @@ export class SimWorld {
           if (bx[3 + c] > C.box[3 + c]) C.box[3 + c] = bx[3 + c];
         }
       }
-      for (const p of C.parts) if (this.partActive(C, p)) this.exactPartBox(C, p);
+      const act = C.activeParts;
+      for (let k = 0; k < act.length; k++) if (this.partActive(C, act[k])) this.exactPartBox(C, act[k]);
       return;
     }
     for (const p of C.parts) {
@@ -1498,53 +1525,101 @@ export class SimWorld {
     }
   }
 
-  private primitiveBoxes(C: Collider, p: Part): void {
-    // once per detection pass: a part can be in several pairs
-    if (p.primStamp === this.detectPass) return;
-    p.primStamp = this.detectPass;
-    const P0 = this.P0, P1 = this.P1, off = C.vOff, T = C.tris, TB = C.triBox;
-    const tris = p.tris;
-    for (let k = 0; k < tris.length; k++) {
-      const t = tris[k];
-      const o = 6 * t;
-      const va = 3 * (off + T[3 * t]), vb = 3 * (off + T[3 * t + 1]), vc = 3 * (off + T[3 * t + 2]);
-      for (let c = 0; c < 3; c++) {
-        const a0 = P0[va + c], a1 = P1[va + c], b0 = P0[vb + c], b1 = P1[vb + c], c0 = P0[vc + c], c1 = P1[vc + c];
-        let lo = a0 < a1 ? a0 : a1, hi = a0 < a1 ? a1 : a0;
-        if (b0 < lo) lo = b0;
-        if (b0 > hi) hi = b0;
-        if (b1 < lo) lo = b1;
-        if (b1 > hi) hi = b1;
-        if (c0 < lo) lo = c0;
-        if (c0 > hi) hi = c0;
-        if (c1 < lo) lo = c1;
-        if (c1 > hi) hi = c1;
-        TB[o + c] = lo;
-        TB[o + 3 + c] = hi;
-      }
+  /**
+   * Per vertex of part p (global index into vMask): which sides of box Q
+   * (6 numbers) its swept interval lies strictly outside of, one bit per
+   * side (x below, x above, y below, ...). A triangle's or edge's swept box
+   * overlaps Q exactly when the AND of its vertices' masks is 0 (the box is
+   * the union of its vertices' intervals), so only those primitives need
+   * their boxes.
+   */
+  private sideMasks(C: Collider, p: Part, Q: Float64Array): void {
+    const P0 = this.P0, P1 = this.P1, vs = p.verts, M = this.vMask, off = C.vOff;
+    const qx0 = Q[0], qy0 = Q[1], qz0 = Q[2], qx1 = Q[3], qy1 = Q[4], qz1 = Q[5];
+    for (let k = 0; k < vs.length; k++) {
+      const g = off + vs[k], o = 3 * g;
+      const ax = P0[o], bx = P1[o], ay = P0[o + 1], by = P1[o + 1], az = P0[o + 2], bz = P1[o + 2];
+      let m = 0;
+      if ((ax > bx ? ax : bx) < qx0) m |= 1;
+      if ((ax < bx ? ax : bx) > qx1) m |= 2;
+      if ((ay > by ? ay : by) < qy0) m |= 4;
+      if ((ay < by ? ay : by) > qy1) m |= 8;
+      if ((az > bz ? az : bz) < qz0) m |= 16;
+      if ((az < bz ? az : bz) > qz1) m |= 32;
+      M[g] = m;
     }
-    const E = C.edges, EB = C.edgeBox, edges = p.edges;
-    for (let k = 0; k < edges.length; k++) {
-      const e = edges[k];
-      const o = 6 * e;
-      const va = 3 * (off + E[2 * e]), vb = 3 * (off + E[2 * e + 1]);
-      for (let c = 0; c < 3; c++) {
-        const a0 = P0[va + c], a1 = P1[va + c], b0 = P0[vb + c], b1 = P1[vb + c];
-        let lo = a0 < a1 ? a0 : a1, hi = a0 < a1 ? a1 : a0;
-        if (b0 < lo) lo = b0;
-        if (b0 > hi) hi = b0;
-        if (b1 < lo) lo = b1;
-        if (b1 > hi) hi = b1;
-        EB[o + c] = lo;
-        EB[o + 3 + c] = hi;
-      }
+  }
+
+  /** Swept box of triangle t of C (triBox), once per detection pass. */
+  private triBoxOf(C: Collider, t: number): void {
+    if (C.triStamp[t] === this.detectPass) return;
+    C.triStamp[t] = this.detectPass;
+    const P0 = this.P0, P1 = this.P1, off = C.vOff, T = C.tris, TB = C.triBox, o = 6 * t;
+    const va = 3 * (off + T[3 * t]), vb = 3 * (off + T[3 * t + 1]), vc = 3 * (off + T[3 * t + 2]);
+    for (let c = 0; c < 3; c++) {
+      const a0 = P0[va + c], a1 = P1[va + c], b0 = P0[vb + c], b1 = P1[vb + c], c0 = P0[vc + c], c1 = P1[vc + c];
+      let lo = a0 < a1 ? a0 : a1, hi = a0 < a1 ? a1 : a0;
+      if (b0 < lo) lo = b0;
+      if (b0 > hi) hi = b0;
+      if (b1 < lo) lo = b1;
+      if (b1 > hi) hi = b1;
+      if (c0 < lo) lo = c0;
+      if (c0 > hi) hi = c0;
+      if (c1 < lo) lo = c1;
+      if (c1 > hi) hi = c1;
+      TB[o + c] = lo;
+      TB[o + 3 + c] = hi;
     }
+  }
+
+  /** Swept box of edge e of C (edgeBox), once per detection pass. */
+  private edgeBoxOf(C: Collider, e: number): void {
+    if (C.edgeStamp[e] === this.detectPass) return;
+    C.edgeStamp[e] = this.detectPass;
+    const P0 = this.P0, P1 = this.P1, off = C.vOff, E = C.edges, EB = C.edgeBox, o = 6 * e;
+    const va = 3 * (off + E[2 * e]), vb = 3 * (off + E[2 * e + 1]);
+    for (let c = 0; c < 3; c++) {
+      const a0 = P0[va + c], a1 = P1[va + c], b0 = P0[vb + c], b1 = P1[vb + c];
+      let lo = a0 < a1 ? a0 : a1, hi = a0 < a1 ? a1 : a0;
+      if (b0 < lo) lo = b0;
+      if (b0 > hi) hi = b0;
+      if (b1 < lo) lo = b1;
+      if (b1 > hi) hi = b1;
+      EB[o + c] = lo;
+      EB[o + 3 + c] = hi;
+    }
+  }
+
+  /** Triangles of part p of C whose swept boxes overlap Q, into `list` (their boxes computed); returns how many. */
+  private trianglesNear(C: Collider, p: Part, Q: Float64Array, list: Uint32Array): number {
+    this.sideMasks(C, p, Q);
+    const M = this.vMask, T = C.tris, off = C.vOff, tris = p.tris;
+    let n = 0;
+    for (let m = 0; m < tris.length; m++) {
+      const t = tris[m];
+      if (M[off + T[3 * t]] & M[off + T[3 * t + 1]] & M[off + T[3 * t + 2]]) continue;
+      this.triBoxOf(C, t);
+      list[n++] = t;
+    }
+    return n;
+  }
+
+  /** Edges of part p of C whose swept boxes overlap Q, into `list` (their boxes computed); returns how many. */
+  private edgesNear(C: Collider, p: Part, Q: Float64Array, list: Uint32Array): number {
+    this.sideMasks(C, p, Q);
+    const M = this.vMask, E = C.edges, off = C.vOff, edges = p.edges;
+    let n = 0;
+    for (let m = 0; m < edges.length; m++) {
+      const e = edges[m];
+      if (M[off + E[2 * e]] & M[off + E[2 * e + 1]]) continue;
+      this.edgeBoxOf(C, e);
+      list[n++] = e;
+    }
+    return n;
   }
 
   /** CCD between two parts (vertex–triangle both ways, edge–edge). Returns the earliest approaching hit time or Infinity. */
   private partPair(A: Collider, pa: Part, B: Collider, pb: Part, hs: number): number {
-    this.primitiveBoxes(A, pa);
-    this.primitiveBoxes(B, pb);
     let tmin = Infinity;
     const t1 = this.vertexTriangles(A, pa, B, pb, hs);
     if (t1 < tmin) tmin = t1;
@@ -1559,9 +1634,8 @@ export class SimWorld {
     const P0 = this.P0, P1 = this.P1, co = _coords, TB = T.triBox, TI = T.tris;
     let tmin = Infinity;
     // triangles of pt near pv
-    let nt = 0;
     const list = this.scratchList(pt.tris.length);
-    for (let m = 0; m < pt.tris.length; m++) if (boxesOverlap(pv.box, 0, TB, 6 * pt.tris[m], 0)) list[nt++] = pt.tris[m];
+    const nt = this.trianglesNear(T, pt, pv.box, list);
     if (nt === 0) return tmin;
     const cull = T.closed;
     const vt = pv.vtVerts;
@@ -1652,6 +1726,12 @@ export class SimWorld {
     return this._cand;
   }
 
+  private _listA = new Uint32Array(64);
+  private scratchListA(n: number): Uint32Array {
+    if (this._listA.length < n) this._listA = new Uint32Array(Math.max(n, 2 * this._listA.length));
+    return this._listA;
+  }
+
   private _list = new Uint32Array(64);
   private scratchList(n: number): Uint32Array {
     if (this._list.length < n) this._list = new Uint32Array(Math.max(n, 2 * this._list.length));
@@ -1662,13 +1742,13 @@ export class SimWorld {
     const P0 = this.P0, P1 = this.P1, co = _coords, EA = A.edges, EB = B.edges;
     let tmin = Infinity;
     const ca = A.index, cb = B.index;
-    let nb = 0;
     const list = this.scratchList(pb.edges.length);
-    for (let m = 0; m < pb.edges.length; m++) if (boxesOverlap(pa.box, 0, B.edgeBox, 6 * pb.edges[m], 0)) list[nb++] = pb.edges[m];
+    const nb = this.edgesNear(B, pb, pa.box, list);
     if (nb === 0) return tmin;
-    for (let k = 0; k < pa.edges.length; k++) {
-      const e = pa.edges[k];
-      if (!boxesOverlap(A.edgeBox, 6 * e, pb.box, 0, 0)) continue;
+    const listA = this.scratchListA(pa.edges.length);
+    const na = this.edgesNear(A, pa, pb.box, listA);
+    for (let k = 0; k < na; k++) {
+      const e = listA[k];
       const i0 = 3 * (A.vOff + EA[2 * e]), i1 = 3 * (A.vOff + EA[2 * e + 1]);
       for (let m = 0; m < nb; m++) {
         const f = list[m];
@@ -1852,25 +1932,39 @@ export class SimWorld {
         const heldStep = this.colGroundHitStep[c] === this.stats.steps;
         const pass = this.scratchChunkPass(C.chunkStart.length - 1);
         if (lowChunks(C, this.pose0, 7 * c, g + Math.max(touch, specC * hs), pass) === 0 && !heldStep) continue;
-        const chunkOf = C.chunkOf;
-        this.ensureP0(c);
         // vertical velocity of a vertex: the body's ω once, not per vertex (as pointVelocityY)
         const sb = STATE_STRIDE * C.body;
         this.bodies.angularVelocity(st, C.body, _w);
         const wx = _w[0], wz = _w[2], vy0 = st[sb + 8] * this.bodies.invMass[C.body], cx = st[sb], cz = st[sb + 2];
+        // the vertices of the low chunks from the pose (the numbers placeVertices gives: P0 of an
+        // active body is its pose0's placement), written to P0 where the later steps read them
+        const q0 = this.pose0, ps = 7 * c, L = C.local;
+        const x0 = q0[ps], y0 = q0[ps + 1], z0 = q0[ps + 2], qx = q0[ps + 3], qy = q0[ps + 4], qz = q0[ps + 5], qw = q0[ps + 6];
         // candidates: touching vertices that approach, and slow ones that would reach the ground in this sub-step
         let nCand = 0;
         const cand = this.scratchCand(C.nv);
-        for (let v = 0, o = 3 * C.vOff; v < C.nv; v++, o += 3) {
-          if (!pass[chunkOf[v]]) continue;
-          const d = P[o + 1] - g;
-          if (d >= touch && !(d < specC * hs)) continue;
-          if (this.groundMark[C.vOff + v] === this.markStamp) continue;
-          const vn = vy0 + wz * (P[o] - cx) - wx * (P[o + 2] - cz);
-          if (vn >= 0) continue;
-          if (d >= touch && (-vn > specC || d + vn * hs >= 0)) continue;
-          cand[nCand++] = v;
+        const CS = C.chunkStart, CV = C.chunkVerts;
+        for (let k = 0; k + 1 < CS.length; k++) {
+          if (!pass[k]) continue;
+          for (let i = CS[k]; i < CS[k + 1]; i++) {
+            const v = CV[i], o = 3 * (C.vOff + v);
+            const lx = L[3 * v], ly = L[3 * v + 1], lz = L[3 * v + 2];
+            const tx = 2 * (qy * lz - qz * ly), ty = 2 * (qz * lx - qx * lz), tz = 2 * (qx * ly - qy * lx);
+            const py = y0 + ly + qw * ty + qz * tx - qx * tz;
+            const d = py - g;
+            if (d >= touch && !(d < specC * hs)) continue;
+            P[o] = x0 + lx + qw * tx + qy * tz - qz * ty;
+            P[o + 1] = py;
+            P[o + 2] = z0 + lz + qw * tz + qx * ty - qy * tx;
+            if (this.groundMark[C.vOff + v] === this.markStamp) continue;
+            const vn = vy0 + wz * (P[o] - cx) - wx * (P[o + 2] - cz);
+            if (vn >= 0) continue;
+            if (d >= touch && (-vn > specC || d + vn * hs >= 0)) continue;
+            cand[nCand++] = v;
+          }
         }
+        // in vertex order (the order the contacts are made in)
+        sortAscending(cand, nCand);
         // contact data reduction (Zachwieja 3.8): a flat patch is held by its extreme points
         if (nCand > 4) nCand = reduceGroundPatch(P, C.vOff, cand, nCand);
         // a ragdoll part (limb) lies on a line: its two farthest-apart points hold it
@@ -1891,6 +1985,7 @@ export class SimWorld {
         // vertices that hit the ground by an impact in this step stay held: leaving one out lets the
         // drift push it in again at once (an impact at the same time, over and over)
         if (nCand < C.nv && heldStep) {
+          this.ensureP0(c);
           const n0 = nCand;
           for (let v = 0, o = 3 * C.vOff; v < C.nv; v++, o += 3) {
             if (this.groundHitStep[C.vOff + v] !== this.stats.steps) continue;
@@ -3068,6 +3163,16 @@ function orientedBoxInto(lb: Float64Array, st: Float64Array, s: number, out: Flo
   if (m0 + e0 > out[3]) out[3] = m0 + e0;
   if (m1 + e1 > out[4]) out[4] = m1 + e1;
   if (m2 + e2 > out[5]) out[5] = m2 + e2;
+}
+
+/** Sorts a[0..n) ascending (insertion sort: the lists are short and mostly in order). */
+function sortAscending(a: Uint32Array, n: number): void {
+  for (let i = 1; i < n; i++) {
+    const v = a[i];
+    let j = i - 1;
+    for (; j >= 0 && a[j] > v; j--) a[j + 1] = a[j];
+    a[j + 1] = v;
+  }
 }
 
 /** Most vertices in a ground-scan chunk (Collider.chunkVerts). */
