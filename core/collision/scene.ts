@@ -62,6 +62,9 @@ import { triTriIntersect, triTriOverlap } from './tritri';
 /** Numbers per triangle motion box (a module constant: read once, not per pair). */
 const MOTION_STRIDE = MOTION_BOX;
 
+/** The crossing list of a part pair found apart before any triangle test (shared, never written). */
+const NO_CROSSINGS: number[] = [];
+
 /** The leaf pairs of one BVH-vs-BVH traversal (node indices, flat), collected by pushLeafPair. */
 let _leafPairs = new Int32Array(1024);
 let _leafPairCount = 0;
@@ -649,6 +652,15 @@ export class CollisionScene {
    * [ta, tb, ...] with pa's triangle first), filled by `narrow` and on demand.
    */
   private readonly crossLists = new Map<number, number[]>();
+  /** Per part pair key: its crossing list's array, kept from frame to frame (emptied when reused: no allocation per frame). */
+  private readonly crossArrays = new Map<number, number[]>();
+
+  private crossList(key: number): number[] {
+    let l = this.crossArrays.get(key);
+    if (l === undefined) this.crossArrays.set(key, (l = []));
+    l.length = 0;
+    return l;
+  }
   private readonly crossingBuf: number[] = [];
 
   private side(p: number): FindingSide {
@@ -672,7 +684,7 @@ export class CollisionScene {
     if (doCcd ? !this.sweptTightBoxesOverlap(pa, pb) : !this.tightBoxesOverlap(pa, pb)) {
       // the joint-bounded boxes met, the skinned parts do not (at this sample,
       // or over the step for the continuous test): no refit needed
-      this.crossLists.set(pairKey, []);
+      this.crossLists.set(pairKey, NO_CROSSINGS);
       return null;
     }
     // the continuous test traverses the trees over the motion, the discrete one the trees at the sample
@@ -685,7 +697,7 @@ export class CollisionScene {
     let best = Infinity;
     let bestTa = -1, bestTb = -1;
     const bestPoint = this._hit;
-    const crossTris: number[] = [];
+    const crossTris = this.crossList(pairKey);
     this._npts = 0;
     // Continuous detection (doCcd) matters only where the parts were apart at
     // the previous sample (a new contact's first moment, or a pass-through); a
@@ -1548,7 +1560,7 @@ export class CollisionScene {
         this.ensureRefit(q);
         const Pm = om.positions, Po = oo.positions, Im = om.indices, Io = oo.indices;
         const Pt = this._P, Qt = this._Q;
-        const l: number[] = [];
+        const l = this.crossList(pmi * NP + q);
         forEachLeafPair(me.bvh, this.parts[q].bvh, (ta, tb) => {
           if (!trisBoxesOverlapAt(Pm, Im, ta, Po, Io, tb)) return;
           loadTri(Pt, Pm, Im, ta);

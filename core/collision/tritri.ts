@@ -129,6 +129,7 @@ export function triTriOverlap(P: ArrayLike<number>, po: number, Q: ArrayLike<num
   if ((_sideP[0] > 0 && _sideP[1] > 0 && _sideP[2] > 0) || (_sideP[0] < 0 && _sideP[1] < 0 && _sideP[2] < 0)) return false;
   planeSides(P, po, Q, qo, _sideQ);
   if ((_sideQ[0] > 0 && _sideQ[1] > 0 && _sideQ[2] > 0) || (_sideQ[0] < 0 && _sideQ[1] < 0 && _sideQ[2] < 0)) return false;
+  if (generalPosition()) return crossingIntervalsMeet(P, po, Q, qo);
   const axisQ = dropAxis(Q, qo), axisP = dropAxis(P, po);
   for (let e = 0; e < 3; e++) {
     if (segmentMeetsTriangle(edgeOf(P, po, e), 0, Q, qo, _sideP[e], _sideP[(e + 1) % 3], axisQ)) return true;
@@ -210,6 +211,39 @@ export function triTriIntersect(P: ArrayLike<number>, po: number, Q: ArrayLike<n
   }
   for (let k = 0; k < 3; k++) { out[oo + k] = pts[bi * 3 + k]; out[oo + 3 + k] = pts[bj * 3 + k]; }
   return true;
+}
+
+/**
+ * Guigue & Devillers 2003: two triangles in general position (no vertex in
+ * the other's plane, each straddling the other's plane) meet iff their
+ * intervals on the planes' common line overlap, decided by two orientations
+ * once each triangle is put with its lone vertex first (and the other
+ * triangle's order flipped when that vertex lies on the negative side).
+ * Exact orientations (zero counts as touching). Reads _sideP / _sideQ.
+ */
+function crossingIntervalsMeet(P: ArrayLike<number>, po: number, Q: ArrayLike<number>, qo: number): boolean {
+  const dp1 = _sideP[0], dq1 = _sideP[1], dr1 = _sideP[2];
+  // P's vertices with the lone one first (offsets), and whether Q's order flips
+  let a1 = po, b1 = po + 3, c1 = po + 6, flip = false;
+  if (dp1 > 0) {
+    if (dq1 > 0) { a1 = po + 6; b1 = po; c1 = po + 3; flip = true; } else if (dr1 > 0) { a1 = po + 3; b1 = po + 6; c1 = po; flip = true; }
+  } else if (dq1 < 0) { a1 = po + 6; b1 = po; c1 = po + 3; } else if (dr1 < 0) { a1 = po + 3; b1 = po + 6; c1 = po; } else flip = true;
+  const x2 = qo, y2 = flip ? qo + 6 : qo + 3, z2 = flip ? qo + 3 : qo + 6;
+  const dx = _sideQ[0], dy = flip ? _sideQ[2] : _sideQ[1], dz = flip ? _sideQ[1] : _sideQ[2];
+  if (dx > 0) {
+    if (dy > 0) return intervalsMeet(P, a1, c1, b1, Q, z2, x2, y2);
+    if (dz > 0) return intervalsMeet(P, a1, c1, b1, Q, y2, z2, x2);
+    return intervalsMeet(P, a1, b1, c1, Q, x2, y2, z2);
+  }
+  if (dy < 0) return intervalsMeet(P, a1, b1, c1, Q, z2, x2, y2);
+  if (dz < 0) return intervalsMeet(P, a1, b1, c1, Q, y2, z2, x2);
+  return intervalsMeet(P, a1, c1, b1, Q, x2, y2, z2);
+}
+
+/** The two orientation tests of Guigue & Devillers' canonical form (CHECK_MIN_MAX), P's vertices at a, b, c and Q's at d, e, f. */
+function intervalsMeet(P: ArrayLike<number>, a: number, b: number, c: number, Q: ArrayLike<number>, d: number, e: number, f: number): boolean {
+  if (orient3d(P, b, Q, d, P, a, Q, e) > 0) return false;
+  return orient3d(P, a, Q, d, P, c, Q, f) <= 0;
 }
 
 /** No vertex of either triangle lies in the other's plane (exact orientations of the last overlap test). */
