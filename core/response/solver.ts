@@ -387,6 +387,8 @@ export class ImpulseSolver {
   /** Path-based Schur builds and rows / entries taken from the cache (benchmarks). */
   schurCacheStats = { builds: 0, rowsReused: 0, rows: 0, entriesReused: 0, entries: 0 };
   private abortOnContradiction = false;
+  private aborted = false; // the last Newton attempt was given up (contradiction with eliminated bodies)
+  private skipElimination = false; // contact-state loops start without eliminated bodies
   /** The tree factorization holds this solve's bodies and joints with no eliminated body (reused by later phases). */
   private treeReady = false;
   /**
@@ -626,6 +628,7 @@ export class ImpulseSolver {
       // otherwise the Poisson form below, which always has an answer.
       this.epsOn = 1;
       this.abortOnContradiction = true;
+      this.aborted = false;
       let it: number;
       try {
         it = this.runContactStates(unilateral, dense, groupMode, vScale, restModel);
@@ -649,7 +652,16 @@ export class ImpulseSolver {
         else this.contactState[c] = this.contactGamma[c] > 0 ? ContactState.Stick : ContactState.Frictionless;
       }
     }
-    return this.solvePoisson(unilateral, dense, groupMode, vScale, restModel, out);
+    // (a Newton attempt given up because its rows contradicted each other with eliminated bodies:
+    // the Poisson phases solve with the contacts in the Schur complement from the start, as
+    // each would after meeting the contradiction again)
+    // (few contacts: a dense solve over their uncompressed rows stays cheap)
+    this.skipElimination = this.aborted && this.contactSpace && groupMode === 'auto' && 3 * nc <= 96;
+    try {
+      return this.solvePoisson(unilateral, dense, groupMode, vScale, restModel, out);
+    } finally {
+      this.skipElimination = false;
+    }
   }
 
   /**
@@ -883,7 +895,7 @@ export class ImpulseSolver {
     }
     this.rejoins = growI(this.rejoins, nc);
     this.rejoins.fill(0, 0, nc);
-    let iterations = 0, noEliminate = false;
+    let iterations = 0, noEliminate = this.skipElimination;
     // (the Schur cache stays valid while the tree factorization of this solve stands: its rows
     // are matched by their data; the base solve x0 depends on the velocities, which phases change)
     if (!this.treeReady) this.pcValid = false;
@@ -918,7 +930,10 @@ export class ImpulseSolver {
         else this.solveSparse();
         // (a Newton attempt whose equations contradict each other with eliminated bodies is given
         // up at once, rather than redone on the contact Schur complement: the Poisson form takes over)
-        if (this.abortOnContradiction && anyEliminated && this.schurResidual > 1e-9 * vScale) return iterations;
+        if (this.abortOnContradiction && anyEliminated && this.schurResidual > 1e-9 * vScale) {
+          this.aborted = true;
+          return iterations;
+        }
         if (anyEliminated && this.schurResidual > 1e-9 * vScale && groupMode !== 'eliminate') {
           // The equations contradict each other (e.g. different ε at two pinned bodies joined
           // by a joint): with eliminated bodies the least-squares compromise would fall on the
@@ -929,7 +944,8 @@ export class ImpulseSolver {
           this.buildForest();
           this.factor();
           this.treeReady = true;
-          this.solveSparse();
+          if (this.contactSpace && this.nj > 0) this.solveContactSpace(vScale);
+          else this.solveSparse();
         }
       }
       for (let c = 0; c < nc; c++) this.prevState[c] = this.contactState[c];
