@@ -265,6 +265,14 @@ interface Collider {
   jointGroups: JointGroup[];
   /** Characters: the parts skinned in the current step (activatePart), so boxes are refreshed for those only. */
   activeParts: Part[];
+  /**
+   * Characters: the whole mesh as one joint group, bounded from the joints
+   * at both ends of every step (the character's box, `box`); the groups of
+   * single joints are bounded only when a dynamic body's box reaches it.
+   */
+  whole?: JointGroup;
+  /** Characters: time index of the step `box` is for. */
+  boxStamp: number;
 }
 
 interface JointGroup {
@@ -276,6 +284,8 @@ interface JointGroup {
   jbox1?: Float64Array;
   verts: Uint32Array;
   box: Float64Array;
+  /** Time index of the step `box` (and jbox0 / jbox1) is for; -1 never. */
+  stamp?: number;
 }
 
 /** A found contact (CCD hit or touching pair). */
@@ -597,11 +607,16 @@ export class SimWorld {
             }
             p.group = groups.length - 1;
           }
-          topo = { edges: C.edges, parts: C.parts, groups };
+          const all = new Uint32Array(mesh.positions.length / 3);
+          for (let v = 0; v < all.length; v++) all[v] = v;
+          const whole: JointGroup = { verts: all, box: new Float64Array(6) };
+          slotBounds(mesh, whole);
+          topo = { edges: C.edges, parts: C.parts, groups, whole };
           characterTopology.set(mesh, topo);
         }
         const C = this.makeCollider(KIND_CHARACTER, -1, ci, mi, ch.id, ch.name, '', -1, vOff, new Float64Array(0), mesh.indices, null, 0.3, 0.5, ch.collision.groups, ch.collision.mask, topo);
-        C.jointGroups = topo.groups.map((g) => ({ ...g, box: new Float64Array(6), jbox0: new Float64Array(6), jbox1: new Float64Array(6) }));
+        C.jointGroups = topo.groups.map((g) => ({ ...g, box: new Float64Array(6), jbox0: new Float64Array(6), jbox1: new Float64Array(6), stamp: -1 }));
+        C.whole = { ...topo.whole, box: new Float64Array(6), jbox0: new Float64Array(6), jbox1: new Float64Array(6) };
         this.colliders.push(C);
         C.nv = mesh.positions.length / 3;
         vOff += mesh.positions.length / 3;
@@ -762,6 +777,7 @@ export class SimWorld {
       lbox: localBox(local),
       jointGroups: [],
       activeParts: [],
+      boxStamp: -1,
       ...(kind === KIND_DYNAMIC ? vertexChunks(local) : { chunkStart: new Int32Array(1), chunkVerts: new Uint32Array(0), chunkSphere: new Float64Array(0), chunkOf: new Int32Array(0) }),
     };
   }
@@ -823,7 +839,7 @@ export class SimWorld {
             }
         C.moving = moving;
         C.activeParts.length = 0; // a new step: no part skinned for it yet
-        for (const g of C.jointGroups) jointBoundedBox(g, sm, g.jbox1!);
+        jointBoundedBox(C.whole!, sm, C.whole!.jbox1!);
       }
     }
     this.kfTimeIndex = tIdx;
@@ -863,11 +879,10 @@ export class SimWorld {
         const o = 3 * C.vOff;
         for (let i = o; i < o + 3 * C.nv; i++) this.K1[i] = this.K0[i];
       } else if (C.kind === KIND_CHARACTER) {
-        for (const g of C.jointGroups) {
-          t = g.jbox0!;
-          g.jbox0 = g.jbox1;
-          g.jbox1 = t;
-        }
+        const g = C.whole!;
+        t = g.jbox0!;
+        g.jbox0 = g.jbox1;
+        g.jbox1 = t;
       }
     }
     this.kfActiveCount = 0;
@@ -1441,7 +1456,7 @@ export class SimWorld {
             if (Bc.kind === KIND_CHARACTER && !this.partActive(Bc, pb)) {
               // bounded from the joints so far: its joint's box, its own box, then skin it for
               // this step and test its exact box
-              if (!boxesOverlap(pa.box, 0, Bc.jointGroups[pb.group].box, 0, 0)) continue;
+              if (!boxesOverlap(pa.box, 0, this.groupBox(Bc, pb.group), 0, 0)) continue;
               this.clusterBox(Bc, pb);
               if (!boxesOverlap(pa.box, 0, pb.box, 0, 0)) continue;
               this.activatePart(Bc, pb);
@@ -1459,8 +1474,8 @@ export class SimWorld {
 
   /** Swept boxes of a collider, of its parts, triangles and edges. */
   private colliderBox(C: Collider): void {
-    emptyBox(C.box);
     const character = C.kind === KIND_CHARACTER;
+    if (!character) emptyBox(C.box);
     if (C.kind === KIND_DYNAMIC) {
       // the body's local box turned by its start and end orientations (contains both vertex
       // sets, so every straight vertex path between them): O(1) instead of O(vertices)
@@ -1472,14 +1487,14 @@ export class SimWorld {
       return;
     }
     if (character) {
-      // joint groups bounded at both ends of the step; clusters only once reached (clusterBox)
-      for (const g of C.jointGroups) {
-        const a = g.jbox0!, b = g.jbox1!, bx = g.box;
+      // the whole mesh bounded at both ends of the step (once per step); joint groups when
+      // reached (groupBox), clusters after them (clusterBox)
+      if (C.boxStamp !== this.kfTimeIndex) {
+        C.boxStamp = this.kfTimeIndex;
+        const a = C.whole!.jbox0!, b = C.whole!.jbox1!, bx = C.box;
         for (let c = 0; c < 3; c++) {
           bx[c] = a[c] < b[c] ? a[c] : b[c];
           bx[3 + c] = a[3 + c] > b[3 + c] ? a[3 + c] : b[3 + c];
-          if (bx[c] < C.box[c]) C.box[c] = bx[c];
-          if (bx[3 + c] > C.box[3 + c]) C.box[3 + c] = bx[3 + c];
         }
       }
       const act = C.activeParts;
@@ -1509,6 +1524,22 @@ export class SimWorld {
         if (hi > bx[3 + c]) bx[3 + c] = hi;
       }
     }
+  }
+
+  /** Box of character joint group gi over the current step, from the joints at both ends (once per step). */
+  private groupBox(C: Collider, gi: number): Float64Array {
+    const g = C.jointGroups[gi];
+    if (g.stamp !== this.kfTimeIndex) {
+      g.stamp = this.kfTimeIndex;
+      jointBoundedBox(g, this.skinMats0[C.docIndex][C.mesh], g.jbox0!);
+      jointBoundedBox(g, this.skinMats1[C.docIndex][C.mesh], g.jbox1!);
+      const a = g.jbox0!, b = g.jbox1!, bx = g.box;
+      for (let c = 0; c < 3; c++) {
+        bx[c] = a[c] < b[c] ? a[c] : b[c];
+        bx[3 + c] = a[3 + c] > b[3 + c] ? a[3 + c] : b[3 + c];
+      }
+    }
+    return g.box;
   }
 
   /** A character cluster not skinned in this step: its box from the joints at both ends of the step. */
@@ -3052,7 +3083,7 @@ function skinMatricesUsed(mesh: SkinnedMesh, world: Float64Array, out: Float64Ar
   }
 }
 
-const characterTopology = new WeakMap<SkinnedMesh, { edges: Uint32Array; parts: Part[]; groups: JointGroup[] }>();
+const characterTopology = new WeakMap<SkinnedMesh, { edges: Uint32Array; parts: Part[]; groups: JointGroup[]; whole: JointGroup }>();
 const _emptyBox = Float64Array.of(Infinity, Infinity, Infinity, -Infinity, -Infinity, -Infinity);
 
 /** Resets a 6-number box (min xyz, max xyz) to empty (no TypedArray.set call: this runs per part and pass). */
