@@ -2046,9 +2046,8 @@ function partBoxFromJoints(part: PartInfo, skinMats: Float64Array[], out: Float6
     if (z - rz < lz) lz = z - rz; if (z + rz > hz) hz = z + rz;
   }
   const s0 = part.weightSumMin, s1 = part.weightSumMax;
-  const lo = [lx, ly, lz], hi = [hx, hy, hz];
   for (let c = 0; c < 3; c++) {
-    let a = lo[c], b = hi[c];
+    let a = c === 0 ? lx : c === 1 ? ly : lz, b = c === 0 ? hx : c === 1 ? hy : hz;
     if (s0 !== 1 || s1 !== 1) {
       a = Math.min(a * s0, a * s1);
       b = Math.max(b * s0, b * s1);
