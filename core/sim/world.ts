@@ -1187,12 +1187,16 @@ export class SimWorld {
     }
   }
 
-  /** Lowest vertex height of dynamic collider c in state st (its box bottom when that is clear of the ground). */
-  private lowestY(st: Float64Array, c: number): number {
+  /**
+   * Lowest vertex height of dynamic collider c in state st if it is below
+   * `limit`; otherwise some height at or above `limit` and at or below the
+   * lowest vertex (its box bottom when that is clear of the ground or the limit).
+   */
+  private lowestY(st: Float64Array, c: number, limit = Infinity): number {
     const C = this.colliders[c];
     emptyBox(_box6);
     orientedBoxInto(C.lbox, st, STATE_STRIDE * C.body, _box6);
-    if (_box6[1] > this.groundY!) return _box6[1];
+    if (_box6[1] > this.groundY! || _box6[1] >= limit) return _box6[1];
     const s = STATE_STRIDE * C.body;
     const qx = st[s + 3], qy = st[s + 4], qz = st[s + 5], qw = st[s + 6];
     const L = C.local, CV = C.chunkVerts, CS = C.chunkStart;
@@ -1205,9 +1209,10 @@ export class SimWorld {
       if (low[k] < low[first]) first = k;
     }
     let minY = Infinity;
+    const cut = limit - st[s + 1];
     for (let kk = -1; kk < nc; kk++) {
       const k = kk < 0 ? first : kk;
-      if (kk === first || !(low[k] < st[s + 1] + minY)) continue;
+      if (kk === first || !(low[k] < st[s + 1] + (minY < cut ? minY : cut))) continue;
       for (let i = CS[k]; i < CS[k + 1]; i++) {
         const v = CV[i];
         const vx = L[3 * v], vy = L[3 * v + 1], vz = L[3 * v + 2];
@@ -1216,7 +1221,8 @@ export class SimWorld {
         if (y < minY) minY = y;
       }
     }
-    return st[s + 1] + minY;
+    const y = st[s + 1] + minY;
+    return y < limit ? y : Math.max(limit, y);
   }
 
   private _chunkLow = new Float64Array(64);
@@ -2805,7 +2811,7 @@ export class SimWorld {
       for (let c = 0; c < this.dynCount; c++) {
         const C = this.colliders[c];
         if (!C.groups || this.objects[C.object].ragdoll) continue;
-        const minY = this.lowestY(st, c);
+        const minY = this.lowestY(st, c, g - 1e-5);
         if (minY < g - 1e-5) st[STATE_STRIDE * C.body + 1] += g - minY;
       }
       // a ragdoll is lifted as a whole: lifting one part would open its joints, and closing
@@ -2813,7 +2819,8 @@ export class SimWorld {
       for (const obj of this.objects) {
         if (!obj.ragdoll) continue;
         let minY = Infinity;
-        for (const i of obj.bodies) if (this.colliders[i].groups) minY = Math.min(minY, this.lowestY(st, i));
+        // exact only below the lift threshold and the lowest part so far
+        for (const i of obj.bodies) if (this.colliders[i].groups) minY = Math.min(minY, this.lowestY(st, i, Math.min(minY, g - 1e-5)));
         if (minY < g - 1e-5) for (const i of obj.bodies) st[STATE_STRIDE * i + 1] += g - minY;
       }
     }
