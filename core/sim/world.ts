@@ -368,7 +368,9 @@ export class SimWorld {
    */
   private readonly pose0: Float64Array;
   private readonly pose1: Float64Array;
+  /** 1: P0 to be placed from pose0; 2: to be interpolated (placeDone, weight doneW); 0: placed. */
   private readonly dirty0: Uint8Array;
+  private readonly doneW: Float64Array;
   private readonly dirty1: Uint8Array;
   private readonly pairOk: Uint8Array;
   private readonly rigs: Rig[] = [];
@@ -648,6 +650,7 @@ export class SimWorld {
     this.pose0 = new Float64Array(7 * this.dynCount);
     this.pose1 = new Float64Array(7 * this.dynCount);
     this.dirty0 = new Uint8Array(this.dynCount);
+    this.doneW = new Float64Array(this.dynCount);
     this.dirty1 = new Uint8Array(this.dynCount);
 
     // ---- which collider pairs may collide
@@ -981,9 +984,15 @@ export class SimWorld {
 
   /** Vertices of dynamic collider c at the start of the sub-step (P0), placed from its kept pose if not yet. */
   private ensureP0(c: number): void {
-    if (this.dirty0[c]) {
-      this.dirty0[c] = 0;
-      placeVertices(this.colliders[c], this.pose0, 7 * c, this.P0);
+    const d = this.dirty0[c];
+    if (d === 0) return;
+    this.dirty0[c] = 0;
+    if (d === 1) placeVertices(this.colliders[c], this.pose0, 7 * c, this.P0);
+    else {
+      // a body already at the end of the step (placeDone): linear from its start of sub-step
+      const C = this.colliders[c], P0 = this.P0, P1 = this.P1, S = this.Pstart, w = this.doneW[c];
+      this.ensureP1(c);
+      for (let o = 3 * C.vOff, e = o + 3 * C.nv; o < e; o++) P0[o] = S[o] + w * (P1[o] - S[o]);
     }
   }
 
@@ -1122,15 +1131,13 @@ export class SimWorld {
 
   /** Vertices of the bodies already at the end of the step, at fraction f of it (linear from their start of sub-step). */
   private placeDone(f: number): void {
-    const P0 = this.P0, P1 = this.P1, S = this.Pstart;
     for (let i = 0; i < this.dynCount; i++) {
       if (this.live[i]) continue;
       const f0 = this.doneF0[i];
       const w = f0 >= 1 ? 1 : (f - f0) / (1 - f0);
-      const C = this.colliders[i];
-      this.ensureP1(i);
-      this.dirty0[i] = 0; // placed here, not from a pose
-      for (let o = 3 * C.vOff, e = o + 3 * C.nv; o < e; o++) P0[o] = S[o] + w * (P1[o] - S[o]);
+      // placed when first read (ensureP0): most kept bodies are not read before the next sub-step
+      this.doneW[i] = w;
+      this.dirty0[i] = 2;
     }
   }
 
