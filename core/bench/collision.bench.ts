@@ -174,6 +174,80 @@ function poseThree(c: ReturnType<typeof threeCharacter>, ev: SceneEvaluator, ci:
  */
 const ROUNDS = 5;
 
+/**
+ * Exclusive time per stage of our discrete check over the given frames (mean
+ * per frame over PROFILED_ROUNDS rounds after a warm-up), measured by wrapping
+ * the scene's stage methods: a nested stage's time is not counted in its
+ * caller's (skinning inside the narrow phase counts as skinning). The lazy
+ * refit of a BVH chunk's nodes counts in the stage whose traversal first
+ * reaches it. "other" is the rest of pose + detect (rig, part boxes,
+ * sweep-and-prune, chunk-root refits, contacts). Means, so the stages sum to
+ * the total; the wrappers add a little.
+ */
+const PROFILED_ROUNDS = 3;
+const STAGES: [string, string][] = [
+  ['ensureSkinned', 'skinning (parts a test needs)'],
+  ['narrow', 'narrow phase: BVH-vs-BVH (incl. its chunk refits) + triangle tests'],
+  ['sideCache', 'depth: regions (crossings, breadth-first over the part)'],
+  ['classifyRegion', 'depth: inside tests (one per region)'],
+  ['estimateRegion', 'depth: distance bounds of inside regions'],
+  ['walkCloser', 'depth: surface walks (bound tightening)'],
+  ['distanceTo', 'depth: exact distance searches (incl. their chunk refits)'],
+  ['pairDepth', 'depth: the rest (candidates, heap)'],
+  ['containment', 'containment'],
+];
+
+function stageBreakdown(doc: ImpulseDocument, frames: number[], last: number): [string, number][] {
+  const scene = new CollisionScene(doc, 'c');
+  const acc = new Map<string, number>();
+  const stack: number[] = [];
+  const timed = <T extends object>(target: T, method: string, stage: string): (() => void) => {
+    const obj = target as unknown as Record<string, (...a: unknown[]) => unknown>;
+    const f = obj[method];
+    if (typeof f !== 'function') throw new Error(`collision bench: ${method} not found (renamed? update STAGES)`);
+    obj[method] = function (this: unknown, ...args: unknown[]) {
+      const t0 = performance.now();
+      stack.push(0);
+      try {
+        return f.apply(this, args);
+      } finally {
+        const ms = performance.now() - t0, nested = stack.pop()!;
+        acc.set(stage, (acc.get(stage) ?? 0) + ms - nested);
+        if (stack.length > 0) stack[stack.length - 1] += ms;
+      }
+    };
+    return () => { obj[method] = f; };
+  };
+  const undo = STAGES.map(([m, stage]) => timed(scene, m, stage));
+  const want = new Set(frames);
+  let total = 0;
+  try {
+    for (let round = 0; round <= PROFILED_ROUNDS; round++) {
+      if (round === 1) acc.clear();
+      for (let f = 0; f <= last; f++) {
+        const before = new Map(acc);
+        const a = performance.now();
+        scene.pose(f / 30, false);
+        scene.detect(false);
+        const ms = performance.now() - a;
+        if (round === 0) continue;
+        // only the intersecting frames count
+        if (!want.has(f)) { acc.clear(); for (const [k, v] of before) acc.set(k, v); continue; }
+        total += ms;
+      }
+    }
+  } finally {
+    for (const u of undo) u();
+  }
+  const n = PROFILED_ROUNDS * frames.length;
+  const out: [string, number][] = [];
+  let staged = 0;
+  for (const [, stage] of STAGES) { const v = (acc.get(stage) ?? 0) / n; staged += v; out.push([stage, v]); }
+  out.push(['other (rig, part boxes, sweep-and-prune, chunk-root refits, contacts)', total / n - staged]);
+  out.push(['total (profiled, with the wrappers\' overhead)', total / n]);
+  return out;
+}
+
 export function benchCollision(frames = 60): BenchRow[] {
   const doc = benchDoc(frames);
   const triCount = doc.characters.map((c) => c.meshes[0].indices.length / 3);
@@ -257,6 +331,9 @@ export function benchCollision(frames = 60): BenchRow[] {
   row('build: ours (scene, part BVHs)', buildOurs, 'ms');
   row('build: three-mesh-bvh (first frame incl. MeshBVH)', buildThree, 'ms');
   row(`intersecting frames: ours ${oursHit.filter(Boolean).length}, three ${threeHit.filter(Boolean).length}, same set`, same ? 1 : 0, same ? 'yes' : 'NO');
+
+  // where our time goes: a separate profiled pass (not in the timed rounds)
+  for (const [name, ms] of stageBreakdown(doc, hitIdx, frames)) row(`stage (profiled, mean over the intersecting frames, discrete): ${name}`, ms, 'ms');
 
   // CCD throughput on seeded near-contact queries
   const r = mulberry32(11);
