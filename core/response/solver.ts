@@ -426,6 +426,8 @@ export class ImpulseSolver {
    * pass (for comparison).
    */
   contactSpace = true;
+  private xStale = false; // x not yet formed after the last contact-space pass
+  private csPassRows = 0; // secondary rows of that pass (secRows, sMu, csRowG, csRowC)
   /** Passes solved in contact space, those whose rows contradicted each other, basis rows materialized (tests, benchmarks). */
   contactSpaceStats = { passes: 0, leastSquares: 0, slots: 0 };
   private poissonUsed = false;
@@ -980,8 +982,9 @@ export class ImpulseSolver {
             // a perfectly rough contact that would have to pull cannot stick: no friction
             this.contactState[c] = ContactState.Frictionless;
           }
-        } else if (st === ContactState.Slide && unilateral && this.rowLambda[r0] < -1e-9 * scale) {
-          // no pushing impulse exists on the cone in that direction (Painlevé-type case): drop the friction
+        } else if (st === ContactState.Slide && unilateral && this.rowLambda[r0] * Math.max(1, this.contactGamma[c]) < -1e-10 * scale) {
+          // no pushing impulse exists on the cone in that direction (Painlevé-type case): drop the
+          // friction (a pull of round-off size stays: its friction γ|λ| is round-off as well)
           this.contactState[c] = ContactState.Frictionless;
           changed = true;
         }
@@ -1056,6 +1059,7 @@ export class ImpulseSolver {
         if (b >= 0 && this.dyn[b] >= 0) this.grpDirty[this.dyn[b]] = 1;
       }
     }
+    this.ensureX();
     return iterations;
   }
 
@@ -1065,10 +1069,15 @@ export class ImpulseSolver {
     const k = this.nj + c, f = this.contactFrame, o = 9 * c, P = this.contactPoint;
     const nx = f[o], ny = f[o + 1], nz = f[o + 2];
     let s = 0;
+    // (after a contact-space pass the velocities are not formed: the dynamic sides' part is
+    // J_n x = J_n x0 + Σ_q (J_n K⁻¹ G_qᵀ) μ_q, read from A)
+    const stale = post && this.xStale;
+    if (stale) s = this.csNormalVelocity(c);
     for (let side = 0; side < 2; side++) {
       const b = side === 0 ? this.cA[k] : this.cB[k];
       if (b < 0) continue;
       const d = this.dyn[b];
+      if (stale && d >= 0) continue;
       const src = post && d >= 0 ? this.x : this.vel, so = post && d >= 0 ? this.nodeOff[d] : 6 * b;
       const rx = P[3 * c] - this.com[3 * b], ry = P[3 * c + 1] - this.com[3 * b + 1], rz = P[3 * c + 2] - this.com[3 * b + 2];
       const wx = src[so + 3], wy = src[so + 4], wz = src[so + 5];
@@ -1095,14 +1104,13 @@ export class ImpulseSolver {
     let nd = 0;
     for (let i = 0; i < nb; i++) {
       const b = bodies[i];
-      const name = label('bodies', i, b?.id);
-      if (!b) throw new ResponseInputError(`${name}: missing`);
-      if (!finite3(b.centerOfMass)) throw new ResponseInputError(`${name}: centerOfMass must be a finite {x, y, z}`);
-      if (!finite3(b.linearVelocity)) throw new ResponseInputError(`${name}: linearVelocity must be a finite {x, y, z}`);
-      if (!finite3(b.angularVelocity)) throw new ResponseInputError(`${name}: angularVelocity must be a finite {x, y, z}`);
+      if (!b) throw new ResponseInputError(`${label('bodies', i, undefined)}: missing`);
+      if (!finite3(b.centerOfMass)) throw new ResponseInputError(`${label('bodies', i, b?.id)}: centerOfMass must be a finite {x, y, z}`);
+      if (!finite3(b.linearVelocity)) throw new ResponseInputError(`${label('bodies', i, b?.id)}: linearVelocity must be a finite {x, y, z}`);
+      if (!finite3(b.angularVelocity)) throw new ResponseInputError(`${label('bodies', i, b?.id)}: angularVelocity must be a finite {x, y, z}`);
       const e = b.restitution ?? 0, g = b.friction ?? 0;
-      if (!(e >= 0 && e <= 1)) throw new ResponseInputError(`${name}: restitution must be in [0, 1] (got ${e})`);
-      if (!(g >= 0)) throw new ResponseInputError(`${name}: friction must be ≥ 0 or Infinity (got ${g})`);
+      if (!(e >= 0 && e <= 1)) throw new ResponseInputError(`${label('bodies', i, b?.id)}: restitution must be in [0, 1] (got ${e})`);
+      if (!(g >= 0)) throw new ResponseInputError(`${label('bodies', i, b?.id)}: friction must be ≥ 0 or Infinity (got ${g})`);
       this.com[3 * i] = b.centerOfMass.x;
       this.com[3 * i + 1] = b.centerOfMass.y;
       this.com[3 * i + 2] = b.centerOfMass.z;
@@ -1122,20 +1130,20 @@ export class ImpulseSolver {
       }
       this.kf[i] = 0;
       const m = b.massKg;
-      if (!(Number.isFinite(m) && m > 0)) throw new ResponseInputError(`${name}: massKg must be finite and > 0 (got ${m})`);
+      if (!(Number.isFinite(m) && m > 0)) throw new ResponseInputError(`${label('bodies', i, b?.id)}: massKg must be finite and > 0 (got ${m})`);
       const I = b.inertia;
-      if (!I || I.length !== 9) throw new ResponseInputError(`${name}: inertia must have 9 numbers (column-major 3×3)`);
+      if (!I || I.length !== 9) throw new ResponseInputError(`${label('bodies', i, b?.id)}: inertia must have 9 numbers (column-major 3×3)`);
       for (let k = 0; k < 9; k++)
-        if (!Number.isFinite(I[k])) throw new ResponseInputError(`${name}: inertia[${k}] is not finite (${I[k]})`);
+        if (!Number.isFinite(I[k])) throw new ResponseInputError(`${label('bodies', i, b?.id)}: inertia[${k}] is not finite (${I[k]})`);
       const scale = Math.max(Math.abs(I[0]), Math.abs(I[4]), Math.abs(I[8]), Number.MIN_VALUE);
       if (Math.abs(I[1] - I[3]) > 1e-9 * scale || Math.abs(I[2] - I[6]) > 1e-9 * scale || Math.abs(I[5] - I[7]) > 1e-9 * scale)
-        throw new ResponseInputError(`${name}: inertia tensor is not symmetric`);
+        throw new ResponseInputError(`${label('bodies', i, b?.id)}: inertia tensor is not symmetric`);
       // positive definite: leading principal minors > 0 (relative to scale)
       const a = I[0], bb = I[3], c = I[6], d = I[4], f = I[7], h = I[8];
       const m2 = a * d - bb * bb;
       const m3 = a * (d * h - f * f) - bb * (bb * h - f * c) + c * (bb * f - d * c);
       if (!(a > 0 && m2 > 1e-14 * scale * scale && m3 > 1e-14 * scale * scale * scale))
-        throw new ResponseInputError(`${name}: inertia tensor is not positive definite`);
+        throw new ResponseInputError(`${label('bodies', i, b?.id)}: inertia tensor is not positive definite`);
       for (let k = 0; k < 9; k++) this.inertia[9 * i + k] = I[k];
       this.mass[i] = m;
       this.dyn[i] = nd;
@@ -1145,9 +1153,9 @@ export class ImpulseSolver {
     this.nd = nd;
   }
 
-  private checkBodyRef(idx: number, what: string, allowWorld: boolean): void {
+  private checkBodyRef(idx: number, kind: string, i: number, id: string | undefined, allowWorld: boolean): void {
     if (!Number.isInteger(idx) || idx < (allowWorld ? -1 : 0) || idx >= this.nb)
-      throw new ResponseInputError(`${what}: references a missing body (index ${idx}, ${this.nb} bodies)`);
+      throw new ResponseInputError(`${label(kind, i, id)}: references a missing body (index ${idx}, ${this.nb} bodies)`);
   }
 
   private ensureConstraints(nk: number): void {
@@ -1166,12 +1174,11 @@ export class ImpulseSolver {
     this.jointPoint = growF(this.jointPoint, 3 * nj);
     for (let j = 0; j < nj; j++) {
       const jt = joints[j];
-      const name = label('joints', j, jt?.id);
-      if (!jt) throw new ResponseInputError(`${name}: missing`);
-      this.checkBodyRef(jt.bodyA, name, true);
-      this.checkBodyRef(jt.bodyB, name, true);
-      if (jt.bodyA === jt.bodyB) throw new ResponseInputError(`${name}: bodyA and bodyB are the same body (${jt.bodyA})`);
-      if (!finite3(jt.point)) throw new ResponseInputError(`${name}: point must be a finite {x, y, z}`);
+      if (!jt) throw new ResponseInputError(`${label('joints', j, undefined)}: missing`);
+      this.checkBodyRef(jt.bodyA, 'joints', j, jt?.id, true);
+      this.checkBodyRef(jt.bodyB, 'joints', j, jt?.id, true);
+      if (jt.bodyA === jt.bodyB) throw new ResponseInputError(`${label('joints', j, jt?.id)}: bodyA and bodyB are the same body (${jt.bodyA})`);
+      if (!finite3(jt.point)) throw new ResponseInputError(`${label('joints', j, jt?.id)}: point must be a finite {x, y, z}`);
       this.cA[j] = jt.bodyA;
       this.cB[j] = jt.bodyB;
       this.jointPoint[3 * j] = jt.point.x;
@@ -1187,9 +1194,9 @@ export class ImpulseSolver {
       } else if (jt.kind === 'linearSlide' || jt.kind === 'planarSlide') {
         const ax = jt.kind === 'linearSlide' ? jt.axis : jt.normal;
         const field = jt.kind === 'linearSlide' ? 'axis' : 'normal';
-        if (!finite3(ax)) throw new ResponseInputError(`${name}: ${field} must be a finite {x, y, z}`);
+        if (!finite3(ax)) throw new ResponseInputError(`${label('joints', j, jt?.id)}: ${field} must be a finite {x, y, z}`);
         const l = Math.hypot(ax.x, ax.y, ax.z);
-        if (!(l > 1e-12)) throw new ResponseInputError(`${name}: ${field} has zero length`);
+        if (!(l > 1e-12)) throw new ResponseInputError(`${label('joints', j, jt?.id)}: ${field} has zero length`);
         const nx = ax.x / l, ny = ax.y / l, nz = ax.z / l;
         if (jt.kind === 'linearSlide') {
           this.jointKind[j] = KIND_LINEAR;
@@ -1202,7 +1209,7 @@ export class ImpulseSolver {
           D[o + 2] = nz;
         }
       } else {
-        throw new ResponseInputError(`${name}: unknown kind '${String((jt as { kind: unknown }).kind)}'`);
+        throw new ResponseInputError(`${label('joints', j, jt?.id)}: unknown kind '${String((jt as { kind: unknown }).kind)}'`);
       }
     }
   }
@@ -1218,15 +1225,14 @@ export class ImpulseSolver {
     this.contactState = growU(this.contactState, nc);
     for (let c = 0; c < nc; c++) {
       const ct = contacts[c];
-      const name = label('contacts', c, ct?.id);
-      if (!ct) throw new ResponseInputError(`${name}: missing`);
-      this.checkBodyRef(ct.bodyA, name, false);
-      this.checkBodyRef(ct.bodyB, name, true);
-      if (ct.bodyA === ct.bodyB) throw new ResponseInputError(`${name}: bodyA and bodyB are the same body (${ct.bodyA})`);
-      if (!finite3(ct.point)) throw new ResponseInputError(`${name}: point must be a finite {x, y, z}`);
-      if (!finite3(ct.normal)) throw new ResponseInputError(`${name}: normal must be a finite {x, y, z}`);
+      if (!ct) throw new ResponseInputError(`${label('contacts', c, undefined)}: missing`);
+      this.checkBodyRef(ct.bodyA, 'contacts', c, ct?.id, false);
+      this.checkBodyRef(ct.bodyB, 'contacts', c, ct?.id, true);
+      if (ct.bodyA === ct.bodyB) throw new ResponseInputError(`${label('contacts', c, ct?.id)}: bodyA and bodyB are the same body (${ct.bodyA})`);
+      if (!finite3(ct.point)) throw new ResponseInputError(`${label('contacts', c, ct?.id)}: point must be a finite {x, y, z}`);
+      if (!finite3(ct.normal)) throw new ResponseInputError(`${label('contacts', c, ct?.id)}: normal must be a finite {x, y, z}`);
       const l = Math.hypot(ct.normal.x, ct.normal.y, ct.normal.z);
-      if (!(l > 1e-12)) throw new ResponseInputError(`${name}: normal has zero length`);
+      if (!(l > 1e-12)) throw new ResponseInputError(`${label('contacts', c, ct?.id)}: normal has zero length`);
       const nx = ct.normal.x / l, ny = ct.normal.y / l, nz = ct.normal.z / l;
       const f = this.contactFrame, o = 9 * c;
       f[o] = nx;
@@ -1242,8 +1248,8 @@ export class ImpulseSolver {
       const gB = b >= 0 ? (bodies[b].friction ?? 0) : gA;
       const e = ct.restitution ?? Math.min(eA, eB);
       const g = ct.friction ?? Math.max(gA, gB);
-      if (!(e >= 0 && e <= 1)) throw new ResponseInputError(`${name}: restitution must be in [0, 1] (got ${e})`);
-      if (!(g >= 0)) throw new ResponseInputError(`${name}: friction must be ≥ 0 or Infinity (got ${g})`);
+      if (!(e >= 0 && e <= 1)) throw new ResponseInputError(`${label('contacts', c, ct?.id)}: restitution must be in [0, 1] (got ${e})`);
+      if (!(g >= 0)) throw new ResponseInputError(`${label('contacts', c, ct?.id)}: friction must be ≥ 0 or Infinity (got ${g})`);
       this.contactEps[c] = e;
       const gamma = model === 'frictionless' ? 0 : model === 'rough' ? Infinity : g === Infinity ? Infinity : g * this.gammaScale;
       this.contactGamma[c] = gamma;
@@ -2855,17 +2861,18 @@ export class ImpulseSolver {
       }
       sec[s++] = r;
     }
-    const x = this.x, x0 = this.x0;
+    const x0 = this.x0;
     let residual = 0;
+    // (x0 also gives the normal velocities of separated contacts: `csNormalVelocity`)
+    if (this.x0Valid) x0.set(this.x0c.subarray(0, T));
+    else {
+      this.fillBaseRhs(x0);
+      this.treeSolve(x0);
+      this.x0c = growF(this.x0c, T);
+      this.x0c.set(x0.subarray(0, T));
+      this.x0Valid = true;
+    }
     if (s > 0) {
-      if (this.x0Valid) x0.set(this.x0c.subarray(0, T));
-      else {
-        this.fillBaseRhs(x0);
-        this.treeSolve(x0);
-        this.x0c = growF(this.x0c, T);
-        this.x0c.set(x0.subarray(0, T));
-        this.x0Valid = true;
-      }
       this.sRhs = growF(this.sRhs, s);
       this.sMu = growF(this.sMu, s);
       this.S = growF(this.S, s * s);
@@ -2888,12 +2895,19 @@ export class ImpulseSolver {
     this.contactSpaceStats.passes++;
     if (residual > 1e-9 * vScale) this.contactSpaceStats.leastSquares++;
     this.schurResidual = residual;
+    for (let q = 0; q < s; q++) this.rowLambda[sec[q]] = this.sMu[q];
+    // (the velocities and the tree joints' impulses are formed when read: `ensureX`)
+    this.csPassRows = s;
+    this.xStale = true;
+  }
+
+  /** After a contact-space pass: x = K⁻¹ (base + Σ G_qᵀ μ_q), one tree solve, and the tree joints' impulses. */
+  private ensureX(): void {
+    if (!this.xStale) return;
+    this.xStale = false;
+    const x = this.x, sec = this.secRows;
     this.fillBaseRhs(x);
-    for (let q = 0; q < s; q++) {
-      const r = sec[q];
-      this.rowLambda[r] = this.sMu[q];
-      this.addImpulse(x, r, this.sMu[q]);
-    }
+    for (let q = 0; q < this.csPassRows; q++) this.addImpulse(x, sec[q], this.sMu[q]);
     this.treeSolve(x);
     // primary joint impulses: λ = −λ' (KKT sign convention)
     for (let i = this.nd; i < this.nNodes; i++) {
@@ -2902,7 +2916,25 @@ export class ImpulseSolver {
     }
   }
 
+  /** Dynamic sides' part of contact c's normal velocity after a contact-space pass, from A. */
+  private csNormalVelocity(c: number): number {
+    const q = this.csSlot(3 * c), cap = this.csCap, A = this.csA, x0 = this.x0, J = this.csJ, jo = 12 * q;
+    let s = 0;
+    const da = this.csD[2 * q], db = this.csD[2 * q + 1];
+    if (da >= 0) for (let k = 0, o = this.nodeOff[da]; k < 6; k++) s += J[jo + k] * x0[o + k];
+    if (db >= 0) for (let k = 0, o = this.nodeOff[db]; k < 6; k++) s += J[jo + 6 + k] * x0[o + k];
+    const rg = this.csRowG, rc = this.csRowC, aq = q * cap;
+    for (let m = 0; m < this.csPassRows; m++) {
+      const g3 = 3 * m;
+      let v = A[aq + rg[g3]];
+      if (rg[g3 + 1] >= 0) v += rc[g3 + 1] * A[aq + rg[g3 + 1]] + rc[g3 + 2] * A[aq + rg[g3 + 2]];
+      s += v * this.sMu[m];
+    }
+    return s;
+  }
+
   private solveSparse(): void {
+    this.xStale = false;
     const T = this.totalDim, nRows = this.nRows, nd = this.nd, nj = this.nj;
     // secondary rows: non-primary joints and all contact rows with at least one dynamic side,
     // except the rows of eliminated groups; dependent groups compressed
@@ -2991,6 +3023,7 @@ export class ImpulseSolver {
    * pivoting. O((6n + rows)³): a reference, not for production.
    */
   private solveDense(): void {
+    this.xStale = false;
     const nd = this.nd, nRows = this.nRows, n6 = 6 * nd, N = n6 + nRows;
     const A = new Float64Array(N * N), b = new Float64Array(N), piv = new Int32Array(N);
     for (let i = 0; i < nd; i++) {
