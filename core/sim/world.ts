@@ -1187,8 +1187,14 @@ export class SimWorld {
     // limits first (rotations about the joint points), then the anchors, which the limit
     // corrections of neighbouring joints disturb; the last sweep pulls anchors only
     const on = this.active;
+    // a limit sweep that turns nothing leaves the orientations, hence the limits, as they are
+    // (the anchor corrections only translate): the later limit sweeps would find nothing either
+    let turn = limits;
     for (let sweep = 0; sweep < 4; sweep++) {
-      if (limits && sweep < 3) for (let k = 0; k < J.length; k++) if (on[J[k].bodyA]) this.correctLimits(st, J[k]);
+      if (turn && sweep < 3) {
+        turn = false;
+        for (let k = 0; k < J.length; k++) if (on[J[k].bodyA] && this.correctLimits(st, J[k])) turn = true;
+      }
       for (let k = 0; k < J.length; k++) if (on[J[k].bodyA]) this.correctAnchor(st, J[k]);
       for (let k = J.length - 1; k >= 0; k--) if (on[J[k].bodyA]) this.correctAnchor(st, J[k]);
     }
@@ -1262,11 +1268,12 @@ export class SimWorld {
     return true;
   }
 
-  /** Restores a joint's cone and twist limits by rotating its bodies about the joint point. */
-  private correctLimits(st: Float64Array, j: SimJoint): void {
-    if (j.coneLimitRad >= Math.PI && j.twistLimitRad >= Math.PI) return;
+  /** Restores a joint's cone and twist limits by rotating its bodies about the joint point; whether it turned them. */
+  private correctLimits(st: Float64Array, j: SimJoint): boolean {
+    if (j.coneLimitRad >= Math.PI && j.twistLimitRad >= Math.PI) return false;
     const awakeA = this.awake[j.bodyA] === 1, awakeB = this.awake[j.bodyB] === 1;
-    if (!awakeA && !awakeB) return;
+    if (!awakeA && !awakeB) return false;
+    let turned = false;
     const sa = STATE_STRIDE * j.bodyA, sb = STATE_STRIDE * j.bodyB;
     // joint point: midpoint of the two anchors
     rotate(_a, 0, st, sa + 3, j.rA[0], j.rA[1], j.rA[2]);
@@ -1289,6 +1296,7 @@ export class SimWorld {
           const excess = angle - j.coneLimitRad;
           this.rotateAbout(st, j.bodyB, px, py, pz, nx, ny, nz, (excess * ib) / (ia + ib));
           this.rotateAbout(st, j.bodyA, px, py, pz, nx, ny, nz, (-excess * ia) / (ia + ib));
+          turned = true;
         }
       }
     }
@@ -1302,8 +1310,10 @@ export class SimWorld {
         const ia = awakeA ? this.invInertiaAbout(st, j.bodyA, dx, dy, dz) : 0, ib = awakeB ? this.invInertiaAbout(st, j.bodyB, dx, dy, dz) : 0;
         this.rotateAbout(st, j.bodyB, px, py, pz, dx, dy, dz, (-excess * ib) / (ia + ib));
         this.rotateAbout(st, j.bodyA, px, py, pz, dx, dy, dz, (excess * ia) / (ia + ib));
+        turned = true;
       }
     }
+    return turned;
   }
 
   /**
