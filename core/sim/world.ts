@@ -252,6 +252,8 @@ interface Collider {
    * principal frame). Ground scans bound a chunk's height from the pose
    * alone and read only the vertices of chunks that can be low enough.
    */
+  /** Dynamic: largest distance of a vertex from the centre of mass. */
+  radius: number;
   chunkStart: Int32Array;
   chunkVerts: Uint32Array;
   chunkSphere: Float64Array;
@@ -781,6 +783,7 @@ export class SimWorld {
       jointGroups: [],
       activeParts: [],
       boxStamp: -1,
+      radius: kind === KIND_DYNAMIC ? maxNorm(local) : 0,
       ...(kind === KIND_DYNAMIC ? vertexChunks(local) : { chunkStart: new Int32Array(1), chunkVerts: new Uint32Array(0), chunkSphere: new Float64Array(0), chunkOf: new Int32Array(0) }),
     };
   }
@@ -1982,14 +1985,17 @@ export class SimWorld {
         emptyBox(_box6);
         orientedBoxInto(C.lbox, st, STATE_STRIDE * C.body, _box6);
         if (_box6[1] - g >= touch && !(_box6[1] - g < specC * hs)) continue;
-        // candidates start the sub-step within max(touch, specC hs) of the ground: chunks bounded from the pose
-        const heldStep = this.colGroundHitStep[c] === this.stats.steps;
-        const pass = this.scratchChunkPass(C.chunkStart.length - 1);
-        if (lowChunks(C, this.pose0, 7 * c, g + Math.max(touch, specC * hs), pass) === 0 && !heldStep) continue;
         // vertical velocity of a vertex: the body's ω once, not per vertex (as pointVelocityY)
         const sb = STATE_STRIDE * C.body;
         this.bodies.angularVelocity(st, C.body, _w);
         const wx = _w[0], wz = _w[2], vy0 = st[sb + 8] * this.bodies.invMass[C.body], cx = st[sb], cz = st[sb + 2];
+        // candidates touch, or reach the ground within the sub-step at a downward speed of at most
+        // specC: they start within max(touch, min(specC, fastest downward vertex speed) hs) of it
+        // (a vertex's vertical speed is vy0 + wz rx − wx rz, within |ω_xz| · radius of vy0)
+        const down = Math.min(specC, Math.max(0, -vy0 + Math.sqrt(wx * wx + wz * wz) * C.radius)) * (1 + 1e-9) + 1e-12;
+        const heldStep = this.colGroundHitStep[c] === this.stats.steps;
+        const pass = this.scratchChunkPass(C.chunkStart.length - 1);
+        if (lowChunks(C, this.pose0, 7 * c, g + Math.max(touch, down * hs), pass) === 0 && !heldStep) continue;
         // the vertices of the low chunks from the pose (the numbers placeVertices gives: P0 of an
         // active body is its pose0's placement), written to P0 where the later steps read them
         const q0 = this.pose0, ps = 7 * c, L = C.local;
@@ -3218,6 +3224,13 @@ function orientedBoxInto(lb: Float64Array, st: Float64Array, s: number, out: Flo
   if (m0 + e0 > out[3]) out[3] = m0 + e0;
   if (m1 + e1 > out[4]) out[4] = m1 + e1;
   if (m2 + e2 > out[5]) out[5] = m2 + e2;
+}
+
+/** Largest length of the flat xyz vectors in X. */
+function maxNorm(X: Float64Array): number {
+  let m = 0;
+  for (let i = 0; i < X.length; i += 3) m = Math.max(m, Math.hypot(X[i], X[i + 1], X[i + 2]));
+  return m;
 }
 
 /** Sorts a[0..n) ascending (insertion sort: the lists are short and mostly in order). */
