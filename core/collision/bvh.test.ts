@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { TriangleBVH } from './bvh';
+import { TriangleBVH, f32Down, f32Up } from './bvh';
 import { closestPointOnMesh, closestPointOnTriangle, forEachLeafPair, pointInMesh } from './query';
 import { triTriOverlap } from './tritri';
 import { mulberry32, triangleSoup, uvSphere, windingNumber } from './testutil';
@@ -71,6 +71,26 @@ describe('TriangleBVH', () => {
     expect(covered, 'every triangle in exactly one leaf').toBe(500);
     expect(new Set(b.order).size).toBe(500);
     expect(leaves).toBeGreaterThan(50);
+  });
+  it('seed 9: a box rounded to float32 holds its vertices and is at most four float32 steps wider (magnitudes from 1e-45 to 1e30, zeros, both signs)', () => {
+    const r = mulberry32(9);
+    // the float32 next below / above a float32 (f32Down / f32Up of a float32 is itself)
+    const below = (y: number) => f32Down(y - Math.abs(y) * 2 ** -30 - 1e-46), above = (y: number) => f32Up(y + Math.abs(y) * 2 ** -30 + 1e-46);
+    const idx = new Uint32Array([0, 1, 2]);
+    const pos = new Float64Array(9);
+    for (let i = 0; i < 3000; i++) {
+      for (let k = 0; k < 9; k++) {
+        const e = r() < 0.1 ? 0 : (r() < 0.5 ? -1 : 1) * r() * 10 ** (Math.floor(r() * 76) - 45);
+        pos[k] = e;
+      }
+      const b = TriangleBVH.build(pos, idx);
+      for (let k = 0; k < 3; k++) {
+        const lo = Math.min(pos[k], pos[3 + k], pos[6 + k]), hi = Math.max(pos[k], pos[3 + k], pos[6 + k]);
+        const bl = b.f32[k], bh = b.f32[3 + k];
+        expect(bl <= lo && bh >= hi, `case ${i} axis ${k}: [${bl}, ${bh}] holds [${lo}, ${hi}]`).toBe(true);
+        expect(bl >= below(below(below(f32Down(lo)))) && bh <= above(above(above(f32Up(hi)))), `case ${i} axis ${k}: [${bl}, ${bh}] within four float32 steps of [${lo}, ${hi}]`).toBe(true);
+      }
+    }
   });
   it('builds over a subset of triangles (a body part) and only reports those', () => {
     const r = mulberry32(5);

@@ -44,20 +44,20 @@ export function f32Up(x: number): number {
 }
 
 /**
- * A float32 not above x (the nearest one, or one or two steps below it when
- * rounding to nearest went up): boxes rounded outward without bit twiddling.
- * x − |x|·2⁻²² + 2⁻¹⁴⁰ lies at least one and a half float32 steps below x, so
- * its nearest float32 is below x.
+ * A float32 below x: the nearest float32 to y = x − |x|·2⁻²³ − 2⁻¹⁴⁹. The
+ * float32 spacing s near y is at most |x|·2⁻²³ in the normal range (2⁻¹⁴⁹
+ * among subnormals; twice that of x's when y crosses into the next binade,
+ * still at most x's |x|·2⁻²³ + its own) so round-to-nearest lands at most
+ * s/2 above y, below x. Branch-free; the box is rounded outward by one to
+ * four float32 steps.
  */
 function down32(x: number): number {
-  const r = Math.fround(x);
-  return r <= x ? r : Math.fround(x - (x < 0 ? -x : x) * 2.384185791015625e-7 - 7.174648137343064e-43);
+  return Math.fround(x - Math.abs(x) * 1.1920928955078125e-7 - 1.401298464324817e-45);
 }
 
-/** A float32 not below x (see down32). */
+/** A float32 above x (see down32). */
 function up32(x: number): number {
-  const r = Math.fround(x);
-  return r >= x ? r : Math.fround(x + (x < 0 ? -x : x) * 2.384185791015625e-7 + 7.174648137343064e-43);
+  return Math.fround(x + Math.abs(x) * 1.1920928955078125e-7 + 1.401298464324817e-45);
 }
 
 /**
