@@ -24,6 +24,16 @@ function lowRank(rand: () => number, n: number, r: number, sym: boolean): Float6
   return S;
 }
 
+/** b ← S·b (a right-hand side in the range of S: a consistent system). */
+function consistent(S: Float64Array, n: number, b: Float64Array): void {
+  const y = Float64Array.from(b);
+  for (let i = 0; i < n; i++) {
+    let s = 0;
+    for (let j = 0; j < n; j++) s += S[i * n + j] * y[j];
+    b[i] = s;
+  }
+}
+
 /** pinv(S)·b from a one-sided Jacobi SVD (the slow reference). */
 function pinvSolve(S: Float64Array, n: number, b: Float64Array): Float64Array {
   const A = Float64Array.from(S), V = new Float64Array(n * n), sig = new Float64Array(n);
@@ -42,7 +52,8 @@ function pinvSolve(S: Float64Array, n: number, b: Float64Array): Float64Array {
 
 describe('solveDenseRobust: minimum-norm least squares, as the SVD pseudo-inverse gives it', () => {
   for (let seed = 1; seed <= 40; seed++)
-    it(`seed ${seed}`, () => {
+    for (const early of [false, true])
+    it(`seed ${seed}${early ? ', refinement ended at round-off (early)' : ''}`, () => {
       const rand = seededRandom(seed);
       const n = 1 + Math.floor(rand() * 30);
       const r = seed % 4 === 0 ? n : Math.floor(rand() * (n + 1));
@@ -50,8 +61,9 @@ describe('solveDenseRobust: minimum-norm least squares, as the SVD pseudo-invers
       const S = lowRank(rand, n, r, sym);
       const b = new Float64Array(n);
       for (let i = 0; i < n; i++) b[i] = 2 * rand() - 1; // generally inconsistent when r < n
+      if (seed % 5 === 1) consistent(S, n, b);
       const x = new Float64Array(n);
-      solveDenseRobust(S, n, b, x, new Float64Array(3 * n * n + 4 * n), new Int32Array(2 * n));
+      solveDenseRobust(S, n, b, x, new Float64Array(3 * n * n + 4 * n), new Int32Array(2 * n), early);
       const ref = pinvSolve(S, n, b);
       let scale = 1e-300, diff = 0;
       for (let i = 0; i < n; i++) {
@@ -64,7 +76,8 @@ describe('solveDenseRobust: minimum-norm least squares, as the SVD pseudo-invers
 
 describe('solveSymmetricRobust: minimum-norm least squares for symmetric positive semi-definite S, as the SVD pseudo-inverse gives it', () => {
   for (let seed = 1; seed <= 40; seed++)
-    it(`seed ${seed}`, () => {
+    for (const early of [false, true])
+    it(`seed ${seed}${early ? ', refinement ended at round-off (early)' : ''}`, () => {
       const rand = seededRandom(50 + seed);
       const n = 1 + Math.floor(rand() * 30);
       const r = seed % 4 === 0 ? n : Math.floor(rand() * (n + 1));
@@ -73,8 +86,9 @@ describe('solveSymmetricRobust: minimum-norm least squares for symmetric positiv
       if (seed % 3 === 0) for (let i = 0; i < n; i++) S[i * n + i] += n; // diagonally dominant: PSD
       const b = new Float64Array(n);
       for (let i = 0; i < n; i++) b[i] = 2 * rand() - 1;
+      if (seed % 5 === 1) consistent(S, n, b);
       const x = new Float64Array(n);
-      solveSymmetricRobust(S, n, b, x, new Float64Array(2 * n * n + 4 * n), new Int32Array(n));
+      solveSymmetricRobust(S, n, b, x, new Float64Array(2 * n * n + 4 * n), new Int32Array(n), early);
       const ref = pinvSolve(S, n, b);
       let scale = 1e-300, diff = 0;
       for (let i = 0; i < n; i++) {

@@ -142,18 +142,22 @@ export function luSolve(a: Float64Array, n: number, piv: Int32Array, b: Float64A
  * full column rank and U (r×n) of full row rank; then
  * pinv(S) = Q·Uᵀ(U Uᵀ)⁻¹·(LᵀL)⁻¹Lᵀ·P, with iterative refinement. Cost
  * O(n²·r), against O(n³) per sweep of an SVD. `work` needs 3n² + 4n numbers,
- * `piv` 2n. Returns the residual norm max|b − S x|.
+ * `piv` 2n. Returns the residual norm max|b − S x|. `early`: stop refining once the residual is
+ * at round-off level of b (1e-15·max|b|) instead of when it stops halving.
  */
-export function solveDenseRobust(S: Float64Array, n: number, b: Float64Array, x: Float64Array, work: Float64Array, piv: Int32Array): number {
+export function solveDenseRobust(S: Float64Array, n: number, b: Float64Array, x: Float64Array, work: Float64Array, piv: Int32Array, early = false): number {
   if (n === 0) return 0;
   const rank = factorDenseRobust(S, n, work, piv);
   const o = 3 * n * n;
   const r = work.subarray(o, o + n);
   const d = work.subarray(o + n, o + 2 * n);
   x.fill(0, 0, n);
-  let res = Infinity;
+  let res = Infinity, b0 = 0;
   for (let it = 0; it < 4; it++) {
     const rn = residualInto(S, n, b, x, r);
+    if (it === 0) b0 = rn;
+    // (`early`: a residual at round-off level of the right-hand side ends the refinement)
+    else if (early && rn <= 1e-15 * b0) return rn;
     if (rn >= res * 0.5 && it > 1) break;
     res = rn;
     if (rn === 0) break;
@@ -507,9 +511,9 @@ export function pivotedCholesky(z: Float64Array, n: number, C: Float64Array, co:
  * iterative refinement. Zero entries of L are skipped, so sparse S (bodies
  * coupled only through shared joints) factor faster. About half the work of
  * `solveDenseRobust`. `work` needs 2n² + 4n numbers, `piv` n. Returns the
- * residual norm max|b − S x|.
+ * residual norm max|b − S x|. `early` as for `solveDenseRobust`.
  */
-export function solveSymmetricRobust(S: Float64Array, n: number, b: Float64Array, x: Float64Array, work: Float64Array, piv: Int32Array): number {
+export function solveSymmetricRobust(S: Float64Array, n: number, b: Float64Array, x: Float64Array, work: Float64Array, piv: Int32Array, early = false): number {
   if (n === 0) return 0;
   const A = work.subarray(0, n * n);
   const G = work.subarray(n * n, 2 * n * n);
@@ -579,9 +583,12 @@ export function solveSymmetricRobust(S: Float64Array, n: number, b: Float64Array
     cholInPlace(G, n, rank);
   }
   x.fill(0, 0, n);
-  let res = Infinity;
+  let res = Infinity, b0 = 0;
   for (let it = 0; it < 4; it++) {
     const rn = residualInto(S, n, b, x, r);
+    if (it === 0) b0 = rn;
+    // (`early`: a residual at round-off level of the right-hand side ends the refinement)
+    else if (early && rn <= 1e-15 * b0) return rn;
     if (rn >= res * 0.5 && it > 1) break;
     res = rn;
     if (rn === 0 || rank === 0) break;

@@ -2890,7 +2890,7 @@ export class ImpulseSolver {
           if (!asym) S[q * s + m] = v;
         }
       }
-      residual = asym ? solveDenseRobust(S, s, this.sRhs, this.sMu, this.sWork, this.sPiv) : solveSymmetricRobust(S, s, this.sRhs, this.sMu, this.sWork, this.sPiv);
+      residual = asym ? solveDenseRobust(S, s, this.sRhs, this.sMu, this.sWork, this.sPiv, true) : solveSymmetricRobust(S, s, this.sRhs, this.sMu, this.sWork, this.sPiv, true);
     }
     this.contactSpaceStats.passes++;
     if (residual > 1e-9 * vScale) this.contactSpaceStats.leastSquares++;
