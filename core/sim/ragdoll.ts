@@ -191,7 +191,7 @@ export function buildRagdoll(ch: Character, ci: number, evaluator: SceneEvaluato
     for (let k = 0; k < 9; k++) cov[k] = cov[k] / scaleC + (k % 4 === 0 ? 1e-9 : 0);
     const pa = principalAxes(cov, `character '${ch.name}' body '${ch.skeleton.joints[bj].name}': vertex spread`);
     const lo = [Infinity, Infinity, Infinity], hi = [-Infinity, -Infinity, -Infinity];
-    const e = [0, 0, 0];
+    const e = new Float64Array(3);
     for (let v = 0; v < nv; v++) {
       rotateInv(e, pa.rotation, 0, pts[3 * v] - mx, pts[3 * v + 1] - my, pts[3 * v + 2] - mz);
       for (let k = 0; k < 3; k++) {
@@ -200,7 +200,7 @@ export function buildRagdoll(ch: Character, ci: number, evaluator: SceneEvaluato
       }
     }
     const semi = [0, 1, 2].map((k) => Math.max(0.5 * (hi[k] - lo[k]), 0.01));
-    const mid = [0, 0, 0];
+    const mid = new Float64Array(3);
     rotate(mid, 0, pa.rotation, 0, 0.5 * (hi[0] + lo[0]), 0.5 * (hi[1] + lo[1]), 0.5 * (hi[2] + lo[2]));
     const com = [mx + mid[0], my + mid[1], mz + mid[2]];
     const [a, b, c] = semi;
@@ -211,7 +211,7 @@ export function buildRagdoll(ch: Character, ci: number, evaluator: SceneEvaluato
     const qj = [qq[0], qq[1], qq[2], qq[3]];
     // inertia in the joint's frame: R_j^T R_p diag R_p^T R_j
     const Iw = new Float64Array(9);
-    const col = [0, 0, 0], tmp = [0, 0, 0];
+    const col = new Float64Array(3), tmp = new Float64Array(3);
     for (let k = 0; k < 3; k++) {
       // world basis vector e_k through R_p diag R_p^T
       rotateInv(tmp, pa.rotation, 0, k === 0 ? 1 : 0, k === 1 ? 1 : 0, k === 2 ? 1 : 0);
@@ -281,7 +281,7 @@ export function buildRagdoll(ch: Character, ci: number, evaluator: SceneEvaluato
     const o = 16 * bj;
     const p = [rig.world[o + 12], rig.world[o + 13], rig.world[o + 14]];
     const rA = new Float64Array(3), rB = new Float64Array(3), coneAxisA = new Float64Array(3), axisB = new Float64Array(3);
-    const e = [0, 0, 0];
+    const e = new Float64Array(3);
     rotateInv(e, qWorld[pa], 0, p[0] - comWorld[pa][0], p[1] - comWorld[pa][1], p[2] - comWorld[pa][2]);
     rA.set(e);
     rotateInv(e, qWorld[k], 0, p[0] - comWorld[k][0], p[1] - comWorld[k][1], p[2] - comWorld[k][2]);

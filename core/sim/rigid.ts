@@ -68,7 +68,7 @@ export class RigidBodySet {
       const v = b.linearVelocity ?? [0, 0, 0];
       for (let k = 0; k < 3; k++) this.state[s + 7 + k] = v[k] * b.massKg;
       const w = b.angularVelocity ?? [0, 0, 0];
-      const L = [0, 0, 0];
+      const L = new Float64Array(3);
       this.inertiaWorldTimes(this.state, i, w[0], w[1], w[2], L);
       this.state.set(L, s + 10);
       for (const x of [...b.position, ...b.orientation, ...v, ...w])
@@ -283,9 +283,9 @@ export class RigidBodySet {
   }
 }
 
-const _t = [0, 0, 0];
-const _w = [0, 0, 0];
-const _q = [0, 0, 0, 1];
+const _t = new Float64Array(3);
+const _w = new Float64Array(3);
+const _q = Float64Array.of(0, 0, 0, 1);
 
 /** out = q ⊗ r (flat). Safe when out aliases q or r. */
 export function quatMul(out: { [i: number]: number }, oo: number, q: ArrayLike<number>, qo: number, r: ArrayLike<number>, ro: number): void {

@@ -3074,18 +3074,18 @@ const _res = new Float64Array(3);
 const _vb = new Float64Array(6);
 const _pt = new Float64Array(6);
 const _st = new Float64Array(2);
-const _a = [0, 0, 0];
-const _b = [0, 0, 0];
-const _c = [0, 0, 0];
-const _d = [0, 0, 0];
-const _v = [0, 0, 0];
-const _w = [0, 0, 0];
-const _acc = [0, 0, 0];
+const _a = new Float64Array(3);
+const _b = new Float64Array(3);
+const _c = new Float64Array(3);
+const _d = new Float64Array(3);
+const _v = new Float64Array(3);
+const _w = new Float64Array(3);
+const _acc = new Float64Array(3);
 const _q4 = new Float64Array(4);
 const _box6 = new Float64Array(6);
 const _q5 = new Float64Array(4);
-const _e = [0, 0, 0];
-const _p = [0, 0, 0];
+const _e = new Float64Array(3);
+const _p = new Float64Array(3);
 const _o10 = new Float64Array(10);
 /** Part topology of character meshes (edges, parts by dominant joint, slot bounds), per mesh. */
 /** Skin slots of a mesh that some vertex has a non-zero weight on: the only ones skinning reads. */
