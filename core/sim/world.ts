@@ -354,14 +354,14 @@ export class SimWorld {
    * common clock (fraction stepF of the step); 0: its island was not
    * involved in the impact that cut the current sub-step, so it kept its
    * tentative end-of-step state (its start-of-sub-step state stays in
-   * `saved`, taken at fraction doneF0[i], its vertices at that time in
-   * Pstart) and its vertices move linearly from there to P1 for detection.
+   * `saved`, taken at fraction doneF0[i], the pose its vertices had then in
+   * startPose) and its vertices move linearly from there to P1 for detection.
    * `active[i]`: body i takes part in the sub-step being integrated.
    */
   private readonly live: Uint8Array;
   private readonly active: Uint8Array;
   private readonly doneF0: Float64Array;
-  private readonly Pstart: Float64Array;
+  private readonly startPose: Float64Array;
   private readonly involved: Uint8Array;
   /**
    * Dynamic vertices are placed lazily: placeDynamic keeps the body's pose
@@ -648,7 +648,7 @@ export class SimWorld {
     this.active = new Uint8Array(this.dynCount).fill(1);
     this.doneF0 = new Float64Array(this.dynCount);
     this.involved = new Uint8Array(this.dynCount);
-    this.Pstart = new Float64Array(this.P0.length);
+    this.startPose = new Float64Array(7 * this.dynCount);
     this.pose0 = new Float64Array(7 * this.dynCount);
     this.pose1 = new Float64Array(7 * this.dynCount);
     this.dirty0 = new Uint8Array(this.dynCount);
@@ -992,10 +992,20 @@ export class SimWorld {
     this.dirty0[c] = 0;
     if (d === 1) placeVertices(this.colliders[c], this.pose0, 7 * c, this.P0);
     else {
-      // a body already at the end of the step (placeDone): linear from its start of sub-step
-      const C = this.colliders[c], P0 = this.P0, P1 = this.P1, S = this.Pstart, w = this.doneW[c];
+      // a body already at the end of the step (placeDone): linear from its start of sub-step (the
+      // vertices of startPose, as placeVertices makes them) to its end
+      const C = this.colliders[c], P0 = this.P0, P1 = this.P1, w = this.doneW[c], q = this.startPose, s = 7 * c;
       this.ensureP1(c);
-      for (let o = 3 * C.vOff, e = o + 3 * C.nv; o < e; o++) P0[o] = S[o] + w * (P1[o] - S[o]);
+      const qx = q[s + 3], qy = q[s + 4], qz = q[s + 5], qw = q[s + 6], x0 = q[s], y0 = q[s + 1], z0 = q[s + 2];
+      const L = C.local;
+      for (let v = 0, o = 3 * C.vOff; v < C.nv; v++, o += 3) {
+        const vx = L[3 * v], vy = L[3 * v + 1], vz = L[3 * v + 2];
+        const tx = 2 * (qy * vz - qz * vy), ty = 2 * (qz * vx - qx * vz), tz = 2 * (qx * vy - qy * vx);
+        const sx = x0 + vx + qw * tx + qy * tz - qz * ty, sy = y0 + vy + qw * ty + qz * tx - qx * tz, sz = z0 + vz + qw * tz + qx * ty - qy * tx;
+        P0[o] = sx + w * (P1[o] - sx);
+        P0[o + 1] = sy + w * (P1[o + 1] - sy);
+        P0[o + 2] = sz + w * (P1[o + 2] - sz);
+      }
     }
   }
 
@@ -1082,9 +1092,8 @@ export class SimWorld {
           live[i] = 0;
           this.doneF0[i] = f;
           this.stats.bodiesKept++;
-          const C = this.colliders[i];
-          this.ensureP0(i);
-          for (let o = 3 * C.vOff, e = o + 3 * C.nv; o < e; o++) this.Pstart[o] = this.P0[o];
+          // its start of sub-step: the pose its P0 is placed from (the vertices are made when read)
+          for (let k = 0; k < 7; k++) this.startPose[7 * i + k] = this.pose0[7 * i + k];
         }
       }
       if (tau > 0) this.subStep(st, tau * hs, t0 + f * h);
