@@ -1842,15 +1842,18 @@ function skinProgram(sp: SkinProgram, skinMats: Float64Array[], outP: Float64Arr
     const Y = M[m + 1] * x + M[m + 4] * y + M[m + 7] * z + M[m + 10];
     const Z = M[m + 2] * x + M[m + 5] * y + M[m + 8] * z + M[m + 11];
     outP[o3] = X; outP[o3 + 1] = Y; outP[o3 + 2] = Z;
-    if (X < lx) lx = X; if (X > hx) hx = X;
-    if (Y < ly) ly = Y; if (Y > hy) hy = Y;
-    if (Z < lz) lz = Z; if (Z > hz) hz = Z;
     for (let q = cOff[i], qe = cOff[i + 1]; q < qe; q++) {
       const b = cList[q] * 6;
       if (X < cb[b]) cb[b] = X; if (X > cb[b + 3]) cb[b + 3] = X;
       if (Y < cb[b + 1]) cb[b + 1] = Y; if (Y > cb[b + 4]) cb[b + 4] = Y;
       if (Z < cb[b + 2]) cb[b + 2] = Z; if (Z > cb[b + 5]) cb[b + 5] = Z;
     }
+  }
+  // the part's box: the union of its chunks' (every vertex is in a chunk)
+  for (let b = 0; b < cb.length; b += 6) {
+    if (cb[b] < lx) lx = cb[b]; if (cb[b + 3] > hx) hx = cb[b + 3];
+    if (cb[b + 1] < ly) ly = cb[b + 1]; if (cb[b + 4] > hy) hy = cb[b + 4];
+    if (cb[b + 2] < lz) lz = cb[b + 2]; if (cb[b + 5] > hz) hz = cb[b + 5];
   }
   box[bo] = lx; box[bo + 1] = ly; box[bo + 2] = lz; box[bo + 3] = hx; box[bo + 4] = hy; box[bo + 5] = hz;
 }
