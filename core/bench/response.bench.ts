@@ -324,9 +324,15 @@ export interface RecordedBenchRow {
   over10: number;
 }
 
-/** Replays recorded solves with one solver (as the simulator has one). */
-export function recordedBenchRow(rec: readonly RecordedSolve[], samples = 3): RecordedBenchRow {
+/**
+ * Replays recorded solves with one solver (as the simulator has one).
+ * `contactSpace: false` replays them with the compressed tree-built Schur
+ * complement every pass (the solver before the contact-space solve), for the
+ * ratio in the same process.
+ */
+export function recordedBenchRow(rec: readonly RecordedSolve[], samples = 3, contactSpace = true): RecordedBenchRow {
   const solver = new ImpulseSolver(), out = new ImpulseSolution();
+  solver.contactSpace = contactSpace;
   const per = new Float64Array(rec.length).fill(Infinity);
   const lin = new Int32Array(rec.length);
   let totalMs = Infinity;
@@ -362,9 +368,9 @@ export function recordedBenchRow(rec: readonly RecordedSolve[], samples = 3): Re
   };
 }
 
-export function formatRecordedBench(r: RecordedBenchRow): string {
+export function formatRecordedBench(r: RecordedBenchRow, label = ''): string {
   return [
-    `recorded sim solves (sim bench scene, full suggestion, ${r.solves} calls replayed, best of 3)`,
+    `recorded sim solves${label} (sim bench scene, full suggestion, ${r.solves} calls replayed, best of 3)`,
     `${'  total ms'.padEnd(60)} ${r.totalMs.toFixed(1).padStart(10)} ms`,
     `${'  linear solves per call'.padEnd(60)} ${r.solvesPerCall.toFixed(2).padStart(10)}`,
     `${`  worst call (${r.worstLinear} linear solves, ${r.worstBodies} bodies, ${r.worstContacts} contacts)`.padEnd(60)} ${r.worstMs.toFixed(2).padStart(10)} ms`,
@@ -375,7 +381,11 @@ export function formatRecordedBench(r: RecordedBenchRow): string {
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   const args = process.argv.slice(2).map(Number).filter((x) => x >= 2);
   const sizes = args.length ? args : [2, 15, 20, 30, 60, 120, 200, 1000];
-  console.log(formatRecordedBench(recordedBenchRow(await recordSimSolves())));
+  const rec = await recordSimSolves();
+  const cs = recordedBenchRow(rec), compressed = recordedBenchRow(rec, 3, false);
+  console.log(formatRecordedBench(cs));
+  console.log(formatRecordedBench(compressed, ', compressed Schur every pass (contactSpace: false)'));
+  console.log(`${'  ratio compressed / contact space'.padEnd(60)} ${(compressed.totalMs / cs.totalMs).toFixed(2).padStart(10)} ×`);
   console.log(formatContactBench(contactBenchRows()));
   console.log(formatIslandBench(islandBenchRows()));
   console.log(formatResponseBench(responseBenchRows(sizes)));

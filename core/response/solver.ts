@@ -56,6 +56,17 @@ import type { ContactInput, ContactStateValue, JointInput, RigidBodyInput, Solve
  * Unilateral contacts: pulling frictionless contacts leave all at once and a
  * separated contact that would approach comes back (complementarity), with a
  * cap against cycling.
+ *
+ * Contact space (`contactSpace`, default; islands with joints and no
+ * eliminated body): the contact-state passes of one solve share one tree
+ * factorization, so A = B K⁻¹ Bᵀ over the basis rows B (the n, t₁, t₂ rows of
+ * every contact, joints that close loops) is kept and grown a basis row at a
+ * time (its path vectors and its entries with the rows before). A pass then
+ * gathers its Schur complement from A (a sliding contact's impulse row is
+ * n + γ(σ₁ t₁ + σ₂ t₂), a combination of its three) and solves it least-norm
+ * over the uncompressed rows, which is the split the compressed groups keep;
+ * the velocities are formed by one tree solve when the loop ends, a separated
+ * contact's normal velocity in between comes from A and the free solve.
  */
 
 const KIND_BALL = 0;
