@@ -533,6 +533,7 @@ export class SimWorld {
       quatMul(j.qRel0, 0, _q4, 0, st, STATE_STRIDE * j.bodyB + 3);
     }
     this.awake = new Uint8Array(this.dynCount).fill(1);
+    this.wokeStep = new Int32Array(this.dynCount).fill(-1);
     this.slowTime = new Float64Array(this.dynCount);
     this.bodySize = new Float64Array(this.dynCount);
 
@@ -2003,6 +2004,7 @@ export class SimWorld {
         // (a vertex's vertical speed is vy0 + wz rx − wx rz, within |ω_xz| · radius of vy0)
         const down = Math.min(specC, Math.max(0, -vy0 + Math.sqrt(wx * wx + wz * wz) * C.radius)) * (1 + 1e-9) + 1e-12;
         const heldStep = this.colGroundHitStep[c] === this.stats.steps;
+        const woke = this.wokeStep[C.body] === this.stats.steps; // woken in this step: at rest, not approaching
         const pass = this.scratchChunkPass(C.chunkStart.length - 1);
         if (lowChunks(C, this.pose0, 7 * c, g + Math.max(touch, down * hs), pass) === 0 && !heldStep) continue;
         // the vertices of the low chunks from the pose (the numbers placeVertices gives: P0 of an
@@ -2027,7 +2029,7 @@ export class SimWorld {
             P[o + 2] = z0 + lz + qw * tz + qx * ty - qy * tx;
             if (this.groundMark[C.vOff + v] === this.markStamp) continue;
             const vn = vy0 + wz * (P[o] - cx) - wx * (P[o + 2] - cz);
-            if (vn >= 0) continue;
+            if (vn >= 0 && !(d < touch && woke)) continue;
             if (d >= touch && (-vn > specC || d + vn * hs >= 0)) continue;
             cand[nCand++] = v;
           }
@@ -2157,7 +2159,8 @@ export class SimWorld {
       pc.held = dist <= touch;
       if (dist > touch) continue;
       if (!this.awake[A.body] && (Bc.kind !== KIND_DYNAMIC || !this.awake[Bc.body])) continue;
-      this.addMeshContact(st, pc.cA, pc.cB, pc.kind, pc.fA, pc.fB, px, py, pz, nx, ny, nz, _st[0], _st[1], hs, true);
+      const woke = this.wokeStep[A.body] === this.stats.steps || (Bc.kind === KIND_DYNAMIC && this.wokeStep[Bc.body] === this.stats.steps);
+      this.addMeshContact(st, pc.cA, pc.cB, pc.kind, pc.fA, pc.fB, px, py, pz, nx, ny, nz, _st[0], _st[1], hs, !woke);
     }
     this.persist.length = w;
   }
@@ -2248,6 +2251,12 @@ export class SimWorld {
 
   private _kfTime = 0;
   private markStamp = 0;
+  /**
+   * Per body: the step in which it last woke. A body woken in this step
+   * starts from rest (no gravity kick while asleep): its touching contacts
+   * count even when not approaching, so what woke it finds it supported.
+   */
+  private wokeStep = new Int32Array(0);
   private groundMark = new Int32Array(0);
   /** Per vertex: the step in which it last hit the ground by an impact. */
   private groundHitStep = new Int32Array(0);
@@ -2331,7 +2340,17 @@ export class SimWorld {
     this.reserveDynamicBodies();
     this._loadState = st;
     const firstImpact = this.contactCount;
-    if (impact) this.gatherImpactContacts(st, tau, hs);
+    if (impact) {
+      this.gatherImpactContacts(st, tau, hs);
+      // a sleeping body that is hit wakes before its resting contacts are gathered, and brings them
+      // even though it is not moving into them: it meets the hit supported, as it would awake
+      const nd = this.dynCount;
+      for (let k = firstImpact; k < this.contactCount; k++) {
+        const a = this.contactPool[k].bodyA, b = this.contactPool[k].bodyB;
+        if (a >= 0 && a < nd && !this.awake[a]) this.wake(a);
+        if (b >= 0 && b < nd && !this.awake[b]) this.wake(b);
+      }
+    }
     const nImpact = this.contactCount - firstImpact;
     this.gatherTouching(st, hs);
     const nJoints = this.gatherJoints(st);
@@ -2664,10 +2683,14 @@ export class SimWorld {
     // wake the whole object (ragdolls wake together)
     const C = this.colliders[i];
     if (C.object >= 0) for (const b of this.objects[C.object].bodies) {
+      if (!this.awake[b]) this.wokeStep[b] = this.stats.steps;
       this.awake[b] = 1;
       this.slowTime[b] = 0;
     }
-    else this.awake[i] = 1;
+    else {
+      if (!this.awake[i]) this.wokeStep[i] = this.stats.steps;
+      this.awake[i] = 1;
+    }
   }
 
   /** Contacts of the CCD hits within the simultaneity window, at the current positions (P0). */
