@@ -227,6 +227,7 @@ export async function benchSim(budgetMs = 30_000, runs = RUNS): Promise<BenchRow
       rows.push({ name: `sim:   steps ${st.steps}, sub-steps ${st.subSteps}, impact events ${st.impactEvents}, solves ${st.solves} (islands ${st.islandSolves}, resting answers reused ${st.islandReuses}), CCD queries ${st.ccdQueries}, keys ${st.keys}`, value: r.s.impacts.length, unit: 'impacts' });
       rows.push({ name: `sim:   dynamic bodies asleep at the end (of ${st.bodies}; ours: below 0.02 m/s for 0.3 s)`, value: st.bodiesAsleep, unit: 'bodies' });
       rows.push({ name: `sim:   of which in the impulse solver (core/response), run of the median`, value: st.solverMs, unit: 'ms' });
+      rows.push({ name: `sim:   of which outside it (the simulator's own: detection, contacts, integration, keys), run of the median`, value: r.ms - st.solverMs, unit: 'ms' });
       rows.push({ name: `ratio ours / rapier (${label})`, value: r.ms / rapier.ms, unit: '×' });
       rows.push({ name: `ratio ours / rapier by CPU time (${label}; ours ${r.cpu.toFixed(0)} ms CPU)`, value: r.cpu / rapier.cpu, unit: '×' });
     } else {
