@@ -271,16 +271,7 @@ describe('part boxes without skinning (joints only)', () => {
         m.weights.set([a, b, (1 - a - b) * (1 + (r() - 0.5) * 1e-4), 0], v * 4);
       }
       doc.characters.push(ch);
-      const tracks: Track[] = [];
-      for (let j = 0; j < 4; j++) {
-        const times = [0, 0.5, 1], values: number[] = [];
-        for (let k = 0; k < 3; k++) {
-          const ax = [r() - 0.5, r() - 0.5, r() - 0.5], l = Math.hypot(ax[0], ax[1], ax[2]), ang = 3 * r();
-          values.push((ax[0] / l) * Math.sin(ang / 2), (ax[1] / l) * Math.sin(ang / 2), (ax[2] / l) * Math.sin(ang / 2), Math.cos(ang / 2));
-        }
-        tracks.push({ target: { kind: 'joint', character: 'hero', joint: j }, path: 'rotation', interpolation: 'linear', times, values });
-      }
-      doc.clips = [{ id: 'c', name: 'c', frameRate: 10, startFrame: 0, endFrame: 10, tracks }];
+      doc.clips = [{ id: 'c', name: 'c', frameRate: 10, startFrame: 0, endFrame: 10, tracks: randomRotationTracks(r, 'hero', 4, [0, 0.5, 1]) }];
       doc.activeClip = 'c';
       const scene = new CollisionScene(doc);
       const box = new Float64Array(6);
@@ -304,6 +295,20 @@ describe('part boxes without skinning (joints only)', () => {
  * A closed, outward tube (radius r, height 1) skinned to a 4-joint chain
  * along +y with blended weights, bent per frame by seeded joint rotations.
  */
+/** Linear rotation tracks for joints 0..joints-1 of a character: a seeded random axis and angle (< 3 rad) at each key time. */
+function randomRotationTracks(r: () => number, character: string, joints: number, times: number[]): Track[] {
+  const tracks: Track[] = [];
+  for (let j = 0; j < joints; j++) {
+    const values: number[] = [];
+    for (let k = 0; k < times.length; k++) {
+      const ax = [r() - 0.5, r() - 0.5, r() - 0.5], l = Math.hypot(ax[0], ax[1], ax[2]), ang = 3 * r();
+      values.push((ax[0] / l) * Math.sin(ang / 2), (ax[1] / l) * Math.sin(ang / 2), (ax[2] / l) * Math.sin(ang / 2), Math.cos(ang / 2));
+    }
+    tracks.push({ target: { kind: 'joint', character, joint: j }, path: 'rotation', interpolation: 'linear', times: [...times], values });
+  }
+  return tracks;
+}
+
 function bentTube(id: string, r: () => number, radius: number, frames: number): { ch: Character; tracks: Track[] } {
   const around = 24, rings = 25, H = 1, J = 4, seg = H / J;
   const nv = around * rings + 2;
@@ -442,16 +447,7 @@ describe('part skinning by influence sets', () => {
         m.weights.set([w[0], w[1], w[2], 0], v * 4);
       }
       doc.characters.push(ch);
-      const tracks: Track[] = [];
-      for (let j = 0; j < 4; j++) {
-        const times = [0, 1], values: number[] = [];
-        for (let k = 0; k < 2; k++) {
-          const ax = [r() - 0.5, r() - 0.5, r() - 0.5], l = Math.hypot(ax[0], ax[1], ax[2]), ang = 3 * r();
-          values.push((ax[0] / l) * Math.sin(ang / 2), (ax[1] / l) * Math.sin(ang / 2), (ax[2] / l) * Math.sin(ang / 2), Math.cos(ang / 2));
-        }
-        tracks.push({ target: { kind: 'joint', character: 'hero', joint: j }, path: 'rotation', interpolation: 'linear', times, values });
-      }
-      doc.clips = [{ id: 'c', name: 'c', frameRate: 10, startFrame: 0, endFrame: 10, tracks }];
+      doc.clips = [{ id: 'c', name: 'c', frameRate: 10, startFrame: 0, endFrame: 10, tracks: randomRotationTracks(r, 'hero', 4, [0, 1]) }];
       doc.activeClip = 'c';
       const scene = new CollisionScene(doc);
       expect(m.positions.length / 3, 'enough vertices to share sets').toBeGreaterThan(12);
