@@ -1,6 +1,5 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { type CcdQuery, ccdCsvFiles, readCcdQueries } from '../node/ccdGroundTruth';
 import { FEATURE_EDGE_EDGE, FEATURE_VERTEX_TRIANGLE, earliestPossibleContact, featurePoint, firstContact } from './backtrack';
 import { ccdEdgeEdge, ccdVertexTriangle } from './ccd';
 import { mulberry32 } from './testutil';
@@ -8,35 +7,9 @@ import { mulberry32 } from './testutil';
 // Ground truth of Wang et al. 2021 (MIT), as in ccd.test.ts.
 const DATA = new URL('./testdata/ccd/', import.meta.url).pathname;
 
-interface Query { coords: Float64Array; truth: boolean; kind: number; file: string; index: number }
+type Query = Omit<CcdQuery, 'kind'> & { kind: number };
 
-function csvFiles(dir: string, out: string[] = []): string[] {
-  for (const name of readdirSync(dir).sort()) {
-    const p = join(dir, name);
-    if (statSync(p).isDirectory()) csvFiles(p, out);
-    else if (name.endsWith('.csv')) out.push(p);
-  }
-  return out;
-}
-
-function readQueries(file: string): Query[] {
-  const rows = readFileSync(file, 'utf8').split(/\r?\n/).filter((l) => l.trim() !== '' && !l.startsWith('#'));
-  const kind = relative(DATA, file).includes('vertex-face') ? FEATURE_VERTEX_TRIANGLE : FEATURE_EDGE_EDGE;
-  const out: Query[] = [];
-  for (let q = 0; q < rows.length; q += 8) {
-    const coords = new Float64Array(24);
-    let truth = false;
-    for (let r = 0; r < 8; r++) {
-      const f = rows[q + r].split(',');
-      for (let k = 0; k < 3; k++) coords[r * 3 + k] = Number(f[2 * k]) / Number(f[2 * k + 1]);
-      truth = f[6].trim() === '1';
-    }
-    out.push({ coords, truth, kind, file: relative(DATA, file), index: q / 8 });
-  }
-  return out;
-}
-
-const all = csvFiles(DATA).flatMap(readQueries);
+const all: Query[] = ccdCsvFiles(DATA).flatMap((file) => readCcdQueries(file, DATA)).map((q) => ({ ...q, kind: q.kind === 'vertex-triangle' ? FEATURE_VERTEX_TRIANGLE : FEATURE_EDGE_EDGE }));
 const ccd = (kind: number, c: ArrayLike<number>, o = 0) => (kind === FEATURE_VERTEX_TRIANGLE ? ccdVertexTriangle(c, o) : ccdEdgeEdge(c, o));
 
 /** How much earlier than the true first contact the reported time may be (fraction of the step): the CCD reports a contact within its distance tolerance. */

@@ -1,40 +1,12 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { ccdCsvFiles, readCcdQueries } from '../node/ccdGroundTruth';
 import { ccdEdgeEdge, ccdEdgeEdgeHit, ccdVertexTriangle, ccdVertexTriangleHit } from './ccd';
 
 // Ground truth of Wang et al. 2021 (MIT), copied into the repo so a clean clone can run it.
 const DATA = new URL('./testdata/ccd/', import.meta.url).pathname;
 
-interface Query { coords: Float64Array; truth: boolean }
-
-function csvFiles(dir: string, out: string[] = []): string[] {
-  for (const name of readdirSync(dir).sort()) {
-    const p = join(dir, name);
-    if (statSync(p).isDirectory()) csvFiles(p, out);
-    else if (name.endsWith('.csv')) out.push(p);
-  }
-  return out;
-}
-
-function readQueries(file: string): Query[] {
-  const rows = readFileSync(file, 'utf8').split(/\r?\n/).filter((l) => l.trim() !== '' && !l.startsWith('#'));
-  if (rows.length % 8 !== 0) throw new Error(`${file}: ${rows.length} rows is not a multiple of 8`);
-  const out: Query[] = [];
-  for (let q = 0; q < rows.length; q += 8) {
-    const coords = new Float64Array(24);
-    let truth = false;
-    for (let r = 0; r < 8; r++) {
-      const f = rows[q + r].split(',');
-      for (let k = 0; k < 3; k++) coords[r * 3 + k] = Number(f[2 * k]) / Number(f[2 * k + 1]);
-      truth = f[6].trim() === '1';
-    }
-    out.push({ coords, truth });
-  }
-  return out;
-}
-
-const files = csvFiles(DATA);
+const files = ccdCsvFiles(DATA);
 
 describe('CCD against the Wang et al. 2021 ground truth', () => {
   it('finds all 14 files of the data set', () => {
@@ -45,7 +17,7 @@ describe('CCD against the Wang et al. 2021 ground truth', () => {
     const rel = relative(DATA, file);
     const vf = rel.includes('vertex-face');
     it(`${rel}: no false negatives`, () => {
-      const qs = readQueries(file);
+      const qs = readCcdQueries(file, DATA);
       let fn = 0, fp = 0, contacts = 0;
       const missed: number[] = [];
       for (let i = 0; i < qs.length; i++) {
