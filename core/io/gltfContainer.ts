@@ -227,9 +227,10 @@ function validateStructure(file: string, json: JsonObject, buffers: any[]): void
   accessors.forEach((a, i) => {
     const w = `accessors[${i}]`;
     objectAt(file, w, a);
-    const cs = COMPONENT_SIZE[a.componentType];
+    // Own keys only: "5126" (a string) or "constructor" must not pass as a known component type or type.
+    const cs = typeof a.componentType === 'number' && Object.hasOwn(COMPONENT_SIZE, a.componentType) ? COMPONENT_SIZE[a.componentType] : 0;
     if (!cs) throw new GltfImportError(file, `${w}.componentType`, `unsupported component type ${JSON.stringify(a.componentType)}`);
-    const ts = TYPE_SIZE[a.type];
+    const ts = typeof a.type === 'string' && Object.hasOwn(TYPE_SIZE, a.type) ? TYPE_SIZE[a.type] : 0;
     if (!ts) throw new GltfImportError(file, `${w}.type`, `unsupported type ${JSON.stringify(a.type)}`);
     if (!Number.isInteger(a.count) || a.count < 1) throw new GltfImportError(file, `${w}.count`, `invalid value ${JSON.stringify(a.count)}`);
     if (a.count * ts > MAX_ELEMENTS) throw new GltfImportError(file, `${w}.count`, `${a.count} elements is more than this importer accepts`);

@@ -1,10 +1,17 @@
 /**
  * Fuzzing the importer with seeded mutations of real files (the mannequin and
  * the bat): byte flips, NaN/Infinity written into the binary chunk,
- * truncations, JSON field deletions and type changes, huge counts/offsets.
+ * truncations, JSON field deletions and type changes, huge counts/offsets,
+ * damaged GLB header and chunk headers ('container'), and targeted damage
+ * ('semantic': accessor counts/offsets/types, view overruns, missing buffers,
+ * skins naming missing nodes, cycles, NaN/Inf in accessors, bad key times,
+ * mismatched sampler counts, negative/zero scale, zero quaternions,
+ * degenerate and open meshes, bad skin weights).
  *
  * Every case must either load, and then pass a sanity check (finite numbers,
- * every index in range, strictly increasing key times, ...), or throw a
+ * every index in range, strictly increasing key times, ...), be a valid
+ * document, and evaluate (SceneEvaluator poses, rig world matrices, prop
+ * matrices and velocities over every clip) to finite numbers; or throw a
  * GltfImportError whose message names the file and a JSON path and is not a
  * leaked internal error. Cases run in a worker thread with a per-case time
  * box, so a hang or a crash of the importer fails the test instead of
@@ -19,11 +26,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ImportResult } from './importGltf';
 import { packGlb, unpackGlb } from './testkit';
 import { mulberry32 as rng } from '../math/random';
+import { createEmptyDocument } from '../document/defaults';
+import { documentProblems } from '../document/validate';
+import { SceneEvaluator, TRS_STRIDE } from '../anim/evaluate';
+import { Rig } from '../skeleton/rig';
 
 const CASE_TIMEOUT_MS = 10_000;
 const asset = (rel: string): Uint8Array => new Uint8Array(readFileSync(new URL(`../../assets/${rel}`, import.meta.url)));
 
-type Mutation = 'flip' | 'binary' | 'truncate' | 'delete' | 'retype' | 'huge';
+type Mutation = 'flip' | 'binary' | 'truncate' | 'delete' | 'retype' | 'huge' | 'semantic' | 'container';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 function jsonPaths(v: any, path: (string | number)[] = [], out: (string | number)[][] = []): (string | number)[][] {
@@ -43,6 +54,236 @@ function at(v: any, path: (string | number)[]): { parent: any; key: string | num
 }
 
 const WEIRD: unknown[] = [null, 'x', -1, 0, 1e9, 2 ** 32, 3.5, [], {}, true, [1, 2, 3], -0.5, 'data:,', { uri: 'missing.bin' }];
+
+
+const COMPONENT_BYTES: Record<number, number> = { 5120: 1, 5121: 1, 5122: 2, 5123: 2, 5125: 4, 5126: 4 };
+const TYPE_WIDTH: Record<string, number> = { SCALAR: 1, VEC2: 2, VEC3: 3, VEC4: 4, MAT2: 4, MAT3: 9, MAT4: 16 };
+
+/** Writes component `c` of element `e` of a float accessor (no-op for other types). */
+function writeFloat(json: any, bin: Uint8Array, a: number, e: number, c: number, v: number): void {
+  const acc = json.accessors[a];
+  if (acc.componentType !== 5126 || acc.bufferView === undefined) return;
+  const view = json.bufferViews[acc.bufferView];
+  const width = TYPE_WIDTH[acc.type];
+  const stride = view.byteStride ?? 4 * width;
+  const at = (view.byteOffset ?? 0) + (acc.byteOffset ?? 0) + stride * e + 4 * c;
+  new DataView(bin.buffer, bin.byteOffset).setFloat32(at, v, true);
+}
+
+function readFloat(json: any, bin: Uint8Array, a: number, e: number, c: number): number {
+  const acc = json.accessors[a];
+  const view = json.bufferViews[acc.bufferView];
+  const stride = view.byteStride ?? 4 * TYPE_WIDTH[acc.type];
+  return new DataView(bin.buffer, bin.byteOffset).getFloat32((view.byteOffset ?? 0) + (acc.byteOffset ?? 0) + stride * e + 4 * c, true);
+}
+
+/** Writes component `c` of element `e` of an unsigned integer accessor. */
+function writeIndex(json: any, bin: Uint8Array, a: number, e: number, v: number, c = 0): void {
+  const acc = json.accessors[a];
+  const view = json.bufferViews[acc.bufferView];
+  const size = COMPONENT_BYTES[acc.componentType];
+  const at = (view.byteOffset ?? 0) + (acc.byteOffset ?? 0) + (view.byteStride ?? size * TYPE_WIDTH[acc.type]) * e + size * c;
+  const dv = new DataView(bin.buffer, bin.byteOffset);
+  if (size === 1) dv.setUint8(at, v);
+  else if (size === 2) dv.setUint16(at, v, true);
+  else dv.setUint32(at, v, true);
+}
+
+/**
+ * Targeted JSON/binary mutations, each a named kind of damage a real file can
+ * have (the brief's list): accessor counts/offsets/types out of range, views
+ * overrunning their buffer, missing buffers, skins naming missing nodes,
+ * cyclic hierarchies, NaN/Infinity in accessors, bad key times, mismatched
+ * sampler counts, negative/zero scale, zero quaternions, degenerate and open
+ * meshes. Returns the description; mutates json/bin in place.
+ */
+const SEMANTIC: ((json: any, bin: Uint8Array, pick: (n: number) => number) => string)[] = [
+  (json, _b, pick) => {
+    const i = pick(json.accessors.length);
+    const c = json.accessors[i].count;
+    const v = [0, -1, c + 1, 2 * c, c - 1, 1.5, '3', null, 2 ** 31][pick(9)];
+    json.accessors[i].count = v;
+    return `accessors[${i}].count = ${JSON.stringify(v)} (was ${c})`;
+  },
+  (json, _b, pick) => {
+    const i = pick(json.accessors.length);
+    const view = json.bufferViews[json.accessors[i].bufferView];
+    const v = [1, 2, 3, 4, view.byteLength, view.byteLength - 4, -4, 0.5][pick(8)];
+    json.accessors[i].byteOffset = (json.accessors[i].byteOffset ?? 0) + v;
+    return `accessors[${i}].byteOffset += ${v}`;
+  },
+  (json, _b, pick) => {
+    const i = pick(json.accessors.length);
+    const v = [5120, 5121, 5122, 5123, 5124, 5125, 5126, 5130, 0, '5126'][pick(10)];
+    json.accessors[i].componentType = v;
+    return `accessors[${i}].componentType = ${JSON.stringify(v)}`;
+  },
+  (json, _b, pick) => {
+    const i = pick(json.accessors.length);
+    const v = ['SCALAR', 'VEC2', 'VEC3', 'VEC4', 'MAT3', 'MAT4', 'vec3'][pick(7)];
+    json.accessors[i].type = v;
+    return `accessors[${i}].type = ${v}`;
+  },
+  (json, _b, pick) => {
+    const i = pick(json.bufferViews.length);
+    const v = json.bufferViews[i];
+    const k = pick(3);
+    if (k === 0) v.byteLength += 4 * (1 + pick(64));
+    else if (k === 1) v.byteOffset = (v.byteOffset ?? 0) + 4 * (1 + pick(64));
+    else v.byteStride = [4, 8, 12, 16, 2, 256][pick(6)];
+    return `bufferViews[${i}] ${['byteLength grown', 'byteOffset moved', `byteStride = ${v.byteStride}`][k]}`;
+  },
+  (json, _b, pick) => {
+    const k = pick(4);
+    if (k === 0) delete json.buffers;
+    else if (k === 1) json.buffers = [];
+    else if (k === 2) json.bufferViews[pick(json.bufferViews.length)].buffer = 1;
+    else json.buffers[0].uri = 'missing.bin';
+    return ['buffers deleted', 'buffers = []', 'a bufferView names buffer 1', 'buffers[0].uri = missing.bin'][k];
+  },
+  (json, _b, pick) => {
+    if (!json.skins) {
+      json.nodes[0].skin = pick(2);
+      return `nodes[0].skin = ${json.nodes[0].skin} (no skins)`;
+    }
+    const j = json.skins[0].joints;
+    const k = pick(j.length);
+    const v = [json.nodes.length, json.nodes.length + 7, -1, j[(k + 1) % j.length], 1.5][pick(5)];
+    j[k] = v;
+    return `skins[0].joints[${k}] = ${v}`;
+  },
+  (json, _b, pick) => {
+    // A cycle: an ancestor becomes the child of one of its descendants (taken out of its old parent).
+    const parent = new Map<number, number>();
+    json.nodes.forEach((n: any, i: number) => (n.children ?? []).forEach((c: number) => parent.set(c, i)));
+    const withParent = [...parent.keys()];
+    if (withParent.length === 0) {
+      json.nodes[0].children = [0];
+      return 'nodes[0].children = [0]';
+    }
+    const d = withParent[pick(withParent.length)];
+    const chain: number[] = [];
+    for (let p = parent.get(d); p !== undefined; p = parent.get(p)) chain.push(p);
+    const a = chain[pick(chain.length)];
+    const pa = parent.get(a);
+    if (pa !== undefined) json.nodes[pa].children = json.nodes[pa].children.filter((c: number) => c !== a);
+    (json.nodes[d].children ??= []).push(a);
+    return `cycle: nodes[${a}] made a child of its descendant nodes[${d}]`;
+  },
+  (json, bin, pick) => {
+    const floats = json.accessors.map((a: any, i: number) => (a.componentType === 5126 ? i : -1)).filter((i: number) => i >= 0);
+    const a = floats[pick(floats.length)];
+    const acc = json.accessors[a];
+    const e = pick(acc.count);
+    const c = pick(TYPE_WIDTH[acc.type]);
+    const v = [NaN, Infinity, -Infinity, 3e38, -3e38, 1e-45][pick(6)];
+    writeFloat(json, bin, a, e, c, v);
+    return `accessors[${a}] (${acc.type}) element ${e}.${c} = ${v}`;
+  },
+  (json, bin, pick) => {
+    if (!json.animations) return 'no animations: unchanged';
+    const an = pick(json.animations.length);
+    const s = pick(json.animations[an].samplers.length);
+    const a = json.animations[an].samplers[s].input;
+    const n = json.accessors[a].count;
+    const e = pick(n);
+    const k = pick(5);
+    const prev = e > 0 ? readFloat(json, bin, a, e - 1, 0) : 0;
+    const v = [prev, prev - 0.5, NaN, -1, 1e30][k];
+    writeFloat(json, bin, a, e, 0, v);
+    return `animations[${an}].samplers[${s}] input key ${e} = ${v}`;
+  },
+  (json, _b, pick) => {
+    if (!json.animations) return 'no animations: unchanged';
+    const an = pick(json.animations.length);
+    const s = json.animations[an].samplers[pick(json.animations[an].samplers.length)];
+    const k = pick(4);
+    if (k === 0) s.interpolation = s.interpolation === 'CUBICSPLINE' ? 'LINEAR' : 'CUBICSPLINE';
+    else if (k === 1) s.interpolation = 'STEP';
+    else if (k === 2) json.accessors[s.input].count = Math.max(1, json.accessors[s.input].count - 1);
+    else s.output = s.input;
+    return `animations[${an}] sampler: ${['interpolation switched', 'STEP', 'input count - 1', 'output = input'][k]}`;
+  },
+  (json, _b, pick) => {
+    const i = pick(json.nodes.length);
+    const n = json.nodes[i];
+    const k = pick(7);
+    if (k === 0) n.scale = [-1, 1, 1];
+    else if (k === 1) n.scale = [0, 0, 0];
+    else if (k === 2) n.scale = [1e-30, 1e-30, 1e-30];
+    else if (k === 3) n.rotation = [0, 0, 0, 0];
+    else if (k === 4) n.rotation = [0, 0, 0, 5];
+    else if (k === 5) {
+      delete n.translation, delete n.rotation, delete n.scale;
+      n.matrix = [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1];
+    } else n.scale = [1e30, 1e30, 1e30];
+    return `nodes[${i}] ${['scale -1', 'scale 0', 'scale 1e-30', 'rotation 0', 'rotation |q|=5', 'singular matrix', 'scale 1e30'][k]}`;
+  },
+  (json, bin, pick) => {
+    // Zero quaternions (all, or one key) in a rotation output.
+    const rot: number[] = [];
+    for (const a of json.animations ?? []) for (const c of a.channels) if (c.target.path === 'rotation') rot.push(a.samplers[c.sampler].output);
+    if (rot.length === 0) return 'no rotation channels: unchanged';
+    const a = rot[pick(rot.length)];
+    const all = pick(2) === 0;
+    const n = json.accessors[a].count;
+    const first = all ? 0 : pick(n);
+    const last = all ? n - 1 : first;
+    for (let e = first; e <= last; e++) for (let c = 0; c < 4; c++) writeFloat(json, bin, a, e, c, 0);
+    return `accessors[${a}] rotation keys zeroed (${all ? 'all' : 'one'})`;
+  },
+  (json, bin, pick) => {
+    // Degenerate or open meshes: collapse triangles, drop triangles, or put every vertex at one point.
+    const m = pick(json.meshes.length);
+    const prim = json.meshes[m].primitives[pick(json.meshes[m].primitives.length)];
+    const k = pick(3);
+    if (k === 0 && prim.indices !== undefined) {
+      const acc = json.accessors[prim.indices];
+      const n = Math.min(acc.count, 3 * (1 + pick(20)));
+      for (let e = 0; e < n; e++) writeIndex(json, bin, prim.indices, e, 0);
+      return `meshes[${m}] first ${n / 3} triangles collapsed to vertex 0`;
+    }
+    if (k === 1 && prim.indices !== undefined) {
+      const acc = json.accessors[prim.indices];
+      acc.count = Math.max(3, acc.count - 3 * (1 + pick(4)));
+      return `meshes[${m}] indices shortened to ${acc.count} (open mesh)`;
+    }
+    const pos = prim.attributes.POSITION;
+    for (let e = 0; e < json.accessors[pos].count; e++) for (let c = 0; c < 3; c++) writeFloat(json, bin, pos, e, c, 0.25);
+    delete json.accessors[pos].min, delete json.accessors[pos].max;
+    return `meshes[${m}] every position at one point (zero area)`;
+  },
+  (json, bin, pick) => {
+    // Skin weights: all zero for a vertex, negative, or a joint slot beyond the skin.
+    let found: any = null;
+    for (const m of json.meshes) for (const p of m.primitives) if (p.attributes.WEIGHTS_0 !== undefined) found = p;
+    if (!found) return 'no skinned primitive: unchanged';
+    const w = found.attributes.WEIGHTS_0;
+    const e = pick(json.accessors[w].count);
+    const k = pick(3);
+    if (k === 0) for (let c = 0; c < 4; c++) writeFloat(json, bin, w, e, c, 0);
+    else if (k === 1) writeFloat(json, bin, w, e, 0, -0.5);
+    else {
+      const j = found.attributes.JOINTS_0;
+      writeIndex(json, bin, j, e, 200);
+    }
+    return `WEIGHTS_0/JOINTS_0 vertex ${e}: ${['weights zero', 'weight -0.5', 'joint slot 200'][k]}`;
+  },
+];
+
+/** Damage to the GLB container itself: header fields and chunk headers. */
+function mutateContainer(base: Uint8Array, pick: (n: number) => number): { bytes: Uint8Array; what: string } {
+  const b = base.slice();
+  const dv = new DataView(b.buffer);
+  const jsonLength = dv.getUint32(12, true);
+  const binAt = 20 + jsonLength;
+  const fields: [number, string][] = [[0, 'magic'], [4, 'version'], [8, 'length'], [12, 'JSON chunk length'], [16, 'JSON chunk type'], [binAt, 'BIN chunk length'], [binAt + 4, 'BIN chunk type']];
+  const [at, name] = fields[pick(fields.length)];
+  const old = dv.getUint32(at, true);
+  const v = [0, 1, old + 1, old - 1, old + 4, old - 4, old * 2, 0xffffffff, 0x7fffffff, 3][pick(10)] >>> 0;
+  dv.setUint32(at, v, true);
+  return { bytes: b, what: `GLB ${name} = ${v} (was ${old})` };
+}
 
 /** Applies one seeded mutation; returns the bytes and a description for failure messages. */
 function mutate(base: Uint8Array, kind: Mutation, r: () => number): { bytes: Uint8Array; what: string } {
@@ -107,7 +348,69 @@ function mutate(base: Uint8Array, kind: Mutation, r: () => number): { bytes: Uin
       json[arr][i][field] = v;
       return { bytes: packGlb(json, bin), what: `${arr}[${i}].${field} = ${v}` };
     }
+    case 'semantic': {
+      const { json, bin } = unpackGlb(base);
+      const b = bin!.slice();
+      const k = pick(SEMANTIC.length);
+      const what = SEMANTIC[k](json, b, pick);
+      return { bytes: packGlb(json, b), what: `[${k}] ${what}` };
+    }
+    case 'container':
+      return mutateContainer(base, pick);
   }
+}
+
+/** Up to 41 sample times over a clip's frames, plus every key time and the midpoints between keys. */
+function sampleTimes(clip: ImportResult['clips'][number]): number[] {
+  const t = new Set<number>();
+  const span = clip.endFrame - clip.startFrame;
+  for (let k = 0; k <= 40; k++) t.add((clip.startFrame + (span * k) / 40) / clip.frameRate);
+  for (const tr of clip.tracks)
+    for (let k = 0; k < tr.times.length; k++) {
+      t.add(tr.times[k]);
+      if (k > 0) t.add((tr.times[k] + tr.times[k - 1]) / 2);
+    }
+  return [...t];
+}
+
+/**
+ * What an accepted import must also satisfy downstream: as a document it is
+ * valid, and evaluating every clip (local poses, joint world matrices, prop
+ * matrices and velocities) gives finite numbers only.
+ */
+function downstreamProblems(r: ImportResult): string[] {
+  const doc = createEmptyDocument('fuzz');
+  doc.characters = r.characters;
+  doc.props = r.props;
+  doc.clips = r.clips;
+  doc.activeClip = r.clips.length > 0 ? r.clips[0].id : '';
+  const invalid = documentProblems(doc, 1);
+  if (invalid.length) return [`imported scene is not a valid document: ${invalid[0].message}`];
+  const p: string[] = [];
+  const rigs = doc.characters.map((c) => new Rig(c));
+  const m = new Float64Array(16);
+  const lin = { x: 0, y: 0, z: 0 }, ang = { x: 0, y: 0, z: 0 };
+  const clips = doc.clips.length ? doc.clips : [null];
+  for (const clip of clips) {
+    const ev = new SceneEvaluator(doc, clip?.id);
+    for (const t of clip ? sampleTimes(clip) : [0]) {
+      rigs.forEach((rig, ci) => {
+        const pose = ev.characterLocalPose(ci, t, new Float64Array(TRS_STRIDE * rig.jointCount));
+        for (let i = 0; i < pose.length; i++) if (!Number.isFinite(pose[i])) return void p.push(`clip "${clip?.name}" t=${t}: character ${ci} joint ${Math.floor(i / TRS_STRIDE)} local pose ${pose[i]}`);
+        rig.local.set(pose);
+        rig.computeWorld();
+        for (let i = 0; i < rig.world.length; i++) if (!Number.isFinite(rig.world[i])) return void p.push(`clip "${clip?.name}" t=${t}: character ${ci} joint ${Math.floor(i / 16)} world ${rig.world[i]}`);
+      });
+      doc.props.forEach((_, pi) => {
+        ev.propWorldMatrix(pi, t, m);
+        ev.propVelocity(pi, t, lin, ang);
+        const all = [...m, lin.x, lin.y, lin.z, ang.x, ang.y, ang.z];
+        if (!all.every(Number.isFinite)) p.push(`clip "${clip?.name}" t=${t}: prop ${pi} matrix/velocity not finite`);
+      });
+      if (p.length) return p;
+    }
+  }
+  return p;
 }
 
 /** Problems with a loaded result (empty when it is sane). */
@@ -300,6 +603,13 @@ describe('importGltf fuzzing', () => {
     ['props/bat.glb', 'bat.glb', 'delete', 0xba7004, 30],
     ['props/bat.glb', 'bat.glb', 'retype', 0xba7005, 30],
     ['props/bat.glb', 'bat.glb', 'huge', 0xba7006, 20],
+    ['characters/mannequin.glb', 'mannequin.glb', 'semantic', 0x5eed07, 120],
+    ['characters/mannequin.glb', 'mannequin.glb', 'container', 0x5eed08, 30],
+    ['props/bat.glb', 'bat.glb', 'semantic', 0xba7007, 40],
+    ['props/ball.glb', 'ball.glb', 'semantic', 0xba1107, 30],
+    ['props/box.glb', 'box.glb', 'semantic', 0xb0c507, 30],
+    ['props/table.glb', 'table.glb', 'semantic', 0x7ab107, 30],
+    ['props/table.glb', 'table.glb', 'container', 0x7ab108, 20],
   ];
   const tally = { loaded: 0, rejected: 0 };
 
@@ -316,7 +626,14 @@ describe('importGltf fuzzing', () => {
         else if ('crash' in reply) failures.push(`${tag}: worker crashed: ${reply.crash}`);
         else if (reply.ok) {
           tally.loaded++;
-          const problems = sanityProblems(reply.result!);
+          let problems = sanityProblems(reply.result!);
+          if (!problems.length) {
+            try {
+              problems = downstreamProblems(reply.result!);
+            } catch (e) {
+              problems = [`evaluating it threw ${(e as Error).name}: ${(e as Error).message}`];
+            }
+          }
           if (problems.length) failures.push(`${tag}: loaded but ${problems.slice(0, 3).join('; ')}`);
         } else {
           tally.rejected++;

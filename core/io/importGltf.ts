@@ -58,6 +58,9 @@ export interface ImportOptions {
 
 export const DEFAULT_FRAME_RATE = 30;
 
+/** Quaternions with a squared norm below this cannot be normalised (as core/document/validate.ts). */
+const MIN_QUAT_NORM_SQ = 1e-12;
+
 /** Physics of an imported prop: keyframed, with water density until the user says otherwise. */
 export const DEFAULT_PROP_PHYSICS: Readonly<PropPhysics> = Object.freeze({
   mode: 'keyframed',
@@ -217,7 +220,14 @@ class Importer {
       for (const child of node.listChildren()) parent[this.nodeIndex.get(child)!] = i;
       const t = node.getTranslation(), r = node.getRotation(), s = node.getScale();
       for (const [what, v] of [['translation', t], ['rotation', r], ['scale', s]] as const)
-        for (let k = 0; k < v.length; k++) if (!Number.isFinite(v[k])) this.err(`nodes[${i}].${what}`, `not finite (${v[k]})`);
+        for (let k = 0; k < v.length; k++)
+          if (!Number.isFinite(v[k]))
+            this.err(
+              this.json.nodes?.[i]?.matrix ? `nodes[${i}].matrix` : `nodes[${i}].${what}`,
+              this.json.nodes?.[i]?.matrix ? `cannot be decomposed into translation, rotation and scale (its ${what} is ${v[k]}; is it singular?)` : `not finite (${v[k]})`,
+            );
+      if (!(r[0] * r[0] + r[1] * r[1] + r[2] * r[2] + r[3] * r[3] >= MIN_QUAT_NORM_SQ))
+        this.err(`nodes[${i}].rotation`, `quaternion [${r.join(', ')}] has zero length (must be a unit quaternion)`);
       mat4Compose(local, 16 * i, t, 0, r, 0, s, 0);
     });
     // Parents before children, iteratively (a hierarchy can be deeper than the call stack).
@@ -753,6 +763,9 @@ class Importer {
         if (!Number.isFinite(ve[c])) this.err(`${sw}.output`, `value ${k} component ${c} is ${ve[c]}`);
         values[width * k + c] = ve[c];
       }
+      // Rotation keys must be normalisable (cubic tangents, groups 0 and 2 of each key, may be zero).
+      if (width === 4 && (groups === 1 || k % 3 === 1) && !(ve[0] * ve[0] + ve[1] * ve[1] + ve[2] * ve[2] + ve[3] * ve[3] >= MIN_QUAT_NORM_SQ))
+        this.err(`${sw}.output`, `key ${groups === 1 ? k : (k - 1) / 3} quaternion [${ve.join(', ')}] has zero length (must be a unit quaternion)`);
     }
     return { times, values, interpolation };
   }
