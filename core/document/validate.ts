@@ -44,14 +44,37 @@ function isFiniteNumber(x: unknown): x is number {
   return typeof x === 'number' && Number.isFinite(x);
 }
 
-function checkFinite(p: Problems, path: string, a: ArrayLike<number>): boolean {
+/**
+ * Largest magnitude accepted for transforms, key times and values, gravity,
+ * masses and the like: far beyond any scene in metres, seconds and
+ * kilograms, and small enough that squares, products and differences of a
+ * few such values stay finite (1e308 is finite but overflows the first
+ * velocity or quaternion norm). Bulk mesh data (float32) is not bounded.
+ */
+export const MAX_MAGNITUDE = 1e20;
+/** Longest clip, in frames (about 92 hours at 30 fps); a longer one is a typo that would make checking and baking endless. */
+export const MAX_CLIP_FRAMES = 1e7;
+/** Accepted frame rates, frames per second. */
+export const MIN_FRAME_RATE = 1e-3;
+export const MAX_FRAME_RATE = 1e5;
+
+/** Finite numbers; `bounded`: also of magnitude at most MAX_MAGNITUDE (not asked of bulk mesh data, stored bit for bit). */
+function checkFinite(p: Problems, path: string, a: ArrayLike<number>, bounded = true): boolean {
   for (let i = 0; i < a.length; i++) {
     if (!Number.isFinite(a[i])) {
       p.add(`${path}[${i}]`, `expected a finite number, got ${describeValue(a[i])}`);
       return false;
     }
+    if (bounded && Math.abs(a[i]) > MAX_MAGNITUDE) {
+      p.add(`${path}[${i}]`, `${a[i]} is out of range (magnitude at most ${MAX_MAGNITUDE})`);
+      return false;
+    }
   }
   return true;
+}
+
+function isBounded(x: unknown): x is number {
+  return isFiniteNumber(x) && Math.abs(x) <= MAX_MAGNITUDE;
 }
 
 function checkQuatNonZero(p: Problems, path: string, q: ArrayLike<number>, offset = 0, what = 'quaternion'): void {
@@ -119,11 +142,11 @@ function checkTriangles(
     return -1;
   }
   const vertexCount = positions.length / 3;
-  checkFinite(p, `${path}.positions`, positions);
+  checkFinite(p, `${path}.positions`, positions, false);
   if (normals) {
     if (normals.length !== positions.length)
       p.add(`${path}.normals`, `length ${normals.length} does not match positions (${positions.length}, ${vertexCount} vertices)`);
-    else checkFinite(p, `${path}.normals`, normals);
+    else checkFinite(p, `${path}.normals`, normals, false);
   }
   if (indices.length % 3 !== 0) p.add(`${path}.indices`, `length ${indices.length} is not a multiple of 3 (triangle list)`);
   for (let i = 0; i < indices.length; i++) {
@@ -156,7 +179,7 @@ function checkSkinnedMesh(p: Problems, path: string, m: SkinnedMesh, jointCount:
   }
   if (m.inverseBindMatrices.length !== 16 * slots)
     p.add(`${path}.inverseBindMatrices`, `length ${m.inverseBindMatrices.length}, expected ${16 * slots} (16 per skin joint, ${slots} skin joints)`);
-  else checkFinite(p, `${path}.inverseBindMatrices`, m.inverseBindMatrices);
+  else checkFinite(p, `${path}.inverseBindMatrices`, m.inverseBindMatrices, false);
   if (vertexCount < 0) return;
   if (m.joints.length !== 4 * vertexCount)
     p.add(`${path}.joints`, `length ${m.joints.length}, expected ${4 * vertexCount} (4 per vertex, ${vertexCount} vertices)`);
@@ -211,6 +234,10 @@ function checkTrack(p: Problems, path: string, t: Track, jointCounts: Map<string
       p.add(`${path}.times[${i}]`, `expected a finite number, got ${describeValue(times[i])}`);
       break;
     }
+    if (Math.abs(times[i]) > MAX_MAGNITUDE) {
+      p.add(`${path}.times[${i}]`, `${times[i]} s is out of range (magnitude at most ${MAX_MAGNITUDE})`);
+      break;
+    }
     if (i > 0 && !(times[i] > times[i - 1])) {
       p.add(`${path}.times[${i}]`, `not strictly increasing (${times[i]} after ${times[i - 1]})`);
       break;
@@ -256,7 +283,7 @@ function checkPartRef(p: Problems, path: string, r: PartRef, jointCounts: Map<st
 
 function semanticProblems(doc: ImpulseDocument, p: Problems): void {
   checkFinite(p, 'gravity', doc.gravity);
-  if (doc.groundY !== null && !isFiniteNumber(doc.groundY)) p.add('groundY', `expected a finite number or null, got ${describeValue(doc.groundY)}`);
+  if (doc.groundY !== null && !isBounded(doc.groundY)) p.add('groundY', `expected a finite number (magnitude at most ${MAX_MAGNITUDE}) or null, got ${describeValue(doc.groundY)}`);
 
   // Ids: one namespace for characters, props and clips (tracks and ignore rules refer to them).
   const seen = new Map<string, string>();
@@ -303,10 +330,13 @@ function semanticProblems(doc: ImpulseDocument, p: Problems): void {
     if (hasMass && hasDensity) p.add(`${path}.physics`, 'both massKg and densityKgPerM3 are set (exactly one must be)');
     else if (!hasMass && !hasDensity) p.add(`${path}.physics`, 'neither massKg nor densityKgPerM3 is set (exactly one must be)');
     else if (hasMass && !(isFiniteNumber(ph.massKg) && ph.massKg > 0)) p.add(`${path}.physics.massKg`, `must be a finite number > 0 (got ${describeValue(ph.massKg)})`);
+    else if (hasMass && !isBounded(ph.massKg)) p.add(`${path}.physics.massKg`, `${ph.massKg} is out of range (at most ${MAX_MAGNITUDE})`);
     else if (hasDensity && !(isFiniteNumber(ph.densityKgPerM3) && ph.densityKgPerM3 > 0))
       p.add(`${path}.physics.densityKgPerM3`, `must be a finite number > 0 (got ${describeValue(ph.densityKgPerM3)})`);
+    else if (hasDensity && !isBounded(ph.densityKgPerM3)) p.add(`${path}.physics.densityKgPerM3`, `${ph.densityKgPerM3} is out of range (at most ${MAX_MAGNITUDE})`);
     checkUnit(p, `${path}.physics.restitution`, ph.restitution);
     if (!(isFiniteNumber(ph.friction) && ph.friction >= 0)) p.add(`${path}.physics.friction`, `must be a finite number >= 0 (got ${describeValue(ph.friction)})`);
+    else if (!isBounded(ph.friction)) p.add(`${path}.physics.friction`, `${ph.friction} is out of range (at most ${MAX_MAGNITUDE})`);
     checkCollision(p, `${path}.collision`, pr.collision);
     checkSource(p, `${path}.source`, pr.source);
   });
@@ -314,9 +344,13 @@ function semanticProblems(doc: ImpulseDocument, p: Problems): void {
   doc.clips.forEach((clip, ci) => {
     const path = `clips[${ci}]`;
     if (!(isFiniteNumber(clip.frameRate) && clip.frameRate > 0)) p.add(`${path}.frameRate`, `must be a finite number > 0 (got ${describeValue(clip.frameRate)})`);
-    if (!Number.isInteger(clip.startFrame)) p.add(`${path}.startFrame`, `must be an integer (got ${describeValue(clip.startFrame)})`);
-    if (!Number.isInteger(clip.endFrame)) p.add(`${path}.endFrame`, `must be an integer (got ${describeValue(clip.endFrame)})`);
+    else if (!(clip.frameRate >= MIN_FRAME_RATE && clip.frameRate <= MAX_FRAME_RATE))
+      p.add(`${path}.frameRate`, `${clip.frameRate} frames per second is out of range [${MIN_FRAME_RATE}, ${MAX_FRAME_RATE}]`);
+    if (!Number.isInteger(clip.startFrame) || !isBounded(clip.startFrame)) p.add(`${path}.startFrame`, `must be an integer of magnitude at most ${MAX_MAGNITUDE} (got ${describeValue(clip.startFrame)})`);
+    if (!Number.isInteger(clip.endFrame) || !isBounded(clip.endFrame)) p.add(`${path}.endFrame`, `must be an integer of magnitude at most ${MAX_MAGNITUDE} (got ${describeValue(clip.endFrame)})`);
     else if (clip.endFrame < clip.startFrame) p.add(`${path}.endFrame`, `${clip.endFrame} is before startFrame ${clip.startFrame}`);
+    else if (clip.endFrame - clip.startFrame > MAX_CLIP_FRAMES)
+      p.add(`${path}.endFrame`, `the clip is ${clip.endFrame - clip.startFrame} frames long (${clip.startFrame}..${clip.endFrame}); at most ${MAX_CLIP_FRAMES} frames`);
     const channels = new Map<string, number>();
     clip.tracks.forEach((t, ti) => {
       const tp = `${path}.tracks[${ti}]`;

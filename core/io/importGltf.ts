@@ -38,6 +38,7 @@ import { multiplyQuatFlat } from '../math/quat';
 import { newId } from '../document/ids';
 import { defaultCharacterCollision, defaultCollision } from '../document/defaults';
 import { isClosedMesh } from '../document/massProperties';
+import { MAX_CLIP_FRAMES, MAX_MAGNITUDE } from '../document/validate';
 import { GltfImportError, readContainer } from './gltfContainer';
 
 export { GltfImportError } from './gltfContainer';
@@ -226,6 +227,9 @@ class Importer {
               this.json.nodes?.[i]?.matrix ? `nodes[${i}].matrix` : `nodes[${i}].${what}`,
               this.json.nodes?.[i]?.matrix ? `cannot be decomposed into translation, rotation and scale (its ${what} is ${v[k]}; is it singular?)` : `not finite (${v[k]})`,
             );
+      for (const [what, v] of [['translation', t], ['scale', s]] as const)
+        for (let k = 0; k < 3; k++)
+          if (Math.abs(v[k]) > MAX_MAGNITUDE) this.err(this.json.nodes?.[i]?.matrix ? `nodes[${i}].matrix` : `nodes[${i}].${what}`, `${what} ${v[k]} is out of range (magnitude at most ${MAX_MAGNITUDE})`);
       if (!(r[0] * r[0] + r[1] * r[1] + r[2] * r[2] + r[3] * r[3] >= MIN_QUAT_NORM_SQ))
         this.err(`nodes[${i}].rotation`, `quaternion [${r.join(', ')}] has zero length (must be a unit quaternion)`);
       mat4Compose(local, 16 * i, t, 0, r, 0, s, 0);
@@ -240,7 +244,7 @@ class Importer {
       if (p >= 0) mat4Multiply(world, 16 * i, world, 16 * p, local, 16 * i);
       else for (let k = 0; k < 16; k++) world[16 * i + k] = local[16 * i + k];
       for (let k = 0; k < 16; k++)
-        if (!Number.isFinite(world[16 * i + k])) this.err(`nodes[${i}]`, 'world matrix is not finite (overflowing transforms)');
+        if (!(Math.abs(world[16 * i + k]) <= MAX_MAGNITUDE)) this.err(`nodes[${i}]`, `world matrix is out of range (element ${world[16 * i + k]}; overflowing transforms)`);
     }
 
     const root = this.doc.getRoot();
@@ -351,7 +355,7 @@ class Importer {
       for (let k = 0; k < joints.length; k++) {
         ibmAcc.getElement(k, el);
         for (let c = 0; c < 16; c++) {
-          if (!Number.isFinite(el[c])) this.err(`${where}.inverseBindMatrices`, `matrix ${k} is not finite`);
+          if (!(Math.abs(el[c]) <= MAX_MAGNITUDE)) this.err(`${where}.inverseBindMatrices`, `matrix ${k} is not finite or out of range (element ${el[c]})`);
           ibm[16 * k + c] = el[c];
         }
       }
@@ -439,6 +443,7 @@ class Importer {
       pos.getElement(v, el);
       for (let c = 0; c < 3; c++) {
         if (!Number.isFinite(el[c])) this.err(`${pw}.attributes.POSITION`, `vertex ${v} is not finite (${el[c]})`);
+        if (Math.abs(el[c]) > MAX_MAGNITUDE) this.err(`${pw}.attributes.POSITION`, `vertex ${v} coordinate ${el[c]} is out of range (magnitude at most ${MAX_MAGNITUDE})`);
         positions[3 * v + c] = el[c];
       }
     }
@@ -746,6 +751,8 @@ class Importer {
       input.getElement(k, el);
       const t = el[0];
       if (!Number.isFinite(t)) this.err(`${sw}.input`, `key ${k} time is ${t}`);
+      if (!(Math.abs(t * this.frameRate) <= MAX_CLIP_FRAMES))
+        this.err(`${sw}.input`, `key ${k} at ${t}s is out of range (a clip is at most ${MAX_CLIP_FRAMES} frames, ${MAX_CLIP_FRAMES / this.frameRate}s at ${this.frameRate} fps)`);
       if (k > 0 && !(t > times[k - 1])) this.err(`${sw}.input`, `key times must increase: key ${k} at ${t}s after ${times[k - 1]}s`);
       times[k] = t;
     }
@@ -761,6 +768,7 @@ class Importer {
       output.getElement(k, ve);
       for (let c = 0; c < width; c++) {
         if (!Number.isFinite(ve[c])) this.err(`${sw}.output`, `value ${k} component ${c} is ${ve[c]}`);
+        if (Math.abs(ve[c]) > MAX_MAGNITUDE) this.err(`${sw}.output`, `value ${k} component ${c} is ${ve[c]}, out of range (magnitude at most ${MAX_MAGNITUDE})`);
         values[width * k + c] = ve[c];
       }
       // Rotation keys must be normalisable (cubic tangents, groups 0 and 2 of each key, may be zero).
