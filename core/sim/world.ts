@@ -1473,14 +1473,16 @@ export class SimWorld {
       }
     }
     // collider pairs
+    const ok = this.pairOk;
     for (let a = 0; a < this.dynCount; a++) {
-      const A = this.colliders[a];
-      for (let b = 0; b < nc; b++) {
-        if (b < this.dynCount && b <= a) continue;
-        if (!this.pairOk[a * nc + b]) continue;
-        const Bc = this.colliders[b];
-        if (!this.awake[A.body] && (Bc.kind !== KIND_DYNAMIC ? !Bc.moving : !this.awake[Bc.body])) continue;
-        if (!boxesOverlap(A.box, 0, Bc.box, 0, 0)) continue;
+      const A = this.colliders[a], ab = A.box, aAwake = this.awake[A.body] === 1;
+      const ax0 = ab[0], ay0 = ab[1], az0 = ab[2], ax1 = ab[3], ay1 = ab[4], az1 = ab[5];
+      // every pair once: dynamic partners after a, then the keyframed colliders
+      for (let b = a + 1; b < nc; b++) {
+        if (!ok[a * nc + b]) continue;
+        const Bc = this.colliders[b], bb = Bc.box;
+        if (ax0 > bb[3] || bb[0] > ax1 || ay0 > bb[4] || bb[1] > ay1 || az0 > bb[5] || bb[2] > az1) continue; // boxes apart
+        if (!aAwake && (Bc.kind !== KIND_DYNAMIC ? !Bc.moving : !this.awake[Bc.body])) continue;
         this.ensureP0(a);
         this.ensureP1(a);
         if (b < this.dynCount) {
@@ -2890,8 +2892,9 @@ export class SimWorld {
         const g = this.bodies.gravity;
         const vx = st[s + 7] * im - 0.5 * h * g[0], vy = st[s + 8] * im - 0.5 * h * g[1], vz = st[s + 9] * im - 0.5 * h * g[2];
         this.bodies.angularVelocity(st, i, _w);
-        const ws = Math.hypot(_w[0], _w[1], _w[2]) * this.bodySize[i];
-        if (Math.hypot(vx, vy, vz) > thr || ws > thr) slow = false;
+        // squared speeds against thr² (no Math.hypot builtin call per body and step)
+        const sz = this.bodySize[i], thr2 = thr * thr;
+        if (vx * vx + vy * vy + vz * vz > thr2 || (_w[0] * _w[0] + _w[1] * _w[1] + _w[2] * _w[2]) * sz * sz > thr2) slow = false;
       }
       for (const i of obj.bodies) this.slowTime[i] = slow ? this.slowTime[i] + h : 0;
       if (slow && this.slowTime[obj.bodies[0]] >= this.opts.sleepTimeSec) {
