@@ -12,7 +12,8 @@ import { UsageError } from './args';
 import type { ImpulseDocument } from '../document/types';
 import { parseDocument } from '../document/parse';
 import { createEmptyDocument } from '../document/defaults';
-import { importGltf } from '../io/importGltf';
+import { propMassProperties } from '../document/massProperties';
+import { GltfImportError, importGltf } from '../io/importGltf';
 
 /** The input file is missing, unreadable or malformed; the message names it and where. */
 export class InputError extends UsageError {
@@ -70,13 +71,16 @@ export async function loadScene(input: string, io: CliIo): Promise<LoadedScene> 
     try {
       imported = await importGltf(bytes, name, { resources });
     } catch (e) {
-      throw new InputError(`${input}: ${(e as Error).message}`);
+      // A GltfImportError's message starts with the file name it was given: name the input once.
+      const m = (e as Error).message;
+      throw new InputError(e instanceof GltfImportError && m.startsWith(`${name}: `) ? `${input}: ${m.slice(name.length + 2)}` : `${input}: ${m}`);
     }
     const doc = createEmptyDocument(name.replace(/\.(glb|gltf)$/i, ''));
     doc.characters = imported.characters;
     doc.props = imported.props;
     doc.clips = imported.clips;
-    if (imported.clips.length > 0) doc.activeClip = imported.clips[0].id;
+    // Not the empty document's own clip, which is gone.
+    doc.activeClip = imported.clips.length > 0 ? imported.clips[0].id : '';
     return { doc, warnings: imported.warnings };
   }
   try {
@@ -84,6 +88,23 @@ export async function loadScene(input: string, io: CliIo): Promise<LoadedScene> 
   } catch (e) {
     throw new InputError(`${input}: ${(e as Error).message}`);
   }
+}
+
+/**
+ * The props among `names` (names or ids, as --dynamic takes them) must have
+ * usable mass properties (a closed mesh with volume for a density, a scale
+ * without zero components): otherwise the input is bad (InputError naming
+ * the prop's path), not the simulation.
+ */
+export function checkDynamicProps(doc: ImpulseDocument, names: readonly string[], input: string): void {
+  doc.props.forEach((prop, i) => {
+    if (!names.includes(prop.id) && !names.includes(prop.name)) return;
+    try {
+      propMassProperties(prop);
+    } catch (e) {
+      throw new InputError(`${input}: props[${i}]: ${(e as Error).message}`);
+    }
+  });
 }
 
 /**

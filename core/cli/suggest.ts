@@ -13,7 +13,7 @@
 import type { CliIo } from './io';
 import { UsageError, inputArg, walkArgs } from './args';
 import { serializeDocument } from '../document/serialize';
-import { loadScene, outputRefusal } from './load';
+import { checkDynamicProps, loadScene, outputRefusal } from './load';
 import { bakeClip } from '../bake/bake';
 import { exportGlb } from '../bake/exportGlb';
 import { applySuggestion, suggestMotion, type Suggestion } from '../sim/suggest';
@@ -169,10 +169,12 @@ export async function runSuggest(argv: string[], io: CliIo): Promise<number> {
     }
     const { doc, warnings } = await loadScene(input, io);
     for (const w of warnings) io.stderr(`warning: ${w}\n`);
+    checkDynamicProps(doc, args.dynamic, input);
     const clipKey = args.clip ?? doc.activeClip;
     const clip = doc.clips.find((c) => c.id === clipKey) ?? doc.clips.find((c) => c.name === clipKey);
     if (!clip) {
-      io.stderr(`impulse suggest: no clip "${clipKey}" in ${input} (clips: ${doc.clips.map((c) => `"${c.name}"`).join(', ') || 'none'})\n`);
+      if (doc.clips.length === 0) io.stderr(`impulse suggest: ${input} has no clips (no animation to simulate along)\n`);
+      else io.stderr(`impulse suggest: no clip "${clipKey}" in ${input} (clips: ${doc.clips.map((c) => `"${c.name}"`).join(', ')})\n`);
       return 1;
     }
     const fromFrame = args.from ?? clip.startFrame;
