@@ -46,7 +46,13 @@
  * vertices are placed only when a test reads them (their pose is kept). Dynamic bodies' swept boxes
  * come from their local box and the two orientations. Contacts and joints are
  * solved island by island (bodies connected through contacts or joints); an
- * impact re-solves only the islands it touches. Ragdoll cone and twist limits
+ * impact re-solves only the islands it touches, and a resting island whose
+ * solver input repeats number for number takes its last answer. Ground scans
+ * read only the vertex chunks whose height bound (from the pose) can reach
+ * the ground; triangle and edge swept boxes are made only for primitives
+ * whose vertices' side masks admit the other part's box; a character's box
+ * comes from its whole mesh bounded from the joints once per step, its joint
+ * groups only when reached. Ragdoll cone and twist limits
  * act on velocities (unilateral constraints in the solve) and on positions
  * (after each step, rotations about the joint point).
  */
