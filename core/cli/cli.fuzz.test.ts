@@ -26,6 +26,9 @@ import { importGltf } from '../io/importGltf';
 import { packGlb, unpackGlb } from '../io/testkit';
 import { mulberry32 } from '../math/random';
 
+/** `FUZZ_SCALE=20 npx vitest run <this file>` runs 20 times the cases (same seeds, a superset) for a deeper local search. */
+const FUZZ_SCALE = Math.max(1, Number(process.env.FUZZ_SCALE) || 1);
+
 /* eslint-disable @typescript-eslint/no-explicit-any */
 const asset = (rel: string): Uint8Array => new Uint8Array(readFileSync(new URL(`../../assets/${rel}`, import.meta.url)));
 
@@ -273,7 +276,7 @@ describe('impulse check / bake / suggest on damaged inputs', () => {
       const pick: Pick = (n) => Math.floor(r() * n);
       const failures: string[] = [];
       const codes = [0, 0, 0];
-      for (let c = 0; c < count; c++) {
+      for (let c = 0; c < count * FUZZ_SCALE; c++) {
         let bytes: Uint8Array, what: string, file: string;
         if (kind === 'impulse') {
           const d = structuredClone(PROJECT);

@@ -5,7 +5,7 @@ export { encodeBase64, decodeBase64, typedArrayToBase64, base64ToTypedArray, typ
 export { JsonSyntaxError, parseJson, lineColumn } from './json';
 export { documentSchema, typedArrayField } from './schema';
 export { MIGRATIONS, OLDEST_SUPPORTED_VERSION, migrateDocument, type Migration, type RawObject } from './migrations';
-export { validateDocument, documentProblems, semanticDocumentProblems, WEIGHT_SUM_TOLERANCE, MAX_MAGNITUDE, MAX_CLIP_FRAMES, MIN_FRAME_RATE, MAX_FRAME_RATE } from './validate';
+export { validateDocument, documentProblems, semanticDocumentProblems, WEIGHT_SUM_TOLERANCE, MAX_MAGNITUDE, MAX_CLIP_FRAMES, MIN_FRAME_RATE, MAX_FRAME_RATE, MIN_KEY_INTERVAL_SEC } from './validate';
 export { parseDocument, documentFromJson } from './parse';
 export { serializeDocument, documentToJson, type SerializeOptions } from './serialize';
 export { newId, newUniqueId, setIdGenerator, randomIdGenerator, sequentialIdGenerator, type IdGenerator } from './ids';

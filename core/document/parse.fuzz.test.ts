@@ -26,6 +26,9 @@ import { SceneEvaluator, TRS_STRIDE } from '../anim/evaluate';
 import { Rig } from '../skeleton/rig';
 import { mulberry32 } from '../math/random';
 
+/** `FUZZ_SCALE=20 npx vitest run <this file>` runs 20 times the cases (same seeds, a superset) for a deeper local search. */
+const FUZZ_SCALE = Math.max(1, Number(process.env.FUZZ_SCALE) || 1);
+
 /* eslint-disable @typescript-eslint/no-explicit-any */
 const SAMPLE_TEXT = readFileSync(new URL('../../assets/sample/bat-and-ball.impulse', import.meta.url), 'utf8');
 const SAMPLE: any = JSON.parse(SAMPLE_TEXT);
@@ -308,7 +311,7 @@ describe('parseDocument fuzzing (bat-and-ball.impulse)', () => {
       const r = mulberry32(seed);
       const pick: Pick = (n) => Math.floor(r() * n);
       const failures: string[] = [];
-      for (let c = 0; c < count; c++) {
+      for (let c = 0; c < count * FUZZ_SCALE; c++) {
         const { text, what, within } = mutate(kind, pick);
         const tag = `case ${c} (${what})`;
         let doc: ImpulseDocument;

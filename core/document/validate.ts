@@ -54,6 +54,12 @@ function isFiniteNumber(x: unknown): x is number {
 export const MAX_MAGNITUDE = 1e20;
 /** Longest clip, in frames (about 92 hours at 30 fps); a longer one is a typo that would make checking and baking endless. */
 export const MAX_CLIP_FRAMES = 1e7;
+/**
+ * Shortest interval between two keys of a track, in seconds: closer keys make
+ * the curve's exact derivative (velocities of keyframed bodies) overflow
+ * (keys one float64 step apart at 1e-300 s give infinite slopes).
+ */
+export const MIN_KEY_INTERVAL_SEC = 1e-9;
 /** Accepted frame rates, frames per second. */
 export const MIN_FRAME_RATE = 1e-3;
 export const MAX_FRAME_RATE = 1e5;
@@ -240,6 +246,10 @@ function checkTrack(p: Problems, path: string, t: Track, jointCounts: Map<string
     }
     if (i > 0 && !(times[i] > times[i - 1])) {
       p.add(`${path}.times[${i}]`, `not strictly increasing (${times[i]} after ${times[i - 1]})`);
+      break;
+    }
+    if (i > 0 && !(times[i] - times[i - 1] >= MIN_KEY_INTERVAL_SEC)) {
+      p.add(`${path}.times[${i}]`, `${times[i]} s is only ${times[i] - times[i - 1]} s after the previous key (keys must be at least ${MIN_KEY_INTERVAL_SEC} s apart)`);
       break;
     }
   }

@@ -207,8 +207,18 @@ function finiteArray(file: string, where: string, v: unknown, n: number): void {
     if (typeof v[i] !== 'number' || !Number.isFinite(v[i])) throw new GltfImportError(file, `${where}[${i}]`, `not a finite number (${String(v[i])})`);
 }
 
+/** Top-level arrays whose objects may carry a `name` (which becomes an Impulse name, so it must be a string). */
+const NAMED = ['accessors', 'animations', 'bufferViews', 'buffers', 'cameras', 'materials', 'meshes', 'nodes', 'scenes', 'skins'];
+
 /** Checks every index, range, alignment and the node forest before gltf-transform reads anything. */
 function validateStructure(file: string, json: JsonObject, buffers: any[]): void {
+  for (const key of NAMED) {
+    const list = arrayField(file, json, key);
+    for (let i = 0; i < list.length; i++) {
+      const name = list[i]?.name;
+      if (name !== undefined && typeof name !== 'string') throw new GltfImportError(file, `${key}[${i}].name`, `must be a string, got ${JSON.stringify(name)}`);
+    }
+  }
   const views = arrayField(file, json, 'bufferViews');
   views.forEach((v, i) => {
     const w = `bufferViews[${i}]`;

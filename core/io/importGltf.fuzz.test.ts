@@ -31,6 +31,9 @@ import { documentProblems } from '../document/validate';
 import { SceneEvaluator, TRS_STRIDE } from '../anim/evaluate';
 import { Rig } from '../skeleton/rig';
 
+/** `FUZZ_SCALE=20 npx vitest run <this file>` runs 20 times the cases (same seeds, a superset) for a deeper local search. */
+const FUZZ_SCALE = Math.max(1, Number(process.env.FUZZ_SCALE) || 1);
+
 const CASE_TIMEOUT_MS = 10_000;
 const asset = (rel: string): Uint8Array => new Uint8Array(readFileSync(new URL(`../../assets/${rel}`, import.meta.url)));
 
@@ -554,6 +557,7 @@ class Harness {
 const WORKER = `
 import { parentPort, workerData } from 'node:worker_threads';
 import { pathToFileURL } from 'node:url';
+
 const mod = await import(pathToFileURL(workerData.bundle).href);
 parentPort.on('message', async ({ id, bytes, name }) => {
   try {
@@ -618,7 +622,7 @@ describe('importGltf fuzzing', () => {
       const base = asset(rel);
       const r = rng(seed);
       const failures: string[] = [];
-      for (let c = 0; c < count; c++) {
+      for (let c = 0; c < count * FUZZ_SCALE; c++) {
         const { bytes, what } = mutate(base, kind, r);
         const reply = await harness.run(bytes, name);
         const tag = `case ${c} (${what})`;

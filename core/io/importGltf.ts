@@ -38,7 +38,7 @@ import { multiplyQuatFlat } from '../math/quat';
 import { newId } from '../document/ids';
 import { defaultCharacterCollision, defaultCollision } from '../document/defaults';
 import { isClosedMesh } from '../document/massProperties';
-import { MAX_CLIP_FRAMES, MAX_MAGNITUDE } from '../document/validate';
+import { MAX_CLIP_FRAMES, MAX_MAGNITUDE, MIN_KEY_INTERVAL_SEC } from '../document/validate';
 import { GltfImportError, readContainer } from './gltfContainer';
 
 export { GltfImportError } from './gltfContainer';
@@ -754,6 +754,8 @@ class Importer {
       if (!(Math.abs(t * this.frameRate) <= MAX_CLIP_FRAMES))
         this.err(`${sw}.input`, `key ${k} at ${t}s is out of range (a clip is at most ${MAX_CLIP_FRAMES} frames, ${MAX_CLIP_FRAMES / this.frameRate}s at ${this.frameRate} fps)`);
       if (k > 0 && !(t > times[k - 1])) this.err(`${sw}.input`, `key times must increase: key ${k} at ${t}s after ${times[k - 1]}s`);
+      if (k > 0 && !(t - times[k - 1] >= MIN_KEY_INTERVAL_SEC))
+        this.err(`${sw}.input`, `key ${k} at ${t}s is only ${t - times[k - 1]}s after key ${k - 1} (keys must be at least ${MIN_KEY_INTERVAL_SEC}s apart)`);
       times[k] = t;
     }
     const width = path === 'rotation' ? 4 : 3;

@@ -46,6 +46,17 @@ describe('repro: absurd but finite values in a glTF file', () => {
     expect(err.message).toMatch(/out of range/);
   });
 
+  it('two keys 1e-30 s apart name the sampler input (their slope overflows; see core/document/repro/key-interval)', async () => {
+    const { json, bin } = unpackGlb(asset('characters/mannequin.glb'));
+    const s = json.animations[0].samplers[0];
+    const b = bin!.slice();
+    setFloat(json, b, s.input, 0, 0);
+    setFloat(json, b, s.input, 1, 1e-30);
+    const err = await importError(packGlb(json, b), 'mannequin.glb');
+    expect(err.where).toBe('animations[0].samplers[0].input');
+    expect(err.message).toMatch(/at least 1e-9s apart/);
+  });
+
   it('an animation value of 3e38 names the sampler output', async () => {
     const { json, bin } = unpackGlb(asset('characters/mannequin.glb'));
     const ch = json.animations[1].channels.find((c: { target: { path: string } }) => c.target.path !== 'rotation');
