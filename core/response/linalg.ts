@@ -35,24 +35,31 @@ export function invertDefinite(
       }
     }
   }
-  // Inverse column by column: solve L Lᵀ x = e_c.
+  // Inverse column by column: solve L Lᵀ x = e_c (x in the scratch column y, then stored with
+  // the sign s). y_i = 0 above row c, and those zeros add nothing below it: rows from c on.
+  const y = invCol.length >= n ? invCol : (invCol = new Float64Array(n));
   for (let c = 0; c < n; c++) {
-    // forward: L y = e_c, store y in out column c
-    for (let i = 0; i < n; i++) {
+    // forward: L y = e_c
+    for (let i = 0; i < c; i++) y[i] = 0;
+    for (let i = c; i < n; i++) {
       let sum = i === c ? 1 : 0;
-      for (let k = 0; k < i; k++) sum -= work[i * n + k] * out[oo + k * stride + c];
-      out[oo + i * stride + c] = sum / work[i * n + i];
+      const ri = i * n;
+      for (let k = c; k < i; k++) sum -= work[ri + k] * y[k];
+      y[i] = sum / work[ri + i];
     }
     // backward: Lᵀ x = y
     for (let i = n - 1; i >= 0; i--) {
-      let sum = out[oo + i * stride + c];
-      for (let k = i + 1; k < n; k++) sum -= work[k * n + i] * out[oo + k * stride + c];
-      out[oo + i * stride + c] = sum / work[i * n + i];
+      let sum = y[i];
+      for (let k = i + 1; k < n; k++) sum -= work[k * n + i] * y[k];
+      y[i] = sum / work[i * n + i];
     }
+    if (s < 0) for (let i = 0; i < n; i++) out[oo + i * stride + c] = -y[i];
+    else for (let i = 0; i < n; i++) out[oo + i * stride + c] = y[i];
   }
-  if (s < 0) for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) out[oo + i * stride + j] = -out[oo + i * stride + j];
   return true;
 }
+let invCol = new Float64Array(6);
+let gramLt = new Float64Array(64); // Lᵀ for the Gram matrix of `solveSymmetricRobust`
 
 /**
  * In-place LU factorisation with partial pivoting of the n×n row-major matrix
@@ -223,42 +230,44 @@ export function factorDenseRobust(S: Float64Array, n: number, work: Float64Array
 
 /** out = pinv(S)·res from the factors of `factorDenseRobust` (S⁻¹·res at full rank). */
 export function applyDenseRobust(n: number, rank: number, work: Float64Array, piv: Int32Array, res: Float64Array, out: Float64Array): void {
-  const o = 3 * n * n;
-  luPinvApply(work.subarray(0, n * n), work.subarray(n * n, 2 * n * n), work.subarray(2 * n * n, 3 * n * n), n, rank, piv.subarray(0, n), piv.subarray(n, 2 * n), work.subarray(o + 2 * n, o + 3 * n), work.subarray(o + 3 * n, o + 4 * n), res, out);
+  luPinvApply(work, n, rank, piv, res, out);
 }
 
-/** out = pinv(S)·res (S⁻¹·res at full rank) from the factors of `solveDenseRobust`. */
-function luPinvApply(A: Float64Array, GL: Float64Array, GU: Float64Array, n: number, rank: number, p: Int32Array, q: Int32Array, t: Float64Array, t2: Float64Array, res: Float64Array, out: Float64Array): void {
-  const full = rank === n;
-  for (let i = 0; i < n; i++) t[i] = res[p[i]];
+/**
+ * out = pinv(S)·res (S⁻¹·res at full rank) from the factors of `solveDenseRobust`, read in place
+ * from `work` (A at 0, GL at n², GU at 2n², scratch t, t2 at 3n² + 2n, 3n² + 3n) and `piv` (p, q).
+ */
+function luPinvApply(w: Float64Array, n: number, rank: number, piv: Int32Array, res: Float64Array, out: Float64Array): void {
+  const full = rank === n, nn = n * n, to = 3 * nn + 2 * n, t2o = to + n;
+  for (let i = 0; i < n; i++) w[to + i] = res[piv[i]];
   if (full) {
     for (let i = 0; i < n; i++) {
-      let s = t[i];
-      for (let k = 0; k < i; k++) s -= A[i * n + k] * t[k];
-      t[i] = s;
+      let s = w[to + i];
+      for (let k = 0; k < i; k++) s -= w[i * n + k] * w[to + k];
+      w[to + i] = s;
     }
     for (let i = n - 1; i >= 0; i--) {
-      let s = t[i];
-      for (let k = i + 1; k < n; k++) s -= A[i * n + k] * t[k];
-      t[i] = s / A[i * n + i];
+      let s = w[to + i];
+      for (let k = i + 1; k < n; k++) s -= w[i * n + k] * w[to + k];
+      w[to + i] = s / w[i * n + i];
     }
-    for (let j = 0; j < n; j++) out[q[j]] = t[j];
+    for (let j = 0; j < n; j++) out[piv[n + j]] = w[to + j];
     return;
   }
   // y = (LᵀL)⁻¹ Lᵀ t
   for (let a = 0; a < rank; a++) {
-    let s = t[a];
-    for (let i = a + 1; i < n; i++) s += A[i * n + a] * t[i];
-    t2[a] = s;
+    let s = w[to + a];
+    for (let i = a + 1; i < n; i++) s += w[i * n + a] * w[to + i];
+    w[t2o + a] = s;
   }
-  cholSolve(GL, n, rank, t2);
+  cholSolveAt(w, nn, n, rank, w, t2o);
   // w = (U Uᵀ)⁻¹ y, z = Uᵀ w
-  cholSolve(GU, n, rank, t2);
+  cholSolveAt(w, 2 * nn, n, rank, w, t2o);
   for (let j = 0; j < n; j++) {
     let s = 0;
     const m = j < rank ? j : rank - 1;
-    for (let a = 0; a <= m; a++) s += A[a * n + j] * t2[a];
-    out[q[j]] = s;
+    for (let a = 0; a <= m; a++) s += w[a * n + j] * w[t2o + a];
+    out[piv[n + j]] = s;
   }
 }
 
@@ -269,15 +278,13 @@ function luPinvApply(A: Float64Array, GL: Float64Array, GU: Float64Array, n: num
  * diagonal), rows 0..r−1 from the diagonal on hold U. Returns r.
  */
 export function luCompletePivot(a: Float64Array, n: number, p: Int32Array, q: Int32Array, relTol: number): number {
-  let maxAbs = 0;
-  for (let i = 0; i < n * n; i++) maxAbs = Math.max(maxAbs, Math.abs(a[i]));
   for (let i = 0; i < n; i++) {
     p[i] = i;
     q[i] = i;
   }
-  const tol = relTol * maxAbs;
-  // the largest entry of the trailing block is found while it is updated (first step: a full scan)
-  let bi = 0, bj = 0, best = -1;
+  // the largest entry of the trailing block is found while it is updated (first step: a full
+  // scan, whose largest |entry| is also max|a|)
+  let bi = 0, bj = 0, best = -1, nan = false;
   for (let i = 0; i < n; i++)
     for (let j = 0; j < n; j++) {
       const v = Math.abs(a[i * n + j]);
@@ -285,8 +292,10 @@ export function luCompletePivot(a: Float64Array, n: number, p: Int32Array, q: In
         best = v;
         bi = i;
         bj = j;
-      }
+      } else if (v !== v) nan = true;
     }
+  // (a NaN entry makes the tolerance NaN: rank 0, as a max over the entries gives)
+  const tol = nan ? NaN : relTol * Math.max(best, 0);
   for (let k = 0; k < n; k++) {
     if (!(best > tol) || best === 0) return k;
     if (bi !== k) {
@@ -352,6 +361,20 @@ export function cholInPlace(g: Float64Array, n: number, m: number): void {
       if (i === j) g[i * n + i] = Math.sqrt(Math.max(s, 1e-300));
       else g[i * n + j] = s / g[j * n + j];
     }
+}
+
+/** `cholSolve` with the factor at offset `go` of g and v at offset `vo` of v. */
+function cholSolveAt(g: Float64Array, go: number, n: number, m: number, v: Float64Array, vo: number): void {
+  for (let i = 0; i < m; i++) {
+    let s = v[vo + i];
+    for (let k = 0; k < i; k++) s -= g[go + i * n + k] * v[vo + k];
+    v[vo + i] = s / g[go + i * n + i];
+  }
+  for (let i = m - 1; i >= 0; i--) {
+    let s = v[vo + i];
+    for (let k = i + 1; k < m; k++) s -= g[go + k * n + i] * v[vo + k];
+    v[vo + i] = s / g[go + i * n + i];
+  }
 }
 
 /** Solves (L Lᵀ) y = v for the factor of `cholInPlace`, v overwritten. */
@@ -559,25 +582,31 @@ export function solveSymmetricRobust(S: Float64Array, n: number, b: Float64Array
     const lkk = Math.sqrt(A[k * n + k]);
     A[k * n + k] = lkk;
     const inv = 1 / lkk;
-    for (let i = k + 1; i < n; i++) A[i * n + k] *= inv;
+    // (column k is copied to t, so the update below reads it contiguously; same arithmetic)
+    for (let i = k + 1; i < n; i++) t[i] = A[i * n + k] *= inv;
     for (let i = k + 1; i < n; i++) {
-      const lik = A[i * n + k];
+      const lik = t[i];
       if (lik === 0) continue;
       const ri = i * n;
-      for (let j = k + 1; j <= i; j++) A[ri + j] -= lik * A[j * n + k];
+      for (let j = k + 1; j <= i; j++) A[ri + j] -= lik * t[j];
     }
     rank = k + 1;
   }
   const full = rank === n;
   if (!full && rank > 0) {
-    // G = LᵀL (rank × rank, lower triangle), Cholesky in place
+    // G = LᵀL (rank × rank, lower triangle), Cholesky in place; G_ac = Σ_{i ≥ a} L_ia L_ic in
+    // the order of i, as dot products of L's columns (copied to rows of Lt, contiguous)
     G.fill(0, 0, n * n);
-    for (let i = 0; i < n; i++) {
-      const m = Math.min(i + 1, rank), ri = i * n;
-      for (let a = 0; a < m; a++) {
-        const la = A[ri + a];
-        if (la === 0) continue;
-        for (let c = 0; c <= a; c++) G[a * n + c] += la * A[ri + c];
+    if (gramLt.length < rank * n) gramLt = new Float64Array(Math.max(rank * n, 2 * gramLt.length));
+    const Lt = gramLt;
+    for (let a = 0; a < rank; a++) for (let i = a, ra = a * n; i < n; i++) Lt[ra + i] = A[i * n + a];
+    for (let a = 0; a < rank; a++) {
+      const ra = a * n;
+      for (let c = 0; c <= a; c++) {
+        const rc = c * n;
+        let sum = 0;
+        for (let i = a; i < n; i++) sum += Lt[ra + i] * Lt[rc + i];
+        G[ra + c] = sum;
       }
     }
     cholInPlace(G, n, rank);
