@@ -298,7 +298,17 @@ function validateStructure(file: string, json: JsonObject, buffers: any[]): void
       }
     });
   });
-  materials.forEach((m, i) => objectAt(file, `materials[${i}]`, m));
+  materials.forEach((m, i) => {
+    objectAt(file, `materials[${i}]`, m);
+    const pbr = m.pbrMetallicRoughness;
+    if (pbr === undefined) return;
+    objectAt(file, `materials[${i}].pbrMetallicRoughness`, pbr);
+    // null or a wrong length here crashed the reader ("Cannot read properties of null").
+    finiteArray(file, `materials[${i}].pbrMetallicRoughness.baseColorFactor`, pbr.baseColorFactor, 4);
+    for (const f of ['metallicFactor', 'roughnessFactor'] as const)
+      if (pbr[f] !== undefined && !(typeof pbr[f] === 'number' && Number.isFinite(pbr[f])))
+        throw new GltfImportError(file, `materials[${i}].pbrMetallicRoughness.${f}`, `not a finite number (${JSON.stringify(pbr[f])})`);
+  });
 
   const nodes = arrayField(file, json, 'nodes');
   const skins = arrayField(file, json, 'skins');

@@ -1,0 +1,149 @@
+/**
+ * Seeded fuzzing of baking and export with adversarial documents that pass
+ * validation: a prop animated by up to three tracks with keys at the
+ * 1 to 3 ms apart or far apart, keys outside the clip, values
+ * from 1e-6 to 1e6, rotation keys flipping sign or of non-unit length, step,
+ * linear and cubic interpolation; clips of 0 to 90 frames at 0.5 to 240 fps
+ * starting at negative, zero or positive frames.
+ *
+ * The law: bakeClip never throws on a valid document and gives finite keys
+ * at increasing times inside the clip; the exported .glb imports again; and
+ * the re-imported prop follows the original at every frame and half frame
+ * (relative to the clip start) within the bake's tolerance for each channel
+ * it reports within tolerance, plus float32 rounding of the values.
+ *
+ * Keys closer than float32 can tell apart at their time (the document allows
+ * 1e-9 s) are left out: the exporter writes them as equal float32 times,
+ * which glTF forbids and the importer refuses (reported to the bake owner;
+ * e.g. translation keys at 54 s and 54.000000004 s). So are cubic tangents
+ * steeper than 10 units/s: the exporter rounds key times to float32 (0.3 s
+ * becomes 0.30000001192 s) and a 1e6/s slope moves the value by ~1e-2,
+ * which the bake's reported error does not include (reported as well).
+ */
+import { describe, expect, it } from 'vitest';
+import { bakeClip, toleranceFor } from './bake';
+import { exportGlb } from './exportGlb';
+import { SceneEvaluator } from '../anim/evaluate';
+import { createEmptyDocument, defaultCollision, defaultMaterial } from '../document/defaults';
+import { boxMesh } from '../document/fixtures';
+import { documentProblems } from '../document/validate';
+import type { ImpulseDocument, Interpolation, Track, TrackPath } from '../document/types';
+import { importGltf } from '../io/importGltf';
+import { mulberry32 } from '../math/random';
+
+const FUZZ_SCALE = Math.max(1, Number(process.env.FUZZ_SCALE) || 1);
+
+type Pick = (n: number) => number;
+
+function track(r: () => number, pick: Pick, path: TrackPath, clipStart: number, clipEnd: number): Track {
+  const interpolation: Interpolation = (['step', 'linear', 'cubic'] as const)[pick(3)];
+  const n = 1 + pick(6);
+  const spacing = pick(3);
+  const span = Math.max(clipEnd - clipStart, 0.1);
+  let t = clipStart + [-0.5, 0, 0.3, 1.2][pick(4)] * span;
+  const times: number[] = [];
+  for (let k = 0; k < n; k++) {
+    times.push(t);
+    t += spacing === 0 ? 1e-3 * (1 + pick(3)) : spacing === 1 ? (span / n) * (0.2 + r()) : 10 * span;
+  }
+  const stride = path === 'rotation' ? 4 : 3;
+  const groups = interpolation === 'cubic' ? 3 : 1;
+  const mag = [1e-6, 1, 100, 1e6][pick(4)];
+  const values: number[] = [];
+  for (let k = 0; k < n; k++)
+    for (let g = 0; g < groups; g++) {
+      if (path === 'rotation' && (groups === 1 || g === 1)) {
+        if (k > 0 && pick(3) === 0) {
+          const o = values.length - stride * groups;
+          for (let c = 0; c < 4; c++) values.push(-values[o + c]);
+        } else {
+          const q = [r() - 0.5, r() - 0.5, r() - 0.5, r() - 0.5];
+          const l = (Math.hypot(...q) || 1) / [1, 0.5, 2][pick(3)];
+          for (let c = 0; c < 4; c++) values.push(q[c] / l);
+        }
+      } else if (path === 'rotation') for (let c = 0; c < 4; c++) values.push((r() - 0.5) * 2);
+      else if (path === 'scale' && (groups === 1 || g === 1)) for (let c = 0; c < 3; c++) values.push((r() < 0.1 ? -1 : 1) * (0.01 + r() * 3));
+      else if (groups === 1 || g === 1) for (let c = 0; c < 3; c++) values.push((r() * 2 - 1) * mag);
+      else for (let c = 0; c < 3; c++) values.push((r() * 2 - 1) * Math.min(mag, 10)); // tangents: at most 10 units/s
+    }
+  return { target: { kind: 'prop', prop: 'p' }, path, interpolation, times, values };
+}
+
+function randomDoc(r: () => number, pick: Pick): { doc: ImpulseDocument; what: string } {
+  const doc = createEmptyDocument('fuzz');
+  doc.props.push({
+    id: 'p', name: 'p', transform: { translation: [1, 2, 3], rotation: [0, 0, 0, 1], scale: [1, 1, 1] }, mesh: boxMesh(0.5, 0.5, 0.5),
+    material: defaultMaterial(), physics: { mode: 'keyframed', massKg: 1, restitution: 0.5, friction: 0.5 }, collision: defaultCollision(),
+  });
+  const clip = doc.clips[0];
+  clip.frameRate = [0.5, 24, 30, 240][pick(4)];
+  clip.startFrame = [-10, 0, 7][pick(3)];
+  clip.endFrame = clip.startFrame + [0, 1, 30, 90][pick(4)];
+  const paths = (['translation', 'rotation', 'scale'] as const).filter(() => pick(2) === 0);
+  clip.tracks = paths.map((p) => track(r, pick, p, clip.startFrame / clip.frameRate, clip.endFrame / clip.frameRate));
+  return { doc, what: `${clip.frameRate} fps, frames ${clip.startFrame}..${clip.endFrame}, ${clip.tracks.map((t) => `${t.path} ${t.interpolation} ×${t.times.length} at ${JSON.stringify(t.times)}`).join(', ') || 'no tracks'}` };
+}
+
+/** Largest difference at frames and half frames between the original prop and the re-imported one, per path. */
+function replayError(doc: ImpulseDocument, imported: ImpulseDocument, startSec: number, frames: number, fps: number): number[] {
+  const a = new SceneEvaluator(doc), b = new SceneEvaluator(imported);
+  const pa = new Float64Array(10), pb = new Float64Array(10);
+  const err = [0, 0, 0];
+  for (let h = 0; h <= 2 * frames; h++) {
+    const t = h / 2 / fps;
+    a.propTransform(0, startSec + t, pa);
+    b.propTransform(0, t, pb);
+    // Beyond the tolerance, allow the float32 rounding of the written value (2^-24 relative, twice).
+    for (let c = 0; c < 3; c++) err[0] = Math.max(err[0], Math.abs(pa[c] - pb[c]) - 1.2e-7 * Math.abs(pa[c]));
+    const dot = Math.abs(pa[3] * pb[3] + pa[4] * pb[4] + pa[5] * pb[5] + pa[6] * pb[6]);
+    err[1] = Math.max(err[1], 2 * Math.acos(Math.min(1, dot)));
+    for (let c = 7; c < 10; c++) err[2] = Math.max(err[2], Math.abs(pa[c] - pb[c]) - 1.2e-7 * Math.abs(pa[c]));
+  }
+  return err;
+}
+
+describe('bake + export fuzzing with adversarial valid documents', () => {
+  for (const [seed, count] of [[0xba4e01, 60], [0xba4e02, 60]] as const) {
+    it(`${count} documents, seed 0x${seed.toString(16)}: bake gives finite keys in the clip, the .glb re-imports and replays the original within tolerance`, async () => {
+      const r = mulberry32(seed);
+      const pick: Pick = (n) => Math.floor(r() * n);
+      const failures: string[] = [];
+      let checked = 0;
+      for (let c = 0; c < count * FUZZ_SCALE; c++) {
+        const { doc, what } = randomDoc(r, pick);
+        if (documentProblems(doc, 1).length) continue;
+        checked++;
+        const tag = `case ${c} (${what})`;
+        try {
+          const clip = doc.clips[0];
+          const baked = bakeClip(doc, clip.id);
+          for (const ch of baked.channels) {
+            const { times, values } = ch.curve;
+            if (!values.every(Number.isFinite) || !times.every(Number.isFinite)) throw new Error(`${ch.path}: non-finite keys`);
+            for (let k = 0; k < times.length; k++)
+              if (times[k] < -1e-9 || times[k] > baked.durationSec + 1e-9 || (k > 0 && !(times[k] > times[k - 1]))) throw new Error(`${ch.path}: key ${k} at ${times[k]} s (clip ${baked.durationSec} s)`);
+          }
+          const glb = await exportGlb(doc, { baked: [baked] });
+          const imp = await importGltf(glb, 'out.glb');
+          const back = createEmptyDocument('back');
+          back.props = imp.props;
+          back.clips = imp.clips;
+          back.activeClip = imp.clips[0]?.id ?? '';
+          if (back.props.length !== 1) throw new Error(`re-imported ${back.props.length} props`);
+          if (imp.clips.length === 0) back.clips = [];
+          const err = replayError(doc, back, baked.startTimeSec, clip.endFrame - clip.startFrame, clip.frameRate);
+          const paths = ['translation', 'rotation', 'scale'] as const;
+          paths.forEach((p, i) => {
+            const ch = baked.channels.find((x) => x.path === p)!;
+            const tol = toleranceFor(p, baked.tolerance);
+            if (ch.maxError <= tol && err[i] > tol + 1e-6) failures.push(`${tag}: ${p} replays ${err[i].toExponential(2)} off (tolerance ${tol}, bake reported ${ch.maxError.toExponential(2)})`);
+          });
+        } catch (e) {
+          failures.push(`${tag}: ${(e as Error).name}: ${(e as Error).message}`);
+        }
+      }
+      expect(checked, 'valid documents baked').toBeGreaterThan(count / 3);
+      expect(failures, failures.slice(0, 10).join('\n')).toEqual([]);
+    }, 120_000);
+  }
+});
