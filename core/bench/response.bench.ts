@@ -368,6 +368,28 @@ export function recordedBenchRow(rec: readonly RecordedSolve[], samples = 3, con
   };
 }
 
+/**
+ * How the contact-space passes of the recorded calls change from one pass to the
+ * next (one replay, fresh solver): what an incremental factorization of the
+ * pass's system could save. A pass whose rows mostly differ from the pass before
+ * (a contact's three rows become one when it slides, Poisson phases reset the
+ * states) gains nothing from O(k²) updates per changed row against one O(k³)
+ * factorization; the first pass of a tree factorization has nothing to update.
+ */
+export function contactSpacePassRow(rec: readonly RecordedSolve[]): string {
+  const solver = new ImpulseSolver(), out = new ImpulseSolution();
+  for (const r of rec) solver.solve(r.bodies, r.joints, r.contacts, r.options, out);
+  const st = solver.contactSpaceStats, later = Math.max(1, st.passes - st.firstPasses);
+  const row = (label: string, value: string) => `${label.padEnd(60)} ${value.padStart(10)}`;
+  return [
+    `contact-space passes of the recorded sim solves (one replay)`,
+    row('  passes (first of their tree factorization)', `${st.passes} (${st.firstPasses})`),
+    row('  mean rows k per pass', (st.rows / Math.max(1, st.passes)).toFixed(1)),
+    row('  rows added + removed per later pass, mean', ((st.rowsAdded + st.rowsRemoved) / later).toFixed(1)),
+    row('  share of Σk³ in first passes', `${((100 * st.rowsCubedFirst) / Math.max(1, st.rowsCubed)).toFixed(0)} %`),
+  ].join('\n');
+}
+
 export function formatRecordedBench(r: RecordedBenchRow, label = ''): string {
   return [
     `recorded sim solves${label} (sim bench scene, full suggestion, ${r.solves} calls replayed, best of 3)`,
@@ -386,6 +408,7 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
   console.log(formatRecordedBench(cs));
   console.log(formatRecordedBench(compressed, ', compressed Schur every pass (contactSpace: false)'));
   console.log(`${'  ratio compressed / contact space'.padEnd(60)} ${(compressed.totalMs / cs.totalMs).toFixed(2).padStart(10)} ×`);
+  console.log(contactSpacePassRow(rec));
   console.log(formatContactBench(contactBenchRows()));
   console.log(formatIslandBench(islandBenchRows()));
   console.log(formatResponseBench(responseBenchRows(sizes)));

@@ -427,6 +427,9 @@ export class ImpulseSolver {
   private csRowJ = new Int32Array(0); // per secondary row of the pass: slot of its J (= G for basis rows)
   private csRowG = new Int32Array(0); // 3 per secondary row: slots of G's terms (-1 unused)
   private csRowC = F64(0); // 3 per secondary row: coefficients of G's terms
+  private csStamp = new Int32Array(0); // per slot: last pass whose rows used it as a J row (statistics)
+  private csPass = 0; // passes since the factorization (statistics)
+  private csPrevRows = 0;
   /**
    * Solve each contact-state pass of an island with joints and no eliminated body in contact space: the Schur
    * complement of the pass is gathered from A (the basis rows' K⁻¹ products, built once per
@@ -440,7 +443,7 @@ export class ImpulseSolver {
   private xStale = false; // x not yet formed after the last contact-space pass
   private csPassRows = 0; // secondary rows of that pass (secRows, sMu, csRowG, csRowC)
   /** Passes solved in contact space, those whose rows contradicted each other, basis rows materialized (tests, benchmarks). */
-  contactSpaceStats = { passes: 0, leastSquares: 0, slots: 0 };
+  contactSpaceStats = { passes: 0, leastSquares: 0, slots: 0, firstPasses: 0, rows: 0, rowsCubed: 0, rowsCubedFirst: 0, rowsAdded: 0, rowsRemoved: 0 };
   private poissonUsed = false;
   private gammaOrig = F64(0);
   private p1C = F64(0); // compression phase: contact impulses (3 each)
@@ -2696,6 +2699,10 @@ export class ImpulseSolver {
       this.csRootDims[i] = this.nodeDim[i] + (p < 0 ? 0 : this.csRootDims[p]);
     }
     this.csValid = true;
+    this.csStamp = growI(this.csStamp, cap);
+    this.csStamp.fill(0, 0, cap);
+    this.csPass = 0;
+    this.csPrevRows = 0;
   }
 
   /**
@@ -2903,7 +2910,24 @@ export class ImpulseSolver {
       }
       residual = asym ? solveDenseRobust(S, s, this.sRhs, this.sMu, this.sWork, this.sPiv, true) : solveSymmetricRobust(S, s, this.sRhs, this.sMu, this.sWork, this.sPiv, true);
     }
-    this.contactSpaceStats.passes++;
+    // (statistics: rows whose J basis row the previous pass of this factorization did not have)
+    const st = this.contactSpaceStats, pass = ++this.csPass, stamp = this.csStamp;
+    let kept = 0;
+    for (let q = 0; q < s; q++) {
+      if (stamp[rj[q]] === pass - 1) kept++;
+      stamp[rj[q]] = pass;
+    }
+    st.passes++;
+    st.rows += s;
+    st.rowsCubed += s * s * s;
+    if (pass === 1) {
+      st.firstPasses++;
+      st.rowsCubedFirst += s * s * s;
+    } else {
+      st.rowsAdded += s - kept;
+      st.rowsRemoved += this.csPrevRows - kept;
+    }
+    this.csPrevRows = s;
     if (residual > 1e-9 * vScale) this.contactSpaceStats.leastSquares++;
     this.schurResidual = residual;
     for (let q = 0; q < s; q++) this.rowLambda[sec[q]] = this.sMu[q];
