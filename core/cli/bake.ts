@@ -12,7 +12,7 @@
  */
 import type { CliIo } from './io';
 import { UsageError, inputArg, walkArgs } from './args';
-import { loadScene, outputRefusal } from './load';
+import { InputError, loadScene, outputRefusal } from './load';
 import { DEFAULT_TOLERANCES, type Tolerances, bakeClip, bakedKeyCount, pruneStaticChannels, toleranceFor, type BakedClip } from '../bake/bake';
 import { type PhysicsExtension, exportGlb } from '../bake/exportGlb';
 
@@ -143,6 +143,7 @@ export async function runBake(argv: string[], io: CliIo): Promise<number> {
     }
     const { doc, warnings } = await loadScene(input, io);
     for (const w of warnings) io.stderr(`warning: ${w}\n`);
+    if (doc.characters.length === 0 && doc.props.length === 0) throw new InputError(`${input}: props: the scene has no characters and no props; nothing to bake`);
     let clips = doc.clips;
     if (args.clip !== undefined) {
       const wanted = args.clip;

@@ -205,8 +205,9 @@ async function problems(cmd: 'check' | 'bake' | 'suggest', file: string, r: Run)
     if (errLines.length !== 1) p.push(`exit 2 with ${errLines.length} error lines: ${r.err.trim()}`);
     else {
       const m = new RegExp(`^impulse ${cmd}: ${file.replace('.', '\\.')}: ([^:]+): .+`).exec(errLines[0]);
-      // <where>: a document or glTF path (props[2].physics.massKg, accessors[1].count, glb.chunks[0]), not the file again.
-      if (!m || m[1] === file || !/^[A-Za-z_][\w]*(\[\d+\]|\.[A-Za-z_]\w*|\["[^"]*"\])*$/.test(m[1]))
+      // <where>: a document or glTF path (props[2].physics.massKg, accessors[1].count, glb.chunks[0])
+      // or the option at fault (--dynamic), not the file again.
+      if (!m || m[1] === file || !/^([A-Za-z_][\w]*(\[\d+\]|\.[A-Za-z_]\w*|\["[^"]*"\])*|--[a-z-]+)$/.test(m[1]))
         p.push(`exit 2 without "<file>: <where>: <what>": ${errLines[0]}`);
     }
     return p;

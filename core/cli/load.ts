@@ -91,12 +91,18 @@ export async function loadScene(input: string, io: CliIo): Promise<LoadedScene> 
 }
 
 /**
- * The props among `names` (names or ids, as --dynamic takes them) must have
+ * Every name of --dynamic must name a prop or character (else the input or
+ * the option is wrong: InputError), and the props among `names` must have
  * usable mass properties (a closed mesh with volume for a density, a scale
  * without zero components): otherwise the input is bad (InputError naming
  * the prop's path), not the simulation.
  */
 export function checkDynamicProps(doc: ImpulseDocument, names: readonly string[], input: string): void {
+  for (const name of names)
+    if (!doc.props.some((p) => p.id === name || p.name === name) && !doc.characters.some((c) => c.id === name || c.name === name)) {
+      const list = (xs: { name: string }[]) => xs.map((x) => `"${x.name}"`).join(', ') || 'none';
+      throw new InputError(`${input}: --dynamic: no prop or character is named or has the id "${name}" (props: ${list(doc.props)}; characters: ${list(doc.characters)})`);
+    }
   doc.props.forEach((prop, i) => {
     if (!names.includes(prop.id) && !names.includes(prop.name)) return;
     try {

@@ -86,8 +86,9 @@ describe('impulse suggest', () => {
     const m = memoryIo({ 'scene.impulse': project() });
     expect(await runSuggest(['scene.impulse'], m.io)).toBe(2);
     expect(m.err()).toMatch(/missing --dynamic/);
-    expect(await runSuggest(['scene.impulse', '--dynamic', 'Nope'], m.io)).toBe(1);
-    expect(m.err()).toMatch(/'Nope'/);
+    // An unknown name is the option's fault (exit 2, like any usage error), listing what there is.
+    expect(await runSuggest(['scene.impulse', '--dynamic', 'Nope'], m.io)).toBe(2);
+    expect(m.err()).toMatch(/scene\.impulse: --dynamic: no prop or character is named or has the id "Nope" \(props: .*"Ball"/);
     expect(await runSuggest(['missing.impulse', '--dynamic', 'Ball'], m.io), 'bad input').toBe(2);
     expect(m.err()).toMatch(/missing\.impulse: no such file/);
     expect(await runSuggest(['--help'], m.io)).toBe(0);

@@ -11,11 +11,19 @@
  * 3. A .glb without animations loaded as a document whose activeClip named
  *    the empty document's discarded clip (an invalid document); suggest then
  *    said `no clip "clip_..."`. Now activeClip is '' and the document valid.
+ * 4. (FUZZ_SCALE=12) `--dynamic Ball` on a project without a Ball exited 1
+ *    as if the simulation had failed: now exit 2 naming the option and
+ *    listing the props and characters there are.
+ * 5. (FUZZ_SCALE=12) `impulse bake` of a .glb with no meshes left (box.glb
+ *    with nodes[0] = {}) wrote a .glb whose empty buffer has no byteLength,
+ *    which glTF forbids and the importer refuses: now exit 2, nothing to bake
+ *    (the exporter's empty-scene output is reported to the bake owner).
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { runCheck } from '../check';
 import { runSuggest } from '../suggest';
+import { runBake } from '../bake';
 import { loadScene } from '../load';
 import type { CliIo } from '../io';
 import { documentProblems } from '../../document/validate';
@@ -88,5 +96,23 @@ describe('repro: CLI input errors', () => {
     expect(documentProblems(doc).map((e) => e.message)).toEqual([]);
     expect(await runSuggest(['bat.glb', '--dynamic', 'Bat'], io)).toBe(1);
     expect(err.join('')).toMatch(/bat\.glb has no clips/);
+  });
+
+  it('suggest --dynamic naming nothing in the scene exits 2, naming the option and listing what there is', async () => {
+    const { io, err } = memoryIo({ 'p.impulse': openBallProject() });
+    expect(await runSuggest(['p.impulse', '--dynamic', 'Nope'], io)).toBe(2);
+    expect(err.join('')).toMatch(/^impulse suggest: p\.impulse: --dynamic: no prop or character is named or has the id "Nope" \(props: "Table", "Box", "Ball", "Bat"; characters: none\)/);
+  });
+
+  it('bake of a scene with no characters and no props exits 2 and writes nothing', async () => {
+    const { json, bin } = unpackGlb(asset('props/box.glb'));
+    json.nodes[0] = {};
+    const files = { 'box.glb': packGlb(json, bin) };
+    const { io, err } = memoryIo(files);
+    let wrote = false;
+    io.writeFile = async () => void (wrote = true);
+    expect(await runBake(['box.glb', '--out', 'out.glb'], io)).toBe(2);
+    expect(err.join('')).toMatch(/^impulse bake: box\.glb: props: the scene has no characters and no props; nothing to bake/);
+    expect(wrote, 'nothing written').toBe(false);
   });
 });
