@@ -161,6 +161,8 @@ export interface WorldStats {
   islandReuses: number;
   /** Wall time spent in the impulse solver (core/response), ms: for profiling only, never used by the simulation. */
   solverMs: number;
+  /** Ragdoll ground contacts added after a solve whose velocities would have carried a vertex into the ground (then solved again). */
+  activeSetContacts: number;
 }
 
 /** A ragdoll joint in the world (anchors and axes in the bodies' principal frames). */
@@ -304,6 +306,8 @@ const enum HitKind {
 }
 
 const MAX_SUBSTEPS = 16;
+/** Rounds of ragdoll ground contacts added after a solve (one per part and round, the deepest first). */
+const MAX_ACTIVE_SET_ROUNDS = 4;
 /** Largest triangle count of a character body-part cluster. */
 const CLUSTER_TRIS = 48;
 /** Joint limits engage their velocity constraint this close to the limit. */
@@ -325,7 +329,7 @@ export class SimWorld {
   readonly bodies: RigidBodySet;
   readonly objects: SimObject[] = [];
   readonly impacts: ImpactRecord[] = [];
-  readonly stats: WorldStats = { steps: 0, subSteps: 0, impactEvents: 0, solves: 0, islandSolves: 0, islandReuses: 0, ccdQueries: 0, budgetExceeded: 0, bodiesKept: 0, solverMs: 0 };
+  readonly stats: WorldStats = { steps: 0, subSteps: 0, impactEvents: 0, solves: 0, islandSolves: 0, islandReuses: 0, ccdQueries: 0, budgetExceeded: 0, bodiesKept: 0, solverMs: 0, activeSetContacts: 0 };
   /** Fixed step, seconds. */
   readonly stepSec: number;
   readonly frameRate: number;
@@ -648,6 +652,7 @@ export class SimWorld {
       this.propDot[c] = new Float64Array(16);
     }
     this.groundMark = new Int32Array(vOff);
+    this.activeKeep = new Int32Array(vOff).fill(-1);
     this.groundHitStep = new Int32Array(vOff).fill(-1);
     this.colGroundHitStep = new Int32Array(this.dynCount).fill(-1);
     this.saved = new Float64Array(this.bodies.state.length);
@@ -1250,11 +1255,65 @@ export class SimWorld {
         const vx = L[3 * v], vy = L[3 * v + 1], vz = L[3 * v + 2];
         const tx = 2 * (qy * vz - qz * vy), tz = 2 * (qx * vy - qy * vx);
         const y = vy + qw * (2 * (qz * vx - qx * vz)) + qz * tx - qx * tz;
-        if (y < minY) minY = y;
+        if (y < minY) {
+          minY = y;
+          this.lowVertex = v;
+        }
       }
     }
     const y = st[s + 1] + minY;
     return y < limit ? y : Math.max(limit, y);
+  }
+
+  /** Per dynamic body: held by the ground (a ground contact in its last solve, or lifted by the projection). */
+  private grounded = new Uint8Array(0);
+
+  /** The vertex of the last lowestY whose height it returned exactly (below its limit). */
+  private lowVertex = -1;
+
+  /**
+   * Ground projection of a ragdoll (position level, after the joint
+   * correction): only the parts that penetrate move, each by a position
+   * impulse at its deepest vertex along the ground normal (nonlinear
+   * Gauss–Seidel: the part is translated by λ/m and turned by I⁻¹(r × n)λ
+   * about its centre of mass, λ = depth / (1/m + (r × n)·I⁻¹(r × n)), so the
+   * vertex rises by the depth), then the joint anchors are pulled together
+   * again (mass-weighted translations, which keep the pair's centre of mass
+   * and so its potential energy); a few rounds, the last one ending with the
+   * ground. The potential energy raised is g·Σλ, at most the weight of each
+   * moved part times its depth: never the whole ragdoll lifted by the
+   * deepest part's depth. Momenta are kept.
+   */
+  private projectRagdollGround(st: Float64Array, obj: SimObject): void {
+    const g = this.groundY!, tol = 1e-5;
+    const J = this.joints, im = this.bodies.invMass;
+    for (let round = 0; round < 4; round++) {
+      let moved = false;
+      for (const i of obj.bodies) {
+        if (!this.colliders[i].groups || !this.awake[i]) continue;
+        // a few position impulses per part: a turn can bring another vertex lowest
+        for (let it = 0; it < 3; it++) {
+          this.lowVertex = -1;
+          const y = this.lowestY(st, i, g - tol);
+          if (!(y < g - tol) || this.lowVertex < 0) break;
+          const C = this.colliders[i], s = STATE_STRIDE * i, v = this.lowVertex;
+          rotate(_e, 0, st, s + 3, C.local[3 * v], C.local[3 * v + 1], C.local[3 * v + 2]);
+          // r × n for n = +y: (−r_z, 0, r_x)
+          const ax = -_e[2], az = _e[0];
+          const len = Math.sqrt(ax * ax + az * az);
+          const depth = g - y;
+          const iI = len > 1e-12 ? this.invInertiaAbout(st, i, ax / len, 0, az / len) : 0;
+          const lambda = depth / (im[i] + len * len * iI);
+          st[s + 1] += lambda * im[i];
+          this.grounded[i] = 1;
+          if (len > 1e-12) this.rotateAbout(st, i, st[s], st[s + 1], st[s + 2], ax / len, 0, az / len, iI * len * lambda);
+          moved = true;
+        }
+      }
+      if (!moved || round === 3) break;
+      for (let k = 0; k < J.length; k++) if (obj.bodies.includes(J[k].bodyA)) this.correctAnchor(st, J[k]);
+      for (let k = J.length - 1; k >= 0; k--) if (obj.bodies.includes(J[k].bodyA)) this.correctAnchor(st, J[k]);
+    }
   }
 
   private _chunkLow = new Float64Array(64);
@@ -1278,10 +1337,22 @@ export class SimWorld {
     const wa = this.awake[j.bodyA] ? im[j.bodyA] : 0, wb = this.awake[j.bodyB] ? im[j.bodyB] : 0;
     const w = wa + wb;
     if (w === 0) return false;
+    // a part held by the ground is not pulled down into it: its neighbour takes the vertical share
+    const gA = this.grounded[j.bodyA] === 1, gB = this.grounded[j.bodyB] === 1;
     for (let c = 0; c < 3; c++) {
       const e = st[sb + c] + _b[c] - st[sa + c] - _a[c];
-      st[sa + c] += (wa / w) * e;
-      st[sb + c] -= (wb / w) * e;
+      let fa = wa / w, fb = wb / w;
+      if (c === 1 && gA !== gB && wa > 0 && wb > 0) {
+        if (gA && e < 0) {
+          fa = 0;
+          fb = 1;
+        } else if (gB && e > 0) {
+          fa = 1;
+          fb = 0;
+        }
+      }
+      st[sa + c] += fa * e;
+      st[sb + c] -= fb * e;
       _p[c] = st[sa + c] + _a[c];
     }
     return true;
@@ -2061,6 +2132,30 @@ export class SimWorld {
           nCand = reduceGroundLine(P, C.vOff, cand, nCand);
           if (fast !== cand[0] && fast !== cand[1]) cand[nCand++] = fast;
         }
+        // ragdoll vertices the active set had to add after a solve in this step or the last one come
+        // in from the start while within the band: the solve then needs no second round for them
+        if (specC > spec && this.activeKeep.length) {
+          const n0 = nCand, band = Math.max(touch, specC * hs);
+          for (let k = 0; k + 1 < CS.length; k++) {
+            if (!pass[k]) continue;
+            for (let i = CS[k]; i < CS[k + 1]; i++) {
+              const v = CV[i];
+              if (this.activeKeep[C.vOff + v] < this.stats.steps || this.groundMark[C.vOff + v] === this.markStamp) continue;
+              let dup = false;
+              for (let m = 0; m < n0; m++) if (cand[m] === v) dup = true;
+              if (dup) continue;
+              const o = 3 * (C.vOff + v);
+              const lx = L[3 * v], ly = L[3 * v + 1], lz = L[3 * v + 2];
+              const tx = 2 * (qy * lz - qz * ly), ty = 2 * (qz * lx - qx * lz), tz = 2 * (qx * ly - qy * lx);
+              const py = y0 + ly + qw * ty + qz * tx - qx * tz;
+              if (py - g >= band) continue;
+              P[o] = x0 + lx + qw * tx + qy * tz - qz * ty;
+              P[o + 1] = py;
+              P[o + 2] = z0 + lz + qw * tz + qx * ty - qy * tx;
+              cand[nCand++] = v;
+            }
+          }
+        }
         // vertices that hit the ground by an impact in this step stay held: leaving one out lets the
         // drift push it in again at once (an impact at the same time, over and over)
         if (nCand < C.nv && heldStep) {
@@ -2086,6 +2181,7 @@ export class SimWorld {
             // speculative contact: the ground side moves away at d / hs, so the gap may close exactly, no further
             other = this.nextKeyframedBody(P[o], g, P[o + 2], 0, -d / hs, 0, 0, C.friction);
           }
+          this.groundMark[C.vOff + v] = this.markStamp;
           const ct = this.nextContact();
           ct.bodyA = C.body;
           ct.bodyB = other;
@@ -2266,6 +2362,8 @@ export class SimWorld {
    */
   private wokeStep = new Int32Array(0);
   private groundMark = new Int32Array(0);
+  /** Per dynamic vertex: the last step whose ground gathering takes it in (added by the active set). */
+  private activeKeep = new Int32Array(0);
   /** Per vertex: the step in which it last hit the ground by an impact. */
   private groundHitStep = new Int32Array(0);
   /** Per dynamic collider: the last step one of its vertices hit the ground by an impact. */
@@ -2373,10 +2471,21 @@ export class SimWorld {
         ct.restitution = Math.min(ea, eb);
       } else ct.restitution = 0;
     }
-    const nc = this.contactCount;
-    this.ensureSolveBuffers(nc);
+    this.ensureSolveBuffers(this.contactCount);
     this.solveIslands(nJoints, impact ? firstImpact : -1, nImpact);
+    // active set: ragdoll vertices near the ground that the solved velocities would carry into it
+    // (ones not approaching before the solve, or left out by the patch reduction) join the contacts,
+    // and the islands are solved again; the continuous detection leaves these slow vertices to the
+    // contacts of the sub-step, so none may be missing
+    for (let round = 0; round < MAX_ACTIVE_SET_ROUNDS && this.addGroundContactsAfterSolve(hs); round++) {
+      this.ensureSolveBuffers(this.contactCount);
+      this.solveIslands(nJoints, impact ? firstImpact : -1, nImpact);
+    }
+    const nc = this.contactCount;
     this.stats.solves++;
+    if (this.grounded.length < this.dynCount) this.grounded = new Uint8Array(this.dynCount);
+    for (let i = 0; i < this.dynCount; i++) if (this.islandOf[i] >= 0) this.grounded[i] = 0;
+    for (let k = 0; k < nc; k++) if (this.contactColB[k] === -1 && this.contactPool[k].bodyA < this.dynCount) this.grounded[this.contactPool[k].bodyA] = 1;
     const B = this.bodies;
     if (impact) this.recordImpacts(st, timeSec, firstImpact, nImpact);
     const L = this.solLin, W = this.solAng;
@@ -2395,6 +2504,79 @@ export class SimWorld {
       st[s + 9] = vz * m;
       B.inertiaWorldTimes(st, i, W[3 * i], W[3 * i + 1], W[3 * i + 2], st, s + 10);
     }
+    return true;
+  }
+
+  /**
+   * Adds a ground contact (speculative when not touching: the gap may close
+   * exactly, no further) for every ragdoll vertex within the speculative
+   * band whose velocity after the last solve (solLin, solAng) would take it
+   * below the ground within the sub-step and that has no ground contact in
+   * this solve yet. Returns whether it added any.
+   */
+  private addGroundContactsAfterSolve(hs: number): boolean {
+    if (this.groundY === null || hs <= 0) return false;
+    const g = this.groundY, touch = this.opts.touchDistance;
+    const band = Math.max(touch, Math.max(this.opts.speculativeSpeedMps, 3) * hs);
+    const st = this._loadState;
+    const L = this.solLin, W = this.solAng;
+    const before = this.contactCount;
+    for (let c = 0; c < this.dynCount; c++) {
+      const C = this.colliders[c], i = C.body;
+      if (!C.groups || C.object < 0 || this.objects[C.object].kind !== 'character') continue;
+      if (!this.awake[i] || !this.active[i] || this.islandOf[i] < 0) continue;
+      const pass = this.scratchChunkPass(C.chunkStart.length - 1);
+      if (lowChunks(C, this.pose0, 7 * c, g + band, pass) === 0) continue;
+      const sb = STATE_STRIDE * i;
+      const vy = L[3 * i + 1], wx = W[3 * i], wz = W[3 * i + 2], cx = st[sb], cz = st[sb + 2];
+      const q0 = this.pose0, ps = 7 * c, Lc = C.local;
+      const x0 = q0[ps], y0 = q0[ps + 1], z0 = q0[ps + 2], qx = q0[ps + 3], qy = q0[ps + 4], qz = q0[ps + 5], qw = q0[ps + 6];
+      // the deepest predicted vertex of each part first, then the rest of them next round
+      let best = -1, bestY = 0, bx = 0, by = 0, bz = 0;
+      const CS = C.chunkStart, CV = C.chunkVerts;
+      for (let k = 0; k + 1 < CS.length; k++) {
+        if (!pass[k]) continue;
+        for (let n = CS[k]; n < CS[k + 1]; n++) {
+          const v = CV[n];
+          if (this.groundMark[C.vOff + v] === this.markStamp) continue;
+          const lx = Lc[3 * v], ly = Lc[3 * v + 1], lz = Lc[3 * v + 2];
+          const tx = 2 * (qy * lz - qz * ly), ty = 2 * (qz * lx - qx * lz), tz = 2 * (qx * ly - qy * lx);
+          const py = y0 + ly + qw * ty + qz * tx - qx * tz;
+          const d = py - g;
+          if (d >= band) continue;
+          const px = x0 + lx + qw * tx + qy * tz - qz * ty, pz = z0 + lz + qw * tz + qx * ty - qy * tx;
+          const yEnd = d + hs * (vy + wz * (px - cx) - wx * (pz - cz));
+          if (yEnd < bestY || (yEnd === bestY && best >= 0 && v < best)) {
+            best = v;
+            bestY = yEnd;
+            bx = px;
+            by = py;
+            bz = pz;
+          }
+        }
+      }
+      if (best < 0 || bestY >= -1e-9) continue;
+      this.groundMark[C.vOff + best] = this.markStamp;
+      this.activeKeep[C.vOff + best] = this.stats.steps + 1;
+      const d = by - g;
+      const other = d >= touch ? this.nextKeyframedBody(bx, g, bz, 0, -d / hs, 0, 0, C.friction) : -1;
+      const ct = this.nextContact();
+      ct.bodyA = i;
+      ct.bodyB = other;
+      ct.point.x = bx;
+      ct.point.y = by;
+      ct.point.z = bz;
+      ct.normal.x = 0;
+      ct.normal.y = 1;
+      ct.normal.z = 0;
+      ct.restitution = 0;
+      ct.friction = C.friction;
+      this.contactColA[this.contactCount - 1] = c;
+      this.contactColB[this.contactCount - 1] = -1;
+      this.contactApproach[this.contactCount - 1] = 0;
+    }
+    if (this.contactCount === before) return false;
+    this.stats.activeSetContacts += this.contactCount - before;
     return true;
   }
 
@@ -2877,15 +3059,8 @@ export class SimWorld {
         const minY = this.lowestY(st, c, g - 1e-5);
         if (minY < g - 1e-5) st[STATE_STRIDE * C.body + 1] += g - minY;
       }
-      // a ragdoll is lifted as a whole: lifting one part would open its joints, and closing
-      // them again in the next drift would push the part back in (an impact at once, again and again)
-      for (const obj of this.objects) {
-        if (!obj.ragdoll) continue;
-        let minY = Infinity;
-        // exact only below the lift threshold and the lowest part so far
-        for (const i of obj.bodies) if (this.colliders[i].groups) minY = Math.min(minY, this.lowestY(st, i, Math.min(minY, g - 1e-5)));
-        if (minY < g - 1e-5) for (const i of obj.bodies) st[STATE_STRIDE * i + 1] += g - minY;
-      }
+      // a ragdoll: only its penetrating parts, through its joints (not lifted as a whole)
+      for (const obj of this.objects) if (obj.ragdoll) this.projectRagdollGround(st, obj);
     }
     const thr = this.opts.sleepSpeedMps;
     for (const obj of this.objects) {
