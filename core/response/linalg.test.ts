@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { jacobiSvd, pivotedCholesky, solveDenseRobust, solveSymmetricRobust, symmetricEigen } from './linalg';
+import { invertDefinite, jacobiSvd, luCompletePivot, pivotedCholesky, solveDenseRobust, solveSymmetricRobust, symmetricEigen } from './linalg';
 import { seededRandom } from './fixtures';
 
 // The small dense kernels of the contact solve against slow, obvious
@@ -135,4 +135,57 @@ describe('pivotedCholesky and symmetricEigen', () => {
           expect(Math.abs(d - (p === q ? 1 : 0))).toBeLessThan(1e-12);
         }
     });
+});
+
+describe('invertDefinite: (s·A)⁻¹·s of a definite block inside a strided buffer', () => {
+  for (let seed = 1; seed <= 30; seed++)
+    it(`seed ${seed}: A·X = I, the rest of the buffer untouched`, () => {
+      const rand = seededRandom(400 + seed);
+      const n = 1 + (seed % 6), stride = 6, ao = 3, oo = 5, sign = seed % 2 ? 1 : -1;
+      const R = lowRank(rand, n, n, true); // B·Bᵀ: symmetric positive definite (almost surely)
+      for (let i = 0; i < n; i++) R[i * n + i] += 0.1;
+      const a = new Float64Array(ao + stride * n).fill(7), out = new Float64Array(oo + stride * n).fill(9);
+      for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) a[ao + i * stride + j] = sign * R[i * n + j];
+      expect(invertDefinite(a, ao, stride, n, sign, out, oo, new Float64Array(36)), 'definite').toBe(true);
+      let err = 0;
+      for (let i = 0; i < n; i++)
+        for (let j = 0; j < n; j++) {
+          let s = 0;
+          for (let k = 0; k < n; k++) s += a[ao + i * stride + k] * out[oo + k * stride + j];
+          err = Math.max(err, Math.abs(s - (i === j ? 1 : 0)));
+        }
+      expect(err, `n = ${n}, sign ${sign}: max |A·X − I|`).toBeLessThan(1e-9);
+      for (let i = 0; i < oo; i++) expect(out[i], 'before the block').toBe(9);
+      for (let i = 0; i < n; i++) for (let j = n; j < stride && oo + i * stride + j < out.length; j++) expect(out[oo + i * stride + j], 'beside the block').toBe(9);
+    });
+  it('refuses an indefinite block', () => {
+    const a = Float64Array.from([1, 2, 2, 1]);
+    expect(invertDefinite(a, 0, 2, 2, 1, new Float64Array(4), 0, new Float64Array(4)), 'eigenvalues 3 and −1').toBe(false);
+  });
+});
+
+describe('luCompletePivot: P·A·Q = L·U at the numerical rank', () => {
+  for (let seed = 1; seed <= 30; seed++)
+    it(`seed ${seed}`, () => {
+      const rand = seededRandom(500 + seed);
+      const n = 1 + Math.floor(rand() * 12), r = seed % 3 === 0 ? n : Math.floor(rand() * (n + 1));
+      const A = lowRank(rand, n, r, false), LU = Float64Array.from(A);
+      const p = new Int32Array(n), q = new Int32Array(n);
+      const rank = luCompletePivot(LU, n, p, q, 1e-11);
+      expect(rank, `n = ${n}: the rank of a product of n×${r} factors`).toBe(r);
+      // rows 0..rank−1 of P A Q are L U; the trailing block below is at round-off
+      let err = 0, big = 0;
+      for (let i = 0; i < n; i++)
+        for (let j = 0; j < n; j++) {
+          let s = 0;
+          for (let k = 0; k < Math.min(i, j, rank - 1) + 1 && k < rank; k++) s += (k === i ? 1 : LU[i * n + k]) * (k <= j ? LU[k * n + j] : 0);
+          big = Math.max(big, Math.abs(A[i * n + j]));
+          err = Math.max(err, Math.abs(s - A[p[i] * n + q[j]]));
+        }
+      expect(err / Math.max(big, 1e-300), `n = ${n}, rank ${r}: max |P A Q − L U| / max |A|`).toBeLessThan(1e-9);
+    });
+  it('a NaN entry gives rank 0 (as the tolerance from max |A| does)', () => {
+    const a = Float64Array.from([1, 2, NaN, 4]);
+    expect(luCompletePivot(a, 2, new Int32Array(2), new Int32Array(2), 1e-11)).toBe(0);
+  });
 });
