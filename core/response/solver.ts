@@ -911,6 +911,7 @@ export class ImpulseSolver {
     }
     this.rejoins = growI(this.rejoins, nc);
     this.rejoins.fill(0, 0, nc);
+    this.jointRowsReady = false;
     let iterations = 0, noEliminate = this.skipElimination;
     // (the Schur cache stays valid while the tree factorization of this solve stands: its rows
     // are matched by their data; the base solve x0 depends on the velocities, which phases change)
@@ -1483,8 +1484,33 @@ export class ImpulseSolver {
     return J[o] * v[vo] + J[o + 1] * v[vo + 1] + J[o + 2] * v[vo + 2] + J[o + 3] * v[vo + 3] + J[o + 4] * v[vo + 4] + J[o + 5] * v[vo + 5];
   }
 
+  /**
+   * Writes the joint rows (first in the row order) and returns their count. They depend on the
+   * bodies, the joints and the keyframed velocities only, none of which a contact-state loop
+   * changes: written once per loop (`runContactStates` clears `jointRowsReady`) and kept by
+   * its later passes, bit for bit what writing them again gives.
+   */
+  private jointRows(): number {
+    if (this.jointRowsReady) return this.jointRowsEnd;
+    let r = 0;
+    for (let j = 0; j < this.nj; j++) {
+      this.cRow0[j] = r;
+      const a = this.cA[j], b = this.cB[j];
+      const anyDyn = (a >= 0 && this.dyn[a] >= 0) || (b >= 0 && this.dyn[b] >= 0);
+      const n = anyDyn ? this.writeJointRows(j, r) : 0;
+      this.cRows[j] = n;
+      r += n;
+    }
+    this.jointRowsEnd = r;
+    this.jointRowsReady = true;
+    return r;
+  }
+  private jointRowsReady = false;
+  private jointRowsEnd = 0;
+
   private ensureRows(n: number): void {
     if (this.rowOwner.length >= n) return;
+    this.jointRowsReady = false;
     const m = Math.max(n, 2 * this.rowOwner.length);
     this.rowOwner = new Int32Array(m);
     this.rowJA = F64(6 * m);
@@ -1501,15 +1527,7 @@ export class ImpulseSolver {
     const nj = this.nj, nc = this.nc;
     // room for the virtual rows of compressed contact groups (never more than the rows they replace)
     this.ensureRows(6 * (nj + nc) + 2);
-    let r = 0;
-    for (let j = 0; j < nj; j++) {
-      this.cRow0[j] = r;
-      const a = this.cA[j], b = this.cB[j];
-      const anyDyn = (a >= 0 && this.dyn[a] >= 0) || (b >= 0 && this.dyn[b] >= 0);
-      const n = anyDyn ? this.writeJointRows(j, r) : 0;
-      this.cRows[j] = n;
-      r += n;
-    }
+    let r = this.jointRows();
     for (let c = 0; c < nc; c++) {
       const k = nj + c;
       this.cRow0[k] = r;
@@ -1567,15 +1585,7 @@ export class ImpulseSolver {
     this.csValid = false;
     // joint rows are needed for the coupling blocks; contact rows are not
     this.ensureRows(3 * this.nj + 1);
-    let r = 0;
-    for (let j = 0; j < this.nj; j++) {
-      this.cRow0[j] = r;
-      const a = this.cA[j], b = this.cB[j];
-      const anyDyn = (a >= 0 && this.dyn[a] >= 0) || (b >= 0 && this.dyn[b] >= 0);
-      const n = anyDyn ? this.writeJointRows(j, r) : 0;
-      this.cRows[j] = n;
-      r += n;
-    }
+    this.jointRows();
     const N = this.nNodes, nd = this.nd, D = this.blkD, Dinv = this.blkDinv, W = this.blkW, H = this.hScratch;
     for (let i = 0; i < N; i++) {
       const o = 36 * i;
