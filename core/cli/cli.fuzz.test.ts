@@ -15,7 +15,7 @@
  *   only) says why it could not, without internal error text;
  * - never a throw out of the command, never a hang (each run is timed).
  */
-import { readFileSync } from 'node:fs';
+import { readAsset as asset } from '../node/assets';
 import { describe, expect, it } from 'vitest';
 import { runBake } from './bake';
 import { runCheck } from './check';
@@ -30,7 +30,6 @@ import { mulberry32 } from '../math/random';
 const FUZZ_SCALE = Math.max(1, Number(process.env.FUZZ_SCALE) || 1);
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
-const asset = (rel: string): Uint8Array => new Uint8Array(readFileSync(new URL(`../../assets/${rel}`, import.meta.url)));
 
 /** The sample without its character (and what refers to it): the bat, ball, box and table, the swing clip. */
 function propsProject(): any {

@@ -17,11 +17,12 @@
  * box, so a hang or a crash of the importer fails the test instead of
  * stalling or killing the run.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { build } from 'esbuild';
+import { readAsset as asset } from '../node/assets';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ImportResult } from './importGltf';
 import { packGlb, unpackGlb } from './testkit';
@@ -35,7 +36,6 @@ import { Rig } from '../skeleton/rig';
 const FUZZ_SCALE = Math.max(1, Number(process.env.FUZZ_SCALE) || 1);
 
 const CASE_TIMEOUT_MS = 10_000;
-const asset = (rel: string): Uint8Array => new Uint8Array(readFileSync(new URL(`../../assets/${rel}`, import.meta.url)));
 
 type Mutation = 'flip' | 'binary' | 'truncate' | 'delete' | 'retype' | 'huge' | 'semantic' | 'container';
 

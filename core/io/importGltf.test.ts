@@ -1,5 +1,5 @@
-import { readFileSync } from 'node:fs';
 import { Document, NodeIO, Primitive } from '@gltf-transform/core';
+import { readAsset as asset } from '../node/assets';
 import { describe, expect, it } from 'vitest';
 import { SceneEvaluator } from '../anim';
 import { DOCUMENT_VERSION, type ImpulseDocument } from '../document/types';
@@ -8,7 +8,6 @@ import { mat4Compose, mat4Multiply } from '../math/mat4';
 import { GltfImportError, importGltf, type ImportResult } from './importGltf';
 import { packGlb, packGltf, unpackGlb } from './testkit';
 
-const asset = (rel: string): Uint8Array => new Uint8Array(readFileSync(new URL(`../../assets/${rel}`, import.meta.url)));
 
 function docOf(r: ImportResult): ImpulseDocument {
   return {

@@ -4,6 +4,8 @@
  * (no node imports) so tests and fuzzers can build files by hand.
  */
 
+import { GltfImportError, importGltf } from './importGltf';
+
 /* eslint-disable @typescript-eslint/no-explicit-any */
 export interface GlbParts {
   json: Record<string, any>;
@@ -68,4 +70,18 @@ export function packGltf(json: Record<string, any>, bin: Uint8Array | null, exte
   const copy = JSON.parse(JSON.stringify(json));
   if (bin && copy.buffers?.[0]) copy.buffers[0].uri = externalUri ?? `data:application/octet-stream;base64,${base64(bin)}`;
   return new TextEncoder().encode(JSON.stringify(copy));
+}
+
+/**
+ * The error with which `importGltf` refuses `bytes`; throws when the import
+ * succeeds or fails with anything but a GltfImportError (repro tests of bad input).
+ */
+export async function importRefusal(bytes: Uint8Array, file: string): Promise<GltfImportError> {
+  try {
+    await importGltf(bytes, file);
+  } catch (err) {
+    if (err instanceof GltfImportError) return err;
+    throw err;
+  }
+  throw new Error(`${file}: the import must be refused`);
 }

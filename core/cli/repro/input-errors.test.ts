@@ -19,7 +19,7 @@
  *    which glTF forbids and the importer refuses: now exit 2, nothing to bake
  *    (the exporter's empty-scene output is reported to the bake owner).
  */
-import { readFileSync } from 'node:fs';
+import { readAsset as asset } from '../../node/assets';
 import { describe, expect, it } from 'vitest';
 import { runCheck } from '../check';
 import { runSuggest } from '../suggest';
@@ -30,7 +30,6 @@ import { documentProblems } from '../../document/validate';
 import { packGlb, unpackGlb } from '../../io/testkit';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
-const asset = (rel: string): Uint8Array => new Uint8Array(readFileSync(new URL(`../../../assets/${rel}`, import.meta.url)));
 
 function memoryIo(files: Record<string, Uint8Array>): { io: CliIo; err: string[] } {
   const err: string[] = [];

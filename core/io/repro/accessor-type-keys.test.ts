@@ -8,21 +8,11 @@
  * node matrix was reported as `nodes[i].rotation: not finite (NaN)` though
  * the file has no rotation; it now names `nodes[i].matrix`.
  */
-import { readFileSync } from 'node:fs';
+import { readAsset } from '../../node/assets';
 import { describe, expect, it } from 'vitest';
-import { GltfImportError, importGltf } from '../importGltf';
-import { packGlb, unpackGlb } from '../testkit';
+import { importRefusal, packGlb, unpackGlb } from '../testkit';
 
-const bat = (): ReturnType<typeof unpackGlb> => unpackGlb(new Uint8Array(readFileSync(new URL('../../../assets/props/bat.glb', import.meta.url))));
-
-async function importError(bytes: Uint8Array): Promise<GltfImportError> {
-  const e = await importGltf(bytes, 'bat.glb').then(
-    () => null,
-    (err: unknown) => err,
-  );
-  expect(e, 'the import must be refused').toBeInstanceOf(GltfImportError);
-  return e as GltfImportError;
-}
+const bat = (): ReturnType<typeof unpackGlb> => unpackGlb(readAsset('props/bat.glb'));
 
 describe('repro: accessor componentType/type values that are not glTF values', () => {
   for (const [field, value] of [
@@ -34,7 +24,7 @@ describe('repro: accessor componentType/type values that are not glTF values', (
     it(`accessors[1].${field} = ${JSON.stringify(value)} names accessors[1].${field}`, async () => {
       const { json, bin } = bat();
       json.accessors[1][field] = value;
-      const err = await importError(packGlb(json, bin));
+      const err = await importRefusal(packGlb(json, bin), 'bat.glb');
       expect(err.where).toBe(`accessors[1].${field}`);
       expect(err.message).toContain(JSON.stringify(value));
     });
@@ -43,7 +33,7 @@ describe('repro: accessor componentType/type values that are not glTF values', (
   it('a singular node matrix names nodes[0].matrix', async () => {
     const { json, bin } = bat();
     json.nodes[0].matrix = [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1];
-    const err = await importError(packGlb(json, bin));
+    const err = await importRefusal(packGlb(json, bin), 'bat.glb');
     expect(err.where).toBe('nodes[0].matrix');
     expect(err.message).toMatch(/cannot be decomposed/);
   });

@@ -6,21 +6,10 @@
  * (table.glb 'semantic' case: nodes[0] scale 1e30 loaded). Now each is a
  * GltfImportError naming the node or sampler.
  */
-import { readFileSync } from 'node:fs';
+import { readAsset as asset } from '../../node/assets';
 import { describe, expect, it } from 'vitest';
-import { GltfImportError, importGltf } from '../importGltf';
-import { packGlb, unpackGlb } from '../testkit';
+import { importRefusal, packGlb, unpackGlb } from '../testkit';
 
-const asset = (rel: string): Uint8Array => new Uint8Array(readFileSync(new URL(`../../../assets/${rel}`, import.meta.url)));
-
-async function importError(bytes: Uint8Array, file: string): Promise<GltfImportError> {
-  const e = await importGltf(bytes, file).then(
-    () => null,
-    (err: unknown) => err,
-  );
-  expect(e, 'the import must be refused').toBeInstanceOf(GltfImportError);
-  return e as GltfImportError;
-}
 
 function setFloat(json: any, bin: Uint8Array, accessor: number, index: number, v: number): void { // eslint-disable-line @typescript-eslint/no-explicit-any
   const acc = json.accessors[accessor];
@@ -32,7 +21,7 @@ describe('repro: absurd but finite values in a glTF file', () => {
   it('a node scale of 1e30 names the node', async () => {
     const { json, bin } = unpackGlb(asset('props/table.glb'));
     json.nodes[0].scale = [1e30, 1e30, 1e30];
-    const err = await importError(packGlb(json, bin), 'table.glb');
+    const err = await importRefusal(packGlb(json, bin), 'table.glb');
     expect(err.where).toBe('nodes[0].scale');
   });
 
@@ -41,7 +30,7 @@ describe('repro: absurd but finite values in a glTF file', () => {
     const s = json.animations[0].samplers[0];
     const b = bin!.slice();
     setFloat(json, b, s.input, json.accessors[s.input].count - 1, 1e30);
-    const err = await importError(packGlb(json, b), 'mannequin.glb');
+    const err = await importRefusal(packGlb(json, b), 'mannequin.glb');
     expect(err.where).toBe('animations[0].samplers[0].input');
     expect(err.message).toMatch(/out of range/);
   });
@@ -52,7 +41,7 @@ describe('repro: absurd but finite values in a glTF file', () => {
     const b = bin!.slice();
     setFloat(json, b, s.input, 0, 0);
     setFloat(json, b, s.input, 1, 1e-30);
-    const err = await importError(packGlb(json, b), 'mannequin.glb');
+    const err = await importRefusal(packGlb(json, b), 'mannequin.glb');
     expect(err.where).toBe('animations[0].samplers[0].input');
     expect(err.message).toMatch(/at least 1e-9s apart/);
   });
@@ -62,7 +51,7 @@ describe('repro: absurd but finite values in a glTF file', () => {
     const ch = json.animations[1].channels.find((c: { target: { path: string } }) => c.target.path !== 'rotation');
     const b = bin!.slice();
     setFloat(json, b, json.animations[1].samplers[ch.sampler].output, 0, 3e38);
-    const err = await importError(packGlb(json, b), 'mannequin.glb');
+    const err = await importRefusal(packGlb(json, b), 'mannequin.glb');
     expect(err.where).toBe(`animations[1].samplers[${ch.sampler}].output`);
   });
 });

@@ -6,12 +6,12 @@
  * test at FUZZ_SCALE=6 (impulse suggest, seed 0xc11006 case 74). Now a
  * GltfImportError names the field.
  */
-import { readFileSync } from 'node:fs';
+import { readAsset } from '../../node/assets';
 import { describe, expect, it } from 'vitest';
 import { GltfImportError, importGltf } from '../importGltf';
 import { packGlb, unpackGlb } from '../testkit';
 
-const bat = () => unpackGlb(new Uint8Array(readFileSync(new URL('../../../assets/props/bat.glb', import.meta.url))));
+const bat = () => unpackGlb(readAsset('props/bat.glb'));
 
 describe('repro: malformed material factors', () => {
   for (const [field, value, where] of [

@@ -6,12 +6,11 @@
  * FUZZ_SCALE=8 (mannequin.glb 'retype' seed 0x5eed05 case 76:
  * nodes[18].name = {"uri": "missing.bin"}). Now a GltfImportError names it.
  */
-import { readFileSync } from 'node:fs';
+import { readAsset as asset } from '../../node/assets';
 import { describe, expect, it } from 'vitest';
 import { GltfImportError, importGltf } from '../importGltf';
 import { packGlb, unpackGlb } from '../testkit';
 
-const asset = (rel: string): Uint8Array => new Uint8Array(readFileSync(new URL(`../../../assets/${rel}`, import.meta.url)));
 
 describe('repro: non-string glTF names', () => {
   for (const [file, key, i, value] of [
