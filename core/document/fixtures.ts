@@ -3,7 +3,7 @@
  * others). Pure data builders; nothing here is used by the app itself.
  */
 import { createEmptyDocument, defaultCharacterCollision, defaultCollision, defaultMaterial, identityTransform } from './defaults';
-import type { Character, ImpulseDocument, Prop, SkinnedMesh, Track } from './types';
+import type { Character, Clip, ImpulseDocument, Prop, SkinnedMesh, Track } from './types';
 
 export interface TriMesh {
   positions: Float32Array;
@@ -221,4 +221,17 @@ export function sampleDocument(): ImpulseDocument {
   doc.activeClip = 'swing';
   doc.check = { ignore: [{ a: { object: 'hero', joint: 3 }, b: { object: 'crate' }, note: 'hand rests on crate' }], groupNames: ['default', 'props'] };
   return doc;
+}
+
+/** Times to evaluate a clip at in tests: 41 over its frames, every key time and the midpoints between a track's keys. */
+export function clipSampleTimes(clip: Clip): number[] {
+  const t = new Set<number>();
+  const span = clip.endFrame - clip.startFrame;
+  for (let k = 0; k <= 40; k++) t.add((clip.startFrame + (span * k) / 40) / clip.frameRate);
+  for (const tr of clip.tracks)
+    for (let k = 0; k < tr.times.length; k++) {
+      t.add(tr.times[k]);
+      if (k > 0) t.add((tr.times[k] + tr.times[k - 1]) / 2);
+    }
+  return [...t];
 }

@@ -16,6 +16,7 @@
  * refused with an error naming the prop.
  */
 import { readFileSync } from 'node:fs';
+import { clipSampleTimes } from './fixtures';
 import { describe, expect, it } from 'vitest';
 import { DocumentError } from './errors';
 import { parseDocument } from './parse';
@@ -242,19 +243,6 @@ function mutate(kind: 'retype' | 'delete' | 'targeted', pick: Pick): Case {
   return { text: JSON.stringify(d), what: `${fmt(path)} = ${JSON.stringify(v)}` };
 }
 
-/** Up to 41 times over a clip's frames, plus every key time and the midpoints between keys. */
-function sampleTimes(clip: ImpulseDocument['clips'][number]): number[] {
-  const t = new Set<number>();
-  const span = clip.endFrame - clip.startFrame;
-  for (let k = 0; k <= 40; k++) t.add((clip.startFrame + (span * k) / 40) / clip.frameRate);
-  for (const tr of clip.tracks)
-    for (let k = 0; k < tr.times.length; k++) {
-      t.add(tr.times[k]);
-      if (k > 0) t.add((tr.times[k] + tr.times[k - 1]) / 2);
-    }
-  return [...t];
-}
-
 /** Problems downstream of an accepted document: non-finite poses or velocities, unusable mass. */
 function downstreamProblems(doc: ImpulseDocument): string[] {
   const p: string[] = [];
@@ -263,7 +251,7 @@ function downstreamProblems(doc: ImpulseDocument): string[] {
   const lin = { x: 0, y: 0, z: 0 }, ang = { x: 0, y: 0, z: 0 };
   for (const clip of doc.clips.length ? doc.clips : [null]) {
     const ev = new SceneEvaluator(doc, clip?.id);
-    for (const t of clip ? sampleTimes(clip) : [0]) {
+    for (const t of clip ? clipSampleTimes(clip) : [0]) {
       rigs.forEach((rig, ci) => {
         const pose = ev.characterLocalPose(ci, t, new Float64Array(TRS_STRIDE * rig.jointCount));
         if (!pose.every(Number.isFinite)) return void p.push(`clip "${clip?.name}" t=${t}: character ${ci} local pose not finite`);

@@ -23,6 +23,7 @@ import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { build } from 'esbuild';
 import { readAsset as asset } from '../node/assets';
+import { clipSampleTimes } from '../document/fixtures';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ImportResult } from './importGltf';
 import { packGlb, unpackGlb } from './testkit';
@@ -363,19 +364,6 @@ function mutate(base: Uint8Array, kind: Mutation, r: () => number): { bytes: Uin
   }
 }
 
-/** Up to 41 sample times over a clip's frames, plus every key time and the midpoints between keys. */
-function sampleTimes(clip: ImportResult['clips'][number]): number[] {
-  const t = new Set<number>();
-  const span = clip.endFrame - clip.startFrame;
-  for (let k = 0; k <= 40; k++) t.add((clip.startFrame + (span * k) / 40) / clip.frameRate);
-  for (const tr of clip.tracks)
-    for (let k = 0; k < tr.times.length; k++) {
-      t.add(tr.times[k]);
-      if (k > 0) t.add((tr.times[k] + tr.times[k - 1]) / 2);
-    }
-  return [...t];
-}
-
 /**
  * What an accepted import must also satisfy downstream: as a document it is
  * valid, and evaluating every clip (local poses, joint world matrices, prop
@@ -396,7 +384,7 @@ function downstreamProblems(r: ImportResult): string[] {
   const clips = doc.clips.length ? doc.clips : [null];
   for (const clip of clips) {
     const ev = new SceneEvaluator(doc, clip?.id);
-    for (const t of clip ? sampleTimes(clip) : [0]) {
+    for (const t of clip ? clipSampleTimes(clip) : [0]) {
       rigs.forEach((rig, ci) => {
         const pose = ev.characterLocalPose(ci, t, new Float64Array(TRS_STRIDE * rig.jointCount));
         for (let i = 0; i < pose.length; i++) if (!Number.isFinite(pose[i])) return void p.push(`clip "${clip?.name}" t=${t}: character ${ci} joint ${Math.floor(i / TRS_STRIDE)} local pose ${pose[i]}`);
