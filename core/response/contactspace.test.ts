@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { ImpulseSolution, ImpulseSolver } from './index';
 import type { ContactInput, JointInput, RigidBodyInput, SolveOptions } from './index';
-import { approachingContact, dot, kineticEnergy, len, makeChain, makeLyingRagdoll, randomBody, relativeVelocity, seededRandom, v3 } from './fixtures';
+import { approachingContact, dot, kineticEnergy, len, makeChain, makeSimIsland, relativeVelocity, seededRandom, v3 } from './fixtures';
 
 // The contact-space solve (`ImpulseSolver.contactSpace`, default): each
 // contact-state pass without eliminated bodies gathers its Schur complement
@@ -14,28 +14,7 @@ import { approachingContact, dot, kineticEnergy, len, makeChain, makeLyingRagdol
 
 const jointsOnly = (b: RigidBodyInput[], j: JointInput[]) => new ImpulseSolver().solve(b, j, []);
 
-/** A ragdoll with some ground contacts, a few free props and contacts between parts and props (the simulator's island). */
-function island(seed: number, friction: number, eps: number) {
-  const rand = seededRandom(seed);
-  const r = makeLyingRagdoll(rand, 2, { restitution: eps, friction, approachMps: 0.4, driftMps: 0.3, spinRadPerSec: 0.5, solveJoints: jointsOnly });
-  const bodies = r.bodies;
-  const contacts: ContactInput[] = r.contacts.filter(() => rand() < 0.6);
-  const nProps = 2 + Math.floor(rand() * 4);
-  for (let k = 0; k < nProps; k++) {
-    const part = Math.floor(rand() * 20);
-    const b = randomBody(rand, bodies[part].centerOfMass);
-    b.restitution = rand() < 0.5 ? eps : 0.5 * eps;
-    b.friction = friction;
-    bodies.push(b);
-    const n = 1 + Math.floor(rand() * 3);
-    for (let c = 0; c < n; c++) contacts.push(approachingContact(bodies, bodies.length - 1, rand() < 0.8 ? part : -1, rand));
-  }
-  for (let k = 0; k < 3; k++) {
-    const a = Math.floor(rand() * 20), b = Math.floor(rand() * 20);
-    if (a !== b) contacts.push(approachingContact(bodies, a, b, rand));
-  }
-  return { bodies, joints: r.joints, contacts };
-}
+const island = (seed: number, friction: number, eps: number) => makeSimIsland(seed, friction, eps, jointsOnly);
 
 function gammaOf(bodies: readonly RigidBodyInput[], c: ContactInput): number {
   const gA = bodies[c.bodyA].friction ?? 0, gB = c.bodyB >= 0 ? (bodies[c.bodyB].friction ?? 0) : 0;

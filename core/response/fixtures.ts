@@ -8,6 +8,7 @@ import type { ImpulseSolution } from './solver';
  * quantities the tests check (momentum, kinetic energy, point velocities).
  */
 
+import { mulberry32 } from '../math/random';
 export { mulberry32 as seededRandom } from '../math/random';
 
 export function v3(x: number, y: number, z: number): Vec3Like {
@@ -275,4 +276,28 @@ export function makeBoxOnPlane(hx: number, hy: number, hz: number, vy: number, r
   const contacts: ContactInput[] = [];
   for (const sx of [-1, 1]) for (const sz of [-1, 1]) contacts.push({ bodyA: 0, bodyB: -1, point: v3(sx * hx, 0, sz * hz), normal: v3(0, 1, 0) });
   return { bodies, contacts };
+}
+
+/** A ragdoll with some ground contacts, a few free props and contacts between parts and props (the simulator's island); `solveJoints` brings the lying ragdoll's joints to rest first. */
+export function makeSimIsland(seed: number, friction: number, eps: number, solveJoints: (b: RigidBodyInput[], j: JointInput[]) => ImpulseSolution): { bodies: RigidBodyInput[]; joints: JointInput[]; contacts: ContactInput[] } {
+  const rand = mulberry32(seed);
+  const r = makeLyingRagdoll(rand, 2, { restitution: eps, friction, approachMps: 0.4, driftMps: 0.3, spinRadPerSec: 0.5, solveJoints });
+  const bodies = r.bodies;
+  const contacts: ContactInput[] = r.contacts.filter(() => rand() < 0.6);
+  const nProps = 2 + Math.floor(rand() * 4);
+  for (let k = 0; k < nProps; k++) {
+    const part = Math.floor(rand() * 20);
+    const b = randomBody(rand, bodies[part].centerOfMass);
+    b.restitution = rand() < 0.5 ? eps : 0.5 * eps;
+    b.friction = friction;
+    bodies.push(b);
+    const n = 1 + Math.floor(rand() * 3);
+    for (let c = 0; c < n; c++) contacts.push(approachingContact(bodies, bodies.length - 1, rand() < 0.8 ? part : -1, rand));
+  }
+  // part against part (self-contact)
+  for (let k = 0; k < 3; k++) {
+    const a = Math.floor(rand() * 20), b = Math.floor(rand() * 20);
+    if (a !== b) contacts.push(approachingContact(bodies, a, b, rand));
+  }
+  return { bodies, joints: r.joints, contacts };
 }

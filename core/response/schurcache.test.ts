@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ImpulseSolution, ImpulseSolver } from './index';
 import type { ContactInput, JointInput, RigidBodyInput, SolveOptions } from './index';
-import { approachingContact, makeLyingRagdoll, randomBody, seededRandom } from './fixtures';
+import { makeSimIsland } from './fixtures';
 
 // The path-based Schur build keeps the rows of the previous pass of the
 // contact-state loop that did not change (same G, J, bodies; same tree
@@ -10,29 +10,7 @@ import { approachingContact, makeLyingRagdoll, randomBody, seededRandom } from '
 
 const jointsOnly = (b: RigidBodyInput[], j: JointInput[]) => new ImpulseSolver().solve(b, j, []);
 
-/** A ragdoll with some ground contacts, a few free props and contacts between parts and props (the simulator's island). */
-function island(seed: number, friction: number, eps: number) {
-  const rand = seededRandom(seed);
-  const r = makeLyingRagdoll(rand, 2, { restitution: eps, friction, approachMps: 0.4, driftMps: 0.3, spinRadPerSec: 0.5, solveJoints: jointsOnly });
-  const bodies = r.bodies;
-  const contacts: ContactInput[] = r.contacts.filter(() => rand() < 0.6);
-  const nProps = 2 + Math.floor(rand() * 4);
-  for (let k = 0; k < nProps; k++) {
-    const part = Math.floor(rand() * 20);
-    const b = randomBody(rand, bodies[part].centerOfMass);
-    b.restitution = rand() < 0.5 ? eps : 0.5 * eps;
-    b.friction = friction;
-    bodies.push(b);
-    const n = 1 + Math.floor(rand() * 3);
-    for (let c = 0; c < n; c++) contacts.push(approachingContact(bodies, bodies.length - 1, rand() < 0.8 ? part : -1, rand));
-  }
-  // part against part (self-contact)
-  for (let k = 0; k < 3; k++) {
-    const a = Math.floor(rand() * 20), b = Math.floor(rand() * 20);
-    if (a !== b) contacts.push(approachingContact(bodies, a, b, rand));
-  }
-  return { bodies, joints: r.joints, contacts };
-}
+const island = (seed: number, friction: number, eps: number) => makeSimIsland(seed, friction, eps, jointsOnly);
 
 describe('Schur row reuse across contact-state passes', () => {
   it('gives bit-identical answers to rebuilding every row (seed 9100, 200 islands, Coulomb / rough / frictionless, three models, schur and auto groups)', () => {
