@@ -12,17 +12,20 @@
  * (relative to the clip start) within the bake's tolerance for each channel
  * it reports within tolerance, plus float32 rounding of the values.
  *
- * Keys closer than float32 can tell apart at their time (the document allows
- * 1e-9 s) are left out: the exporter writes them as equal float32 times,
- * which glTF forbids and the importer refuses (reported to the bake owner;
- * e.g. translation keys at 54 s and 54.000000004 s). So are cubic tangents
- * steeper than 10 units/s: the exporter rounds key times to float32 (0.3 s
- * becomes 0.30000001192 s) and a 1e6/s slope moves the value by ~1e-2,
- * which the bake's reported error does not include (reported as well).
+ * Keys come as close as float64 neighbours (the document allows 1e-9 s
+ * apart; float32 cannot tell most of these apart) and cubic tangents reach
+ * 1e6 units/s, so keys that collapse into one float32 time and the value
+ * shift from rounding key times to float32 are covered (repro/float32-times).
+ * The file's time axis is float32: the replay compares at float32 times τ
+ * (frames and half frames rounded), our evaluation at start + τ, stepped
+ * keys moved to the float32 at or below them where the bake writes their
+ * jump (float32StepReference).
  */
 import { describe, expect, it } from 'vitest';
 import { bakeClip, toleranceFor } from './bake';
 import { exportGlb } from './exportGlb';
+import { float32Up } from './time32';
+import { float32StepReference } from './testkit';
 import { SceneEvaluator } from '../anim/evaluate';
 import { createEmptyDocument, defaultCollision, defaultMaterial } from '../document/defaults';
 import { boxMesh } from '../document/fixtures';
@@ -41,10 +44,12 @@ function track(r: () => number, pick: Pick, path: TrackPath, clipStart: number, 
   const spacing = pick(3);
   const span = Math.max(clipEnd - clipStart, 0.1);
   let t = clipStart + [-0.5, 0, 0.3, 1.2][pick(4)] * span;
+  // Close keys (a few ms down to just over the document's 1e-9 s) where float32 steps are far wider: 54 s into a long clip.
+  if (spacing === 0 && span > 60 && pick(2) === 0) t = clipStart + 54;
   const times: number[] = [];
   for (let k = 0; k < n; k++) {
     times.push(t);
-    t += spacing === 0 ? 1e-3 * (1 + pick(3)) : spacing === 1 ? (span / n) * (0.2 + r()) : 10 * span;
+    t += spacing === 0 ? [1e-3 * (1 + pick(3)), 4e-9, 1.5e-9, 1e-6][pick(4)] : spacing === 1 ? (span / n) * (0.2 + r()) : 10 * span;
   }
   const stride = path === 'rotation' ? 4 : 3;
   const groups = interpolation === 'cubic' ? 3 : 1;
@@ -64,7 +69,7 @@ function track(r: () => number, pick: Pick, path: TrackPath, clipStart: number, 
       } else if (path === 'rotation') for (let c = 0; c < 4; c++) values.push((r() - 0.5) * 2);
       else if (path === 'scale' && (groups === 1 || g === 1)) for (let c = 0; c < 3; c++) values.push((r() < 0.1 ? -1 : 1) * (0.01 + r() * 3));
       else if (groups === 1 || g === 1) for (let c = 0; c < 3; c++) values.push((r() * 2 - 1) * mag);
-      else for (let c = 0; c < 3; c++) values.push((r() * 2 - 1) * Math.min(mag, 10)); // tangents: at most 10 units/s
+      else for (let c = 0; c < 3; c++) values.push((r() * 2 - 1) * [10, 1e3, 1e6][pick(3)]); // tangents up to 1e6 units/s
     }
   return { target: { kind: 'prop', prop: 'p' }, path, interpolation, times, values };
 }
@@ -90,7 +95,7 @@ function replayError(doc: ImpulseDocument, imported: ImpulseDocument, startSec: 
   const pa = new Float64Array(10), pb = new Float64Array(10);
   const err = [0, 0, 0];
   for (let h = 0; h <= 2 * frames; h++) {
-    const t = h / 2 / fps;
+    const t = Math.fround(h / 2 / fps);
     a.propTransform(0, startSec + t, pa);
     b.propTransform(0, t, pb);
     // Beyond the tolerance, allow the float32 rounding of the written value (2^-24 relative, twice).
@@ -121,7 +126,7 @@ describe('bake + export fuzzing with adversarial valid documents', () => {
             const { times, values } = ch.curve;
             if (!values.every(Number.isFinite) || !times.every(Number.isFinite)) throw new Error(`${ch.path}: non-finite keys`);
             for (let k = 0; k < times.length; k++)
-              if (times[k] < -1e-9 || times[k] > baked.durationSec + 1e-9 || (k > 0 && !(times[k] > times[k - 1]))) throw new Error(`${ch.path}: key ${k} at ${times[k]} s (clip ${baked.durationSec} s)`);
+              if (times[k] < -1e-9 || times[k] > float32Up(baked.durationSec) || (k > 0 && !(times[k] > times[k - 1]))) throw new Error(`${ch.path}: key ${k} at ${times[k]} s (clip ${baked.durationSec} s)`);
           }
           const glb = await exportGlb(doc, { baked: [baked] });
           const imp = await importGltf(glb, 'out.glb');
@@ -131,7 +136,7 @@ describe('bake + export fuzzing with adversarial valid documents', () => {
           back.activeClip = imp.clips[0]?.id ?? '';
           if (back.props.length !== 1) throw new Error(`re-imported ${back.props.length} props`);
           if (imp.clips.length === 0) back.clips = [];
-          const err = replayError(doc, back, baked.startTimeSec, clip.endFrame - clip.startFrame, clip.frameRate);
+          const err = replayError(float32StepReference(doc, baked.startTimeSec), back, baked.startTimeSec, clip.endFrame - clip.startFrame, clip.frameRate);
           const paths = ['translation', 'rotation', 'scale'] as const;
           paths.forEach((p, i) => {
             const ch = baked.channels.find((x) => x.path === p)!;

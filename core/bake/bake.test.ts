@@ -6,6 +6,7 @@ import { randomTrack, rng } from '../anim/testkit';
 import { SceneEvaluator, TRS_STRIDE } from '../anim';
 import { BakeError, bakeClip, bakeDocument, pruneStaticChannels, withClipLength, type BakedClip, type Tolerances } from './bake';
 import { evaluateCurve, valueError } from './reduce';
+import { float32Up } from './time32';
 
 const PATHS: TrackPath[] = ['translation', 'rotation', 'scale'];
 const INTERPS: Interpolation[] = ['step', 'linear', 'cubic'];
@@ -192,7 +193,7 @@ describe('bakeClip', () => {
     expect(baked.channels.every((c) => c.curve.times.length === 1)).toBe(true);
     const sized = withClipLength(baked);
     const ends = sized.channels.map((c) => c.curve.times[c.curve.times.length - 1]);
-    expect(Math.max(...ends)).toBe(baked.durationSec);
+    expect(Math.max(...ends), 'the clip end as the float32 at or above it (glTF stores float32 times)').toBe(float32Up(baked.durationSec));
     const first = sized.channels[0];
     const dims = first.path === 'rotation' ? 4 : 3;
     expect(Array.from(first.curve.values.subarray(dims)), 'the added key repeats the value').toEqual(Array.from(first.curve.values.subarray(0, dims)));

@@ -23,11 +23,26 @@
  *
  * Every-frame mode is literal: one key per frame for every channel the clip
  * animates (has a track for), whether or not it moves.
+ *
+ * Time axis: glTF stores key times as float32, so the bake samples, fits and
+ * measures on float32 relative times τ (see time32.ts), comparing the curve
+ * as written with our evaluation at document time start + τ. Frames round to
+ * the nearest float32, the clip's end up (the file covers the whole clip),
+ * a track's key times down (a time played at or after a key sees it).
+ * Samples that fall on the same float32 time, or closer than
+ * MIN_KEY_INTERVAL_SEC, are one sample (the later one wins: keys closer than
+ * float32 can tell apart become one key, and their error is measured like
+ * any other), so baked key times strictly increase as stored. Reported errors are measured at those float32 times with the
+ * values rounded to float32 and the interpolation written. One exception: a
+ * stepped track is sampled at a key's own time for the anchor of that key,
+ * so its jump is placed at the float32 time at or below it instead of
+ * counting the jump as error within the float32 step where it lies.
  */
 import type { Clip, ImpulseDocument, TrackPath } from '../document/types';
 import { SceneEvaluator, TRS_STRIDE } from '../anim';
 import type { TrackSampler } from '../anim';
-import { type ChannelKind, type DenseSignal, type KeyCurve, type ReduceResult, keysAtEverySample, reduceSignal, toFloat32Curve } from './reduce';
+import { type ChannelKind, type DenseSignal, type KeyCurve, type ReduceResult, curveError, keysAtEverySample, reduceSignal, toFloat32Curve } from './reduce';
+import { float32Down, float32Up, keyFollows, nextKeyTime32 } from './time32';
 
 export interface Tolerances {
   /** Metres. */
@@ -123,7 +138,8 @@ function frameTimes(clip: Clip): Float64Array {
 
 /**
  * Dense grid for one track: frames ∪ the track's key times inside the clip,
- * with `sub` check points between neighbours. Relative times.
+ * with `sub` check points between neighbours. Relative float32 times,
+ * strictly increasing (see the module comment).
  */
 function denseGrid(clip: Clip, sampler: TrackSampler | null, start: number, sub: number): { times: Float64Array; preferred: Uint8Array; keyIndex: Int32Array } {
   const frames = frameTimes(clip);
@@ -154,28 +170,50 @@ function denseGrid(clip: Clip, sampler: TrackSampler | null, start: number, sub:
     }
   }
   const m = anchors.length;
-  const n = m + (m - 1) * sub;
-  const times = new Float64Array(n);
-  const preferred = new Uint8Array(n);
-  const keyIndex = new Int32Array(n).fill(-1);
-  let i = 0;
+  const cap = 2 * m + (m - 1) * sub; // anchors, the float32 after each key anchor, check points
+  const times = new Float64Array(cap);
+  const preferred = new Uint8Array(cap);
+  const keyIndex = new Int32Array(cap).fill(-1);
+  const isAnchor = new Uint8Array(cap);
+  let n = 0;
+  // Appends a float32 time. A sample that does not follow the previous one
+  // (same float32, or closer than MIN_KEY_INTERVAL_SEC) is dropped; an anchor
+  // instead drops the samples after the last anchor that it does not follow,
+  // then replaces that anchor if it does not follow it either (the later wins).
+  const push = (t: number, anchor: boolean, key: number) => {
+    if (n > 0 && !keyFollows(times[n - 1], t)) {
+      if (!anchor) return;
+      while (n > 0 && !isAnchor[n - 1] && !keyFollows(times[n - 1], t)) n--;
+      if (n > 0 && !keyFollows(times[n - 1], t)) {
+        n--;
+        t = Math.max(t, times[n]);
+      }
+    }
+    isAnchor[n] = anchor ? 1 : 0;
+    times[n] = t;
+    preferred[n] = anchor || key === -2 ? 1 : 0;
+    keyIndex[n] = key < 0 ? -1 : key;
+    n++;
+  };
   for (let a = 0; a < m; a++) {
-    times[i] = anchors[a];
-    preferred[i] = 1;
-    keyIndex[i] = keyOf[a];
-    i++;
+    const ta = anchors[a];
+    const t32 = a === 0 ? 0 : a === m - 1 ? float32Up(ta) : keyOf[a] >= 0 ? float32Down(ta) : Math.fround(ta);
+    push(t32, true, keyOf[a]);
+    // The float32 right after a key: where the file can show what the curve does
+    // just after the key (a kink, or keys closer than float32 steps merged into one).
+    if (keyOf[a] >= 0 && a > 0 && a + 1 < m) push(nextKeyTime32(times[n - 1]), false, -2);
     if (a + 1 < m) {
-      const t0 = anchors[a], dt = anchors[a + 1] - t0;
-      for (let s = 1; s <= sub; s++) times[i++] = t0 + (dt * s) / (sub + 1);
+      const dt = anchors[a + 1] - ta;
+      for (let s = 1; s <= sub; s++) push(Math.fround(ta + (dt * s) / (sub + 1)), false, -1);
     }
   }
-  return { times, preferred, keyIndex };
+  return { times: times.slice(0, n), preferred: preferred.slice(0, n), keyIndex: keyIndex.slice(0, n) };
 }
 
 /**
  * Samples a track over the grid: values, and slopes (one-sided at the track's
- * keys). Grid points on a key are sampled at the key's own time, so a stepped
- * or kinked curve is seen exactly as its keys say (relative + start may round).
+ * keys), at document time start + τ. Grid points on a key of a stepped track
+ * are sampled at the key's own time (module comment).
  */
 function sampleTrack(sampler: TrackSampler, grid: { times: Float64Array; keyIndex: Int32Array }, start: number, dims: number): { values: Float64Array; slopeIn: Float64Array; slopeOut: Float64Array } {
   const n = grid.times.length;
@@ -184,7 +222,8 @@ function sampleTrack(sampler: TrackSampler, grid: { times: Float64Array; keyInde
   const slopeOut = new Float64Array(n * dims);
   for (let i = 0; i < n; i++) {
     const key = grid.keyIndex[i];
-    const t = key >= 0 ? sampler.times[key] : grid.times[i] + start;
+    // Our curve where the file plays it (float32 time); a stepped track's key anchor at the key itself.
+    const t = key >= 0 && sampler.interpolation === 'step' ? sampler.times[key] : grid.times[i] + start;
     sampler.valueAt(t, values, i * dims);
     if (key >= 0) {
       sampler.derivativeAt(t - SIDE_SEC, slopeIn, i * dims);
@@ -233,7 +272,11 @@ function cubicRaw(sampler: TrackSampler, tAbs: number, dims: number, p: Float64A
 /**
  * The track's own keys limited to the clip (relative times): inner keys kept
  * as they are, plus keys at the clip's ends carrying the curve's value there
- * (and its derivative as tangents), which reproduces the curve exactly.
+ * (and its derivative as tangents), which reproduces the curve exactly up to
+ * the float32 key times: inner keys move to the float32 at or below them, the
+ * end to the float32 at or above the clip's end, and keys that land on one
+ * float32 time are merged (in-tangent of the first, value and out-tangent of
+ * the last). The result is a candidate, checked like any other.
  */
 function originalCurve(sampler: TrackSampler, start: number, duration: number, dims: number): KeyCurve {
   const interp = sampler.interpolation;
@@ -272,7 +315,7 @@ function originalCurve(sampler: TrackSampler, start: number, duration: number, d
   for (let k = 0; k < sampler.keyCount; k++) {
     const tk = sampler.times[k] - start;
     if (!(tk > eps && tk < duration - eps)) continue;
-    times.push(tk);
+    times.push(float32Down(tk));
     const base = values.length;
     for (let c = 0; c < stride; c++) values.push(sampler.values[k * stride + c]);
     // A curve's first key has no segment before it: its in-tangent is unused by
@@ -281,11 +324,24 @@ function originalCurve(sampler: TrackSampler, start: number, duration: number, d
     if (cubic && k === sampler.keyCount - 1) for (let c = 0; c < dims; c++) values[base + 2 * dims + c] = 0;
     firstInner = false;
   }
-  boundary(duration, -1);
+  boundary(float32Up(duration), -1);
+  // Merge keys that share a float32 time (times are non-decreasing here).
+  let n = 0;
+  for (let k = 0; k < times.length; k++) {
+    if (n > 0 && !keyFollows(times[n - 1], times[k])) {
+      // Keep the first key's in-tangent, take this key's value and out-tangent.
+      const from = cubic ? dims : 0;
+      for (let c = from; c < stride; c++) values[(n - 1) * stride + c] = values[k * stride + c];
+      continue;
+    }
+    times[n] = times[k];
+    for (let c = 0; c < stride; c++) values[n * stride + c] = values[k * stride + c];
+    n++;
+  }
   return {
     interpolation: interp === 'step' ? 'STEP' : interp === 'linear' ? 'LINEAR' : 'CUBICSPLINE',
-    times: Float64Array.from(times),
-    values: Float64Array.from(values),
+    times: Float64Array.from(times.slice(0, n)),
+    values: Float64Array.from(values.slice(0, n * stride)),
   };
 }
 
@@ -309,13 +365,27 @@ function bakeChannel(
   const dims = kind === 'rotation' ? 4 : 3;
   const { mode, tol, sub, start, duration } = options;
   if (mode === 'every-frame') {
-    const times = frameTimes(clip);
-    const values = new Float64Array(times.length * dims);
-    for (let i = 0; i < times.length; i++) {
-      if (sampler) sampler.valueAt(times[i] + start, values, i * dims);
-      else for (let c = 0; c < dims; c++) values[i * dims + c] = rest[restOffset + c];
+    const frames = frameTimes(clip);
+    // Float32 frame times (the end rounded up); frames that share one keep the later.
+    const times = new Float64Array(frames.length);
+    const frameOf = new Int32Array(frames.length);
+    let n = 0;
+    for (let i = 0; i < frames.length; i++) {
+      const t = i === 0 ? 0 : i === frames.length - 1 ? float32Up(frames[i]) : Math.fround(frames[i]);
+      if (n > 0 && !keyFollows(times[n - 1], t)) n--;
+      frameOf[n] = i;
+      times[n++] = t;
     }
-    return { target, path, curve: keysAtEverySample({ kind, times, values }), maxError: 0, method: sampler ? 'every-frame' : 'static' };
+    const signal: DenseSignal = { kind, times: times.slice(0, n), values: new Float64Array(n * dims) };
+    // A stepped track is sampled at the frame itself (a key on a frame holds from that frame on).
+    const exactFrames = sampler !== null && sampler.interpolation === 'step';
+    for (let i = 0; i < n; i++) {
+      if (sampler) sampler.valueAt((exactFrames ? frames[frameOf[i]] : signal.times[i]) + start, signal.values, i * dims);
+      else for (let c = 0; c < dims; c++) signal.values[i * dims + c] = rest[restOffset + c];
+    }
+    const curve = keysAtEverySample(signal);
+    // The keys hold our values at their times up to float32 rounding of the values.
+    return { target, path, curve, maxError: curveError(curve, signal), method: sampler ? 'every-frame' : 'static' };
   }
   if (!sampler) return { target, path, curve: staticCurve(rest, restOffset, dims), maxError: 0, method: 'static' };
   if (duration === 0) {
@@ -334,12 +404,16 @@ function bakeChannel(
     const sampled = sampleTrack(sampler, grid, start, dims);
     const signal: DenseSignal = { kind, times: grid.times, values: sampled.values, slopeIn: sampled.slopeIn, slopeOut: sampled.slopeOut, preferred: grid.preferred };
     // Independent check points midway between the samples.
-    const m = grid.times.length - 1;
-    const check = { times: new Float64Array(m), values: new Float64Array(m * dims) };
-    for (let i = 0; i < m; i++) {
-      check.times[i] = 0.5 * (grid.times[i] + grid.times[i + 1]);
-      sampler.valueAt(check.times[i] + start, check.values, i * dims);
+    // (float32 times; one that rounds onto a sample is that sample, already checked).
+    const gm = grid.times.length - 1;
+    const checkTimes = new Float64Array(gm);
+    let m = 0;
+    for (let i = 0; i < gm; i++) {
+      const t = Math.fround(0.5 * (grid.times[i] + grid.times[i + 1]));
+      if (t > grid.times[i] && t < grid.times[i + 1]) checkTimes[m++] = t;
     }
+    const check = { times: checkTimes.slice(0, m), values: new Float64Array(m * dims) };
+    for (let i = 0; i < m; i++) sampler.valueAt(check.times[i] + start, check.values, i * dims);
     const res = reduceSignal(signal, { tolerance, original, check, rest: restValue });
     if (!best || res.maxError < best.maxError) best = res;
     if (res.maxError <= tolerance) break;
@@ -440,13 +514,19 @@ export function pruneStaticChannels(clips: BakedClip[]): BakedClip[] {
  */
 export function withClipLength(clip: BakedClip): BakedClip {
   if (!(clip.durationSec > 0) || clip.channels.length === 0) return clip;
-  for (const ch of clip.channels) if (ch.curve.times[ch.curve.times.length - 1] >= clip.durationSec) return clip;
-  // Only one-key (LINEAR) channels end before the clip does: repeat the key at the end.
-  const [first, ...rest] = clip.channels;
+  const end = float32Up(clip.durationSec);
+  for (const ch of clip.channels) if (ch.curve.times[ch.curve.times.length - 1] >= end) return clip;
+  // Repeat a one-key channel's key at the end (a baked clip's channels end at
+  // the clip's end unless they are one key; a hand-made one may have none).
+  const at = clip.channels.findIndex((ch) => ch.curve.times.length === 1);
+  if (at < 0) return clip;
+  const first = clip.channels[at];
   const c = first.curve;
   const values = new Float64Array(2 * c.values.length);
   values.set(c.values);
   values.set(c.values, c.values.length);
-  const curve: KeyCurve = { interpolation: 'LINEAR', times: Float64Array.of(c.times[0], clip.durationSec), values };
-  return { ...clip, channels: [{ ...first, curve }, ...rest] };
+  const curve: KeyCurve = { interpolation: 'LINEAR', times: Float64Array.of(c.times[0], end), values };
+  const channels = clip.channels.slice();
+  channels[at] = { ...first, curve };
+  return { ...clip, channels };
 }

@@ -38,6 +38,8 @@
  * and accessor bounds as the shortest decimal of their float32 value,
  * default-valued fields left out.
  */
+import { MIN_KEY_INTERVAL_SEC } from '../document/validate';
+import { keyFollows } from './time32';
 import { type Accessor, type Buffer, Document, Format, type GLTF, type Material as GltfMaterial, type Node, type Skin, WebIO } from '@gltf-transform/core';
 import { KHRMeshQuantization } from '@gltf-transform/extensions';
 import type { Character, ImpulseDocument, Material, Prop, SkinnedMesh, Transform } from '../document/types';
@@ -312,6 +314,9 @@ export function buildGltfDocument(src: ImpulseDocument, options: ExportOptions =
         throw new ExportError(`clip "${clip.name}": ${ch.path} channel targets ${which}, which the document does not have`);
       }
       const times = Float32Array.from(ch.curve.times);
+      for (let k = 1; k < times.length; k++)
+        if (!keyFollows(times[k - 1], times[k]))
+          throw new ExportError(`clip "${clip.name}": ${ch.path} keys ${k - 1} and ${k} at ${ch.curve.times[k - 1]} s and ${ch.curve.times[k]} s are not ${MIN_KEY_INTERVAL_SEC} s apart as float32 (glTF needs increasing times)`);
       const key = times.join(',');
       let input = inputs.get(key);
       if (!input) {
@@ -323,6 +328,8 @@ export function buildGltfDocument(src: ImpulseDocument, options: ExportOptions =
       anim.addSampler(sampler).addChannel(doc.createAnimationChannel().setTargetNode(node).setTargetPath(ch.path).setSampler(sampler));
     }
   }
+  // A document with nothing to write has no binary data: glTF forbids a buffer without byteLength.
+  if (buffer.listParents().every((p) => p === doc.getRoot())) buffer.dispose();
   return { document: doc, characterNodes, jointNodes, propNodes, clips };
 }
 
@@ -359,6 +366,8 @@ export function minimizeGltfJson(json: GLTF.IGLTF): GLTF.IGLTF {
     }
   }
   for (const v of json.bufferViews ?? []) if (v.byteOffset === 0) delete v.byteOffset;
+  // glTF forbids empty arrays: a scene of an empty document has no nodes.
+  for (const sc of (json.scenes ?? []) as { nodes?: number[] }[]) if (sc.nodes && sc.nodes.length === 0) delete sc.nodes;
   for (const an of json.animations ?? []) for (const s of an.samplers) if (s.interpolation === 'LINEAR') delete s.interpolation;
   for (const n of json.nodes ?? []) {
     n.translation = roundAll(n.translation) as GLTF.INode['translation'];

@@ -25,6 +25,7 @@
  */
 
 import { slerpFlat } from '../math/quat';
+import { keyFollows } from './time32';
 
 export type ChannelKind = 'vector' | 'rotation';
 export type GltfInterpolation = 'STEP' | 'LINEAR' | 'CUBICSPLINE';
@@ -452,17 +453,32 @@ export function curveBytes(curve: KeyCurve): number {
 }
 
 /**
- * Rounds the values to float32, as they will be stored. Times stay exact:
- * glTF stores them as float32 too, which moves a key by at most half an ulp
- * (6e-8 s at 1 s); checking against rounded times would instead reject an
- * exact stepped curve for the sliver of time between its rounded and its true
- * key time.
+ * Rounds times and values to float32, as they will be stored. Keys whose
+ * times round to one float32 (or closer than MIN_KEY_INTERVAL_SEC) are merged (the first key's in-tangent, the
+ * last key's value and out-tangent), so stored times strictly increase as
+ * glTF requires. The bake hands in float32 times already (its samples are
+ * float32 times, see bake.ts), where this changes no time.
  */
 export function toFloat32Curve(curve: KeyCurve): KeyCurve {
+  const t32 = Float32Array.from(curve.times);
+  const v = Float64Array.from(Float32Array.from(curve.values));
+  const n = t32.length;
+  const stride = n > 0 ? v.length / n : 0;
+  const dims = curve.interpolation === 'CUBICSPLINE' ? stride / 3 : 0;
+  let m = 0;
+  for (let k = 0; k < n; k++) {
+    if (m > 0 && !keyFollows(t32[m - 1], t32[k])) {
+      for (let c = dims; c < stride; c++) v[(m - 1) * stride + c] = v[k * stride + c];
+      continue;
+    }
+    t32[m] = t32[k];
+    if (m !== k) for (let c = 0; c < stride; c++) v[m * stride + c] = v[k * stride + c];
+    m++;
+  }
   return {
     interpolation: curve.interpolation,
-    times: Float64Array.from(curve.times),
-    values: Float64Array.from(Float32Array.from(curve.values)),
+    times: Float64Array.from(t32.subarray(0, m)),
+    values: m === n ? v : v.slice(0, m * stride),
   };
 }
 
