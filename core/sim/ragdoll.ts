@@ -39,6 +39,13 @@ export interface RagdollOptions {
   twistLimitRad?: number;
   restitution?: number;
   friction?: number;
+  /**
+   * Joint friction: the relative angular velocity of the two bodies of a
+   * joint decays as exp(−c t), c in s⁻¹ (default 4). Momentum-conserving and
+   * dissipative; it lets a ragdoll lying on the ground come to rest (a limb
+   * between two ball joints has a free spin otherwise).
+   */
+  jointDampingPerSec?: number;
 }
 
 export interface RagdollPart {

@@ -308,6 +308,8 @@ const enum HitKind {
 const MAX_SUBSTEPS = 16;
 /** Rounds of ragdoll ground contacts added after a solve (one per part and round, the deepest first). */
 const MAX_ACTIVE_SET_ROUNDS = 4;
+/** Ragdoll vertices closer to the ground than this (m) are in resting contact (they may not approach it at all). */
+const RAGDOLL_GROUND_SLOP = 5e-4;
 /** Largest triangle count of a character body-part cluster. */
 const CLUSTER_TRIS = 48;
 /** Joint limits engage their velocity constraint this close to the limit. */
@@ -401,6 +403,8 @@ export class SimWorld {
   private readonly bodySize: Float64Array;
   private readonly opts: Required<Omit<WorldOptions, 'clipId' | 'ragdoll' | 'dynamic' | 'startTimeSec'>>;
   private readonly solver = new ImpulseSolver();
+  /** Ragdoll joint friction, s⁻¹ (RagdollOptions.jointDampingPerSec). */
+  private readonly jointDamping: number;
   private readonly ignore: { a: string; aj: number; b: string; bj: number }[];
 
   // hits (flat, grow-only)
@@ -433,6 +437,8 @@ export class SimWorld {
     if (!(stepHz > 0 && Number.isFinite(stepHz))) throw new SimulationError(`stepHz must be a positive number (got ${stepHz})`);
     const perFrame = Math.max(1, Math.round(stepHz / this.frameRate));
     this.stepSec = 1 / (this.frameRate * perFrame);
+    this.jointDamping = options.ragdoll?.jointDampingPerSec ?? 4;
+    if (!(this.jointDamping >= 0)) throw new SimulationError(`ragdoll.jointDampingPerSec must be a number ≥ 0 (got ${this.jointDamping})`);
     this.opts = {
       stepHz,
       restitutionThresholdMps: options.restitutionThresholdMps ?? 0.1,
@@ -1146,11 +1152,65 @@ export class SimWorld {
   private subStep(st: Float64Array, hs: number, timeSec: number): void {
     const B = this.bodies, on = this.active;
     for (let i = 0; i < this.dynCount; i++) if (this.awake[i] && on[i]) B.kickBody(st, i, 0.5 * hs);
+    this.dampJoints(st, hs);
     this.placeDynamic(st, this.P0);
     this.solveContacts(st, timeSec, hs, false);
     for (let i = 0; i < this.dynCount; i++) if (this.awake[i] && on[i]) B.driftBody(st, i, hs);
     this.correctJoints(st, false);
     for (let i = 0; i < this.dynCount; i++) if (this.awake[i] && on[i]) B.kickBody(st, i, 0.5 * hs);
+  }
+
+  /**
+   * Joint friction of the ragdolls: the relative angular velocity ωB − ωA of
+   * every joint decays by exp(−c·hs) (c = ragdoll.jointDampingPerSec) through
+   * equal and opposite angular impulses ∓J, J = (1 − e^{−c·hs}) K⁻¹ (ωB − ωA),
+   * K = I_A⁻¹ + I_B⁻¹. Total linear and angular momentum are kept and the
+   * kinetic energy can only drop; applied before the solve, like a force, so
+   * the joints and contacts of the solve still hold. Without it a limb held by
+   * two ball joints (the neck, a foot on its ankle) spins about the line
+   * through them for ever and the ragdoll never sleeps.
+   */
+  private dampJoints(st: Float64Array, hs: number): void {
+    const c = this.jointDamping;
+    if (c <= 0 || this.joints.length === 0) return;
+    const f = 1 - Math.exp(-c * hs);
+    const B = this.bodies, on = this.active;
+    for (const j of this.joints) {
+      const a = j.bodyA, b = j.bodyB;
+      if (!this.awake[a] || !this.awake[b] || !on[a] || !on[b]) continue;
+      B.angularVelocity(st, a, _a);
+      B.angularVelocity(st, b, _b);
+      const dx = _b[0] - _a[0], dy = _b[1] - _a[1], dz = _b[2] - _a[2];
+      if (dx * dx + dy * dy + dz * dz === 0) continue;
+      // K = I_A⁻¹ + I_B⁻¹ column by column
+      for (let k = 0; k < 3; k++) {
+        this.invInertiaTimes(st, a, k === 0 ? 1 : 0, k === 1 ? 1 : 0, k === 2 ? 1 : 0, _c);
+        this.invInertiaTimes(st, b, k === 0 ? 1 : 0, k === 1 ? 1 : 0, k === 2 ? 1 : 0, _d);
+        for (let r = 0; r < 3; r++) _k9[3 * k + r] = _c[r] + _d[r];
+      }
+      // x = K⁻¹ Δω by Cramer's rule (K symmetric positive definite)
+      const k0 = _k9[0], k1 = _k9[1], k2 = _k9[2], k3 = _k9[3], k4 = _k9[4], k5 = _k9[5], k6 = _k9[6], k7 = _k9[7], k8 = _k9[8];
+      const c0 = k4 * k8 - k7 * k5, c1 = k7 * k2 - k1 * k8, c2 = k1 * k5 - k4 * k2;
+      const det = k0 * c0 + k3 * c1 + k6 * c2;
+      if (!(det > 0)) continue;
+      const x = (c0 * dx + (k6 * k5 - k3 * k8) * dy + (k3 * k7 - k6 * k4) * dz) / det;
+      const y = (c1 * dx + (k0 * k8 - k6 * k2) * dy + (k6 * k1 - k0 * k7) * dz) / det;
+      const z = (c2 * dx + (k3 * k2 - k0 * k5) * dy + (k0 * k4 - k3 * k1) * dz) / det;
+      const sa = STATE_STRIDE * a + 10, sb = STATE_STRIDE * b + 10;
+      st[sa] += f * x;
+      st[sa + 1] += f * y;
+      st[sa + 2] += f * z;
+      st[sb] -= f * x;
+      st[sb + 1] -= f * y;
+      st[sb + 2] -= f * z;
+    }
+  }
+
+  /** out = I_world⁻¹ · (x, y, z) for body i. */
+  private invInertiaTimes(st: Float64Array, i: number, x: number, y: number, z: number, out: Float64Array): void {
+    const s = STATE_STRIDE * i + 3, m = this.bodies.moments;
+    rotateInv(_e, st, s, x, y, z);
+    rotate(out, 0, st, s, _e[0] / m[3 * i], _e[1] / m[3 * i + 1], _e[2] / m[3 * i + 2]);
   }
 
   /** Vertices of the bodies already at the end of the step, at fraction f of it (linear from their start of sub-step). */
@@ -1215,10 +1275,13 @@ export class SimWorld {
     // (the anchor corrections only translate): the later limit sweeps would find nothing either
     let turn = limits;
     for (let sweep = 0; sweep < 4; sweep++) {
+      let turned = false;
       if (turn && sweep < 3) {
         turn = false;
         for (let k = 0; k < J.length; k++) if (on[J[k].bodyA] && this.correctLimits(st, J[k])) turn = true;
+        turned = turn;
       }
+      if (sweep === 0 || turned) this.measureClearance(st);
       for (let k = 0; k < J.length; k++) if (on[J[k].bodyA]) this.correctAnchor(st, J[k]);
       for (let k = J.length - 1; k >= 0; k--) if (on[J[k].bodyA]) this.correctAnchor(st, J[k]);
     }
@@ -1265,8 +1328,22 @@ export class SimWorld {
     return y < limit ? y : Math.max(limit, y);
   }
 
-  /** Per dynamic body: held by the ground (a ground contact in its last solve, or lifted by the projection). */
-  private grounded = new Uint8Array(0);
+  /** Per dynamic body: height of its lowest vertex above the ground (+∞ far from it), kept by the joint anchor corrections. */
+  private clearance = new Float64Array(0);
+
+  /** clearance of the active ragdoll parts (exact within the speculative band of the ground, else some larger height). */
+  private measureClearance(st: Float64Array): void {
+    if (this.clearance.length < this.dynCount) this.clearance = new Float64Array(this.dynCount).fill(Infinity);
+    if (this.groundY === null) return;
+    const g = this.groundY, band = 0.05;
+    for (const j of this.joints) {
+      for (let k = 0; k < 2; k++) {
+        const i = k === 0 ? j.bodyA : j.bodyB;
+        if (!this.active[i] || !this.colliders[i].groups) continue;
+        this.clearance[i] = this.lowestY(st, i, g + band) - g;
+      }
+    }
+  }
 
   /** The vertex of the last lowestY whose height it returned exactly (below its limit). */
   private lowVertex = -1;
@@ -1305,12 +1382,12 @@ export class SimWorld {
           const iI = len > 1e-12 ? this.invInertiaAbout(st, i, ax / len, 0, az / len) : 0;
           const lambda = depth / (im[i] + len * len * iI);
           st[s + 1] += lambda * im[i];
-          this.grounded[i] = 1;
           if (len > 1e-12) this.rotateAbout(st, i, st[s], st[s + 1], st[s + 2], ax / len, 0, az / len, iI * len * lambda);
           moved = true;
         }
       }
-      if (!moved || round === 3) break;
+      if (!moved) break;
+      this.measureClearance(st);
       for (let k = 0; k < J.length; k++) if (obj.bodies.includes(J[k].bodyA)) this.correctAnchor(st, J[k]);
       for (let k = J.length - 1; k >= 0; k--) if (obj.bodies.includes(J[k].bodyA)) this.correctAnchor(st, J[k]);
     }
@@ -1337,22 +1414,25 @@ export class SimWorld {
     const wa = this.awake[j.bodyA] ? im[j.bodyA] : 0, wb = this.awake[j.bodyB] ? im[j.bodyB] : 0;
     const w = wa + wb;
     if (w === 0) return false;
-    // a part held by the ground is not pulled down into it: its neighbour takes the vertical share
-    const gA = this.grounded[j.bodyA] === 1, gB = this.grounded[j.bodyB] === 1;
     for (let c = 0; c < 3; c++) {
       const e = st[sb + c] + _b[c] - st[sa + c] - _a[c];
-      let fa = wa / w, fb = wb / w;
-      if (c === 1 && gA !== gB && wa > 0 && wb > 0) {
-        if (gA && e < 0) {
-          fa = 0;
-          fb = 1;
-        } else if (gB && e > 0) {
-          fa = 1;
-          fb = 0;
-        }
+      let da = (wa / w) * e, db = -(wb / w) * e;
+      if (c === 1) {
+        const clA = this.clearance[j.bodyA], clB = this.clearance[j.bodyB];
+        // the ground is a unilateral constraint of the same projection: both moves are scaled down
+        // together until the part going down stops at the ground (its lowest vertex); still
+        // mass-weighted, so the pair's centre of mass, its potential energy, stays where it was
+        // (the rest of the gap waits for later sweeps and steps, never lifting the other part)
+        let sc = 1;
+        if (da < -Math.max(clA, 0)) sc = Math.min(sc, Math.max(clA, 0) / -da);
+        if (db < -Math.max(clB, 0)) sc = Math.min(sc, Math.max(clB, 0) / -db);
+        da *= sc;
+        db *= sc;
+        this.clearance[j.bodyA] = clA + da;
+        this.clearance[j.bodyB] = clB + db;
       }
-      st[sa + c] += fa * e;
-      st[sb + c] -= fb * e;
+      st[sa + c] += da;
+      st[sb + c] += db;
       _p[c] = st[sa + c] + _a[c];
     }
     return true;
@@ -2113,27 +2193,8 @@ export class SimWorld {
             cand[nCand++] = v;
           }
         }
-        // in vertex order (the order the contacts are made in)
-        sortAscending(cand, nCand);
-        // contact data reduction (Zachwieja 3.8): a flat patch is held by its extreme points
-        if (nCand > 4) nCand = reduceGroundPatch(P, C.vOff, cand, nCand);
-        // a ragdoll part (limb) lies on a line: its two farthest-apart points hold it
-        // plus its fastest approaching point, or a limb rolling about that line dips in between
-        if (nCand > 2 && C.object >= 0 && this.objects[C.object].kind === 'character') {
-          let fast = -1, fastV = Infinity;
-          for (let k = 0; k < nCand; k++) {
-            const o = 3 * (C.vOff + cand[k]);
-            const vn = vy0 + wz * (P[o] - cx) - wx * (P[o + 2] - cz);
-            if (vn < fastV) {
-              fastV = vn;
-              fast = cand[k];
-            }
-          }
-          nCand = reduceGroundLine(P, C.vOff, cand, nCand);
-          if (fast !== cand[0] && fast !== cand[1]) cand[nCand++] = fast;
-        }
-        // ragdoll vertices the active set had to add after a solve in this step or the last one come
-        // in from the start while within the band: the solve then needs no second round for them
+        // ragdoll vertices the active set had to add after a solve in this step or the last one are
+        // candidates while within the band (then reduced with the others)
         if (specC > spec && this.activeKeep.length) {
           const n0 = nCand, band = Math.max(touch, specC * hs);
           for (let k = 0; k + 1 < CS.length; k++) {
@@ -2156,6 +2217,25 @@ export class SimWorld {
             }
           }
         }
+        // in vertex order (the order the contacts are made in)
+        sortAscending(cand, nCand);
+        // contact data reduction (Zachwieja 3.8): a flat patch is held by its extreme points
+        if (nCand > 4) nCand = reduceGroundPatch(P, C.vOff, cand, nCand);
+        // a ragdoll part (limb) lies on a line: its two farthest-apart points hold it
+        // plus its fastest approaching point, or a limb rolling about that line dips in between
+        if (nCand > 2 && C.object >= 0 && this.objects[C.object].kind === 'character') {
+          let fast = -1, fastV = Infinity;
+          for (let k = 0; k < nCand; k++) {
+            const o = 3 * (C.vOff + cand[k]);
+            const vn = vy0 + wz * (P[o] - cx) - wx * (P[o + 2] - cz);
+            if (vn < fastV) {
+              fastV = vn;
+              fast = cand[k];
+            }
+          }
+          nCand = reduceGroundLine(P, C.vOff, cand, nCand);
+          if (fast !== cand[0] && fast !== cand[1]) cand[nCand++] = fast;
+        }
         // vertices that hit the ground by an impact in this step stay held: leaving one out lets the
         // drift push it in again at once (an impact at the same time, over and over)
         if (nCand < C.nv && heldStep) {
@@ -2177,7 +2257,9 @@ export class SimWorld {
           const d = P[o + 1] - g;
           const vn = vy0 + wz * (P[o] - cx) - wx * (P[o + 2] - cz);
           let other = -1;
-          if (d >= touch) {
+          // ragdoll parts: a gap below the slop is resting contact (no approach at all), or the gaps the
+          // position corrections leave would let a part resting on the ground fall at up to gap / hs
+          if (d >= (specC > spec ? RAGDOLL_GROUND_SLOP : touch)) {
             // speculative contact: the ground side moves away at d / hs, so the gap may close exactly, no further
             other = this.nextKeyframedBody(P[o], g, P[o + 2], 0, -d / hs, 0, 0, C.friction);
           }
@@ -2260,8 +2342,10 @@ export class SimWorld {
       pc.n[0] = nx;
       pc.n[1] = ny;
       pc.n[2] = nz;
-      pc.held = dist <= touch;
-      if (dist > touch) continue;
+      // a ragdoll part resting on a mesh: a gap below the slop is resting contact, as on the ground
+      const rest = (A.object >= 0 && this.objects[A.object].ragdoll) || (Bc.object >= 0 && this.objects[Bc.object].ragdoll) ? RAGDOLL_GROUND_SLOP : touch;
+      pc.held = dist <= rest;
+      if (dist > rest) continue;
       if (!this.awake[A.body] && (Bc.kind !== KIND_DYNAMIC || !this.awake[Bc.body])) continue;
       const woke = this.wokeStep[A.body] === this.stats.steps || (Bc.kind === KIND_DYNAMIC && this.wokeStep[Bc.body] === this.stats.steps);
       this.addMeshContact(st, pc.cA, pc.cB, pc.kind, pc.fA, pc.fB, px, py, pz, nx, ny, nz, _st[0], _st[1], hs, !woke);
@@ -2483,9 +2567,6 @@ export class SimWorld {
     }
     const nc = this.contactCount;
     this.stats.solves++;
-    if (this.grounded.length < this.dynCount) this.grounded = new Uint8Array(this.dynCount);
-    for (let i = 0; i < this.dynCount; i++) if (this.islandOf[i] >= 0) this.grounded[i] = 0;
-    for (let k = 0; k < nc; k++) if (this.contactColB[k] === -1 && this.contactPool[k].bodyA < this.dynCount) this.grounded[this.contactPool[k].bodyA] = 1;
     const B = this.bodies;
     if (impact) this.recordImpacts(st, timeSec, firstImpact, nImpact);
     const L = this.solLin, W = this.solAng;
@@ -2559,7 +2640,7 @@ export class SimWorld {
       this.groundMark[C.vOff + best] = this.markStamp;
       this.activeKeep[C.vOff + best] = this.stats.steps + 1;
       const d = by - g;
-      const other = d >= touch ? this.nextKeyframedBody(bx, g, bz, 0, -d / hs, 0, 0, C.friction) : -1;
+      const other = d >= RAGDOLL_GROUND_SLOP ? this.nextKeyframedBody(bx, g, bz, 0, -d / hs, 0, 0, C.friction) : -1;
       const ct = this.nextContact();
       ct.bodyA = i;
       ct.bodyB = other;
@@ -3303,6 +3384,7 @@ const _q5 = new Float64Array(4);
 const _e = new Float64Array(3);
 const _p = new Float64Array(3);
 const _o10 = new Float64Array(10);
+const _k9 = new Float64Array(9);
 /** Part topology of character meshes (edges, parts by dominant joint, slot bounds), per mesh. */
 /** Skin slots of a mesh that some vertex has a non-zero weight on: the only ones skinning reads. */
 const usedSlots = new WeakMap<SkinnedMesh, Int32Array>();
