@@ -3,6 +3,7 @@
  * say (cross-references, ranges, array lengths, finiteness of typed-array
  * data, key order). Each problem is a `DocumentError` with the object path.
  */
+import { cubicRotationSegmentPassesZero } from '../anim/quatSpline';
 import { DocumentError, describeValue } from './errors';
 import { documentSchema } from './schema';
 import { zodErrorToDocumentError } from './zodIssues';
@@ -235,21 +236,26 @@ function checkTrack(p: Problems, path: string, t: Track, jointCounts: Map<string
   }
   const times = t.times;
   if (times.length === 0) p.add(`${path}.times`, 'a track needs at least one key');
+  let timesOk = true;
   for (let i = 0; i < times.length; i++) {
     if (!Number.isFinite(times[i])) {
       p.add(`${path}.times[${i}]`, `expected a finite number, got ${describeValue(times[i])}`);
+      timesOk = false;
       break;
     }
     if (Math.abs(times[i]) > MAX_MAGNITUDE) {
       p.add(`${path}.times[${i}]`, `${times[i]} s is out of range (magnitude at most ${MAX_MAGNITUDE})`);
+      timesOk = false;
       break;
     }
     if (i > 0 && !(times[i] > times[i - 1])) {
       p.add(`${path}.times[${i}]`, `not strictly increasing (${times[i]} after ${times[i - 1]})`);
+      timesOk = false;
       break;
     }
     if (i > 0 && !(times[i] - times[i - 1] >= MIN_KEY_INTERVAL_SEC)) {
       p.add(`${path}.times[${i}]`, `${times[i]} s is only ${times[i] - times[i - 1]} s after the previous key (keys must be at least ${MIN_KEY_INTERVAL_SEC} s apart)`);
+      timesOk = false;
       break;
     }
   }
@@ -273,9 +279,18 @@ function checkTrack(p: Problems, path: string, t: Track, jointCounts: Map<string
       const n = v[o] * v[o] + v[o + 1] * v[o + 1] + v[o + 2] * v[o + 2] + v[o + 3] * v[o + 3];
       if (!(n >= MIN_QUAT_NORM_SQ)) {
         checkQuatNonZero(p, `${path}.values[${o}]`, v, o, `key ${k} quaternion`);
-        break;
+        return;
       }
     }
+    // A cubic rotation segment whose (unnormalised) spline reaches the zero
+    // quaternion has no orientation there: refused here, exactly, instead of
+    // failing when sampled (core/anim/quatSpline.ts).
+    if (groups === 3 && timesOk)
+      for (let k = 0; k + 1 < times.length; k++)
+        if (cubicRotationSegmentPassesZero(times, t.values, k)) {
+          p.add(`${path}.values[${k * stride}]`, `cubic rotation between keys ${k} and ${k + 1} (${times[k]} s to ${times[k + 1]} s) passes through the zero quaternion, which is no rotation (e.g. q to -q with tangents along q or zero): flip key ${k + 1}'s sign or change a tangent`);
+          return;
+        }
   }
 }
 
