@@ -2561,9 +2561,13 @@ export class SimWorld {
     // (ones not approaching before the solve, or left out by the patch reduction) join the contacts,
     // and the islands are solved again; the continuous detection leaves these slow vertices to the
     // contacts of the sub-step, so none may be missing
-    for (let round = 0; round < MAX_ACTIVE_SET_ROUNDS && this.addGroundContactsAfterSolve(hs); round++) {
+    // (only the islands of the added contacts are solved again; the others keep their answer)
+    for (let round = 0, before = this.contactCount; round < MAX_ACTIVE_SET_ROUNDS && this.addGroundContactsAfterSolve(hs); round++) {
+      if (round === 0) this.islandFirst.set(this.islandOf);
       this.ensureSolveBuffers(this.contactCount);
-      this.solveIslands(nJoints, impact ? firstImpact : -1, nImpact);
+      this.solveIslands(nJoints, before, this.contactCount - before);
+      for (let i = 0; i < this.dynCount; i++) if (this.islandOf[i] < 0) this.islandOf[i] = this.islandFirst[i];
+      before = this.contactCount;
     }
     const nc = this.contactCount;
     this.stats.solves++;
@@ -2667,6 +2671,8 @@ export class SimWorld {
   private solImp = new Float64Array(0);
   /** Island (root dynamic body) of each dynamic body in the current solve, -1 if it has no contact or joint. */
   private islandOf = new Int32Array(0);
+  /** islandOf of the first solve of a solveContacts call (the active-set rounds solve only some islands again). */
+  private islandFirst = new Int32Array(0);
   private ufParent = new Int32Array(0);
   private _loadState: Float64Array = new Float64Array(0);
   private islandHit = new Uint8Array(0);
@@ -2683,6 +2689,7 @@ export class SimWorld {
       this.solLin = new Float64Array(3 * nb);
       this.solAng = new Float64Array(3 * nb);
       this.islandOf = new Int32Array(nb);
+      this.islandFirst = new Int32Array(nb);
       this.islandHit = new Uint8Array(nb);
       this.ufParent = new Int32Array(nb);
       this.localIndex = new Int32Array(nb);
