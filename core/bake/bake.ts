@@ -41,7 +41,7 @@
 import type { Clip, ImpulseDocument, TrackPath } from '../document/types';
 import { SceneEvaluator, TRS_STRIDE } from '../anim';
 import type { TrackSampler } from '../anim';
-import { type ChannelKind, type DenseSignal, type KeyCurve, type ReduceResult, curveError, keysAtEverySample, reduceSignal, toFloat32Curve } from './reduce';
+import { type ChannelKind, type DenseSignal, type KeyCurve, type ReduceResult, curveError, keysAtEverySample, valueError, reduceSignal, toFloat32Curve } from './reduce';
 import { float32Down, float32Up, keyFollows, nextKeyTime32 } from './time32';
 
 export interface Tolerances {
@@ -387,11 +387,16 @@ function bakeChannel(
     // The keys hold our values at their times up to float32 rounding of the values.
     return { target, path, curve, maxError: curveError(curve, signal), method: sampler ? 'every-frame' : 'static' };
   }
-  if (!sampler) return { target, path, curve: staticCurve(rest, restOffset, dims), maxError: 0, method: 'static' };
+  // One key: its error is the float32 rounding of its value.
+  if (!sampler) {
+    const curve = staticCurve(rest, restOffset, dims);
+    return { target, path, curve, maxError: valueError(kind, curve.values, 0, rest, restOffset), method: 'static' };
+  }
   if (duration === 0) {
     const values = new Float64Array(dims);
     sampler.valueAt(start, values, 0);
-    return { target, path, curve: toFloat32Curve({ interpolation: 'STEP', times: Float64Array.of(0), values }), maxError: 0, method: 'original' };
+    const curve = toFloat32Curve({ interpolation: 'STEP', times: Float64Array.of(0), values });
+    return { target, path, curve, maxError: valueError(kind, curve.values, 0, values, 0), method: 'original' };
   }
   const tolerance = toleranceFor(path, tol);
   const original = originalCurve(sampler, start, duration, dims);
