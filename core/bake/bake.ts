@@ -186,7 +186,7 @@ function denseGrid(clip: Clip, sampler: TrackSampler | null, start: number, sub:
       while (n > 0 && !isAnchor[n - 1] && !keyFollows(times[n - 1], t)) n--;
       if (n > 0 && !keyFollows(times[n - 1], t)) {
         n--;
-        t = Math.max(t, times[n]);
+        t = n === 0 ? 0 : Math.max(t, times[n]); // the clip's start stays at 0
       }
     }
     isAnchor[n] = anchor ? 1 : 0;
