@@ -2616,49 +2616,56 @@ export class SimWorld {
       const vy = L[3 * i + 1], wx = W[3 * i], wz = W[3 * i + 2], cx = st[sb], cz = st[sb + 2];
       const q0 = this.pose0, ps = 7 * c, Lc = C.local;
       const x0 = q0[ps], y0 = q0[ps + 1], z0 = q0[ps + 2], qx = q0[ps + 3], qy = q0[ps + 4], qz = q0[ps + 5], qw = q0[ps + 6];
-      // the deepest predicted vertex of each part first, then the rest of them next round
-      let best = -1, bestY = 0, bx = 0, by = 0, bz = 0;
-      const CS = C.chunkStart, CV = C.chunkVerts;
-      for (let k = 0; k + 1 < CS.length; k++) {
-        if (!pass[k]) continue;
-        for (let n = CS[k]; n < CS[k + 1]; n++) {
-          const v = CV[n];
-          if (this.groundMark[C.vOff + v] === this.markStamp) continue;
-          const lx = Lc[3 * v], ly = Lc[3 * v + 1], lz = Lc[3 * v + 2];
-          const tx = 2 * (qy * lz - qz * ly), ty = 2 * (qz * lx - qx * lz), tz = 2 * (qx * ly - qy * lx);
-          const py = y0 + ly + qw * ty + qz * tx - qx * tz;
-          const d = py - g;
-          if (d >= band) continue;
-          const px = x0 + lx + qw * tx + qy * tz - qz * ty, pz = z0 + lz + qw * tz + qx * ty - qy * tx;
-          const yEnd = d + hs * (vy + wz * (px - cx) - wx * (pz - cz));
-          if (yEnd < bestY || (yEnd === bestY && best >= 0 && v < best)) {
-            best = v;
-            bestY = yEnd;
-            bx = px;
-            by = py;
-            bz = pz;
+      // per part and round: the deepest predicted vertex, and the deepest one at least 5 cm from it
+      // (the other end of a limb rolling about its line); the rest, if any, in the next round
+      let fx = 0, fz = 0;
+      for (let pick = 0; pick < 2; pick++) {
+        let best = -1, bestY = 0, bx = 0, by = 0, bz = 0;
+        const CS = C.chunkStart, CV = C.chunkVerts;
+        for (let k = 0; k + 1 < CS.length; k++) {
+          if (!pass[k]) continue;
+          for (let n = CS[k]; n < CS[k + 1]; n++) {
+            const v = CV[n];
+            if (this.groundMark[C.vOff + v] === this.markStamp) continue;
+            const lx = Lc[3 * v], ly = Lc[3 * v + 1], lz = Lc[3 * v + 2];
+            const tx = 2 * (qy * lz - qz * ly), ty = 2 * (qz * lx - qx * lz), tz = 2 * (qx * ly - qy * lx);
+            const py = y0 + ly + qw * ty + qz * tx - qx * tz;
+            const d = py - g;
+            if (d >= band) continue;
+            const px = x0 + lx + qw * tx + qy * tz - qz * ty, pz = z0 + lz + qw * tz + qx * ty - qy * tx;
+            if (pick === 1 && (px - fx) * (px - fx) + (pz - fz) * (pz - fz) < 0.05 * 0.05) continue;
+            const yEnd = d + hs * (vy + wz * (px - cx) - wx * (pz - cz));
+            if (yEnd < bestY || (yEnd === bestY && best >= 0 && v < best)) {
+              best = v;
+              bestY = yEnd;
+              bx = px;
+              by = py;
+              bz = pz;
+            }
           }
         }
+        if (best < 0 || bestY >= -1e-9) break;
+        fx = bx;
+        fz = bz;
+        this.groundMark[C.vOff + best] = this.markStamp;
+        this.activeKeep[C.vOff + best] = this.stats.steps + 1;
+        const d = by - g;
+        const other = d >= RAGDOLL_GROUND_SLOP ? this.nextKeyframedBody(bx, g, bz, 0, -d / hs, 0, 0, C.friction) : -1;
+        const ct = this.nextContact();
+        ct.bodyA = i;
+        ct.bodyB = other;
+        ct.point.x = bx;
+        ct.point.y = by;
+        ct.point.z = bz;
+        ct.normal.x = 0;
+        ct.normal.y = 1;
+        ct.normal.z = 0;
+        ct.restitution = 0;
+        ct.friction = C.friction;
+        this.contactColA[this.contactCount - 1] = c;
+        this.contactColB[this.contactCount - 1] = -1;
+        this.contactApproach[this.contactCount - 1] = 0;
       }
-      if (best < 0 || bestY >= -1e-9) continue;
-      this.groundMark[C.vOff + best] = this.markStamp;
-      this.activeKeep[C.vOff + best] = this.stats.steps + 1;
-      const d = by - g;
-      const other = d >= RAGDOLL_GROUND_SLOP ? this.nextKeyframedBody(bx, g, bz, 0, -d / hs, 0, 0, C.friction) : -1;
-      const ct = this.nextContact();
-      ct.bodyA = i;
-      ct.bodyB = other;
-      ct.point.x = bx;
-      ct.point.y = by;
-      ct.point.z = bz;
-      ct.normal.x = 0;
-      ct.normal.y = 1;
-      ct.normal.z = 0;
-      ct.restitution = 0;
-      ct.friction = C.friction;
-      this.contactColA[this.contactCount - 1] = c;
-      this.contactColB[this.contactCount - 1] = -1;
-      this.contactApproach[this.contactCount - 1] = 0;
     }
     if (this.contactCount === before) return false;
     this.stats.activeSetContacts += this.contactCount - before;
