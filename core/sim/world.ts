@@ -55,6 +55,21 @@
  * groups only when reached. Ragdoll cone and twist limits
  * act on velocities (unilateral constraints in the solve) and on positions
  * (after each step, rotations about the joint point).
+ *
+ * Ragdolls resting on the ground: the continuous detection leaves slow
+ * near-ground ragdoll vertices to the contacts of the sub-step, so after each
+ * solve every vertex within the speculative band that the solved velocities
+ * would carry below the ground joins the contacts (active set; the islands
+ * it touches are solved again, and it stays a candidate in the next step).
+ * Gaps below a 0.5 mm slop are resting contact (no approach), on the ground
+ * and on meshes. Position corrections are energy-neutral or remove
+ * penetration only: the joint anchors are pulled together by mass-weighted
+ * translations (the pair's centre of mass stays put) scaled down where a part
+ * would go into the ground, and after the step only the penetrating parts are
+ * moved out (a position impulse at the deepest vertex), never the whole
+ * ragdoll. Joint friction (relative angular velocity decaying at
+ * ragdoll.jointDampingPerSec) takes out the free spins of limbs between two
+ * ball joints, so the ragdoll comes to rest and sleeps.
  */
 import type { Character, ImpulseDocument, Prop } from '../document/types';
 import { propMassProperties } from '../document/massProperties';
