@@ -453,6 +453,7 @@ export class ImpulseSolver {
   private velPre = F64(0); // velocities before the impact (6 per body)
   private resImp = F64(0); // restitution impulses s ε_c R_c (3 per contact)
   private phaseOut = new ImpulseSolution();
+  private phaseBest = new ImpulseSolution(); // a bisection's result at its lower end
 
   // warm start (`SolveOptions.warmStart`): the previous solve's counts and final contact states
   private lastNb = -1;
@@ -719,20 +720,32 @@ export class ImpulseSolver {
       // which adds none), so the restitution phase starts from a compression that adds none.
       this.gammaOrig = growF(this.gammaOrig, nc);
       this.gammaOrig.set(this.contactGamma.subarray(0, nc));
-      let lo = 0, hi = 1;
+      // (the phase at the scale kept is the one solved and tested at it, copied then, not solved
+      // again: only a bracket that never found one adds a solve at 0)
+      let lo = 0, hi = 1, found = false;
+      const best = this.phaseBest;
       for (let k = 0; k <= 6; k++) {
         const g = k === 6 ? lo : 0.5 * (lo + hi);
         for (let c = 0; c < nc; c++) {
           const g0 = this.gammaOrig[c];
           this.contactGamma[c] = g0 === Infinity ? Infinity : g0 * g;
-          if (this.contactState[c] !== ContactState.Static) this.contactState[c] = this.contactGamma[c] > 0 ? ContactState.Stick : ContactState.Frictionless;
+          if (k < 6 || !found) if (this.contactState[c] !== ContactState.Static) this.contactState[c] = this.contactGamma[c] > 0 ? ContactState.Stick : ContactState.Frictionless;
+        }
+        if (k === 6 && found) {
+          copySolution(best, out);
+          for (let c = 0; c < nc; c++) this.contactState[c] = best.contactState[c];
+          break;
         }
         its += this.runContactStates(unilateral, dense, groupMode, vScale, restModel);
         this.writeResult(out, its);
         if (k === 6) break;
-        if (this.gained(out) <= tol) lo = g;
-        else hi = g;
+        if (this.gained(out) <= tol) {
+          lo = g;
+          found = true;
+          copySolution(out, best);
+        } else hi = g;
       }
+      out.iterations = its;
       out.frictionScale = lo;
     }
     const frictionScale = out.frictionScale, ec = this.gained(out);
@@ -769,14 +782,20 @@ export class ImpulseSolver {
     // Different ε (or friction in the restitution phase) can add energy: the largest
     // restitution scale s that adds none, by bisection to 2⁻⁶ (s = 0 is the compression phase).
     if (this.gained(out) > tol && ec <= tol) {
-      let lo = 0, hi = 1;
+      // (the result at the scale kept is the one solved and tested at it, as above)
+      let lo = 0, hi = 1, found = false;
+      const best = this.phaseBest;
       for (let k = 0; k < 6; k++) {
         const s = 0.5 * (lo + hi);
         its += this.restitutionPhase(s, unilateral, dense, groupMode, vScale, restModel, out);
-        if (this.gained(out) <= tol) lo = s;
-        else hi = s;
+        if (this.gained(out) <= tol) {
+          lo = s;
+          found = true;
+          copySolution(out, best);
+        } else hi = s;
       }
-      its += this.restitutionPhase(lo, unilateral, dense, groupMode, vScale, restModel, out);
+      if (found) copySolution(best, out);
+      else its += this.restitutionPhase(lo, unilateral, dense, groupMode, vScale, restModel, out);
       out.restitutionScale = lo;
     }
     out.iterations = its;
