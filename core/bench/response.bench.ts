@@ -390,6 +390,28 @@ export function contactSpacePassRow(rec: readonly RecordedSolve[]): string {
   ].join('\n');
 }
 
+/**
+ * Where the restitution of the recorded calls goes (one replay, fresh solver): Newton
+ * attempts kept, given up at their first contradiction with eliminated bodies, or solved
+ * to the end and not kept; the Poisson phases that follow, and the bisection solves saved by
+ * keeping the result solved at the kept scale.
+ */
+export function restitutionPathRow(rec: readonly RecordedSolve[]): string {
+  const solver = new ImpulseSolver(), out = new ImpulseSolution();
+  for (const r of rec) solver.solve(r.bodies, r.joints, r.contacts, r.options, out);
+  const st = solver.restitutionStats, lin = Math.max(1, solver.linearSolves);
+  const row = (label: string, value: string) => `${label.padEnd(60)} ${value.padStart(10)}`;
+  const pct = (n: number) => `${((100 * n) / lin).toFixed(1)} %`;
+  return [
+    `restitution paths of the recorded sim solves (one replay, ${solver.linearSolves} linear solves)`,
+    row('  Newton attempts (given up at a contradiction / not kept)', `${st.newtonAttempts} (${st.newtonGivenUp} / ${st.newtonNotKept})`),
+    row('  linear solves of discarded Newton attempts', `${st.newtonDiscardedSolves} (${pct(st.newtonDiscardedSolves)})`),
+    row('  Poisson calls, linear solves per call', `${st.poissonCalls}, ${(st.poissonSolves / Math.max(1, st.poissonCalls)).toFixed(1)}`),
+    row('  linear solves in the Poisson phases', `${st.poissonSolves} (${pct(st.poissonSolves)})`),
+    row('  bisection re-solves saved (result kept at the kept scale)', String(st.bisectionSolvesSaved)),
+  ].join('\n');
+}
+
 export function formatRecordedBench(r: RecordedBenchRow, label = ''): string {
   return [
     `recorded sim solves${label} (sim bench scene, full suggestion, ${r.solves} calls replayed, best of 3)`,
@@ -409,6 +431,7 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
   console.log(formatRecordedBench(compressed, ', compressed Schur every pass (contactSpace: false)'));
   console.log(`${'  ratio compressed / contact space'.padEnd(60)} ${(compressed.totalMs / cs.totalMs).toFixed(2).padStart(10)} ×`);
   console.log(contactSpacePassRow(rec));
+  console.log(restitutionPathRow(rec));
   console.log(formatContactBench(contactBenchRows()));
   console.log(formatIslandBench(islandBenchRows()));
   console.log(formatResponseBench(responseBenchRows(sizes)));

@@ -444,6 +444,13 @@ export class ImpulseSolver {
   private csPassRows = 0; // secondary rows of that pass (secRows, sMu, csRowG, csRowC)
   /** Passes solved in contact space, those whose rows contradicted each other, basis rows materialized (tests, benchmarks). */
   contactSpaceStats = { passes: 0, leastSquares: 0, slots: 0, firstPasses: 0, rows: 0, rowsCubed: 0, rowsCubedFirst: 0, rowsAdded: 0, rowsRemoved: 0 };
+  /**
+   * Restitution paths of 'paper' solves (benchmarks): Newton attempts, those given up at their
+   * first contradiction with eliminated bodies, those solved to the end and not kept (a contact
+   * ends approaching, or energy added), the linear solves of both; Poisson calls and their
+   * linear solves; bisection solves saved by keeping the result at the kept scale.
+   */
+  restitutionStats = { newtonAttempts: 0, newtonGivenUp: 0, newtonNotKept: 0, newtonDiscardedSolves: 0, poissonCalls: 0, poissonSolves: 0, bisectionSolvesSaved: 0 };
   private poissonUsed = false;
   private gammaOrig = F64(0);
   private p1C = F64(0); // compression phase: contact impulses (3 each)
@@ -652,6 +659,8 @@ export class ImpulseSolver {
       } finally {
         this.abortOnContradiction = false;
       }
+      const st = this.restitutionStats;
+      st.newtonAttempts++;
       let ok = dense || this.schurResidual <= 1e-9 * vScale;
       for (let c = 0; c < nc && ok; c++) if (this.contactState[c] !== ContactState.Static && this.normalVelocity(c, true) < -1e-9 * vScale) ok = false;
       if (ok) {
@@ -660,6 +669,9 @@ export class ImpulseSolver {
         // (one ε: sliding friction that adds energy is left to the guard of `solve`, as always)
         if (uniformAll || this.gained(out) <= out.kineticEnergyBefore * (1 + 1e-12)) return out;
       }
+      if (this.aborted) st.newtonGivenUp++;
+      else st.newtonNotKept++;
+      st.newtonDiscardedSolves += it;
       // (the compression phase starts with the contacts Newton's attempt separated left out;
       // one that approaches comes back as a fresh contact)
       for (let c = 0; c < nc; c++) {
@@ -705,6 +717,16 @@ export class ImpulseSolver {
    * compression phase, which never adds energy).
    */
   private solvePoisson(unilateral: boolean, dense: boolean, groupMode: 'auto' | 'schur' | 'eliminate', vScale: number, restModel: string, out: ImpulseSolution): ImpulseSolution {
+    const l0 = this.linearSolves;
+    try {
+      return this.poissonPhases(unilateral, dense, groupMode, vScale, restModel, out);
+    } finally {
+      this.restitutionStats.poissonCalls++;
+      this.restitutionStats.poissonSolves += this.linearSolves - l0;
+    }
+  }
+
+  private poissonPhases(unilateral: boolean, dense: boolean, groupMode: 'auto' | 'schur' | 'eliminate', vScale: number, restModel: string, out: ImpulseSolution): ImpulseSolution {
     const nb = this.nb, nj = this.nj, nc = this.nc;
     this.poissonUsed = true;
     this.epsOn = 0;
@@ -732,6 +754,7 @@ export class ImpulseSolver {
           if (k < 6 || !found) if (this.contactState[c] !== ContactState.Static) this.contactState[c] = this.contactGamma[c] > 0 ? ContactState.Stick : ContactState.Frictionless;
         }
         if (k === 6 && found) {
+          this.restitutionStats.bisectionSolvesSaved++;
           copySolution(best, out);
           for (let c = 0; c < nc; c++) this.contactState[c] = best.contactState[c];
           break;
@@ -794,8 +817,10 @@ export class ImpulseSolver {
           copySolution(out, best);
         } else hi = s;
       }
-      if (found) copySolution(best, out);
-      else its += this.restitutionPhase(lo, unilateral, dense, groupMode, vScale, restModel, out);
+      if (found) {
+        this.restitutionStats.bisectionSolvesSaved++;
+        copySolution(best, out);
+      } else its += this.restitutionPhase(lo, unilateral, dense, groupMode, vScale, restModel, out);
       out.restitutionScale = lo;
     }
     out.iterations = its;
