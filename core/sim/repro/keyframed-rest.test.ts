@@ -1,0 +1,207 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import type { ImpulseDocument } from '../../document/types';
+import { parseDocument } from '../../document/parse';
+import { SceneEvaluator } from '../../anim/evaluate';
+import { SimWorld } from '../world';
+import { STATE_STRIDE } from '../rigid';
+import { boxPropAt, linearTranslation, sceneDoc } from '../testkit';
+
+/**
+ * Repro: ragdoll parts resting on a keyframed mesh. Contacts with keyframed
+ * meshes were only the pairs the continuous detection had hit (no active set
+ * as for the ground): the sample's mannequin, collapsing from its walk pose
+ * with its right hand wedged against the keyframed table, hit table edges and
+ * faces pair after pair, one backtrack each (start time 0.3 s + 1e-9 s: 450
+ * impact events, 6 steps whose sub-step budget ran out; 15 of 16 other tiny
+ * shifts: 5-12 events). The laws, over start times shifted by seeded tiny
+ * amounts (the outcome must not hinge on round-off): no step exhausts its
+ * sub-step budget, few impact events, the mechanical energy never grows by
+ * more than a small amount in one step (the table is static in clip_walk),
+ * and no vertex goes into the keyframed mesh by more than a small depth.
+ *
+ * Status: the static-table law does NOT hold yet (marked it.fails). On this
+ * code 3 of the 16 shifts break it: +1e-11 s (320 events, 29.5 mm into a
+ * table leg), +1e-9 s (450 events, 6 exhausted steps, 29.2 mm), -2e-8 s (55
+ * events, 5.0 mm). Mechanism: after the hand's impact on the table top, the
+ * joint corrections (inside the sub-step and after it) move hand vertices a
+ * fraction of a mm into the table; the back-face culling of the continuous
+ * detection then ignores them, and nothing pushes them out, so the hand
+ * sinks into the leg; a hand wedged between the leg and its forearm is
+ * pulled through by the anchor correction. The moving-table and box-prop
+ * laws hold.
+ */
+
+function mulberry32(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** The 16 start-time shifts ±{1e-12, 1e-11, 1e-10, 1e-9, 5e-9, 1e-8, 2e-8, 5e-8} s. */
+const GRID = [1e-12, 1e-11, 1e-10, 1e-9, 5e-9, 1e-8, 2e-8, 5e-8].flatMap((d) => [d, -d]);
+
+
+/** Start-time shifts: ±10^U(-12, log10 5e-8) s, seeded. */
+function shifts(seed: number, n: number): number[] {
+  const r = mulberry32(seed), out: number[] = [];
+  const lo = -12, hi = Math.log10(5e-8);
+  for (let k = 0; k < n; k++) out.push((k % 2 ? -1 : 1) * 10 ** (lo + (hi - lo) * r()));
+  return out;
+}
+
+/** Generalized winding number of point p about a closed triangle mesh (world vertices X): ~1 inside (also where closed parts overlap: ≥ 1), 0 outside. */
+function winding(X: Float64Array, T: ArrayLike<number>, px: number, py: number, pz: number): number {
+  let w = 0;
+  for (let t = 0; t < T.length; t += 3) {
+    const a = 3 * T[t], b = 3 * T[t + 1], c = 3 * T[t + 2];
+    const ax = X[a] - px, ay = X[a + 1] - py, az = X[a + 2] - pz;
+    const bx = X[b] - px, by = X[b + 1] - py, bz = X[b + 2] - pz;
+    const cx = X[c] - px, cy = X[c + 1] - py, cz = X[c + 2] - pz;
+    const la = Math.hypot(ax, ay, az), lb = Math.hypot(bx, by, bz), lc = Math.hypot(cx, cy, cz);
+    const det = ax * (by * cz - bz * cy) - ay * (bx * cz - bz * cx) + az * (bx * cy - by * cx);
+    const den = la * lb * lc + (ax * bx + ay * by + az * bz) * lc + (bx * cx + by * cy + bz * cz) * la + (cx * ax + cy * ay + cz * az) * lb;
+    w += 2 * Math.atan2(det, den);
+  }
+  return w / (4 * Math.PI);
+}
+
+function segDist2(px: number, py: number, pz: number, X: Float64Array, a: number, b: number, c: number): number {
+  // point–triangle distance² (brute force: plane foot if inside, else the nearest edge point)
+  const ux = X[b] - X[a], uy = X[b + 1] - X[a + 1], uz = X[b + 2] - X[a + 2];
+  const vx = X[c] - X[a], vy = X[c + 1] - X[a + 1], vz = X[c + 2] - X[a + 2];
+  let nx = uy * vz - uz * vy, ny = uz * vx - ux * vz, nz = ux * vy - uy * vx;
+  const nl = Math.hypot(nx, ny, nz);
+  nx /= nl; ny /= nl; nz /= nl;
+  const d = (px - X[a]) * nx + (py - X[a + 1]) * ny + (pz - X[a + 2]) * nz;
+  const qx = px - d * nx, qy = py - d * ny, qz = pz - d * nz;
+  const inside = (i: number, j: number): boolean => {
+    const ex = X[j] - X[i], ey = X[j + 1] - X[i + 1], ez = X[j + 2] - X[i + 2];
+    const fx = qx - X[i], fy = qy - X[i + 1], fz = qz - X[i + 2];
+    return (ey * fz - ez * fy) * nx + (ez * fx - ex * fz) * ny + (ex * fy - ey * fx) * nz >= 0;
+  };
+  if (inside(a, b) && inside(b, c) && inside(c, a)) return d * d;
+  let best = Infinity;
+  for (const [i, j] of [[a, b], [b, c], [c, a]]) {
+    const ex = X[j] - X[i], ey = X[j + 1] - X[i + 1], ez = X[j + 2] - X[i + 2];
+    let s = ((px - X[i]) * ex + (py - X[i + 1]) * ey + (pz - X[i + 2]) * ez) / (ex * ex + ey * ey + ez * ez);
+    s = Math.max(0, Math.min(1, s));
+    best = Math.min(best, (px - X[i] - s * ex) ** 2 + (py - X[i + 1] - s * ey) ** 2 + (pz - X[i + 2] - s * ez) ** 2);
+  }
+  return best;
+}
+
+/** Deepest dynamic vertex inside keyframed prop `pi` at the world's time (m; 0 when none is inside). */
+function depthInProp(w: SimWorld, doc: ImpulseDocument, ev: SceneEvaluator, pi: number): number {
+  const prop = doc.props[pi], M = new Float64Array(16);
+  ev.propWorldMatrix(pi, w.timeSec, M);
+  const L = prop.mesh.positions, T = prop.mesh.indices, n = L.length / 3, X = new Float64Array(3 * n);
+  const lo = [Infinity, Infinity, Infinity], hi = [-Infinity, -Infinity, -Infinity];
+  for (let v = 0; v < n; v++) {
+    const x = L[3 * v], y = L[3 * v + 1], z = L[3 * v + 2];
+    for (let c = 0; c < 3; c++) {
+      X[3 * v + c] = M[c] * x + M[4 + c] * y + M[8 + c] * z + M[12 + c];
+      lo[c] = Math.min(lo[c], X[3 * v + c]);
+      hi[c] = Math.max(hi[c], X[3 * v + c]);
+    }
+  }
+  let deepest = 0;
+  for (let b = 0; b < w.bodies.count; b++) {
+    const V = w.bodyVertices(b);
+    for (let q = 0; q < V.length; q += 3) {
+      const px = V[q], py = V[q + 1], pz = V[q + 2];
+      if (px < lo[0] || px > hi[0] || py < lo[1] || py > hi[1] || pz < lo[2] || pz > hi[2]) continue;
+      if (winding(X, T, px, py, pz) < 0.5) continue;
+      let d2 = Infinity;
+      for (let t = 0; t < T.length; t += 3) d2 = Math.min(d2, segDist2(px, py, pz, X, 3 * T[t], 3 * T[t + 1], 3 * T[t + 2]));
+      deepest = Math.max(deepest, Math.sqrt(d2));
+    }
+  }
+  return deepest;
+}
+
+function energy(w: SimWorld): number {
+  const B = w.bodies, st = B.state, g = -B.gravity[1];
+  let e = 0;
+  for (let i = 0; i < B.count; i++) e += B.kineticEnergy(st, i) + (g * st[STATE_STRIDE * i + 1]) / B.invMass[i];
+  return e;
+}
+
+interface RunResult { events: number; exhausted: number; worstGainJ: number; deepestM: number }
+
+function run(doc: ImpulseDocument, opts: ConstructorParameters<typeof SimWorld>[1], steps: number, keyframedProp: number): RunResult {
+  const w = new SimWorld(doc, opts);
+  const ev = new SceneEvaluator(doc, opts.clipId);
+  let prev = energy(w), worstGainJ = -Infinity, deepestM = 0;
+  for (let s = 0; s < steps; s++) {
+    w.step();
+    const e = energy(w);
+    worstGainJ = Math.max(worstGainJ, e - prev);
+    prev = e;
+    if (s % 4 === 3) deepestM = Math.max(deepestM, depthInProp(w, doc, ev, keyframedProp));
+  }
+  return { events: w.stats.impactEvents, exhausted: w.stats.budgetExceeded, worstGainJ, deepestM };
+}
+
+/** Impact events in 1.25 s: the hand's hit on the table, the fall, the limbs landing. */
+const MAX_EVENTS = 40;
+/** Energy tolerance per step (J), as for the ragdoll on the ground. */
+const STEP_GAIN_J = 0.25;
+/** Depth into the keyframed mesh (m): the contacts hold velocities; a few mm may be left by the joint corrections of a wedged hand. */
+const SINK_M = 3e-3;
+
+describe('repro: ragdoll resting on a keyframed mesh, impacts repeated pair after pair', () => {
+  const base = parseDocument(readFileSync(new URL('../../../assets/sample/bat-and-ball.impulse', import.meta.url), 'utf8'));
+  const table = base.props.findIndex((p) => p.name === 'Table');
+
+  // it.fails: the law does not hold yet (see the header); this turns red once it does, and is then made an it()
+  it.fails(`known failing: the sample mannequin against the static table, 16 start-time shifts (±1e-12..5e-8 s): no exhausted step, ≤ ${MAX_EVENTS} events, energy gain per step < ${STEP_GAIN_J} J, depth into the table < ${SINK_M} m`, () => {
+    const rows: string[] = [];
+    let fail = 0;
+    for (const dt of GRID) {
+      const r = run(base, { dynamic: ['Mannequin'], startTimeSec: 0.3 + dt, clipId: 'clip_walk' }, 300, table);
+      const ok = r.exhausted === 0 && r.events <= MAX_EVENTS && r.worstGainJ < STEP_GAIN_J && r.deepestM < SINK_M;
+      if (!ok) fail++;
+      rows.push(`${dt.toExponential(2)}: events ${r.events}, exhausted ${r.exhausted}, worst gain ${r.worstGainJ.toFixed(4)} J, depth ${(r.deepestM * 1e3).toFixed(3)} mm${ok ? '' : '  <-- FAILS'}`);
+    }
+    expect(fail, `start-time shifts breaking a law:\n${rows.join('\n')}`).toBe(0);
+  }, 300_000);
+
+  it(`seed 12: the sample mannequin against the table moving at 2 cm/s, 16 start-time shifts: no exhausted step, ≤ ${MAX_EVENTS} events, depth into the table < ${SINK_M} m`, () => {
+    const doc = structuredClone(base);
+    const tp = doc.props[table], p0 = tp.transform.translation;
+    doc.clips.find((c) => c.id === 'clip_walk')!.tracks.push(linearTranslation(tp.id, 0, p0, 10, [p0[0] + 0.2, p0[1], p0[2]]));
+    const rows: string[] = [];
+    let fail = 0;
+    for (const dt of shifts(12, 16)) {
+      const r = run(doc, { dynamic: ['Mannequin'], startTimeSec: 0.3 + dt, clipId: 'clip_walk' }, 300, table);
+      const ok = r.exhausted === 0 && r.events <= MAX_EVENTS && r.deepestM < SINK_M;
+      if (!ok) fail++;
+      rows.push(`${dt.toExponential(2)}: events ${r.events}, exhausted ${r.exhausted}, depth ${(r.deepestM * 1e3).toFixed(3)} mm${ok ? '' : '  <-- FAILS'}`);
+    }
+    expect(fail, `start-time shifts breaking a law:\n${rows.join('\n')}`).toBe(0);
+  }, 300_000);
+
+  for (const speed of [0, 0.05]) {
+    it(`seed 13: a box prop dropped 1 cm onto a keyframed box ${speed ? `moving at ${speed} m/s` : 'with static keys'}, 16 start-time shifts: no exhausted step, ≤ 4 events, ${speed ? '' : `energy gain per step < 1e-3 J, `}depth < 1e-4 m`, () => {
+      const rows: string[] = [];
+      let fail = 0;
+      for (const dt of shifts(13, 16)) {
+        const slab = boxPropAt('slab', [0.4, 0.05, 0.4], [0, 0.5, 0], { mode: 'keyframed' });
+        const box = boxPropAt('box', [0.1, 0.08, 0.12], [0.05, 0.64, -0.03], { mode: 'dynamic', massKg: 2, friction: 0.6 });
+        const tracks = speed ? [linearTranslation('slab', 0, [0, 0.5, 0], 10, [10 * speed, 0.5, 0])] : [linearTranslation('slab', 0, [0, 0.5, 0], 10, [0, 0.5, 0])];
+        const doc = sceneDoc([slab, box], { frames: 120, fps: 30, tracks });
+        const r = run(doc, { dynamic: ['box'], startTimeSec: 0.5 + dt }, 480, 0);
+        const ok = r.exhausted === 0 && r.events <= 4 && (speed > 0 || r.worstGainJ < 1e-3) && r.deepestM < 1e-4;
+        if (!ok) fail++;
+        rows.push(`${dt.toExponential(2)}: events ${r.events}, exhausted ${r.exhausted}, worst gain ${r.worstGainJ.toExponential(2)} J, depth ${(r.deepestM * 1e3).toFixed(4)} mm${ok ? '' : '  <-- FAILS'}`);
+      }
+      expect(fail, `start-time shifts breaking a law:\n${rows.join('\n')}`).toBe(0);
+    }, 300_000);
+  }
+});
