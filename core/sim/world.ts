@@ -85,6 +85,13 @@ import { RigidBodySet, STATE_STRIDE, normalizeQuat, quatMul, rotate, rotateInv, 
 import { boxesOverlap, isClosedTriangles, pointTriangleDistanceSq, pointTrianglePlane, segmentSegmentClosest, sweptPointBox, uniqueEdges } from './geometry';
 import { buildRagdoll, type Ragdoll, type RagdollOptions } from './ragdoll';
 
+/** `buf` when it holds `n` entries, else a new zeroed array of its type with room for max(n, twice its length) (scratch that grows, never shrinks). */
+function grown<T extends Float64Array | Uint32Array | Uint8Array>(buf: T, n: number): T {
+  if (buf.length >= n) return buf;
+  const Ctor = buf.constructor as new (length: number) => T;
+  return new Ctor(Math.max(n, 2 * buf.length));
+}
+
 export class SimulationError extends Error {
   override name = 'SimulationError';
 }
@@ -1410,14 +1417,12 @@ export class SimWorld {
 
   private _chunkLow = new Float64Array(64);
   private scratchChunkLow(n: number): Float64Array {
-    if (this._chunkLow.length < n) this._chunkLow = new Float64Array(Math.max(n, 2 * this._chunkLow.length));
-    return this._chunkLow;
+    return (this._chunkLow = grown(this._chunkLow, n));
   }
 
   private _chunkPass = new Uint8Array(64);
   private scratchChunkPass(n: number): Uint8Array {
-    if (this._chunkPass.length < n) this._chunkPass = new Uint8Array(Math.max(n, 2 * this._chunkPass.length));
-    return this._chunkPass;
+    return (this._chunkPass = grown(this._chunkPass, n));
   }
 
   /** Pulls a ball joint's anchors together (mass-weighted translation); leaves the joint point in _p. */
@@ -1963,20 +1968,17 @@ export class SimWorld {
 
   private _cand = new Uint32Array(64);
   private scratchCand(n: number): Uint32Array {
-    if (this._cand.length < n) this._cand = new Uint32Array(Math.max(n, 2 * this._cand.length));
-    return this._cand;
+    return (this._cand = grown(this._cand, n));
   }
 
   private _listA = new Uint32Array(64);
   private scratchListA(n: number): Uint32Array {
-    if (this._listA.length < n) this._listA = new Uint32Array(Math.max(n, 2 * this._listA.length));
-    return this._listA;
+    return (this._listA = grown(this._listA, n));
   }
 
   private _list = new Uint32Array(64);
   private scratchList(n: number): Uint32Array {
-    if (this._list.length < n) this._list = new Uint32Array(Math.max(n, 2 * this._list.length));
-    return this._list;
+    return (this._list = grown(this._list, n));
   }
 
   private edgeEdges(A: Collider, pa: Part, B: Collider, pb: Part, hs: number): number {

@@ -6,6 +6,7 @@ import { SceneEvaluator } from '../../anim/evaluate';
 import { SimWorld } from '../world';
 import { STATE_STRIDE } from '../rigid';
 import { boxPropAt, linearTranslation, sceneDoc } from '../testkit';
+import { mulberry32 } from '../../math/random';
 
 /**
  * Repro: ragdoll parts resting on a keyframed mesh. Contacts with keyframed
@@ -31,17 +32,6 @@ import { boxPropAt, linearTranslation, sceneDoc } from '../testkit';
  * pulled through by the anchor correction. The moving-table and box-prop
  * laws hold.
  */
-
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** The 16 start-time shifts ±{1e-12, 1e-11, 1e-10, 1e-9, 5e-9, 1e-8, 2e-8, 5e-8} s. */
 const GRID = [1e-12, 1e-11, 1e-10, 1e-9, 5e-9, 1e-8, 2e-8, 5e-8].flatMap((d) => [d, -d]);
