@@ -35,6 +35,7 @@ import type {
 } from '../document/types';
 import { mat4Compose, mat4Decompose, mat4Identity, mat4Invert, mat4Multiply } from '../math/mat4';
 import { multiplyQuatFlat } from '../math/quat';
+import { cubicRotationSegmentPassesZero } from '../anim/quatSpline';
 import { newId } from '../document/ids';
 import { defaultCharacterCollision, defaultCollision } from '../document/defaults';
 import { isClosedMesh } from '../document/massProperties';
@@ -777,6 +778,12 @@ class Importer {
       if (width === 4 && (groups === 1 || k % 3 === 1) && !(ve[0] * ve[0] + ve[1] * ve[1] + ve[2] * ve[2] + ve[3] * ve[3] >= MIN_QUAT_NORM_SQ))
         this.err(`${sw}.output`, `key ${groups === 1 ? k : (k - 1) / 3} quaternion [${ve.join(', ')}] has zero length (must be a unit quaternion)`);
     }
+    // As the document refuses it: a cubic rotation segment whose spline reaches the zero
+    // quaternion has no orientation there (decided exactly, core/anim/quatSpline.ts).
+    if (width === 4 && groups === 3)
+      for (let k = 0; k + 1 < times.length; k++)
+        if (cubicRotationSegmentPassesZero(times, values, k))
+          this.err(`${sw}.output`, `cubic rotation between keys ${k} and ${k + 1} (${times[k]}s to ${times[k + 1]}s) passes through the zero quaternion, which is no rotation (e.g. q to -q with tangents along q or zero)`);
     return { times, values, interpolation };
   }
 }
