@@ -1356,6 +1356,7 @@ export class SimWorld {
   /** clearance of the active ragdoll parts (exact within the speculative band of the ground, else some larger height). */
   private measureClearance(st: Float64Array): void {
     if (this.clearance.length < this.dynCount) this.clearance = new Float64Array(this.dynCount).fill(Infinity);
+    this.measureMeshLimits(st);
     if (this.groundY === null) return;
     const g = this.groundY, band = 0.05;
     for (const j of this.joints) {
@@ -1365,6 +1366,111 @@ export class SimWorld {
         this.clearance[i] = this.lowestY(st, i, g + band) - g;
       }
     }
+  }
+
+  /**
+   * Keyframed prop meshes as one-sided limits of the joint anchor corrections
+   * (like the ground): per active ragdoll part, the planes of the closed
+   * keyframed prop faces (end-of-step pose) that one of its vertices lies
+   * near (within MESH_BAND in front, MESH_BAND_IN behind, its projection on
+   * the face inside the triangle), with that vertex's signed distance.
+   * meshOff accumulates the part's translations since, so a limit's distance
+   * is s + n · meshOff.
+   */
+  private meshCons = new Float64Array(64);
+  private meshConsStart = new Int32Array(0);
+  private meshConsEnd = new Int32Array(0);
+  private meshOff = new Float64Array(0);
+
+  private measureMeshLimits(st: Float64Array): void {
+    const n = this.dynCount;
+    if (this.meshConsStart.length < n) {
+      this.meshConsStart = new Int32Array(n);
+      this.meshConsEnd = new Int32Array(n);
+      this.meshOff = new Float64Array(3 * n);
+    }
+    this.meshConsStart.fill(0);
+    this.meshConsEnd.fill(0);
+    this.meshOff.fill(0);
+    let props = false;
+    for (let c = n; c < this.colliders.length; c++) if (this.colliders[c].kind === KIND_PROP && this.colliders[c].closed) props = true;
+    if (!props) return;
+    const K = this.K1;
+    const band = MESH_BAND, bandIn = MESH_BAND_IN;
+    let m = 0;
+    for (const j of this.joints) {
+      for (let k = 0; k < 2; k++) {
+        const i = k === 0 ? j.bodyA : j.bodyB;
+        const A = this.colliders[i];
+        if (!this.active[i] || !A.groups || this.meshConsEnd[i] > this.meshConsStart[i] || this.meshConsEnd[i] < 0) continue;
+        this.meshConsStart[i] = m;
+        this.meshConsEnd[i] = -1; // visited
+        const s = STATE_STRIDE * i;
+        const cx = st[s], cy = st[s + 1], cz = st[s + 2], r = this.bodySize[i] + band;
+        const qx = st[s + 3], qy = st[s + 4], qz = st[s + 5], qw = st[s + 6];
+        for (let c = n; c < this.colliders.length; c++) {
+          const C = this.colliders[c];
+          if (C.kind !== KIND_PROP || !C.closed) continue;
+          if (!(A.groups & C.mask) || !(C.groups & A.mask)) continue;
+          const T = C.tris, o = C.vOff;
+          for (let t = 0; t < T.length; t += 3) {
+            const ia = 3 * (o + T[t]), ib = 3 * (o + T[t + 1]), ic = 3 * (o + T[t + 2]);
+            const ax = K[ia], ay = K[ia + 1], az = K[ia + 2];
+            const bx = K[ib], by = K[ib + 1], bz = K[ib + 2];
+            const qcx = K[ic], qcy = K[ic + 1], qcz = K[ic + 2];
+            // sphere of the part against the triangle's box
+            if (cx + r < Math.min(ax, bx, qcx) || cx - r > Math.max(ax, bx, qcx)) continue;
+            if (cy + r < Math.min(ay, by, qcy) || cy - r > Math.max(ay, by, qcy)) continue;
+            if (cz + r < Math.min(az, bz, qcz) || cz - r > Math.max(az, bz, qcz)) continue;
+            const e1x = bx - ax, e1y = by - ay, e1z = bz - az, e2x = qcx - ax, e2y = qcy - ay, e2z = qcz - az;
+            let nx = e1y * e2z - e1z * e2y, ny = e1z * e2x - e1x * e2z, nz = e1x * e2y - e1y * e2x;
+            const nl = Math.hypot(nx, ny, nz);
+            if (!(nl > 1e-15)) continue;
+            nx /= nl;
+            ny /= nl;
+            nz /= nl;
+            const sc = nx * (cx - ax) + ny * (cy - ay) + nz * (cz - az);
+            if (sc > r || sc < -r) continue;
+            const L = A.local;
+            for (let v = 0; v < A.nv; v++) {
+              const vx = L[3 * v], vy = L[3 * v + 1], vz = L[3 * v + 2];
+              const tx = 2 * (qy * vz - qz * vy), ty = 2 * (qz * vx - qx * vz), tz = 2 * (qx * vy - qy * vx);
+              const px = cx + vx + qw * tx + qy * tz - qz * ty;
+              const py = cy + vy + qw * ty + qz * tx - qx * tz;
+              const pz = cz + vz + qw * tz + qx * ty - qy * tx;
+              const d = nx * (px - ax) + ny * (py - ay) + nz * (pz - az);
+              if (d > band || d < -bandIn) continue;
+              const ux = px - d * nx, uy = py - d * ny, uz = pz - d * nz;
+              if (!inTri(ux, uy, uz, ax, ay, az, bx, by, bz, nx, ny, nz)) continue;
+              if (!inTri(ux, uy, uz, bx, by, bz, qcx, qcy, qcz, nx, ny, nz)) continue;
+              if (!inTri(ux, uy, uz, qcx, qcy, qcz, ax, ay, az, nx, ny, nz)) continue;
+              this.meshCons = grown(this.meshCons, 4 * (m + 1));
+              const M = this.meshCons;
+              M[4 * m] = nx;
+              M[4 * m + 1] = ny;
+              M[4 * m + 2] = nz;
+              M[4 * m + 3] = d;
+              m++;
+            }
+          }
+        }
+        this.meshConsEnd[i] = m;
+      }
+    }
+  }
+
+  /** Largest fraction (≤ 1) of translation (dx, dy, dz) of body i keeping its vertices near keyframed meshes from crossing their faces. */
+  private meshScale(i: number, dx: number, dy: number, dz: number): number {
+    const M = this.meshCons, O = this.meshOff;
+    let sc = 1;
+    for (let k = this.meshConsStart[i]; k < this.meshConsEnd[i]; k++) {
+      const nx = M[4 * k], ny = M[4 * k + 1], nz = M[4 * k + 2];
+      const dn = nx * dx + ny * dy + nz * dz;
+      if (!(dn < 0)) continue;
+      const d = Math.max(M[4 * k + 3] + nx * O[3 * i] + ny * O[3 * i + 1] + nz * O[3 * i + 2], 0);
+      if (dn < -d) sc = Math.min(sc, d / -dn);
+    }
+    return sc;
   }
 
   /** The vertex of the last lowestY whose height it returned exactly (below its limit). */
@@ -1434,8 +1540,17 @@ export class SimWorld {
     const wa = this.awake[j.bodyA] ? im[j.bodyA] : 0, wb = this.awake[j.bodyB] ? im[j.bodyB] : 0;
     const w = wa + wb;
     if (w === 0) return false;
+    // keyframed prop meshes: both moves scaled together so that neither part's vertices near a
+    // mesh cross its faces (mass-weighted still: the pair's centre of mass stays)
+    let sk = 1;
+    if (this.meshConsEnd.length > 0 && (this.meshConsEnd[j.bodyA] > this.meshConsStart[j.bodyA] || this.meshConsEnd[j.bodyB] > this.meshConsStart[j.bodyB])) {
+      const ex = st[sb] + _b[0] - st[sa] - _a[0], ey = st[sb + 1] + _b[1] - st[sa + 1] - _a[1], ez = st[sb + 2] + _b[2] - st[sa + 2] - _a[2];
+      if (wa > 0) sk = Math.min(sk, this.meshScale(j.bodyA, (wa / w) * ex, (wa / w) * ey, (wa / w) * ez));
+      if (wb > 0) sk = Math.min(sk, this.meshScale(j.bodyB, -(wb / w) * ex, -(wb / w) * ey, -(wb / w) * ez));
+    }
+    const O = this.meshOff;
     for (let c = 0; c < 3; c++) {
-      const e = st[sb + c] + _b[c] - st[sa + c] - _a[c];
+      const e = sk * (st[sb + c] + _b[c] - st[sa + c] - _a[c]);
       let da = (wa / w) * e, db = -(wb / w) * e;
       if (c === 1) {
         const clA = this.clearance[j.bodyA], clB = this.clearance[j.bodyB];
@@ -1453,6 +1568,10 @@ export class SimWorld {
       }
       st[sa + c] += da;
       st[sb + c] += db;
+      if (O.length > 0) {
+        O[3 * j.bodyA + c] += da;
+        O[3 * j.bodyB + c] += db;
+      }
       _p[c] = st[sa + c] + _a[c];
     }
     return true;
@@ -3402,6 +3521,16 @@ const _res = new Float64Array(3);
 const _vb = new Float64Array(6);
 const _pt = new Float64Array(6);
 const _st = new Float64Array(2);
+/** Band (m) in front of / behind a keyframed prop face within which ragdoll vertices limit the joint anchor corrections. */
+const MESH_BAND = 0.03, MESH_BAND_IN = 0.01;
+
+/** Whether u lies on the inner side of edge a→b of a triangle with normal n (with a 1e-9 m margin). */
+function inTri(ux: number, uy: number, uz: number, ax: number, ay: number, az: number, bx: number, by: number, bz: number, nx: number, ny: number, nz: number): boolean {
+  const ex = bx - ax, ey = by - ay, ez = bz - az, wx = ux - ax, wy = uy - ay, wz = uz - az;
+  const cx = ey * wz - ez * wy, cy = ez * wx - ex * wz, cz = ex * wy - ey * wx;
+  return nx * cx + ny * cy + nz * cz >= -1e-9 * Math.hypot(ex, ey, ez);
+}
+
 const _a = new Float64Array(3);
 const _b = new Float64Array(3);
 const _c = new Float64Array(3);

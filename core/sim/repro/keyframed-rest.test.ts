@@ -21,16 +21,17 @@ import { mulberry32 } from '../../math/random';
  * more than a small amount in one step (the table is static in clip_walk),
  * and no vertex goes into the keyframed mesh by more than a small depth.
  *
- * Status: the static-table law does NOT hold yet (marked it.fails). On this
- * code 3 of the 16 shifts break it: +1e-11 s (320 events, 29.5 mm into a
- * table leg), +1e-9 s (450 events, 6 exhausted steps, 29.2 mm), -2e-8 s (55
- * events, 5.0 mm). Mechanism: after the hand's impact on the table top, the
- * joint corrections (inside the sub-step and after it) move hand vertices a
- * fraction of a mm into the table; the back-face culling of the continuous
- * detection then ignores them, and nothing pushes them out, so the hand
- * sinks into the leg; a hand wedged between the leg and its forearm is
- * pulled through by the anchor correction. The moving-table and box-prop
- * laws hold.
+ * Status: all four laws hold. Before the fix 3 of the 16 shifts broke the
+ * static-table law: +1e-11 s (320 events, 29.5 mm into a table leg), +1e-9 s
+ * (450 events, 6 exhausted steps, 29.2 mm), -2e-8 s (55 events, 5.0 mm).
+ * Mechanism: after the hand's impact on the table top, the joint anchor
+ * corrections moved hand vertices a fraction of a mm into the table; the
+ * back-face culling of the continuous detection then ignored them, nothing
+ * pushed them out, and a hand wedged between the leg and its forearm was
+ * pulled through by the anchor correction. Fix (core/sim/world.ts): the
+ * anchor correction treats closed keyframed prop meshes like the ground, as
+ * one-sided limits (both mass-weighted moves scaled so that no part vertex
+ * near a face crosses it).
  */
 
 /** The 16 start-time shifts ±{1e-12, 1e-11, 1e-10, 1e-9, 5e-9, 1e-8, 2e-8, 5e-8} s. */
@@ -149,8 +150,7 @@ describe('repro: ragdoll resting on a keyframed mesh, impacts repeated pair afte
   const base = parseDocument(readFileSync(new URL('../../../assets/sample/bat-and-ball.impulse', import.meta.url), 'utf8'));
   const table = base.props.findIndex((p) => p.name === 'Table');
 
-  // it.fails: the law does not hold yet (see the header); this turns red once it does, and is then made an it()
-  it.fails(`known failing: the sample mannequin against the static table, 16 start-time shifts (±1e-12..5e-8 s): no exhausted step, ≤ ${MAX_EVENTS} events, energy gain per step < ${STEP_GAIN_J} J, depth into the table < ${SINK_M} m`, () => {
+  it(`the sample mannequin against the static table, 16 start-time shifts (±1e-12..5e-8 s): no exhausted step, ≤ ${MAX_EVENTS} events, energy gain per step < ${STEP_GAIN_J} J, depth into the table < ${SINK_M} m`, () => {
     const rows: string[] = [];
     let fail = 0;
     for (const dt of GRID) {
