@@ -2176,6 +2176,17 @@ export class SimWorld {
 
   /** A frictionless, inelastic joint-limit contact (no collider features) from body a to body b. */
   private pushLimitContact(a: number, b: number, px: number, py: number, pz: number, nx: number, ny: number, nz: number): void {
+    this.pushContact(a, b, px, py, pz, nx, ny, nz, 0, -2, -2, 0);
+  }
+
+  /**
+   * Appends a contact from the pool: bodies a and b (-1 the ground), point,
+   * normal, friction, the colliders it comes from (-1 the ground, -2 a joint
+   * limit) and its approach speed; restitution 0 until solveContacts sets it
+   * from the approach.
+   */
+  private pushContact(a: number, b: number, px: number, py: number, pz: number, nx: number, ny: number, nz: number, friction: number, colA: number, colB: number, approach: number): void {
+    const k = this.contactCount;
     const ct = this.nextContact();
     ct.bodyA = a;
     ct.bodyB = b;
@@ -2186,10 +2197,10 @@ export class SimWorld {
     ct.normal.y = ny;
     ct.normal.z = nz;
     ct.restitution = 0;
-    ct.friction = 0;
-    this.contactColA[this.contactCount - 1] = -2;
-    this.contactColB[this.contactCount - 1] = -2;
-    this.contactApproach[this.contactCount - 1] = 0;
+    ct.friction = friction;
+    this.contactColA[k] = colA;
+    this.contactColB[k] = colB;
+    this.contactApproach[k] = approach;
   }
 
   private nextContact(): ContactInput {
@@ -2400,20 +2411,7 @@ export class SimWorld {
             other = this.nextKeyframedBody(P[o], g, P[o + 2], 0, -d / hs, 0, 0, C.friction);
           }
           this.groundMark[C.vOff + v] = this.markStamp;
-          const ct = this.nextContact();
-          ct.bodyA = C.body;
-          ct.bodyB = other;
-          ct.point.x = P[o];
-          ct.point.y = P[o + 1];
-          ct.point.z = P[o + 2];
-          ct.normal.x = 0;
-          ct.normal.y = 1;
-          ct.normal.z = 0;
-          ct.restitution = 0;
-          ct.friction = C.friction;
-          this.contactColA[this.contactCount - 1] = c;
-          this.contactColB[this.contactCount - 1] = -1;
-          this.contactApproach[this.contactCount - 1] = -vn;
+          this.pushContact(C.body, other, P[o], P[o + 1], P[o + 2], 0, 1, 0, C.friction, c, -1, -vn);
         }
       }
     }
@@ -2542,8 +2540,6 @@ export class SimWorld {
     px: number, py: number, pz: number, nx: number, ny: number, nz: number, u: number, w: number, hs: number, onlyApproaching: boolean,
   ): void {
     const A = this.colliders[cA], B = this.colliders[cB];
-    const time = this.timeSec; // only used for keyframed velocities; set by caller via kfTime
-    void time;
     this.contactVelocity(st, cA, kind, fA, 0, u, w, px, py, pz, this._kfTime);
     const ax = _v[0], ay = _v[1], az = _v[2];
     this.contactVelocity(st, cB, kind, fB, 1, u, w, px, py, pz, this._kfTime);
@@ -2551,26 +2547,12 @@ export class SimWorld {
     const vn = (ax - bx) * nx + (ay - by) * ny + (az - bz) * nz;
     if (onlyApproaching && vn >= 0) return;
     void hs;
-    const ct = this.nextContact();
-    const k = this.contactCount - 1;
     let ia: number, ib: number;
     if (A.kind === KIND_DYNAMIC) ia = A.body;
     else ia = this.nextKeyframedBody(px, py, pz, ax, ay, az, A.restitution, A.friction);
     if (B.kind === KIND_DYNAMIC) ib = B.body;
     else ib = this.nextKeyframedBody(px, py, pz, bx, by, bz, B.restitution, B.friction);
-    ct.bodyA = ia;
-    ct.bodyB = ib;
-    ct.point.x = px;
-    ct.point.y = py;
-    ct.point.z = pz;
-    ct.normal.x = nx;
-    ct.normal.y = ny;
-    ct.normal.z = nz;
-    ct.restitution = 0;
-    ct.friction = Math.max(A.friction, B.friction);
-    this.contactColA[k] = cA;
-    this.contactColB[k] = cB;
-    this.contactApproach[k] = -vn;
+    this.pushContact(ia, ib, px, py, pz, nx, ny, nz, Math.max(A.friction, B.friction), cA, cB, -vn);
   }
 
   private _kfTime = 0;
@@ -2787,20 +2769,7 @@ export class SimWorld {
         this.activeKeep[C.vOff + best] = this.stats.steps + 1;
         const d = by - g;
         const other = d >= RAGDOLL_GROUND_SLOP ? this.nextKeyframedBody(bx, g, bz, 0, -d / hs, 0, 0, C.friction) : -1;
-        const ct = this.nextContact();
-        ct.bodyA = i;
-        ct.bodyB = other;
-        ct.point.x = bx;
-        ct.point.y = by;
-        ct.point.z = bz;
-        ct.normal.x = 0;
-        ct.normal.y = 1;
-        ct.normal.z = 0;
-        ct.restitution = 0;
-        ct.friction = C.friction;
-        this.contactColA[this.contactCount - 1] = c;
-        this.contactColB[this.contactCount - 1] = -1;
-        this.contactApproach[this.contactCount - 1] = 0;
+        this.pushContact(i, other, bx, by, bz, 0, 1, 0, C.friction, c, -1, 0);
       }
     }
     if (this.contactCount === before) return false;
@@ -3137,19 +3106,7 @@ export class SimWorld {
         this.groundMark[C.vOff + fA] = this.markStamp;
         this.groundHitStep[C.vOff + fA] = this.stats.steps;
         this.colGroundHitStep[cA] = this.stats.steps;
-        const ct = this.nextContact();
-        ct.bodyA = C.body;
-        ct.bodyB = -1;
-        ct.point.x = P[vo];
-        ct.point.y = P[vo + 1];
-        ct.point.z = P[vo + 2];
-        ct.normal.x = 0;
-        ct.normal.y = 1;
-        ct.normal.z = 0;
-        ct.friction = C.friction;
-        this.contactColA[this.contactCount - 1] = cA;
-        this.contactColB[this.contactCount - 1] = -1;
-        this.contactApproach[this.contactCount - 1] = -vn;
+        this.pushContact(C.body, -1, P[vo], P[vo + 1], P[vo + 2], 0, 1, 0, C.friction, cA, -1, -vn);
         continue;
       }
       const A = this.colliders[cA], B = this.colliders[cB];

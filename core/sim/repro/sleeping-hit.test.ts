@@ -31,8 +31,8 @@ describe('repro: a sleeping body that is hit', () => {
     expect(wokeAtHit, 'the hit woke the box').toBe(true);
     expect(minY, 'the box never sank into the ground').toBeGreaterThan(-1e-4);
     // the box meets the hit supported by the ground, as it would awake: the ball leaves at ε = min(0.5, 0.3) times its approach
-    const im = w.impacts.find((i) => i.objects[0] === 'ball' && i.objects[1] === 'box')!;
+    const im = w.impacts.find((i) => i.objects[0] === 'ball' && i.objects[1] === 'box');
     expect(im, 'impact reported ball on box').toBeTruthy();
-    expect(im.postVelocity[1] / im.preVelocity[1], 'ball rebound ratio off the sleeping box').toBeCloseTo(-0.3, 2);
+    expect(im!.postVelocity[1] / im!.preVelocity[1], 'ball rebound ratio off the sleeping box').toBeCloseTo(-0.3, 2);
   });
 });
