@@ -57,29 +57,27 @@ const _tuv = new Float64Array(3);
  */
 let _wLo = 0, _wHi = 1;
 
+/**
+ * Narrows the window by one condition g ≤ t·s (a gap g the parts close at rate s).
+ * False when no t in [0, 1] can meet it.
+ */
+function narrowWindow(g: number, s: number): boolean {
+  if (g > 0) {
+    if (!(s > 0)) return false;
+    const t = (g / s) * (1 - 1e-15);
+    if (t > _wLo) _wLo = t;
+  } else if (s < 0) {
+    const t = (g / s) * (1 + 1e-15);
+    if (t < _wHi) _wHi = t;
+  }
+  return true;
+}
+
 /** Narrows the window by one axis (extremes at the start and of the displacements of each part). False when it is empty. */
 function axisWindow(alo: number, ahi: number, dalo: number, dahi: number, blo: number, bhi: number, dblo: number, dbhi: number, R: number): boolean {
-  // first part's top reaches the second's bottom: blo − ahi − R ≤ t·(dahi − dblo)
-  let g = blo - ahi - R, s = dahi - dblo;
-  if (g > 0) {
-    if (!(s > 0)) return false;
-    const t = (g / s) * (1 - 1e-15);
-    if (t > _wLo) _wLo = t;
-  } else if (s < 0) {
-    const t = (g / s) * (1 + 1e-15);
-    if (t < _wHi) _wHi = t;
-  }
+  // first part's top reaches the second's bottom: blo − ahi − R ≤ t·(dahi − dblo);
   // second part's top reaches the first's bottom: alo − bhi − R ≤ t·(dbhi − dalo)
-  g = alo - bhi - R; s = dbhi - dalo;
-  if (g > 0) {
-    if (!(s > 0)) return false;
-    const t = (g / s) * (1 - 1e-15);
-    if (t > _wLo) _wLo = t;
-  } else if (s < 0) {
-    const t = (g / s) * (1 + 1e-15);
-    if (t < _wHi) _wHi = t;
-  }
-  return _wLo <= _wHi;
+  return narrowWindow(blo - ahi - R, dahi - dblo) && narrowWindow(alo - bhi - R, dbhi - dalo) && _wLo <= _wHi;
 }
 
 /**
