@@ -269,7 +269,7 @@ function readdirSafe(dir: string): string[] {
   return out;
 }
 
-test('dope sheet: move keys by dragging, change interpolation, delete, copy and paste a pose; Escape cancels a drag', async ({ bridge }) => {
+test('dope sheet: move keys by dragging, change interpolation and tangents, delete, copy and paste a pose; Escape cancels a drag', async ({ bridge }) => {
   const page = await bridge.open();
   await ready(page);
   await page.getByTestId('outliner-prop-prop_bat').click();
@@ -309,6 +309,19 @@ test('dope sheet: move keys by dragging, change interpolation, delete, copy and 
   await page.getByTestId('interpolation').selectOption('cubic');
   const cubic = (await clipOf()).tracks.filter((t) => t.target.kind === 'prop' && t.target.prop === 'prop_bat');
   expect(cubic.every((t) => t.interpolation === 'cubic' && t.values.length === t.times.length * 3 * (t.path === 'rotation' ? 4 : 3))).toBe(true);
+
+  // Flat tangents on the selected key: the bat eases into and out of it; one undo step brings the old tangents back.
+  await page.getByTestId('tangents').selectOption('flat');
+  const flat = (await clipOf()).tracks.filter((t) => t.target.kind === 'prop' && t.target.prop === 'prop_bat');
+  for (const t of flat) {
+    const n = t.path === 'rotation' ? 4 : 3;
+    const i = t.times.findIndex((x) => Math.round(x * 30) === f0 + target);
+    expect(i, `${t.path} has the selected key`).toBeGreaterThanOrEqual(0);
+    const tangents = [...t.values.slice(3 * i * n, 3 * i * n + n), ...t.values.slice((3 * i + 2) * n, (3 * i + 2) * n + n)];
+    expect(tangents.every((v) => v === 0), `${t.path} tangents flat: ${tangents}`).toBe(true);
+  }
+  await page.locator('body').press('Control+z');
+  expect((await clipOf()).tracks.filter((t) => t.target.kind === 'prop' && t.target.prop === 'prop_bat'), 'undo restored the tangents').toEqual(cubic);
 
   // Delete the selected key.
   await page.locator('body').press('Delete');

@@ -18,8 +18,10 @@ import {
   sameTarget,
   setInterpolation,
   setKey,
+  setKeyTangents,
   targetKey,
   writeChannel,
+  type TangentMode,
 } from './state/keys';
 import { runtime } from './scene/runtime';
 import { findLimbChains } from './scene/limbs';
@@ -143,6 +145,25 @@ export function groupKeys(keys: readonly SelectedKey[]): { target: TrackTarget; 
     if (!g.frames.includes(k.frame)) g.frames.push(k.frame);
   }
   return [...groups.values()];
+}
+
+const TANGENT_LABEL: Record<TangentMode, string> = { auto: 'auto', flat: 'flat', linear: 'linear' };
+
+/** Tangents of the selected keys (or the selection's keys on the current frame); non-cubic channels become cubic. */
+export function setTangentsOnSelection(mode: TangentMode): void {
+  const doc = getDoc();
+  const eph = useEphemeral.getState();
+  const groups = eph.selectedKeys.length
+    ? groupKeys(eph.selectedKeys)
+    : selectionTargets(doc, eph.selection).map((target) => ({ target, frames: [currentFrame()] }));
+  if (!groups.length) return setStatus('Select keys (or an object with a key on this frame) to set tangents');
+  let changed = 0;
+  docActions.edit(`Tangents ${TANGENT_LABEL[mode]}`, (d) => {
+    const clip = activeClip(d as ImpulseDocument);
+    if (!clip) return;
+    for (const g of groups) changed += setKeyTangents(clip, g.target, g.frames, mode);
+  });
+  setStatus(changed ? `Tangents ${TANGENT_LABEL[mode]}: ${changed} key${changed === 1 ? '' : 's'}` : 'No keys there to set tangents on');
 }
 
 export function setInterpolationOnSelection(interpolation: Interpolation): void {

@@ -10,6 +10,7 @@ import {
   pastePose,
   setInterpolationOnSelection,
   setKeyOnSelection,
+  setTangentsOnSelection,
   stepFrame,
   setFrame,
 } from './actions';
@@ -60,6 +61,9 @@ export type CommandId =
   | 'interpolationStep'
   | 'interpolationLinear'
   | 'interpolationCubic'
+  | 'tangentsAuto'
+  | 'tangentsFlat'
+  | 'tangentsLinear'
   | 'toggleGrid'
   | 'toggleBones'
   | 'escape';
@@ -105,6 +109,9 @@ export const COMMANDS: CommandDef[] = [
   { id: 'interpolationStep', label: 'Interpolation: Step', keys: [], run: () => setInterpolationOnSelection('step') },
   { id: 'interpolationLinear', label: 'Interpolation: Linear', keys: [], run: () => setInterpolationOnSelection('linear') },
   { id: 'interpolationCubic', label: 'Interpolation: Cubic', keys: [], run: () => setInterpolationOnSelection('cubic') },
+  { id: 'tangentsAuto', label: 'Tangents: Auto (smooth)', keys: [], run: () => setTangentsOnSelection('auto'), disabledReason: noClip },
+  { id: 'tangentsFlat', label: 'Tangents: Flat (ease in/out)', keys: [], run: () => setTangentsOnSelection('flat'), disabledReason: noClip },
+  { id: 'tangentsLinear', label: 'Tangents: Linear', keys: [], run: () => setTangentsOnSelection('linear'), disabledReason: noClip },
   { id: 'toolTranslate', label: 'Move tool', keys: ['W'], run: () => useEphemeral.setState({ tool: 'translate' }) },
   { id: 'toolRotate', label: 'Rotate tool', keys: ['E'], run: () => useEphemeral.setState({ tool: 'rotate' }) },
   { id: 'toolScale', label: 'Scale tool', keys: ['R'], run: () => useEphemeral.setState({ tool: 'scale' }) },

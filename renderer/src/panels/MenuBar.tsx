@@ -7,7 +7,7 @@ import { usePrefs } from '../state/preferences';
 
 const MENUS: { name: string; items: (CommandId | '-')[] }[] = [
   { name: 'File', items: ['new', 'open', 'openSample', '-', 'save', 'saveAs', '-', 'import', 'export'] },
-  { name: 'Edit', items: ['undo', 'redo', '-', 'setKey', 'deleteKeys', 'copyPose', 'pastePose', '-', 'interpolationStep', 'interpolationLinear', 'interpolationCubic'] },
+  { name: 'Edit', items: ['undo', 'redo', '-', 'setKey', 'deleteKeys', 'copyPose', 'pastePose', '-', 'interpolationStep', 'interpolationLinear', 'interpolationCubic', '-', 'tangentsAuto', 'tangentsFlat', 'tangentsLinear'] },
   { name: 'View', items: ['frameSelected', 'togglePerspective', 'viewFront', 'viewRight', 'viewTop', '-', 'toggleGrid', 'toggleBones', '-', 'toolTranslate', 'toolRotate', 'toolScale'] },
   { name: 'Playback', items: ['playPause', 'toggleLoop', 'toggleAutoKey', '-', 'previousKey', 'nextKey', 'firstFrame', 'lastFrame'] },
   { name: 'Clip', items: ['checkClip', 'suggest'] },

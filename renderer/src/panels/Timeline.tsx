@@ -153,6 +153,20 @@ function Transport({ clip }: { clip: Clip | undefined }) {
         <option value="linear">Linear</option>
         <option value="cubic">Cubic</option>
       </select>
+      <select
+        data-testid="tangents"
+        value=""
+        title="Tangents of the selected keys (or the selection's key on this frame); a channel that is not cubic becomes cubic"
+        onChange={(e) => {
+          const v = e.target.value;
+          if (v) runCommand(v === 'flat' ? 'tangentsFlat' : v === 'linear' ? 'tangentsLinear' : 'tangentsAuto');
+        }}
+      >
+        <option value="">Tangents…</option>
+        <option value="auto">Auto (smooth)</option>
+        <option value="flat">Flat (ease in/out)</option>
+        <option value="linear">Linear</option>
+      </select>
     </div>
   );
 }

@@ -13,7 +13,9 @@ import {
   previousKeyFrame,
   setInterpolation,
   setKey,
+  setKeyTangents,
 } from './keys';
+import { TrackSampler } from '../../../core/anim';
 
 const emptyClip = (frameRate = 24): Clip => ({ id: 'c', name: 'clip', frameRate, startFrame: 0, endFrame: 48, tracks: [] });
 
@@ -137,5 +139,101 @@ describe('keyframe editing', () => {
     expect(nextKeyFrame(frames, 12)).toBeUndefined();
     expect(previousKeyFrame(frames, 12)).toBe(4);
     expect(previousKeyFrame(frames, 4)).toBeUndefined();
+  });
+
+  describe('key tangents', () => {
+    const target: TrackTarget = { kind: 'prop', prop: 'p' };
+    /** A clip with one channel of `keys` random keys at random distinct frames (seeded). */
+    function randomChannel(seed: number, path: TrackPath, interpolation: Interpolation, keys = 7): Clip {
+      const r = mulberry32(seed);
+      const clip = emptyClip(24);
+      const frames = new Set<number>();
+      while (frames.size < keys) frames.add(Math.floor(r() * 48));
+      for (const f of [...frames].sort((a, b) => a - b)) {
+        const v = path === 'rotation' ? [r() - 0.5, r() - 0.5, r() - 0.5, 1] : [4 * r() - 2, 4 * r() - 2, 4 * r() - 2];
+        if (path === 'rotation') { const l = Math.hypot(...v); for (let k = 0; k < 4; k++) v[k] /= l; }
+        setKey(clip, target, path, f, v, interpolation);
+      }
+      return clip;
+    }
+    const sample = (clip: Clip, path: TrackPath, time: number) => new TrackSampler(structuredClone(findTrack(clip, target, path)!)).valueAt(time, [] as number[]);
+    const slope = (clip: Clip, path: TrackPath, time: number) => new TrackSampler(structuredClone(findTrack(clip, target, path)!)).derivativeAt(time, [] as number[]);
+    const times = (n: number) => Array.from({ length: n + 1 }, (_, i) => (48 * i) / n / 24);
+
+    it('linear tangents on a linear channel make it cubic without changing the curve (translation, scale; seeded)', () => {
+      for (let seed = 1; seed <= 20; seed++) {
+        for (const path of ['translation', 'scale'] as TrackPath[]) {
+          const before = randomChannel(seed, path, 'linear');
+          const after = structuredClone(before);
+          const frames = keyFramesOf(after, target);
+          expect(setKeyTangents(after, target, [frames[2]], 'linear')).toBe(1);
+          expect(findTrack(after, target, path)!.interpolation).toBe('cubic');
+          for (const t of times(480)) {
+            const a = sample(before, path, t), b = sample(after, path, t);
+            for (let k = 0; k < 3; k++) expect(Math.abs(a[k] - b[k]), `seed ${seed} ${path} at ${t} s`).toBeLessThan(1e-12);
+          }
+        }
+      }
+    });
+
+    it('a linear rotation channel made cubic keeps its keys and its segment midpoints (normalised lerp meets slerp there)', () => {
+      for (let seed = 1; seed <= 20; seed++) {
+        const before = randomChannel(seed, 'rotation', 'linear');
+        const after = structuredClone(before);
+        const frames = keyFramesOf(after, target);
+        setKeyTangents(after, target, [frames[0]], 'linear');
+        const tr = findTrack(before, target, 'rotation')!;
+        const at = [...tr.times, ...tr.times.slice(1).map((t, i) => 0.5 * (t + tr.times[i]))];
+        for (const t of at) {
+          const a = sample(before, 'rotation', t), b = sample(after, 'rotation', t);
+          const dot = Math.abs(a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3]);
+          expect(1 - dot, `seed ${seed} at ${t} s`).toBeLessThan(1e-12);
+        }
+      }
+    });
+
+    it('flat tangents stop the channel at the chosen keys, keep every key value and leave segments away from them unchanged', () => {
+      for (let seed = 1; seed <= 20; seed++) {
+        for (const path of ['translation', 'rotation'] as TrackPath[]) {
+          const before = randomChannel(seed, path, 'cubic');
+          const after = structuredClone(before);
+          const frames = keyFramesOf(after, target);
+          const chosen = frames[3];
+          expect(setKeyTangents(after, target, [chosen], 'flat')).toBe(1);
+          const tr = findTrack(after, target, path)!;
+          const i = tr.times.findIndex((t) => Math.round(t * 24) === chosen);
+          for (const side of [-1e-12, 0, 1e-12]) for (const d of slope(after, path, tr.times[i] + side)) expect(Math.abs(d), `seed ${seed} ${path}`).toBeLessThan(1e-6);
+          for (let k = 0; k < tr.times.length; k++) expect(keyValue(tr, k)).toEqual(keyValue(findTrack(before, target, path)!, k));
+          // segments that do not touch the chosen key are the same curve
+          for (const t of times(480)) {
+            if (t >= tr.times[i - 1] && t <= tr.times[i + 1]) continue;
+            const a = sample(before, path, t), b = sample(after, path, t);
+            for (let k = 0; k < a.length; k++) expect(a[k]).toBe(b[k]);
+          }
+        }
+      }
+    });
+
+    it('auto tangents are the Catmull-Rom slopes; a stepped channel becomes cubic with them', () => {
+      const clip = emptyClip(10);
+      setKey(clip, target, 'translation', 0, [0, 0, 0], 'step');
+      setKey(clip, target, 'translation', 10, [1, 2, 0], 'step');
+      setKey(clip, target, 'translation', 20, [3, 2, 0], 'step');
+      setKeyTangents(clip, target, [10], 'flat');
+      const t = findTrack(clip, target, 'translation')!;
+      expect(t.interpolation).toBe('cubic');
+      expect(t.values.slice(9, 12)).toEqual([0, 0, 0]);
+      expect(t.values.slice(15, 18)).toEqual([0, 0, 0]);
+      setKeyTangents(clip, target, [10], 'auto');
+      expect(t.values.slice(9, 12)).toEqual([1.5, 1, 0]);
+      expect(t.values.slice(15, 18)).toEqual([1.5, 1, 0]);
+      // end keys: linear tangents are the one segment's slope on both sides
+      setKeyTangents(clip, target, [0, 20], 'linear');
+      expect(t.values.slice(0, 3)).toEqual([1, 2, 0]);
+      expect(t.values.slice(6, 9)).toEqual([1, 2, 0]);
+      expect(t.values.slice(18, 21)).toEqual([2, 0, 0]);
+      expect(t.values.slice(24, 27)).toEqual([2, 0, 0]);
+      expect(setKeyTangents(clip, target, [5], 'flat'), 'no key on frame 5').toBe(0);
+    });
   });
 });

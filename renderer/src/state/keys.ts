@@ -5,8 +5,8 @@
  * exactly `frame / frameRate`.
  *
  * Cubic tracks keep glTF CUBICSPLINE layout (in-tangent, value, out-tangent per
- * key). The app has no tangent editor, so inserted keys get Catmull-Rom
- * tangents; keys that already exist keep theirs.
+ * key). Inserted keys get Catmull-Rom tangents; keys that already exist keep
+ * theirs. `setKeyTangents` sets the tangents of chosen keys (auto, flat, linear).
  */
 import type {
   Character,
@@ -211,24 +211,87 @@ export function moveKeys(clip: Clip, target: TrackTarget, frames: readonly numbe
   }
 }
 
+/**
+ * Tangent presets for keys of cubic channels (units per second, glTF
+ * CUBICSPLINE in- and out-tangents):
+ * - `auto`: Catmull-Rom, the slope between the neighbouring keys (smooth);
+ * - `flat`: zero in and out (the curve eases into and out of the key: holds, contacts);
+ * - `linear`: each side the slope of its own segment (straight into and out of the key).
+ */
+export type TangentMode = 'auto' | 'flat' | 'linear';
+
+/** Slope (units per second) of component `k` over the segment from key `i` to key `j` of a cubic track. */
+function segmentSlope(track: Track, i: number, j: number, k: number): number {
+  const dt = track.times[j] - track.times[i];
+  return dt > 0 ? (track.values[valueOffset(track, j) + k] - track.values[valueOffset(track, i) + k]) / dt : 0;
+}
+
+/** Writes preset `mode` into the in- and out-tangents of key `i` of a cubic track. */
+function writeTangents(track: Track, i: number, mode: TangentMode): void {
+  if (mode === 'auto') return autoTangent(track, i);
+  const n = pathStride(track.path);
+  const last = track.times.length - 1;
+  for (let k = 0; k < n; k++) {
+    let inT = 0, outT = 0;
+    if (mode === 'linear') {
+      inT = i > 0 ? segmentSlope(track, i - 1, i, k) : i < last ? segmentSlope(track, i, i + 1, k) : 0;
+      outT = i < last ? segmentSlope(track, i, i + 1, k) : inT;
+    }
+    track.values[3 * i * n + k] = inT;
+    track.values[(3 * i + 2) * n + k] = outT;
+  }
+}
+
+/**
+ * Sets the tangents of the keys of `target` (every path) on `frames` to
+ * `mode`; returns how many keys changed. A channel that is not cubic becomes
+ * cubic first (tangents are a cubic notion): a linear one keeps its shape (each
+ * key's in- and out-tangents are its segments' slopes, so translation and
+ * scale curves are unchanged; rotations go from slerp to normalised lerp
+ * between the same keys), a stepped one gets Catmull-Rom tangents.
+ */
+export function setKeyTangents(clip: Clip, target: TrackTarget, frames: readonly number[], mode: TangentMode): number {
+  const chosen = new Set(frames);
+  let changed = 0;
+  for (const track of clip.tracks) {
+    if (!sameTarget(track.target, target)) continue;
+    const keys: number[] = [];
+    for (let i = 0; i < track.times.length; i++) if (chosen.has(timeToFrame(track.times[i], clip.frameRate))) keys.push(i);
+    if (keys.length === 0) continue;
+    if (track.interpolation !== 'cubic') {
+      const wasLinear = track.interpolation === 'linear';
+      toCubic(track);
+      if (wasLinear) for (let i = 0; i < track.times.length; i++) writeTangents(track, i, 'linear');
+    }
+    for (const i of keys) writeTangents(track, i, mode);
+    changed += keys.length;
+  }
+  return changed;
+}
+
+/** A step or linear track as cubic with the same key values and Catmull-Rom tangents. */
+function toCubic(track: Track): void {
+  const n = pathStride(track.path);
+  const count = track.times.length;
+  const cubic: number[] = new Array<number>(count * 3 * n).fill(0);
+  for (let i = 0; i < count; i++) for (let k = 0; k < n; k++) cubic[(3 * i + 1) * n + k] = track.values[i * n + k];
+  track.values = cubic;
+  track.interpolation = 'cubic';
+  for (let i = 0; i < count; i++) autoTangent(track, i);
+}
+
 /** Converts tracks of `target` (all paths) to `interpolation`; cubic gets Catmull-Rom tangents. */
 export function setInterpolation(clip: Clip, target: TrackTarget, interpolation: Interpolation): void {
   for (const track of clip.tracks) {
     if (!sameTarget(track.target, target) || track.interpolation === interpolation) continue;
-    const n = pathStride(track.path);
-    const count = track.times.length;
-    const values: number[] = [];
-    for (let i = 0; i < count; i++) values.push(...keyValue(track, i));
     if (interpolation === 'cubic') {
-      const cubic: number[] = new Array<number>(count * 3 * n).fill(0);
-      for (let i = 0; i < count; i++) for (let k = 0; k < n; k++) cubic[(3 * i + 1) * n + k] = values[i * n + k];
-      track.values = cubic;
-      track.interpolation = 'cubic';
-      for (let i = 0; i < count; i++) autoTangent(track, i);
-    } else {
-      track.values = values;
-      track.interpolation = interpolation;
+      toCubic(track);
+      continue;
     }
+    const values: number[] = [];
+    for (let i = 0; i < track.times.length; i++) values.push(...keyValue(track, i));
+    track.values = values;
+    track.interpolation = interpolation;
   }
 }
 
