@@ -152,6 +152,8 @@ test('check the clip: red bands, findings, jump to one, ignore it (saved, undoab
   await expect(page.locator(`[data-finding="${target.id}"]`)).toHaveCount(0);
   await expect(group).toHaveCount(0);
   await expect(groups).toHaveCount(pairsOf(findings).size - 1);
+  // The live count at the playhead counts what the viewport draws and says how many the rules hide.
+  await expect(page.getByTestId('live-count')).toContainText(/contacts? \(\d+ ignored\)/);
   const hist = await app(page, (h) => h.history());
   expect(hist.labels[hist.labels.length - 1]).toBe('Ignore objects');
   bridge.nextSavePath = 'checked.impulse';

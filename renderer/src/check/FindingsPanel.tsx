@@ -11,7 +11,7 @@ import { useDocStore } from '../state/documentStore';
 import { activeClip } from '../state/keys';
 import { runCommand } from '../commands';
 import { useJobs } from '../workers/engine';
-import { visibleFindings, type Finding } from './findings';
+import { isIgnored, visibleFindings, type Finding } from './findings';
 import { ignoreFinding, jumpToFinding, removeIgnoreRule, setLiveEnabled, useCheck } from './checkStore';
 
 function partName(doc: ImpulseDocument, r: PartRef): string {
@@ -122,6 +122,8 @@ export function FindingsPanel() {
   const visible = useMemo(() => visibleFindings(findings, doc.check.ignore), [findings, doc.check.ignore]);
   const hidden = findings.length - visible.length;
   const groups = useMemo(() => groupFindings(visible), [visible]);
+  // the viewport draws only the contacts no ignore rule hides: count those, as the summary counts findings
+  const liveShown = useMemo(() => (live ? live.contacts.filter((c) => !isIgnored(doc.check.ignore, c.a, c.b)).length : 0), [live, doc.check.ignore]);
   const fps = clip?.frameRate ?? 30;
   const checked = clipId !== null && clipId === clip?.id;
   return (
@@ -134,8 +136,9 @@ export function FindingsPanel() {
           <input type="checkbox" data-testid="live-check" checked={liveEnabled} onChange={(e) => setLiveEnabled(e.target.checked)} /> Live
         </label>
         {live && liveEnabled && (
-          <span className="muted" data-testid="live-count">
-            frame {live.frame}: {live.contacts.length} contact{live.contacts.length === 1 ? '' : 's'}
+          <span className="muted" data-testid="live-count" title="Contacts at the playhead frame; ignored ones are not drawn">
+            frame {live.frame}: {liveShown} contact{liveShown === 1 ? '' : 's'}
+            {live.contacts.length > liveShown ? ` (${live.contacts.length - liveShown} ignored)` : ''}
           </span>
         )}
       </div>
