@@ -7,6 +7,7 @@ import { SimWorld } from '../world';
 import { STATE_STRIDE } from '../rigid';
 import { boxPropAt, linearTranslation, sceneDoc } from '../testkit';
 import { mulberry32 } from '../../math/random';
+import { depthInProp } from './penetration';
 
 /**
  * Repro: ragdoll parts resting on a keyframed mesh. Contacts with keyframed
@@ -44,76 +45,6 @@ function shifts(seed: number, n: number): number[] {
   const lo = -12, hi = Math.log10(5e-8);
   for (let k = 0; k < n; k++) out.push((k % 2 ? -1 : 1) * 10 ** (lo + (hi - lo) * r()));
   return out;
-}
-
-/** Generalized winding number of point p about a closed triangle mesh (world vertices X): ~1 inside (also where closed parts overlap: ≥ 1), 0 outside. */
-function winding(X: Float64Array, T: ArrayLike<number>, px: number, py: number, pz: number): number {
-  let w = 0;
-  for (let t = 0; t < T.length; t += 3) {
-    const a = 3 * T[t], b = 3 * T[t + 1], c = 3 * T[t + 2];
-    const ax = X[a] - px, ay = X[a + 1] - py, az = X[a + 2] - pz;
-    const bx = X[b] - px, by = X[b + 1] - py, bz = X[b + 2] - pz;
-    const cx = X[c] - px, cy = X[c + 1] - py, cz = X[c + 2] - pz;
-    const la = Math.hypot(ax, ay, az), lb = Math.hypot(bx, by, bz), lc = Math.hypot(cx, cy, cz);
-    const det = ax * (by * cz - bz * cy) - ay * (bx * cz - bz * cx) + az * (bx * cy - by * cx);
-    const den = la * lb * lc + (ax * bx + ay * by + az * bz) * lc + (bx * cx + by * cy + bz * cz) * la + (cx * ax + cy * ay + cz * az) * lb;
-    w += 2 * Math.atan2(det, den);
-  }
-  return w / (4 * Math.PI);
-}
-
-function segDist2(px: number, py: number, pz: number, X: Float64Array, a: number, b: number, c: number): number {
-  // point–triangle distance² (brute force: plane foot if inside, else the nearest edge point)
-  const ux = X[b] - X[a], uy = X[b + 1] - X[a + 1], uz = X[b + 2] - X[a + 2];
-  const vx = X[c] - X[a], vy = X[c + 1] - X[a + 1], vz = X[c + 2] - X[a + 2];
-  let nx = uy * vz - uz * vy, ny = uz * vx - ux * vz, nz = ux * vy - uy * vx;
-  const nl = Math.hypot(nx, ny, nz);
-  nx /= nl; ny /= nl; nz /= nl;
-  const d = (px - X[a]) * nx + (py - X[a + 1]) * ny + (pz - X[a + 2]) * nz;
-  const qx = px - d * nx, qy = py - d * ny, qz = pz - d * nz;
-  const inside = (i: number, j: number): boolean => {
-    const ex = X[j] - X[i], ey = X[j + 1] - X[i + 1], ez = X[j + 2] - X[i + 2];
-    const fx = qx - X[i], fy = qy - X[i + 1], fz = qz - X[i + 2];
-    return (ey * fz - ez * fy) * nx + (ez * fx - ex * fz) * ny + (ex * fy - ey * fx) * nz >= 0;
-  };
-  if (inside(a, b) && inside(b, c) && inside(c, a)) return d * d;
-  let best = Infinity;
-  for (const [i, j] of [[a, b], [b, c], [c, a]]) {
-    const ex = X[j] - X[i], ey = X[j + 1] - X[i + 1], ez = X[j + 2] - X[i + 2];
-    let s = ((px - X[i]) * ex + (py - X[i + 1]) * ey + (pz - X[i + 2]) * ez) / (ex * ex + ey * ey + ez * ez);
-    s = Math.max(0, Math.min(1, s));
-    best = Math.min(best, (px - X[i] - s * ex) ** 2 + (py - X[i + 1] - s * ey) ** 2 + (pz - X[i + 2] - s * ez) ** 2);
-  }
-  return best;
-}
-
-/** Deepest dynamic vertex inside keyframed prop `pi` at the world's time (m; 0 when none is inside). */
-function depthInProp(w: SimWorld, doc: ImpulseDocument, ev: SceneEvaluator, pi: number): number {
-  const prop = doc.props[pi], M = new Float64Array(16);
-  ev.propWorldMatrix(pi, w.timeSec, M);
-  const L = prop.mesh.positions, T = prop.mesh.indices, n = L.length / 3, X = new Float64Array(3 * n);
-  const lo = [Infinity, Infinity, Infinity], hi = [-Infinity, -Infinity, -Infinity];
-  for (let v = 0; v < n; v++) {
-    const x = L[3 * v], y = L[3 * v + 1], z = L[3 * v + 2];
-    for (let c = 0; c < 3; c++) {
-      X[3 * v + c] = M[c] * x + M[4 + c] * y + M[8 + c] * z + M[12 + c];
-      lo[c] = Math.min(lo[c], X[3 * v + c]);
-      hi[c] = Math.max(hi[c], X[3 * v + c]);
-    }
-  }
-  let deepest = 0;
-  for (let b = 0; b < w.bodies.count; b++) {
-    const V = w.bodyVertices(b);
-    for (let q = 0; q < V.length; q += 3) {
-      const px = V[q], py = V[q + 1], pz = V[q + 2];
-      if (px < lo[0] || px > hi[0] || py < lo[1] || py > hi[1] || pz < lo[2] || pz > hi[2]) continue;
-      if (winding(X, T, px, py, pz) < 0.5) continue;
-      let d2 = Infinity;
-      for (let t = 0; t < T.length; t += 3) d2 = Math.min(d2, segDist2(px, py, pz, X, 3 * T[t], 3 * T[t + 1], 3 * T[t + 2]));
-      deepest = Math.max(deepest, Math.sqrt(d2));
-    }
-  }
-  return deepest;
 }
 
 function energy(w: SimWorld): number {
