@@ -412,6 +412,39 @@ export function restitutionPathRow(rec: readonly RecordedSolve[]): string {
   ].join('\n');
 }
 
+/**
+ * Replays the recorded calls with a switch of the solver on and off, interleaved in one process
+ * (fresh solver per replay, CPU time, median of `rounds`), and returns the row: both times, their
+ * ratio, and what `stats` reads from the solver with the switch on.
+ */
+export function switchRow(rec: readonly RecordedSolve[], label: string, off: (s: ImpulseSolver) => void, stats: (s: ImpulseSolver) => string, rounds = 5): string {
+  const once = (on: boolean) => {
+    const solver = new ImpulseSolver(), out = new ImpulseSolution();
+    if (!on) off(solver);
+    const c0 = process.cpuUsage();
+    for (const r of rec) solver.solve(r.bodies, r.joints, r.contacts, r.options, out);
+    const c = process.cpuUsage(c0);
+    return { ms: (c.user + c.system) / 1000, solver };
+  };
+  const tOn: number[] = [], tOff: number[] = [];
+  let last: ImpulseSolver | null = null;
+  for (let k = 0; k < rounds; k++) {
+    const first = k % 2 === 0;
+    const a = once(first), b = once(!first);
+    (first ? tOn : tOff).push(a.ms);
+    (first ? tOff : tOn).push(b.ms);
+    last = first ? a.solver : b.solver;
+  }
+  const med = (x: number[]) => [...x].sort((p, q) => p - q)[x.length >> 1];
+  const row = (l: string, v: string) => `${l.padEnd(60)} ${v.padStart(10)}`;
+  return [
+    `${label} (recorded sim solves, CPU ms, median of ${rounds} interleaved replays)`,
+    row('  on / off', `${med(tOn).toFixed(0)} / ${med(tOff).toFixed(0)}`),
+    row('  ratio on / off', `${(med(tOn) / med(tOff)).toFixed(3)} ×`),
+    row('  with it on', last ? stats(last) : ''),
+  ].join('\n');
+}
+
 export function formatRecordedBench(r: RecordedBenchRow, label = ''): string {
   return [
     `recorded sim solves${label} (sim bench scene, full suggestion, ${r.solves} calls replayed, best of 3)`,
@@ -432,6 +465,12 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
   console.log(`${'  ratio compressed / contact space'.padEnd(60)} ${(compressed.totalMs / cs.totalMs).toFixed(2).padStart(10)} ×`);
   console.log(contactSpacePassRow(rec));
   console.log(restitutionPathRow(rec));
+  console.log(
+    switchRow(rec, 'pass factor cache (reusePassFactors)', (s) => (s.reusePassFactors = false), (s) => {
+      const st = s.passCacheStats;
+      return `${st.factorsReused} of ${st.lookups} passes factored from it, ${st.solvesReused} solved`;
+    }),
+  );
   console.log(formatContactBench(contactBenchRows()));
   console.log(formatIslandBench(islandBenchRows()));
   console.log(formatResponseBench(responseBenchRows(sizes)));

@@ -154,7 +154,16 @@ export function luSolve(a: Float64Array, n: number, piv: Int32Array, b: Float64A
  */
 export function solveDenseRobust(S: Float64Array, n: number, b: Float64Array, x: Float64Array, work: Float64Array, piv: Int32Array, early = false): number {
   if (n === 0) return 0;
-  const rank = factorDenseRobust(S, n, work, piv);
+  return refineDenseRobust(S, n, b, x, work, piv, factorDenseRobust(S, n, work, piv), early);
+}
+
+/**
+ * The solve of `solveDenseRobust` from factors `factorDenseRobust` left in `work` and `piv`
+ * (rank `rank`): the same S may be solved again for another right-hand side without factoring
+ * it again (bit for bit the answer `solveDenseRobust` gives). Returns max|b − S x|.
+ */
+export function refineDenseRobust(S: Float64Array, n: number, b: Float64Array, x: Float64Array, work: Float64Array, piv: Int32Array, rank: number, early = false): number {
+  if (n === 0) return 0;
   const o = 3 * n * n;
   const r = work.subarray(o, o + n);
   const d = work.subarray(o + n, o + 2 * n);
@@ -538,10 +547,16 @@ export function pivotedCholesky(z: Float64Array, n: number, C: Float64Array, co:
  */
 export function solveSymmetricRobust(S: Float64Array, n: number, b: Float64Array, x: Float64Array, work: Float64Array, piv: Int32Array, early = false): number {
   if (n === 0) return 0;
+  return refineSymmetricRobust(S, n, b, x, work, piv, factorSymmetricRobust(S, n, work, piv), early);
+}
+
+/** The factors `solveSymmetricRobust` uses, in `work` (2n² + 4n) and `piv` (n): pivoted Cholesky at the numerical rank and, below full rank, the Cholesky factor of LᵀL. Returns the rank. */
+export function factorSymmetricRobust(S: Float64Array, n: number, work: Float64Array, piv: Int32Array): number {
+  if (n === 0) return 0;
   const A = work.subarray(0, n * n);
   const G = work.subarray(n * n, 2 * n * n);
   const o = 2 * n * n;
-  const r = work.subarray(o, o + n), d = work.subarray(o + n, o + 2 * n), t = work.subarray(o + 2 * n, o + 3 * n), t2 = work.subarray(o + 3 * n, o + 4 * n);
+  const t = work.subarray(o + 2 * n, o + 3 * n);
   A.set(S.subarray(0, n * n));
   for (let i = 0; i < n; i++) piv[i] = i;
   let dmax = 0;
@@ -611,6 +626,20 @@ export function solveSymmetricRobust(S: Float64Array, n: number, b: Float64Array
     }
     cholInPlace(G, n, rank);
   }
+  return rank;
+}
+
+/**
+ * The solve of `solveSymmetricRobust` from the factors `factorSymmetricRobust` left in `work`
+ * and `piv` (rank `rank`): bit for bit the answer `solveSymmetricRobust` gives, for another
+ * right-hand side of the same S without factoring it again. Returns max|b − S x|.
+ */
+export function refineSymmetricRobust(S: Float64Array, n: number, b: Float64Array, x: Float64Array, work: Float64Array, piv: Int32Array, rank: number, early = false): number {
+  if (n === 0) return 0;
+  const A = work.subarray(0, n * n);
+  const G = work.subarray(n * n, 2 * n * n);
+  const o = 2 * n * n;
+  const r = work.subarray(o, o + n), d = work.subarray(o + n, o + 2 * n), t = work.subarray(o + 2 * n, o + 3 * n), t2 = work.subarray(o + 3 * n, o + 4 * n);
   x.fill(0, 0, n);
   let res = Infinity, b0 = 0;
   for (let it = 0; it < 4; it++) {

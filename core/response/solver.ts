@@ -1,5 +1,5 @@
 import type { Vec3Like } from '../math';
-import { applyDenseRobust, cholInPlace, cholSolve, factorDenseRobust, invertDefinite, luCompletePivot, luFactor, luSolve, pivotedCholesky, solveDenseRobust, solveSymmetricRobust, symmetricEigen } from './linalg';
+import { applyDenseRobust, cholInPlace, cholSolve, factorDenseRobust, factorSymmetricRobust, invertDefinite, luCompletePivot, luFactor, luSolve, pivotedCholesky, refineDenseRobust, refineSymmetricRobust, solveDenseRobust, solveSymmetricRobust, symmetricEigen } from './linalg';
 import { ContactState, CONTACT_STATE_NAMES, ResponseInputError } from './types';
 import type { ContactInput, ContactStateValue, JointInput, RigidBodyInput, SolveOptions } from './types';
 
@@ -82,6 +82,35 @@ function growI(a: Int32Array<ArrayBuffer>, n: number): Int32Array<ArrayBuffer> {
 }
 function growU(a: Uint8Array<ArrayBuffer>, n: number): Uint8Array<ArrayBuffer> {
   return a.length >= n ? a : new Uint8Array(Math.max(n, a.length * 2));
+}
+
+/** Equal as IEEE numbers bit for bit (−0 and +0 differ). */
+function sameBits(a: number, b: number): boolean {
+  return a === b ? a !== 0 || 1 / a === 1 / b : a !== a && b !== b;
+}
+
+/** Entries of the pass cache kept (see `ImpulseSolver.reusePassFactors`). */
+const PASS_CACHE_SIZE = 8;
+
+/** One cached pass: its rows (slots of J, of G's terms and their coefficients), S, factors, last right-hand side and answer. */
+interface PassFactors {
+  s: number;
+  asym: boolean;
+  rank: number;
+  rj: Int32Array<ArrayBuffer>;
+  rg: Int32Array<ArrayBuffer>;
+  rc: Float64Array<ArrayBuffer>;
+  S: Float64Array<ArrayBuffer>;
+  work: Float64Array<ArrayBuffer>;
+  piv: Int32Array<ArrayBuffer>;
+  rhs: Float64Array<ArrayBuffer>;
+  mu: Float64Array<ArrayBuffer>;
+  residual: number;
+  solved: boolean;
+}
+
+function newPassFactors(): PassFactors {
+  return { s: 0, asym: false, rank: 0, rj: new Int32Array(0), rg: new Int32Array(0), rc: F64(0), S: F64(0), work: F64(0), piv: new Int32Array(0), rhs: F64(0), mu: F64(0), residual: 0, solved: false };
 }
 
 /** Result of a solve. Arrays are flat (3 numbers per body / contact / joint); accessors fill structural vectors. */
@@ -440,6 +469,19 @@ export class ImpulseSolver {
    * pass (for comparison).
    */
   contactSpace = true;
+  /**
+   * Keep the factors of the last passes' Schur complements while the tree factorization stands,
+   * and take them (with the answer, when the right-hand side is the same too) for a later pass
+   * with the same rows: the first, all-sticking pass of every friction-bisection step, the passes
+   * of a restitution bisection, a contact-state loop that comes back to a set it had. Bit for bit
+   * what factoring again gives. Default true; false = factor every pass (for comparison).
+   */
+  reusePassFactors = true;
+  /** Contact-space passes looked up in that cache, factorizations and whole solves taken from it (tests, benchmarks). */
+  passCacheStats = { lookups: 0, factorsReused: 0, solvesReused: 0 };
+  private pfEntries: PassFactors[] = [];
+  private pfCount = 0;
+  private pfNext = 0;
   private xStale = false; // x not yet formed after the last contact-space pass
   private csPassRows = 0; // secondary rows of that pass (secRows, sMu, csRowG, csRowC)
   /** Passes solved in contact space, those whose rows contradicted each other, basis rows materialized (tests, benchmarks). */
@@ -2753,6 +2795,8 @@ export class ImpulseSolver {
       this.csRootDims[i] = this.nodeDim[i] + (p < 0 ? 0 : this.csRootDims[p]);
     }
     this.csValid = true;
+    this.pfCount = 0;
+    this.pfNext = 0;
     this.csStamp = growI(this.csStamp, cap);
     this.csStamp.fill(0, 0, cap);
     this.csPass = 0;
@@ -2947,22 +2991,35 @@ export class ImpulseSolver {
     if (s > 0) {
       this.sRhs = growF(this.sRhs, s);
       this.sMu = growF(this.sMu, s);
-      this.S = growF(this.S, s * s);
-      this.sWork = growF(this.sWork, 3 * s * s + 4 * s);
-      this.sPiv = growI(this.sPiv, 2 * s);
-      const S = this.S, A = this.csA, cap = this.csCap;
-      for (let m = 0; m < s; m++) {
-        this.sRhs[m] = this.rowC[sec[m]] - this.rowDot(x0, sec[m]);
-        const am = rj[m] * cap, sm = m * s;
-        for (let q = asym ? 0 : m; q < s; q++) {
-          const g3 = 3 * q;
-          let v = A[am + rg[g3]];
-          if (rg[g3 + 1] >= 0) v += rc[g3 + 1] * A[am + rg[g3 + 1]] + rc[g3 + 2] * A[am + rg[g3 + 2]];
-          S[sm + q] = v;
-          if (!asym) S[q * s + m] = v;
+      for (let m = 0; m < s; m++) this.sRhs[m] = this.rowC[sec[m]] - this.rowDot(x0, sec[m]);
+      // (a pass whose rows an earlier pass of this factorization had: its factors, and with the
+      // same right-hand side its answer, are taken from the cache — bit for bit what solving gives)
+      const hit = this.reusePassFactors ? this.pfFind(s, asym) : -1;
+      if (hit >= 0) residual = this.pfSolve(hit);
+      else {
+        const e = this.reusePassFactors ? this.pfStore(s, asym) : -1;
+        const pf = e >= 0 ? this.pfEntries[e] : null;
+        const S = pf ? pf.S : (this.S = growF(this.S, s * s));
+        const A = this.csA, cap = this.csCap;
+        for (let m = 0; m < s; m++) {
+          const am = rj[m] * cap, sm = m * s;
+          for (let q = asym ? 0 : m; q < s; q++) {
+            const g3 = 3 * q;
+            let v = A[am + rg[g3]];
+            if (rg[g3 + 1] >= 0) v += rc[g3 + 1] * A[am + rg[g3 + 1]] + rc[g3 + 2] * A[am + rg[g3 + 2]];
+            S[sm + q] = v;
+            if (!asym) S[q * s + m] = v;
+          }
+        }
+        if (pf) {
+          pf.rank = asym ? factorDenseRobust(S, s, pf.work, pf.piv) : factorSymmetricRobust(S, s, pf.work, pf.piv);
+          residual = this.pfSolve(e);
+        } else {
+          this.sWork = growF(this.sWork, 3 * s * s + 4 * s);
+          this.sPiv = growI(this.sPiv, 2 * s);
+          residual = asym ? solveDenseRobust(S, s, this.sRhs, this.sMu, this.sWork, this.sPiv, true) : solveSymmetricRobust(S, s, this.sRhs, this.sMu, this.sWork, this.sPiv, true);
         }
       }
-      residual = asym ? solveDenseRobust(S, s, this.sRhs, this.sMu, this.sWork, this.sPiv, true) : solveSymmetricRobust(S, s, this.sRhs, this.sMu, this.sWork, this.sPiv, true);
     }
     // (statistics: rows whose J basis row the previous pass of this factorization did not have)
     const st = this.contactSpaceStats, pass = ++this.csPass, stamp = this.csStamp;
@@ -2988,6 +3045,80 @@ export class ImpulseSolver {
     // (the velocities and the tree joints' impulses are formed when read: `ensureX`)
     this.csPassRows = s;
     this.xStale = true;
+  }
+
+  /** Cache entry of this pass's rows (csRowJ/G/C) and kind, or -1. */
+  private pfFind(s: number, asym: boolean): number {
+    const rj = this.csRowJ, rg = this.csRowG, rc = this.csRowC;
+    this.passCacheStats.lookups++;
+    next: for (let e = 0; e < this.pfCount; e++) {
+      const pf = this.pfEntries[e];
+      if (pf.s !== s || pf.asym !== asym) continue;
+      for (let q = 0; q < s; q++) {
+        const g3 = 3 * q;
+        if (pf.rj[q] !== rj[q] || pf.rg[g3] !== rg[g3] || pf.rg[g3 + 1] !== rg[g3 + 1] || pf.rg[g3 + 2] !== rg[g3 + 2]) continue next;
+        if (rg[g3 + 1] >= 0 && !(sameBits(pf.rc[g3 + 1], rc[g3 + 1]) && sameBits(pf.rc[g3 + 2], rc[g3 + 2]))) continue next;
+      }
+      this.passCacheStats.factorsReused++;
+      return e;
+    }
+    return -1;
+  }
+
+  /** A cache entry (the oldest when full) holding this pass's rows; its S and factors are the caller's to fill. */
+  private pfStore(s: number, asym: boolean): number {
+    let e: number;
+    if (this.pfCount < PASS_CACHE_SIZE) {
+      e = this.pfCount++;
+      if (e === this.pfEntries.length) this.pfEntries.push(newPassFactors());
+    } else {
+      e = this.pfNext;
+      this.pfNext = (this.pfNext + 1) % PASS_CACHE_SIZE;
+    }
+    const pf = this.pfEntries[e], rj = this.csRowJ, rg = this.csRowG, rc = this.csRowC;
+    pf.s = s;
+    pf.asym = asym;
+    pf.rj = growI(pf.rj, s);
+    pf.rg = growI(pf.rg, 3 * s);
+    pf.rc = growF(pf.rc, 3 * s);
+    pf.S = growF(pf.S, s * s);
+    pf.work = growF(pf.work, 3 * s * s + 4 * s);
+    pf.piv = growI(pf.piv, 2 * s);
+    pf.rhs = growF(pf.rhs, s);
+    pf.mu = growF(pf.mu, s);
+    pf.solved = false;
+    for (let q = 0; q < s; q++) {
+      const g3 = 3 * q;
+      pf.rj[q] = rj[q];
+      pf.rg[g3] = rg[g3];
+      pf.rg[g3 + 1] = rg[g3 + 1];
+      pf.rg[g3 + 2] = rg[g3 + 2];
+      pf.rc[g3 + 1] = rc[g3 + 1];
+      pf.rc[g3 + 2] = rc[g3 + 2];
+    }
+    return e;
+  }
+
+  /** sMu from cache entry e's factors for the right-hand side sRhs (the kept answer when it is the same); returns the residual. */
+  private pfSolve(e: number): number {
+    const pf = this.pfEntries[e], s = pf.s, b = this.sRhs, mu = this.sMu;
+    if (pf.solved) {
+      let same = true;
+      for (let q = 0; q < s && same; q++) same = sameBits(pf.rhs[q], b[q]);
+      if (same) {
+        this.passCacheStats.solvesReused++;
+        for (let q = 0; q < s; q++) mu[q] = pf.mu[q];
+        return pf.residual;
+      }
+    }
+    const residual = pf.asym ? refineDenseRobust(pf.S, s, b, mu, pf.work, pf.piv, pf.rank, true) : refineSymmetricRobust(pf.S, s, b, mu, pf.work, pf.piv, pf.rank, true);
+    for (let q = 0; q < s; q++) {
+      pf.rhs[q] = b[q];
+      pf.mu[q] = mu[q];
+    }
+    pf.residual = residual;
+    pf.solved = true;
+    return residual;
   }
 
   /** After a contact-space pass: x = K⁻¹ (base + Σ G_qᵀ μ_q), one tree solve, and the tree joints' impulses. */
