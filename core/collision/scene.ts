@@ -720,37 +720,41 @@ export class CollisionScene {
       const pa = na * 8, pb = nb * 8;
       const sa = ua[pa + 6], ea = sa + (ua[pa + 7] & 0x7fffffff), sb = ub[pb + 6], eb = sb + (ub[pb + 7] & 0x7fffffff);
       if (doCcd) {
-        // swept: the trees bound both samples; a triangle whose box over the
-        // motion misses the other leaf's box meets none of its triangles at
-        // either sample or between them. Each leaf's triangle boxes (over the
-        // motion, at the sample) and motion boxes are computed once per pose
-        // (by slot) and shared by its leaf pairs.
-        if (mcA.stamp[na] !== fs) { mcA.stamp[na] = fs; for (let i = sa; i < ea; i++) motionSlot(Qa, Pa, Ia, orderA[i], mcA, i); }
-        if (mcB.stamp[nb] !== fs) { mcB.stamp[nb] = fs; for (let j = sb; j < eb; j++) motionSlot(Qb, Pb, Ib, orderB[j], mcB, j); }
-        const swA = mcA.swept, swB = mcB.swept, bxA = mcA.box, bxB = mcB.box, mtA = mcA.motion, mtB = mcB.motion;
-        let nk = 0;
-        for (let j = sb; j < eb; j++) if (boxMeetsNode(swB, j * 6, fa, pa)) keepB[nk++] = j;
-        if (nk === 0) continue;
-        for (let i = sa; i < ea; i++) {
-          const ia = i * 6;
-          if (!boxMeetsNode(swA, ia, fb, pb)) continue;
-          const ta = orderA[i];
-          for (let m = 0; m < nk; m++) {
-            const j = keepB[m], tb = orderB[j];
-            if (self && sharesVertex(Ia, ta, tb)) continue;
-            tested++;
-            const o = j * 6;
-            if (!(swB[o] > swA[ia + 3] || swB[o + 1] > swA[ia + 4] || swB[o + 2] > swA[ia + 5] || swA[ia] > swB[o + 3] || swA[ia + 1] > swB[o + 4] || swA[ia + 2] > swB[o + 5])) {
-              if (!(bxB[o] > bxA[ia + 3] || bxB[o + 1] > bxA[ia + 4] || bxB[o + 2] > bxA[ia + 5] || bxA[ia] > bxB[o + 3] || bxA[ia + 1] > bxB[o + 4] || bxA[ia + 2] > bxB[o + 5])) this.crossTest(Pa, Ia, ta, Pb, Ib, tb, crossTris);
-              // the plain bound orders the candidates (and so decides which pair
-              // wins a tie, as before); the window of the moving intervals
-              // skips those that cannot precede a contact found, or touch at all
-              const mA = i * MOTION_STRIDE, mB = j * MOTION_STRIDE;
-              const lb = earliestTouch(mtA, mA, mtB, mB, Qa, Pa, Ia, ta, Qb, Pb, Ib, tb);
-              if (lb <= 1) this.addCandidate(ta, tb, lb, touchWindowMotion(mtA, mA, mtB, mB));
+        // swept: the trees bound both samples. Here only the crossing test at
+        // the sample (a triangle pair crosses only where the boxes at the
+        // sample meet, so the same pairs in the same order as a traversal of
+        // the trees at the sample) and the leaf pair's bound; its candidate
+        // triangle pairs are gathered only when the bound could precede the
+        // earliest contact found (below). Each leaf's triangle boxes (over
+        // the motion, at the sample), motion boxes and their leaf summary
+        // are computed once per pose (by slot) and shared by its leaf pairs.
+        if (mcA.stamp[na] !== fs) { mcA.stamp[na] = fs; motionLeaf(Qa, Pa, Ia, orderA, sa, ea, mcA, na); }
+        if (mcB.stamp[nb] !== fs) { mcB.stamp[nb] = fs; motionLeaf(Qb, Pb, Ib, orderB, sb, eb, mcB, nb); }
+        const bxA = mcA.box, bxB = mcB.box, lfA = mcA.leaf, lfB = mcB.leaf, la = na * LEAF_SUMMARY, lb = nb * LEAF_SUMMARY;
+        if (!(lfB[lb + 13] > lfA[la + 16] || lfB[lb + 14] > lfA[la + 17] || lfB[lb + 15] > lfA[la + 18] || lfA[la + 13] > lfB[lb + 16] || lfA[la + 14] > lfB[lb + 17] || lfA[la + 15] > lfB[lb + 18])) {
+          let nk = 0;
+          for (let j = sb; j < eb; j++) if (boxMeetsBox(bxB, j * 6, lfA, la + 13)) keepB[nk++] = j;
+          if (nk > 0) {
+            for (let i = sa; i < ea; i++) {
+              const ia = i * 6;
+              if (!boxMeetsBox(bxA, ia, lfB, lb + 13)) continue;
+              const ta = orderA[i];
+              for (let m = 0; m < nk; m++) {
+                const j = keepB[m], tb = orderB[j];
+                if (self && sharesVertex(Ia, ta, tb)) continue;
+                tested++;
+                const o = j * 6;
+                if (!(bxB[o] > bxA[ia + 3] || bxB[o + 1] > bxA[ia + 4] || bxB[o + 2] > bxA[ia + 5] || bxA[ia] > bxB[o + 3] || bxA[ia + 1] > bxB[o + 4] || bxA[ia + 2] > bxB[o + 5])) this.crossTest(Pa, Ia, ta, Pb, Ib, tb, crossTris);
+              }
             }
           }
         }
+        // no triangle pair of the leaves can touch in the step (their windows
+        // lie within the leaves' window), or none before the step's end
+        const lw = touchWindowMotion(lfA, la, lfB, lb);
+        if (lw === Infinity) continue;
+        const lbl = leafEarliestTouch(lfA, la, lfB, lb);
+        if (lbl <= 1) this.addLeafPair(q, lbl, lw);
         continue;
       }
       // discrete only: a triangle outside the other leaf's box meets none of
@@ -786,21 +790,44 @@ export class CollisionScene {
       accumulateNormal(P, Q, this._cp);
       nx += this._cp[0]; ny += this._cp[1]; nz += this._cp[2];
     }
-    if (doCcd && this._nCand > 0) {
+    if (doCcd && this._nLeaf > 0) {
       // Micro-backtracking (Zachwieja 3.5): the candidate triangle pairs in
-      // order of the earliest time they could touch, each pair's features
-      // searched before the earliest contact found so far (backtrack.ts); the
-      // pairs that cannot precede it are discarded unsearched.
-      const n = this._nCand, lbs = this._candLb, heap = this._candHeap, r = this._fc;
-      for (let i = 0; i < n; i++) heap[i] = i;
-      for (let k = (n >> 1) - 1; k >= 0; k--) siftDownMin(heap, n, k, lbs);
-      let m = n;
-      while (m > 0) {
+      // order of the earliest time they could touch (ties in traversal
+      // order), each pair's features searched before the earliest contact
+      // found so far (backtrack.ts); the pairs that cannot precede it are
+      // discarded unsearched. A leaf pair's candidates are gathered only
+      // once its bound (below every bound of its triangle pairs) comes up,
+      // so those of leaf pairs that cannot precede the contact are never
+      // looked at.
+      const r = this._fc, lkey = this._leafLb, lheap = this._leafHeap;
+      let nl = this._nLeaf;
+      for (let k = (nl >> 1) - 1; k >= 0; k--) siftDownMin(lheap, nl, k, lkey);
+      this._nCand = 0;
+      this._candCount = 0;
+      for (;;) {
+        // gather the leaf pairs whose bound is not after the earliest candidate
+        while (nl > 0) {
+          const lq = lheap[0], l = lkey[lq];
+          if (l >= best) { nl = 0; break; } // no pair of any leaf pair left can precede the contact found
+          if (this._nCand > 0 && l > this._candLb[this._candHeap[0]]) break;
+          lheap[0] = lheap[--nl];
+          siftDownMin(lheap, nl, 0, lkey);
+          // every pair's window starts after the contact found (it lies within the leaves')
+          if (this._leafWin[lq] >= best) continue;
+          const q = this._leafQ[lq];
+          this.gatherCandidates(lp[q], lp[q + 1], q, treeA, treeB, mcA, mcB, Qa, Pa, Ia, Qb, Pb, Ib, self, best);
+        }
+        if (this._nCand === 0) break;
+        // (gathering may have grown the candidate arrays)
+        const heap = this._candHeap, lbs = this._candLb;
         const i = heap[0];
         if (lbs[i] >= best) break;
-        heap[0] = heap[--m];
-        siftDownMin(heap, m, 0, lbs);
-        if (this._candWin[i] >= best) continue; // its window starts after the contact found
+        const m = --this._nCand;
+        heap[0] = heap[m];
+        siftDownCand(heap, m, 0, lbs, this._candOrd);
+        const ci = this._candSlots[i * 2], cj = this._candSlots[i * 2 + 1];
+        // its window starts after the contact found
+        if (touchWindowMotion(mcA.motion, ci * MOTION_STRIDE, mcB.motion, cj * MOTION_STRIDE) >= best) continue;
         const ta = this._candTris[i * 2], tb = this._candTris[i * 2 + 1];
         this._nFeat = 0;
         this.addFeatures(oa, ta, ob, tb);
@@ -812,6 +839,8 @@ export class CollisionScene {
         }
       }
       this._nCand = 0;
+      this._candCount = 0;
+      this._nLeaf = 0;
     }
     if (crossings > 0) this.curCrossing.add(pairKey);
     if (crossings === 0 && best === Infinity) return null;
@@ -876,13 +905,13 @@ export class CollisionScene {
 
   /** Per part: its triangles' boxes over the motion and at the sample, and motion boxes, by slot (part.bvh.order), valid per leaf node where stamp[leaf] is the pose stamp. */
   private readonly partMotionBoxes: (MotionCache | undefined)[] = [];
-  private readonly emptyMotion: MotionCache = { swept: new Float64Array(0), box: new Float64Array(0), motion: new Float64Array(0), stamp: new Int32Array(0) };
+  private readonly emptyMotion: MotionCache = { swept: new Float64Array(0), box: new Float64Array(0), motion: new Float64Array(0), leaf: new Float64Array(0), stamp: new Int32Array(0) };
 
   private motionBoxes(p: number): MotionCache {
     let c = this.partMotionBoxes[p];
     if (c === undefined) {
       const bvh = this.parts[p].bvh, n = bvh.order.length;
-      c = this.partMotionBoxes[p] = { swept: new Float64Array(n * 6), box: new Float64Array(n * 6), motion: new Float64Array(n * MOTION_STRIDE), stamp: new Int32Array(bvh.nodeCount).fill(-1) };
+      c = this.partMotionBoxes[p] = { swept: new Float64Array(n * 6), box: new Float64Array(n * 6), motion: new Float64Array(n * MOTION_STRIDE), leaf: new Float64Array(bvh.nodeCount * LEAF_SUMMARY), stamp: new Int32Array(bvh.nodeCount).fill(-1) };
     }
     return c;
   }
@@ -994,29 +1023,91 @@ export class CollisionScene {
     return c;
   }
 
-  // candidate triangle pairs of the step (triangles, earliest possible contact, heap scratch)
+  // candidate triangle pairs of the step (triangles, slots, earliest possible
+  // contact, traversal order, heap)
   private _candTris = new Int32Array(256);
+  private _candSlots = new Int32Array(256);
   private _candLb = new Float64Array(128);
-  private _candWin = new Float64Array(128);
+  private _candOrd = new Float64Array(128);
   private _candHeap = new Int32Array(128);
+  /** Candidates gathered for the part pair (storage), and how many are in the heap. */
+  private _candCount = 0;
   private _nCand = 0;
+  // leaf pairs of the step that could hold a candidate (index into the leaf-pair list, bound, heap)
+  private _leafQ = new Int32Array(128);
+  private _leafLb = new Float64Array(128);
+  private _leafWin = new Float64Array(128);
+  private _leafHeap = new Int32Array(128);
+  private _nLeaf = 0;
   // features of one triangle pair (24 numbers each) and their kinds
   private readonly _feat = new Float64Array(24 * 15);
   private readonly _featKind = new Uint8Array(15);
   private _nFeat = 0;
   private readonly _fc = new Float64Array(4);
 
-  private addCandidate(ta: number, tb: number, lb: number, win: number): void {
-    if (this._nCand === this._candLb.length) {
-      const cap = this._nCand * 2;
-      const nt = new Int32Array(cap * 2); nt.set(this._candTris); this._candTris = nt;
-      const nl = new Float64Array(cap); nl.set(this._candLb); this._candLb = nl;
-      const nw = new Float64Array(cap); nw.set(this._candWin); this._candWin = nw;
-      this._candHeap = new Int32Array(cap);
+  private addLeafPair(q: number, lb: number, win: number): void {
+    if (this._nLeaf === this._leafLb.length) {
+      const cap = this._nLeaf * 2;
+      const nq = new Int32Array(cap); nq.set(this._leafQ); this._leafQ = nq;
+      const nl = new Float64Array(cap); nl.set(this._leafLb); this._leafLb = nl;
+      const nw = new Float64Array(cap); nw.set(this._leafWin); this._leafWin = nw;
+      const nh = new Int32Array(cap); nh.set(this._leafHeap); this._leafHeap = nh;
     }
-    this._candTris[this._nCand * 2] = ta; this._candTris[this._nCand * 2 + 1] = tb;
-    this._candWin[this._nCand] = win;
-    this._candLb[this._nCand++] = lb;
+    this._leafQ[this._nLeaf] = q;
+    this._leafWin[this._nLeaf] = win;
+    this._leafHeap[this._nLeaf] = this._nLeaf;
+    this._leafLb[this._nLeaf++] = lb;
+  }
+
+  /**
+   * The candidate triangle pairs of leaf pair (na, nb) of the swept trees
+   * (number q in the traversal): pairs whose boxes over the motion meet and
+   * that could touch within the step before `best`, into the candidate heap
+   * (by earliest possible contact, then traversal order).
+   */
+  private gatherCandidates(
+    na: number, nb: number, q: number, treeA: TriangleBVH, treeB: TriangleBVH, mcA: MotionCache, mcB: MotionCache,
+    Qa: Float64Array, Pa: Float64Array, Ia: Uint32Array, Qb: Float64Array, Pb: Float64Array, Ib: Uint32Array, self: boolean, best: number,
+  ): void {
+    const ua = treeA.u32, ub = treeB.u32, fa = treeA.f32, fb = treeB.f32, orderA = treeA.order, orderB = treeB.order;
+    const pa = na * 8, pb = nb * 8;
+    const sa = ua[pa + 6], ea = sa + (ua[pa + 7] & 0x7fffffff), sb = ub[pb + 6], eb = sb + (ub[pb + 7] & 0x7fffffff);
+    const swA = mcA.swept, swB = mcB.swept, mtA = mcA.motion, mtB = mcB.motion, keepB = this._leafKeep;
+    let nk = 0;
+    for (let j = sb; j < eb; j++) if (boxMeetsNode(swB, j * 6, fa, pa)) keepB[nk++] = j;
+    if (nk === 0) return;
+    let tested = 0;
+    for (let i = sa; i < ea; i++) {
+      const ia = i * 6;
+      if (!boxMeetsNode(swA, ia, fb, pb)) continue;
+      const ta = orderA[i];
+      for (let m = 0; m < nk; m++) {
+        const j = keepB[m], tb = orderB[j];
+        if (self && sharesVertex(Ia, ta, tb)) continue;
+        tested++;
+        const o = j * 6;
+        if (swB[o] > swA[ia + 3] || swB[o + 1] > swA[ia + 4] || swB[o + 2] > swA[ia + 5] || swA[ia] > swB[o + 3] || swA[ia + 1] > swB[o + 4] || swA[ia + 2] > swB[o + 5]) continue;
+        const lb = earliestTouch(mtA, i * MOTION_STRIDE, mtB, j * MOTION_STRIDE, Qa, Pa, Ia, ta, Qb, Pb, Ib, tb);
+        if (lb <= 1 && lb < best) this.pushCandidate(ta, tb, i, j, lb, q * 64 + (i - sa) * 8 + (j - sb));
+      }
+    }
+    this.stats.trianglePairs += tested;
+  }
+
+  private pushCandidate(ta: number, tb: number, i: number, j: number, lb: number, ord: number): void {
+    if (this._candCount === this._candLb.length) {
+      const cap = this._candCount * 2;
+      const nt = new Int32Array(cap * 2); nt.set(this._candTris); this._candTris = nt;
+      const ns = new Int32Array(cap * 2); ns.set(this._candSlots); this._candSlots = ns;
+      const nl = new Float64Array(cap); nl.set(this._candLb); this._candLb = nl;
+      const no = new Float64Array(cap); no.set(this._candOrd); this._candOrd = no;
+      const nh = new Int32Array(cap); nh.set(this._candHeap); this._candHeap = nh;
+    }
+    const c = this._candCount++, n = this._nCand++;
+    this._candTris[c * 2] = ta; this._candTris[c * 2 + 1] = tb;
+    this._candSlots[c * 2] = i; this._candSlots[c * 2 + 1] = j;
+    this._candLb[c] = lb; this._candOrd[c] = ord;
+    siftUpCand(this._candHeap, n, c, this._candLb, this._candOrd);
   }
 
   /** The features (6 vertex–triangle, 9 edge–edge) of a triangle pair whose swept boxes overlap, into _feat. */
@@ -1928,6 +2019,36 @@ function siftDownMin(h: Int32Array, n: number, k: number, key: Float64Array): vo
   h[k] = x;
 }
 
+/** Candidate a comes before b: earlier bound, then earlier in the traversal. */
+function candBefore(a: number, b: number, lb: Float64Array, ord: Float64Array): boolean {
+  return lb[a] < lb[b] || (lb[a] === lb[b] && ord[a] < ord[b]);
+}
+
+/** Min-heap of candidates (candBefore) over h[0..n): restores the order below slot k. */
+function siftDownCand(h: Int32Array, n: number, k: number, lb: Float64Array, ord: Float64Array): void {
+  const x = h[k];
+  for (;;) {
+    let c = 2 * k + 1;
+    if (c >= n) break;
+    if (c + 1 < n && candBefore(h[c + 1], h[c], lb, ord)) c++;
+    if (!candBefore(h[c], x, lb, ord)) break;
+    h[k] = h[c];
+    k = c;
+  }
+  h[k] = x;
+}
+
+/** Adds candidate x at slot k (= the heap's old size) of the candidate min-heap h. */
+function siftUpCand(h: Int32Array, k: number, x: number, lb: Float64Array, ord: Float64Array): void {
+  while (k > 0) {
+    const up = (k - 1) >> 1;
+    if (!candBefore(x, h[up], lb, ord)) break;
+    h[k] = h[up];
+    k = up;
+  }
+  h[k] = x;
+}
+
 /** Max-heap by key[h[i]] over h[0..n): restores the order below slot k. */
 function siftDown(h: Int32Array, n: number, k: number, key: Float64Array): void {
   const x = h[k], kx = key[x];
@@ -2234,8 +2355,83 @@ function earliestTouch(
   return gap / reach;
 }
 
-/** Per-slot triangle boxes of a part for the continuous test (see CollisionScene.motionBoxes). */
-interface MotionCache { swept: Float64Array; box: Float64Array; motion: Float64Array; stamp: Int32Array }
+/**
+ * Per-slot triangle boxes of a part for the continuous test (see
+ * CollisionScene.motionBoxes), and per leaf node a summary of its triangles
+ * (LEAF_SUMMARY numbers at leaf[node·LEAF_SUMMARY], see `motionLeaf`).
+ */
+interface MotionCache { swept: Float64Array; box: Float64Array; motion: Float64Array; leaf: Float64Array; stamp: Int32Array }
+
+/**
+ * Numbers per leaf in a motion cache's summary: the union of its triangles'
+ * motion boxes in the same layout (per axis the least and largest start
+ * coordinate and displacement, then the largest scale: 0..12), the box of its
+ * triangles at the sample (13..18), the centre of its displacements' box
+ * (19..21) and that box's half diagonal (22).
+ */
+const LEAF_SUMMARY = 24;
+
+/** Motion slots sa..ea of a leaf (node) and its summary. */
+function motionLeaf(P0: Float64Array, P1: Float64Array, I: Uint32Array, order: Uint32Array, sa: number, ea: number, c: MotionCache, node: number): void {
+  const L = c.leaf, l = node * LEAF_SUMMARY, M = c.motion, B = c.box;
+  for (let k = 0; k < 3; k++) {
+    L[l + k * 4] = Infinity; L[l + k * 4 + 1] = -Infinity; L[l + k * 4 + 2] = Infinity; L[l + k * 4 + 3] = -Infinity;
+    L[l + 13 + k] = Infinity; L[l + 16 + k] = -Infinity;
+  }
+  let s = 0;
+  for (let i = sa; i < ea; i++) {
+    motionSlot(P0, P1, I, order[i], c, i);
+    const m = i * MOTION_STRIDE, b = i * 6;
+    for (let k = 0; k < 3; k++) {
+      const o = l + k * 4, mk = m + k * 4;
+      if (M[mk] < L[o]) L[o] = M[mk];
+      if (M[mk + 1] > L[o + 1]) L[o + 1] = M[mk + 1];
+      if (M[mk + 2] < L[o + 2]) L[o + 2] = M[mk + 2];
+      if (M[mk + 3] > L[o + 3]) L[o + 3] = M[mk + 3];
+      if (B[b + k] < L[l + 13 + k]) L[l + 13 + k] = B[b + k];
+      if (B[b + 3 + k] > L[l + 16 + k]) L[l + 16 + k] = B[b + 3 + k];
+    }
+    if (M[m + 12] > s) s = M[m + 12];
+  }
+  L[l + 12] = s;
+  let h2 = 0;
+  for (let k = 0; k < 3; k++) {
+    const lo = L[l + k * 4 + 2], hi = L[l + k * 4 + 3];
+    L[l + 19 + k] = 0.5 * (lo + hi);
+    h2 += (hi - lo) * (hi - lo);
+  }
+  L[l + 22] = 0.5 * Math.sqrt(h2);
+}
+
+/**
+ * A lower bound of `earliestTouch` over every triangle pair of two leaves
+ * (summaries at LA[la..], LB[lb..]): the gap between the leaves' start boxes
+ * is at most each pair's, and with c_A, c_B the centres and r_A, r_B the
+ * half diagonals of the leaves' displacement boxes, a pair's closing-speed
+ * bound max_i |Δa_i − c| + max_j |Δb_j − c| (c = Δ of a vertex of B's
+ * triangle, within r_B of c_B) is at most (r_A + |c_A − c_B| + r_B) + 2·r_B;
+ * padded well beyond rounding. Above 1 when no pair can touch in the step.
+ */
+function leafEarliestTouch(LA: Float64Array, la: number, LB: Float64Array, lb: number): number {
+  let gap2 = 0;
+  for (let k = 0; k < 12; k += 4) {
+    const alo = LA[la + k], ahi = LA[la + k + 1], blo = LB[lb + k], bhi = LB[lb + k + 1];
+    const g = blo > ahi ? blo - ahi : alo > bhi ? alo - bhi : 0;
+    gap2 += g * g;
+  }
+  if (gap2 === 0) return 0;
+  const s = LA[la + 12] > LB[lb + 12] ? LA[la + 12] : LB[lb + 12];
+  const gap = Math.sqrt(gap2) - CCD_REACH * (s + 1e-300);
+  if (gap <= 0) return 0;
+  const dx = LA[la + 19] - LB[lb + 19], dy = LA[la + 20] - LB[lb + 20], dz = LA[la + 21] - LB[lb + 21];
+  const reach = (LA[la + 22] + Math.sqrt(dx * dx + dy * dy + dz * dz) + 3 * LB[lb + 22]) * (1 + 1e-9) + 2e-12 * (s + 1);
+  return gap / reach;
+}
+
+/** Closed box B[o..o+5] meets the box L[l..l+5] (min xyz, max xyz). */
+function boxMeetsBox(B: Float64Array, o: number, L: Float64Array, l: number): boolean {
+  return !(B[o] > L[l + 3] || B[o + 1] > L[l + 4] || B[o + 2] > L[l + 5] || B[o + 3] < L[l] || B[o + 4] < L[l + 1] || B[o + 5] < L[l + 2]);
+}
 
 /** Slot i of a motion cache: triangle t's box over the motion (P0 → P1), at the sample (P1), and its motion box. */
 function motionSlot(P0: Float64Array, P1: Float64Array, I: Uint32Array, t: number, c: MotionCache, i: number): void {
