@@ -50,20 +50,23 @@ function pinvSolve(S: Float64Array, n: number, b: Float64Array): Float64Array {
   return x;
 }
 
+// (seeds 41–60: rank n − 1 … n − 3, the deficiencies of redundant contacts; `nullSpace`: the
+// least-norm solution through bases of the null spaces instead of the Gram matrices)
 describe('solveDenseRobust: minimum-norm least squares, as the SVD pseudo-inverse gives it', () => {
-  for (let seed = 1; seed <= 40; seed++)
+  for (let seed = 1; seed <= 60; seed++)
     for (const early of [false, true])
-    it(`seed ${seed}${early ? ', refinement ended at round-off (early)' : ''}`, () => {
+    for (const nullSpace of [false, true])
+    it(`seed ${seed}${early ? ', refinement ended at round-off (early)' : ''}${nullSpace ? ', null-space form' : ''}`, () => {
       const rand = seededRandom(seed);
       const n = 1 + Math.floor(rand() * 30);
-      const r = seed % 4 === 0 ? n : Math.floor(rand() * (n + 1));
+      const r = seed > 40 ? Math.max(0, n - 1 - (seed % 3)) : seed % 4 === 0 ? n : Math.floor(rand() * (n + 1));
       const sym = seed % 2 === 0;
       const S = lowRank(rand, n, r, sym);
       const b = new Float64Array(n);
       for (let i = 0; i < n; i++) b[i] = 2 * rand() - 1; // generally inconsistent when r < n
       if (seed % 5 === 1) consistent(S, n, b);
       const x = new Float64Array(n);
-      solveDenseRobust(S, n, b, x, new Float64Array(3 * n * n + 4 * n), new Int32Array(2 * n), early);
+      solveDenseRobust(S, n, b, x, new Float64Array(3 * n * n + 4 * n), new Int32Array(2 * n), early, nullSpace);
       const ref = pinvSolve(S, n, b);
       let scale = 1e-300, diff = 0;
       for (let i = 0; i < n; i++) {
@@ -75,12 +78,13 @@ describe('solveDenseRobust: minimum-norm least squares, as the SVD pseudo-invers
 });
 
 describe('solveSymmetricRobust: minimum-norm least squares for symmetric positive semi-definite S, as the SVD pseudo-inverse gives it', () => {
-  for (let seed = 1; seed <= 40; seed++)
+  for (let seed = 1; seed <= 60; seed++)
     for (const early of [false, true])
-    it(`seed ${seed}${early ? ', refinement ended at round-off (early)' : ''}`, () => {
+    for (const nullSpace of [false, true])
+    it(`seed ${seed}${early ? ', refinement ended at round-off (early)' : ''}${nullSpace ? ', null-space form' : ''}`, () => {
       const rand = seededRandom(50 + seed);
       const n = 1 + Math.floor(rand() * 30);
-      const r = seed % 4 === 0 ? n : Math.floor(rand() * (n + 1));
+      const r = seed > 40 ? Math.max(0, n - 1 - (seed % 3)) : seed % 4 === 0 ? n : Math.floor(rand() * (n + 1));
       const S = lowRank(rand, n, r, true);
       if (seed % 3 === 0) for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) if ((i + 2 * j) % 5 === 0 && i !== j) S[i * n + j] = S[j * n + i] = 0; // sparser, then made PSD again
       if (seed % 3 === 0) for (let i = 0; i < n; i++) S[i * n + i] += n; // diagonally dominant: PSD
@@ -88,7 +92,7 @@ describe('solveSymmetricRobust: minimum-norm least squares for symmetric positiv
       for (let i = 0; i < n; i++) b[i] = 2 * rand() - 1;
       if (seed % 5 === 1) consistent(S, n, b);
       const x = new Float64Array(n);
-      solveSymmetricRobust(S, n, b, x, new Float64Array(2 * n * n + 4 * n), new Int32Array(n), early);
+      solveSymmetricRobust(S, n, b, x, new Float64Array(2 * n * n + 4 * n), new Int32Array(n), early, nullSpace);
       const ref = pinvSolve(S, n, b);
       let scale = 1e-300, diff = 0;
       for (let i = 0; i < n; i++) {

@@ -152,9 +152,9 @@ export function luSolve(a: Float64Array, n: number, piv: Int32Array, b: Float64A
  * `piv` 2n. Returns the residual norm max|b − S x|. `early`: stop refining once the residual is
  * at round-off level of b (1e-15·max|b|) instead of when it stops halving.
  */
-export function solveDenseRobust(S: Float64Array, n: number, b: Float64Array, x: Float64Array, work: Float64Array, piv: Int32Array, early = false): number {
+export function solveDenseRobust(S: Float64Array, n: number, b: Float64Array, x: Float64Array, work: Float64Array, piv: Int32Array, early = false, nullSpace = false): number {
   if (n === 0) return 0;
-  return refineDenseRobust(S, n, b, x, work, piv, factorDenseRobust(S, n, work, piv), early);
+  return refineDenseRobust(S, n, b, x, work, piv, factorDenseRobust(S, n, work, piv, nullSpace), early, nullSpace);
 }
 
 /**
@@ -162,7 +162,7 @@ export function solveDenseRobust(S: Float64Array, n: number, b: Float64Array, x:
  * (rank `rank`): the same S may be solved again for another right-hand side without factoring
  * it again (bit for bit the answer `solveDenseRobust` gives). Returns max|b − S x|.
  */
-export function refineDenseRobust(S: Float64Array, n: number, b: Float64Array, x: Float64Array, work: Float64Array, piv: Int32Array, rank: number, early = false): number {
+export function refineDenseRobust(S: Float64Array, n: number, b: Float64Array, x: Float64Array, work: Float64Array, piv: Int32Array, rank: number, early = false, nullSpace = false): number {
   if (n === 0) return 0;
   const o = 3 * n * n;
   const r = work.subarray(o, o + n);
@@ -178,7 +178,8 @@ export function refineDenseRobust(S: Float64Array, n: number, b: Float64Array, x
     res = rn;
     if (rn === 0) break;
     if (rank === 0) break;
-    applyDenseRobust(n, rank, work, piv, r, d);
+    if (nullSpace) applyDenseNull(n, rank, work, piv, r, d);
+    else applyDenseRobust(n, rank, work, piv, r, d);
     for (let i = 0; i < n; i++) x[i] += d[i];
   }
   return residualInto(S, n, b, x, null);
@@ -200,15 +201,21 @@ function residualInto(S: Float64Array, n: number, b: ArrayLike<number>, x: Array
 /**
  * The factors `solveDenseRobust` uses, in `work` (3n² + 4n) and `piv` (2n):
  * complete-pivot LU of S at its numerical rank and, below full rank, the
- * Cholesky factors of the Gram matrices LᵀL and U Uᵀ. Returns the rank.
+ * Cholesky factors of the Gram matrices LᵀL and U Uᵀ; with `nullSpace`, instead, bases of the
+ * null spaces of S and Sᵀ (see `applyDenseNull`), O(n²·d) for a rank deficiency d instead of
+ * O(n³). Returns the rank.
  */
-export function factorDenseRobust(S: Float64Array, n: number, work: Float64Array, piv: Int32Array): number {
+export function factorDenseRobust(S: Float64Array, n: number, work: Float64Array, piv: Int32Array, nullSpace = false): number {
   const A = work.subarray(0, n * n);
   const GL = work.subarray(n * n, 2 * n * n);
   const GU = work.subarray(2 * n * n, 3 * n * n);
   const p = piv.subarray(0, n), q = piv.subarray(n, 2 * n);
   A.set(S.subarray(0, n * n));
   const rank = luCompletePivot(A, n, p, q, 1e-11);
+  if (nullSpace) {
+    if (rank > 0 && rank < n) luNullSpaces(work, n, rank);
+    return rank;
+  }
   if (rank < n) {
     // Gram matrices of the full-rank factors (lower triangles), Cholesky-factored in place
     GL.fill(0, 0, n * n);
@@ -278,6 +285,101 @@ function luPinvApply(w: Float64Array, n: number, rank: number, piv: Int32Array, 
     for (let a = 0; a <= m; a++) s += w[a * n + j] * w[t2o + a];
     out[piv[n + j]] = s;
   }
+}
+
+/**
+ * Null-space form of the least-norm solve (`nullSpace`), rank r < n, d = n − r. With
+ * P S Q = L U, L = [L₁₁; L₂₁] (L₁₁ r×r unit lower), U = [U₁₁ U₁₂]: the columns of
+ * Z = [Z_b; I], Z_b = −U₁₁⁻¹ U₁₂, span the null space of P S Q, and those of W = [−X_b; I],
+ * X_b = L₁₁⁻ᵀ L₂₁ᵀ, the null space of (P S Q)ᵀ. pinv(S)·b is then: project P b onto range(L)
+ * (remove its W part), solve L₁₁ U₁₁ v₁ = (that)₁ with v₂ = 0, remove the Z part of v. Stored
+ * after the LU (work at n²): Z_b, X_b (r×d each, row-major), the Cholesky factors of ZᵀZ and
+ * WᵀW (d×d each); 2·d·n numbers in all.
+ */
+function luNullSpaces(w: Float64Array, n: number, r: number): void {
+  const d = n - r, zo = n * n, xo = zo + r * d, gz = xo + r * d, gw = gz + d * d;
+  for (let c = 0; c < d; c++) {
+    // U₁₁ Z_b = −U₁₂ (column c), back substitution
+    for (let i = r - 1; i >= 0; i--) {
+      const ri = i * n;
+      let s = -w[ri + r + c];
+      for (let k = i + 1; k < r; k++) s -= w[ri + k] * w[zo + k * d + c];
+      w[zo + i * d + c] = s / w[ri + i];
+    }
+    // L₁₁ᵀ X_b = L₂₁ᵀ (column c: row r + c of L), unit diagonal
+    const rc = (r + c) * n;
+    for (let i = r - 1; i >= 0; i--) {
+      let s = w[rc + i];
+      for (let k = i + 1; k < r; k++) s -= w[k * n + i] * w[xo + k * d + c];
+      w[xo + i * d + c] = s;
+    }
+  }
+  for (let a = 0; a < d; a++)
+    for (let b = 0; b <= a; b++) {
+      let sz = a === b ? 1 : 0, sw = sz;
+      for (let k = 0; k < r; k++) {
+        sz += w[zo + k * d + a] * w[zo + k * d + b];
+        sw += w[xo + k * d + a] * w[xo + k * d + b];
+      }
+      w[gz + a * d + b] = sz;
+      w[gw + a * d + b] = sw;
+    }
+  cholSolveFactor(w, gz, d);
+  cholSolveFactor(w, gw, d);
+}
+
+/** `cholInPlace` of the d×d block at offset o of w (row stride d). */
+function cholSolveFactor(w: Float64Array, o: number, d: number): void {
+  for (let i = 0; i < d; i++)
+    for (let j = 0; j <= i; j++) {
+      let s = w[o + i * d + j];
+      for (let k = 0; k < j; k++) s -= w[o + i * d + k] * w[o + j * d + k];
+      if (i === j) w[o + i * d + i] = Math.sqrt(Math.max(s, 1e-300));
+      else w[o + i * d + j] = s / w[o + j * d + j];
+    }
+}
+
+let nullC = new Float64Array(8); // coefficients on a null-space basis (d)
+
+/** v[vo..vo+n) −= B (BᵀB)⁻¹ Bᵀ v for B = [sg·M; I] (M r×d at mo of w, Cholesky of BᵀB at go): removes v's part in range(B). */
+function removeRange(w: Float64Array, mo: number, go: number, sg: number, r: number, d: number, v: Float64Array, vo: number): void {
+  if (nullC.length < d) nullC = new Float64Array(2 * d);
+  const c = nullC;
+  for (let j = 0; j < d; j++) {
+    let s = 0;
+    for (let k = 0; k < r; k++) s += w[mo + k * d + j] * v[vo + k];
+    c[j] = v[vo + r + j] + sg * s;
+  }
+  cholSolveAt(w, go, d, d, c, 0);
+  for (let k = 0; k < r; k++) {
+    let s = 0;
+    for (let j = 0; j < d; j++) s += w[mo + k * d + j] * c[j];
+    v[vo + k] -= sg * s;
+  }
+  for (let j = 0; j < d; j++) v[vo + r + j] -= c[j];
+}
+
+/** out = pinv(S)·res from the factors of `factorDenseRobust(…, nullSpace = true)` (scratch at 3n² + 2n). */
+export function applyDenseNull(n: number, rank: number, w: Float64Array, piv: Int32Array, res: Float64Array, out: Float64Array): void {
+  const nn = n * n, r = rank, d = n - r, to = 3 * nn + 2 * n;
+  const zo = nn, xo = zo + r * d, gz = xo + r * d, gw = gz + d * d;
+  for (let i = 0; i < n; i++) w[to + i] = res[piv[i]];
+  if (d > 0) removeRange(w, xo, gw, -1, r, d, w, to);
+  for (let i = 0; i < r; i++) {
+    let s = w[to + i];
+    for (let k = 0; k < i; k++) s -= w[i * n + k] * w[to + k];
+    w[to + i] = s;
+  }
+  for (let i = r - 1; i >= 0; i--) {
+    let s = w[to + i];
+    for (let k = i + 1; k < r; k++) s -= w[i * n + k] * w[to + k];
+    w[to + i] = s / w[i * n + i];
+  }
+  if (d > 0) {
+    for (let j = 0; j < d; j++) w[to + r + j] = 0;
+    removeRange(w, zo, gz, 1, r, d, w, to);
+  }
+  for (let j = 0; j < n; j++) out[piv[n + j]] = w[to + j];
 }
 
 /**
@@ -545,13 +647,18 @@ export function pivotedCholesky(z: Float64Array, n: number, C: Float64Array, co:
  * `solveDenseRobust`. `work` needs 2n² + 4n numbers, `piv` n. Returns the
  * residual norm max|b − S x|. `early` as for `solveDenseRobust`.
  */
-export function solveSymmetricRobust(S: Float64Array, n: number, b: Float64Array, x: Float64Array, work: Float64Array, piv: Int32Array, early = false): number {
+export function solveSymmetricRobust(S: Float64Array, n: number, b: Float64Array, x: Float64Array, work: Float64Array, piv: Int32Array, early = false, nullSpace = false): number {
   if (n === 0) return 0;
-  return refineSymmetricRobust(S, n, b, x, work, piv, factorSymmetricRobust(S, n, work, piv), early);
+  return refineSymmetricRobust(S, n, b, x, work, piv, factorSymmetricRobust(S, n, work, piv, nullSpace), early, nullSpace);
 }
 
-/** The factors `solveSymmetricRobust` uses, in `work` (2n² + 4n) and `piv` (n): pivoted Cholesky at the numerical rank and, below full rank, the Cholesky factor of LᵀL. Returns the rank. */
-export function factorSymmetricRobust(S: Float64Array, n: number, work: Float64Array, piv: Int32Array): number {
+/**
+ * The factors `solveSymmetricRobust` uses, in `work` (2n² + 4n) and `piv` (n): pivoted Cholesky
+ * at the numerical rank and, below full rank, the Cholesky factor of LᵀL; with `nullSpace`,
+ * instead, a basis Z = [Z_b; I] of the null space, Z_b = −L₁₁⁻ᵀ L₂₁ᵀ (r×d at n²), and the
+ * Cholesky factor of ZᵀZ after it (see `applySymmetricNull`). Returns the rank.
+ */
+export function factorSymmetricRobust(S: Float64Array, n: number, work: Float64Array, piv: Int32Array, nullSpace = false): number {
   if (n === 0) return 0;
   const A = work.subarray(0, n * n);
   const G = work.subarray(n * n, 2 * n * n);
@@ -608,6 +715,10 @@ export function factorSymmetricRobust(S: Float64Array, n: number, work: Float64A
     rank = k + 1;
   }
   const full = rank === n;
+  if (nullSpace) {
+    if (!full && rank > 0) cholNullSpace(work, n, rank);
+    return rank;
+  }
   if (!full && rank > 0) {
     // G = LᵀL (rank × rank, lower triangle), Cholesky in place; G_ac = Σ_{i ≥ a} L_ia L_ic in
     // the order of i, as dot products of L's columns (copied to rows of Lt, contiguous)
@@ -634,7 +745,7 @@ export function factorSymmetricRobust(S: Float64Array, n: number, work: Float64A
  * and `piv` (rank `rank`): bit for bit the answer `solveSymmetricRobust` gives, for another
  * right-hand side of the same S without factoring it again. Returns max|b − S x|.
  */
-export function refineSymmetricRobust(S: Float64Array, n: number, b: Float64Array, x: Float64Array, work: Float64Array, piv: Int32Array, rank: number, early = false): number {
+export function refineSymmetricRobust(S: Float64Array, n: number, b: Float64Array, x: Float64Array, work: Float64Array, piv: Int32Array, rank: number, early = false, nullSpace = false): number {
   if (n === 0) return 0;
   const A = work.subarray(0, n * n);
   const G = work.subarray(n * n, 2 * n * n);
@@ -650,7 +761,8 @@ export function refineSymmetricRobust(S: Float64Array, n: number, b: Float64Arra
     if (rn >= res * 0.5 && it > 1) break;
     res = rn;
     if (rn === 0 || rank === 0) break;
-    cholPinvApply(A, G, n, rank, piv, t, t2, r, d);
+    if (nullSpace) applySymmetricNull(n, rank, work, piv, r, d);
+    else cholPinvApply(A, G, n, rank, piv, t, t2, r, d);
     for (let i = 0; i < n; i++) x[i] += d[i];
   }
   return residualInto(S, n, b, x, null);
@@ -689,4 +801,50 @@ function cholPinvApply(A: Float64Array, G: Float64Array, n: number, rank: number
     for (let a = 0; a < m; a++) s += A[i * n + a] * t2[a];
     out[piv[i]] = s;
   }
+}
+
+/** Null-space basis of the pivoted Cholesky factor (r < n, d = n − r): L₁₁ᵀ Z_b = −L₂₁ᵀ at n², Cholesky of I + Z_bᵀ Z_b after it. */
+function cholNullSpace(w: Float64Array, n: number, r: number): void {
+  const d = n - r, zo = n * n, gz = zo + r * d;
+  for (let c = 0; c < d; c++) {
+    const rc = (r + c) * n;
+    for (let i = r - 1; i >= 0; i--) {
+      let s = -w[rc + i];
+      for (let k = i + 1; k < r; k++) s -= w[k * n + i] * w[zo + k * d + c];
+      w[zo + i * d + c] = s / w[i * n + i];
+    }
+  }
+  for (let a = 0; a < d; a++)
+    for (let b = 0; b <= a; b++) {
+      let sz = a === b ? 1 : 0;
+      for (let k = 0; k < r; k++) sz += w[zo + k * d + a] * w[zo + k * d + b];
+      w[gz + a * d + b] = sz;
+    }
+  cholSolveFactor(w, gz, d);
+}
+
+/**
+ * out = pinv(S)·res from the factors of `factorSymmetricRobust(…, nullSpace = true)`: S is
+ * symmetric, so its range is the complement of its null space: remove res's part in range(Z),
+ * solve L₁₁ L₁₁ᵀ v₁ = (that)₁ with v₂ = 0, remove v's part in range(Z). Scratch at 2n² + 2n.
+ */
+function applySymmetricNull(n: number, rank: number, w: Float64Array, piv: Int32Array, res: Float64Array, out: Float64Array): void {
+  const nn = n * n, r = rank, d = n - r, to = 2 * nn + 2 * n, zo = nn, gz = zo + r * d;
+  for (let i = 0; i < n; i++) w[to + i] = res[piv[i]];
+  if (d > 0) removeRange(w, zo, gz, 1, r, d, w, to);
+  for (let i = 0; i < r; i++) {
+    let s = w[to + i];
+    for (let k = 0; k < i; k++) s -= w[i * n + k] * w[to + k];
+    w[to + i] = s / w[i * n + i];
+  }
+  for (let i = r - 1; i >= 0; i--) {
+    let s = w[to + i];
+    for (let k = i + 1; k < r; k++) s -= w[k * n + i] * w[to + k];
+    w[to + i] = s / w[i * n + i];
+  }
+  if (d > 0) {
+    for (let j = 0; j < d; j++) w[to + r + j] = 0;
+    removeRange(w, zo, gz, 1, r, d, w, to);
+  }
+  for (let i = 0; i < n; i++) out[piv[i]] = w[to + i];
 }

@@ -3012,12 +3012,12 @@ export class ImpulseSolver {
           }
         }
         if (pf) {
-          pf.rank = asym ? factorDenseRobust(S, s, pf.work, pf.piv) : factorSymmetricRobust(S, s, pf.work, pf.piv);
+          pf.rank = asym ? factorDenseRobust(S, s, pf.work, pf.piv, true) : factorSymmetricRobust(S, s, pf.work, pf.piv, true);
           residual = this.pfSolve(e);
         } else {
           this.sWork = growF(this.sWork, 3 * s * s + 4 * s);
           this.sPiv = growI(this.sPiv, 2 * s);
-          residual = asym ? solveDenseRobust(S, s, this.sRhs, this.sMu, this.sWork, this.sPiv, true) : solveSymmetricRobust(S, s, this.sRhs, this.sMu, this.sWork, this.sPiv, true);
+          residual = asym ? solveDenseRobust(S, s, this.sRhs, this.sMu, this.sWork, this.sPiv, true, true) : solveSymmetricRobust(S, s, this.sRhs, this.sMu, this.sWork, this.sPiv, true, true);
         }
       }
     }
@@ -3111,7 +3111,7 @@ export class ImpulseSolver {
         return pf.residual;
       }
     }
-    const residual = pf.asym ? refineDenseRobust(pf.S, s, b, mu, pf.work, pf.piv, pf.rank, true) : refineSymmetricRobust(pf.S, s, b, mu, pf.work, pf.piv, pf.rank, true);
+    const residual = pf.asym ? refineDenseRobust(pf.S, s, b, mu, pf.work, pf.piv, pf.rank, true, true) : refineSymmetricRobust(pf.S, s, b, mu, pf.work, pf.piv, pf.rank, true, true);
     for (let q = 0; q < s; q++) {
       pf.rhs[q] = b[q];
       pf.mu[q] = mu[q];
