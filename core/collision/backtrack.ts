@@ -81,6 +81,44 @@ function axisWindow(alo: number, ahi: number, dalo: number, dahi: number, blo: n
 }
 
 /**
+ * Narrows the window by the moving intervals along one more direction: the
+ * normal n at the start of the triangle (vertex–triangle) or the cross
+ * product of the two edges (edge–edge), unnormalised. Along a fixed direction
+ * the projections of linearly moving points move linearly too, so the
+ * per-axis argument holds with the reach scaled by |n| (the CCD's reach is a
+ * Euclidean distance); the projections round by a few ε of scale·|n|, far
+ * below the pad in R. False when the window is empty.
+ */
+function normalWindow(coords: ArrayLike<number>, o: number, kind: number, R: number): boolean {
+  let ux: number, uy: number, uz: number, vx: number, vy: number, vz: number;
+  if (kind === FEATURE_VERTEX_TRIANGLE) {
+    ux = coords[o + 6] - coords[o + 3]; uy = coords[o + 7] - coords[o + 4]; uz = coords[o + 8] - coords[o + 5];
+    vx = coords[o + 9] - coords[o + 3]; vy = coords[o + 10] - coords[o + 4]; vz = coords[o + 11] - coords[o + 5];
+  } else {
+    ux = coords[o + 3] - coords[o]; uy = coords[o + 4] - coords[o + 1]; uz = coords[o + 5] - coords[o + 2];
+    vx = coords[o + 9] - coords[o + 6]; vy = coords[o + 10] - coords[o + 7]; vz = coords[o + 11] - coords[o + 8];
+  }
+  const nx = uy * vz - uz * vy, ny = uz * vx - ux * vz, nz = ux * vy - uy * vx;
+  const n1 = kind === FEATURE_VERTEX_TRIANGLE ? 1 : 2;
+  let alo = Infinity, ahi = -Infinity, blo = Infinity, bhi = -Infinity;
+  let dalo = Infinity, dahi = -Infinity, dblo = Infinity, dbhi = -Infinity;
+  for (let i = 0; i < 4; i++) {
+    const p = o + i * 3;
+    const x = coords[p] * nx + coords[p + 1] * ny + coords[p + 2] * nz;
+    const d = (coords[p + 12] - coords[p]) * nx + (coords[p + 13] - coords[p + 1]) * ny + (coords[p + 14] - coords[p + 2]) * nz;
+    if (i < n1) {
+      if (x < alo) alo = x; if (x > ahi) ahi = x;
+      if (d < dalo) dalo = d; if (d > dahi) dahi = d;
+    } else {
+      if (x < blo) blo = x; if (x > bhi) bhi = x;
+      if (d < dblo) dblo = d; if (d > dbhi) dbhi = d;
+    }
+  }
+  const Rn = R * Math.sqrt(nx * nx + ny * ny + nz * nz) * (1 + 1e-9);
+  return axisWindow(alo, ahi, dalo, dahi, blo, bhi, dblo, dbhi, Rn);
+}
+
+/**
  * Rounding margin (relative to the largest coordinate) added to the CCD's
  * reach in the bounds: the differences and products above round by a few ε
  * of that scale, far below it.
@@ -133,6 +171,12 @@ function featureBounds(coords: ArrayLike<number>, f: number, kind: number): numb
     const g = blo > ahi ? blo - ahi : alo > bhi ? alo - bhi : 0;
     gap2 += g * g;
   }
+  // the same window along the feature's normal at the start (the triangle's,
+  // or the cross product of the two edges): there the two parts start as
+  // points or nearly so, so it is the tightest of the windows where the parts
+  // approach edge-on or face-on; an empty window leaves the plain bound (the
+  // order) as it is and only empties _wLo
+  if (!normalWindow(coords, o, kind, R)) _wLo = Infinity;
   if (gap2 === 0) return 0;
   // closing speed bound: max |Δa_i − c| + max |Δb_j − c| with c = Δ of the second part's first point
   const c0 = o + n1 * 3;

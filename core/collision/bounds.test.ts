@@ -57,6 +57,38 @@ function makeCases(seed: number, n: number): Case[] {
   return cases;
 }
 
+/**
+ * Face-on: b's nearest vertex above the middle of a (a triangle in general
+ * position, not axis-aligned) across a gap g along a's normal, b translating
+ * straight down that normal by more than g (vertex meets face): here the
+ * window along the feature's normal is the tight one, the axes' are not.
+ */
+function makeFaceOnCases(seed: number, n: number): Case[] {
+  const r = mulberry32(seed);
+  const cases: Case[] = [];
+  for (let c = 0; c < n; c++) {
+    const P0 = new Float64Array(18), P1 = new Float64Array(18);
+    const base = rv(r, 4);
+    for (let v = 0; v < 3; v++) { const p = rv(r, 1); for (let k = 0; k < 3; k++) P0[v * 3 + k] = base[k] + p[k]; }
+    const ux = P0[3] - P0[0], uy = P0[4] - P0[1], uz = P0[5] - P0[2], vx = P0[6] - P0[0], vy = P0[7] - P0[1], vz = P0[8] - P0[2];
+    let nx = uy * vz - uz * vy, ny = uz * vx - ux * vz, nz = ux * vy - uy * vx;
+    const l = Math.hypot(nx, ny, nz);
+    nx /= l; ny /= l; nz /= l;
+    const g = 0.01 + 0.3 * r(), speed = g * (1.05 + 2 * r());
+    // a point inside a (barycentric weights well inside), g above it
+    const w1 = 0.2 + 0.3 * r(), w2 = 0.2 + 0.3 * r() * (1 - w1), w0 = 1 - w1 - w2;
+    const n3 = [nx, ny, nz];
+    for (let k = 0; k < 3; k++) P0[9 + k] = w0 * P0[k] + w1 * P0[3 + k] + w2 * P0[6 + k] + g * n3[k];
+    for (let v = 4; v < 6; v++) {
+      const p = rv(r, 1);
+      for (let k = 0; k < 3; k++) P0[v * 3 + k] = P0[9 + k] + p[k] + (0.3 + Math.abs(p[0])) * n3[k];
+    }
+    for (let v = 0; v < 6; v++) for (let k = 0; k < 3; k++) P1[v * 3 + k] = P0[v * 3 + k] - (v >= 3 ? speed * n3[k] : 0);
+    cases.push({ P0, P1 });
+  }
+  return cases;
+}
+
 /** The 15 features of a case (6 vertex–triangle, 9 edge–edge) as 24-number rows, in the scene's order. */
 function features(cs: Case, coords: Float64Array, kinds: Uint8Array): number {
   let n = 0;
@@ -117,6 +149,17 @@ describe('continuous-search time bounds never start after an exact CCD contact',
       const late = violations(cases, (cs) => pairBound(cs) * 1.01, (c, f, k) => earliestPossibleContact(c, f, k) * 1.01);
       expect(late.pair, 'a pair bound 1% late is caught').toBeGreaterThan(0);
       expect(late.feature, 'a feature bound 1% late is caught').toBeGreaterThan(0);
+    });
+  }
+  for (const seed of [4, 5]) {
+    it(`seed ${seed}: face-on (vertex straight down onto a triangle in general position): the feature bound is at or before every CCD contact; 1% later is caught`, () => {
+      const cases = makeFaceOnCases(seed, 300);
+      const ok = violations(cases, pairBound, earliestPossibleContact);
+      expect(ok.contacts, 'every face-on pair touches during the step').toBe(300);
+      expect(ok.pair, 'triangle pairs whose window starts after their first CCD contact').toBe(0);
+      expect(ok.feature, 'features whose bound lies after their CCD contact').toBe(0);
+      const late = violations(cases, pairBound, (c, f, k) => earliestPossibleContact(c, f, k) * 1.01);
+      expect(late.feature, 'a feature bound 1% late is caught (the normal window is tight here)').toBeGreaterThan(100);
     });
   }
 });
