@@ -42,6 +42,7 @@ export const MOTION_BOX = 13;
 let _order = new Int32Array(0);
 let _lb = new Float64Array(0);
 let _win = new Float64Array(0);
+let _winHi = new Float64Array(0);
 const _tuv = new Float64Array(3);
 
 /**
@@ -258,14 +259,15 @@ export function touchWindowMotion(mA: Float64Array, oa: number, mB: Float64Array
  * out[0] is Infinity when there is no contact.
  */
 export function firstContact(coords: ArrayLike<number>, kinds: ArrayLike<number>, count: number, out: Float64Array, tLimit = Infinity): number {
-  if (_order.length < count) { _order = new Int32Array(count * 2); _lb = new Float64Array(count * 2); _win = new Float64Array(count * 2); }
-  const order = _order, lb = _lb, win = _win;
+  if (_order.length < count) { _order = new Int32Array(count * 2); _lb = new Float64Array(count * 2); _win = new Float64Array(count * 2); _winHi = new Float64Array(count * 2); }
+  const order = _order, lb = _lb, win = _win, winHi = _winHi;
   let n = 0;
   for (let f = 0; f < count; f++) {
     const t = featureBounds(coords, f, kinds[f]);
     if (t > 1 || t >= tLimit || _wLo >= tLimit) continue; // cannot touch within the step (or before tLimit)
     lb[f] = t;
     win[f] = _wLo;
+    winHi[f] = _wHi;
     order[n++] = f;
   }
   // earliest possible first (insertion into a sorted prefix: feature lists are short)
@@ -277,7 +279,7 @@ export function firstContact(coords: ArrayLike<number>, kinds: ArrayLike<number>
     if (lb[f] >= best) break; // this and every later feature cannot precede the contact found
     if (win[f] >= best) continue; // this one cannot either (its window starts later)
     searches++;
-    if (ccdQueryFlat(kinds[f] === FEATURE_VERTEX_TRIANGLE, coords, f * 24, _tuv, 0, 0, 100_000, best)) {
+    if (ccdQueryFlat(kinds[f] === FEATURE_VERTEX_TRIANGLE, coords, f * 24, _tuv, 0, 0, 100_000, best, win[f], winHi[f])) {
       best = _tuv[0];
       out[0] = best; out[1] = _tuv[1]; out[2] = _tuv[2]; out[3] = f;
     }

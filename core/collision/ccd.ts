@@ -93,7 +93,7 @@ function neverCoplanar(coords: ArrayLike<number>, off: number, triangleDomain: b
   return false;
 }
 
-function solve(coords: ArrayLike<number>, off: number, triangleDomain: boolean, tol: number, maxBoxes: number, tLimit = Infinity): boolean {
+function solve(coords: ArrayLike<number>, off: number, triangleDomain: boolean, tol: number, maxBoxes: number, tLimit = Infinity, tFrom = 0, tTo = 1): boolean {
   if (neverCoplanar(coords, off, triangleDomain)) return false;
   let m = 0;
   for (let i = 0; i < 24; i++) {
@@ -143,6 +143,9 @@ function solve(coords: ArrayLike<number>, off: number, triangleDomain: boolean, 
     const b = sp * 6;
     const t0 = st[b], t1 = st[b + 1], u0 = st[b + 2], u1 = st[b + 3], v0 = st[b + 4], v1 = st[b + 5];
     if (t0 >= best) continue;
+    // a reported box has the two points within the reach at its start time,
+    // so none lies in a box that ends before the window or starts after it
+    if (t1 < tFrom || t0 > tTo) continue;
     if (triangleDomain && u0 + v0 > 1) continue;
     if (++boxes > maxBoxes) {
       // Out of budget: the earliest box still open is a (conservative) contact.
@@ -277,13 +280,17 @@ export function ccdEdgeEdgeHit(coords: ArrayLike<number>, offset = 0, opts?: Ccd
  * Flat form for hot loops: writes t, u, v into out[oo..oo+2] and returns true
  * on contact. `vertexTriangle` selects the query kind. With `tLimit`, only a
  * contact earlier than tLimit is looked for (the search never explores time
- * boxes from tLimit on).
+ * boxes from tLimit on). With `tFrom`/`tTo`, a window of times outside which
+ * the two features are known to stay farther apart than the CCD's reach (e.g.
+ * `backtrack.ts` bounds): time boxes wholly outside it are not explored.
+ * Neither changes the answer (the same bisection of [0, 1]), only the work,
+ * except where the work budget would have run out.
  */
 export function ccdQueryFlat(
   vertexTriangle: boolean, coords: ArrayLike<number>, offset: number, out: Float64Array, oo: number,
-  tolerance = 0, maxBoxes = 100_000, tLimit = Infinity,
+  tolerance = 0, maxBoxes = 100_000, tLimit = Infinity, tFrom = 0, tTo = 1,
 ): boolean {
-  if (!solve(coords, offset, vertexTriangle, tolerance, maxBoxes, tLimit)) return false;
+  if (!solve(coords, offset, vertexTriangle, tolerance, maxBoxes, tLimit, tFrom, tTo)) return false;
   out[oo] = _res[0]; out[oo + 1] = _res[1]; out[oo + 2] = _res[2];
   return true;
 }
