@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { invertDefinite, jacobiSvd, luCompletePivot, pivotedCholesky, solveDenseRobust, solveSymmetricRobust, symmetricEigen } from './linalg';
+import { invertDefinite, jacobiSvd, luCompletePivot, luRookPivot, pivotedCholesky, solveDenseRobust, solveSymmetricRobust, symmetricEigen } from './linalg';
 import { seededRandom } from './fixtures';
 
 // The small dense kernels of the contact solve against slow, obvious
@@ -168,14 +168,16 @@ describe('invertDefinite: (s·A)⁻¹·s of a definite block inside a strided bu
   });
 });
 
-describe('luCompletePivot: P·A·Q = L·U at the numerical rank', () => {
+// (luRookPivot: the same factorization with rook pivots, each largest in its row and column)
+for (const [name, lu] of [['luCompletePivot', luCompletePivot], ['luRookPivot', luRookPivot]] as const)
+describe(`${name}: P·A·Q = L·U at the numerical rank`, () => {
   for (let seed = 1; seed <= 30; seed++)
     it(`seed ${seed}`, () => {
       const rand = seededRandom(500 + seed);
       const n = 1 + Math.floor(rand() * 12), r = seed % 3 === 0 ? n : Math.floor(rand() * (n + 1));
       const A = lowRank(rand, n, r, false), LU = Float64Array.from(A);
       const p = new Int32Array(n), q = new Int32Array(n);
-      const rank = luCompletePivot(LU, n, p, q, 1e-11);
+      const rank = lu(LU, n, p, q, 1e-11);
       expect(rank, `n = ${n}: the rank of a product of n×${r} factors`).toBe(r);
       // rows 0..rank−1 of P A Q are L U; the trailing block below is at round-off
       let err = 0, big = 0;
@@ -190,6 +192,6 @@ describe('luCompletePivot: P·A·Q = L·U at the numerical rank', () => {
     });
   it('a NaN entry gives rank 0 (as the tolerance from max |A| does)', () => {
     const a = Float64Array.from([1, 2, NaN, 4]);
-    expect(luCompletePivot(a, 2, new Int32Array(2), new Int32Array(2), 1e-11)).toBe(0);
+    expect(lu(a, 2, new Int32Array(2), new Int32Array(2), 1e-11)).toBe(0);
   });
 });

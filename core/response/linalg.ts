@@ -211,7 +211,7 @@ export function factorDenseRobust(S: Float64Array, n: number, work: Float64Array
   const GU = work.subarray(2 * n * n, 3 * n * n);
   const p = piv.subarray(0, n), q = piv.subarray(n, 2 * n);
   A.set(S.subarray(0, n * n));
-  const rank = luCompletePivot(A, n, p, q, 1e-11);
+  const rank = nullSpace ? luRookPivot(A, n, p, q, 1e-11) : luCompletePivot(A, n, p, q, 1e-11);
   if (nullSpace) {
     if (rank > 0 && rank < n) luNullSpaces(work, n, rank);
     return rank;
@@ -458,6 +458,108 @@ export function luCompletePivot(a: Float64Array, n: number, p: Int32Array, q: In
           bj = j;
         }
       }
+    }
+  }
+  return n;
+}
+
+/**
+ * `luCompletePivot` with rook pivoting: each pivot is largest in its row and in its column of
+ * the trailing block (found by alternating row and column searches, O(n) per step in
+ * practice) instead of largest in the whole block (O(n²) per step), and the elimination does
+ * not track the block's maximum. Stopped at the same numerical rank rule: when the rook pivot
+ * is ≤ relTol·max|a|, the whole trailing block is scanned, and the factorization ends only when
+ * all of it is. Same output layout (P·a·Q = L·U, rows p, columns q). Returns the rank.
+ */
+export function luRookPivot(a: Float64Array, n: number, p: Int32Array, q: Int32Array, relTol: number): number {
+  for (let i = 0; i < n; i++) {
+    p[i] = i;
+    q[i] = i;
+  }
+  let amax = -1, nan = false;
+  for (let i = 0; i < n * n; i++) {
+    const v = Math.abs(a[i]);
+    if (v > amax) amax = v;
+    else if (v !== v) nan = true;
+  }
+  const tol = nan ? NaN : relTol * Math.max(amax, 0);
+  if (!(amax > tol) || amax === 0) return 0;
+  for (let k = 0; k < n; k++) {
+    // rook search from column k: the largest of a column, then of its row, … until both agree
+    let bj = k, bi = k, best = -1;
+    for (let i = k; i < n; i++) {
+      const v = Math.abs(a[i * n + k]);
+      if (v > best) {
+        best = v;
+        bi = i;
+      }
+    }
+    for (let it = 0; it < n; it++) {
+      let rb = best, rj = bj;
+      const ri = bi * n;
+      for (let j = k; j < n; j++) {
+        const v = Math.abs(a[ri + j]);
+        if (v > rb) {
+          rb = v;
+          rj = j;
+        }
+      }
+      if (rj === bj) break;
+      bj = rj;
+      best = rb;
+      let cb = best, ci = bi;
+      for (let i = k; i < n; i++) {
+        const v = Math.abs(a[i * n + bj]);
+        if (v > cb) {
+          cb = v;
+          ci = i;
+        }
+      }
+      if (ci === bi) break;
+      bi = ci;
+      best = cb;
+    }
+    if (!(best > tol)) {
+      // (the rook pivot is negligible: the block is, only if its largest entry is)
+      for (let i = k; i < n; i++)
+        for (let j = k; j < n; j++) {
+          const v = Math.abs(a[i * n + j]);
+          if (v > best) {
+            best = v;
+            bi = i;
+            bj = j;
+          }
+        }
+      if (!(best > tol) || best === 0) return k;
+    }
+    if (bi !== k) {
+      const rk = k * n, rb = bi * n;
+      for (let j = 0; j < n; j++) {
+        const tt = a[rk + j];
+        a[rk + j] = a[rb + j];
+        a[rb + j] = tt;
+      }
+      const tp = p[k];
+      p[k] = p[bi];
+      p[bi] = tp;
+    }
+    if (bj !== k) {
+      for (let i = 0; i < n; i++) {
+        const ri = i * n, tt = a[ri + k];
+        a[ri + k] = a[ri + bj];
+        a[ri + bj] = tt;
+      }
+      const tq = q[k];
+      q[k] = q[bj];
+      q[bj] = tq;
+    }
+    const rk = k * n, inv = 1 / a[rk + k];
+    for (let i = k + 1; i < n; i++) {
+      const ri = i * n;
+      const f = a[ri + k] * inv;
+      a[ri + k] = f;
+      if (f === 0) continue;
+      for (let j = k + 1; j < n; j++) a[ri + j] -= f * a[rk + j];
     }
   }
   return n;
