@@ -287,6 +287,22 @@ export function firstContact(coords: ArrayLike<number>, kinds: ArrayLike<number>
   return searches;
 }
 
+/**
+ * The earliest time any of `count` features could touch within the step
+ * (the least of their `earliestPossibleContact`; Infinity when none can):
+ * no CCD contact of the list lies before it.
+ */
+export function earliestOfFeatures(coords: ArrayLike<number>, kinds: ArrayLike<number>, count: number): number {
+  let m = Infinity;
+  for (let f = 0; f < count; f++) {
+    const t = featureBounds(coords, f, kinds[f]);
+    if (t > 1) continue;
+    const e = t > _wLo ? t : _wLo;
+    if (e < m) m = e;
+  }
+  return m;
+}
+
 /** Contact point of feature f at time t with parameters u, v (on the triangle, or on the first edge). */
 export function featurePoint(coords: ArrayLike<number>, f: number, kind: number, t: number, u: number, v: number, out: Float64Array): void {
   const o = f * 24;

@@ -52,7 +52,7 @@ import { SceneEvaluator } from '../anim';
 import { Rig, computeSkinMatrices, dominantJointPerTriangle, skeletonHops, skinPositions } from '../skeleton';
 import { TriangleBVH } from './bvh';
 import { PartSweepAndPrune, partPairIgnored as isIgnored, settingsCollide as groupsCollide } from './sap';
-import { CCD_REACH, FEATURE_EDGE_EDGE, FEATURE_VERTEX_TRIANGLE, MOTION_BOX, touchWindowMotion, featurePoint, firstContact, motionBoxInto } from './backtrack';
+import { CCD_REACH, FEATURE_EDGE_EDGE, FEATURE_VERTEX_TRIANGLE, MOTION_BOX, earliestOfFeatures, touchWindowMotion, featurePoint, firstContact, motionBoxInto } from './backtrack';
 import { reduceContacts } from './contacts';
 import { convexFromMesh, convexPolyhedraIntersect, isConvexMesh, updateConvexPlanes, type ConvexPolyhedron } from './convex';
 import { closestPointOnMesh, closestPointOnTriangle, forEachLeafNodePair, forEachLeafPair, pointInParts, verticesInBox } from './query';
@@ -749,12 +749,9 @@ export class CollisionScene {
             }
           }
         }
-        // no triangle pair of the leaves can touch in the step (their windows
-        // lie within the leaves' window), or none before the step's end
-        const lw = touchWindowMotion(lfA, la, lfB, lb);
-        if (lw === Infinity) continue;
+        // no triangle pair of the leaves can touch before the step's end
         const lbl = leafEarliestTouch(lfA, la, lfB, lb);
-        if (lbl <= 1) this.addLeafPair(q, lbl, lw);
+        if (lbl <= 1) this.addLeafPair(q, lbl);
         continue;
       }
       // discrete only: a triangle outside the other leaf's box meets none of
@@ -791,49 +788,74 @@ export class CollisionScene {
       nx += this._cp[0]; ny += this._cp[1]; nz += this._cp[2];
     }
     if (doCcd && this._nLeaf > 0) {
-      // Micro-backtracking (Zachwieja 3.5): the candidate triangle pairs in
-      // order of the earliest time they could touch (ties in traversal
-      // order), each pair's features searched before the earliest contact
-      // found so far (backtrack.ts); the pairs that cannot precede it are
-      // discarded unsearched. A leaf pair's candidates are gathered only
-      // once its bound (below every bound of its triangle pairs) comes up,
-      // so those of leaf pairs that cannot precede the contact are never
-      // looked at.
-      const r = this._fc, lkey = this._leafLb, lheap = this._leafHeap;
+      // Micro-backtracking (Zachwieja 3.5): the earliest contact over the
+      // candidate triangle pairs, each pair's features searched before the
+      // earliest contact found so far (backtrack.ts). The result is that of
+      // taking the pairs in order of their plain bound (ties in traversal
+      // order: the "canonical" order) and keeping the first that reaches the
+      // earliest time. They are searched instead in order of a tighter bound
+      // (a pair: the later of its plain bound and its window; after a first
+      // look, the earliest of its features' bounds), which finds the earliest
+      // contact with fewer searches; a pair canonically before the one that
+      // holds the earliest contact found may still take it at the same time,
+      // so its search includes that time, a later pair's does not. Pairs and
+      // leaf pairs whose bound lies after the earliest contact found are never
+      // searched, and a leaf pair's candidates are gathered only once its
+      // bound (below every bound of its triangle pairs) comes up.
+      const r = this._fc;
       let nl = this._nLeaf;
-      for (let k = (nl >> 1) - 1; k >= 0; k--) siftDownMin(lheap, nl, k, lkey);
+      for (let k = (nl >> 1) - 1; k >= 0; k--) siftDownMin(this._leafHeap, nl, k, this._leafLb);
       this._nCand = 0;
       this._candCount = 0;
+      let winLb = Infinity, winOrd = Infinity;
       for (;;) {
-        // gather the leaf pairs whose bound is not after the earliest candidate
+        // gather the leaf pairs whose bound is not after the earliest candidate's
         while (nl > 0) {
+          const lheap = this._leafHeap, lkey = this._leafLb;
           const lq = lheap[0], l = lkey[lq];
-          if (l >= best) { nl = 0; break; } // no pair of any leaf pair left can precede the contact found
-          if (this._nCand > 0 && l > this._candLb[this._candHeap[0]]) break;
+          if (l > best) { nl = 0; break; } // no pair of any leaf pair left can reach the contact found
+          if (this._nCand > 0 && l > this._candKey[this._candHeap[0]]) break;
           lheap[0] = lheap[--nl];
           siftDownMin(lheap, nl, 0, lkey);
-          // every pair's window starts after the contact found (it lies within the leaves')
-          if (this._leafWin[lq] >= best) continue;
           const q = this._leafQ[lq];
+          if (this._leafRef[lq] === 0) {
+            // first look: the leaves' window (every pair's lies within it) as a tighter bound
+            const w = touchWindowMotion(mcA.leaf, lp[q] * LEAF_SUMMARY, mcB.leaf, lp[q + 1] * LEAF_SUMMARY);
+            if (w > best) continue;
+            this._leafRef[lq] = 1;
+            if (w > l) { lkey[lq] = w; siftUpMin(lheap, nl++, lq, lkey); continue; }
+          }
           this.gatherCandidates(lp[q], lp[q + 1], q, treeA, treeB, mcA, mcB, Qa, Pa, Ia, Qb, Pb, Ib, self, best);
         }
         if (this._nCand === 0) break;
         // (gathering may have grown the candidate arrays)
-        const heap = this._candHeap, lbs = this._candLb;
+        const heap = this._candHeap, key = this._candKey, lbs = this._candLb, ords = this._candOrd;
         const i = heap[0];
-        if (lbs[i] >= best) break;
+        if (key[i] > best) break;
         const m = --this._nCand;
         heap[0] = heap[m];
-        siftDownCand(heap, m, 0, lbs, this._candOrd);
-        const ci = this._candSlots[i * 2], cj = this._candSlots[i * 2 + 1];
-        // its window starts after the contact found
-        if (touchWindowMotion(mcA.motion, ci * MOTION_STRIDE, mcB.motion, cj * MOTION_STRIDE) >= best) continue;
+        siftDownCand(heap, m, 0, key, lbs, ords);
+        // canonically before the pair holding the contact found: its search includes that time
+        const before = lbs[i] < winLb || (lbs[i] === winLb && ords[i] < winOrd);
+        if (!before && key[i] >= best) continue;
         const ta = this._candTris[i * 2], tb = this._candTris[i * 2 + 1];
         this._nFeat = 0;
         this.addFeatures(oa, ta, ob, tb);
-        this.stats.ccdQueries += firstContact(this._feat, this._featKind, this._nFeat, r, best);
-        if (r[0] < best) {
+        if (this._candRef[i] === 0) {
+          // first look: the earliest of its features' bounds
+          this._candRef[i] = 1;
+          const f = earliestOfFeatures(this._feat, this._featKind, this._nFeat);
+          if (f > key[i]) {
+            key[i] = f;
+            if (f > best || (!before && f >= best)) continue;
+            siftUpCand(heap, this._nCand++, i, key, lbs, ords);
+            continue;
+          }
+        }
+        this.stats.ccdQueries += firstContact(this._feat, this._featKind, this._nFeat, r, before ? nextUp(best) : best);
+        if (r[0] < best || (before && r[0] === best)) {
           best = r[0];
+          winLb = lbs[i]; winOrd = ords[i];
           bestTa = ta; bestTb = tb;
           featurePoint(this._feat, r[3], this._featKind[r[3]], best, r[1], r[2], bestPoint);
         }
@@ -905,13 +927,13 @@ export class CollisionScene {
 
   /** Per part: its triangles' boxes over the motion and at the sample, and motion boxes, by slot (part.bvh.order), valid per leaf node where stamp[leaf] is the pose stamp. */
   private readonly partMotionBoxes: (MotionCache | undefined)[] = [];
-  private readonly emptyMotion: MotionCache = { swept: new Float64Array(0), box: new Float64Array(0), motion: new Float64Array(0), leaf: new Float64Array(0), stamp: new Int32Array(0) };
+  private readonly emptyMotion: MotionCache = { swept: new Float64Array(0), box: new Float64Array(0), motion: new Float64Array(0), leaf: new Float64Array(0), stamp: new Int32Array(0), sweptStamp: new Int32Array(0) };
 
   private motionBoxes(p: number): MotionCache {
     let c = this.partMotionBoxes[p];
     if (c === undefined) {
       const bvh = this.parts[p].bvh, n = bvh.order.length;
-      c = this.partMotionBoxes[p] = { swept: new Float64Array(n * 6), box: new Float64Array(n * 6), motion: new Float64Array(n * MOTION_STRIDE), leaf: new Float64Array(bvh.nodeCount * LEAF_SUMMARY), stamp: new Int32Array(bvh.nodeCount).fill(-1) };
+      c = this.partMotionBoxes[p] = { swept: new Float64Array(n * 6), box: new Float64Array(n * 6), motion: new Float64Array(n * MOTION_STRIDE), leaf: new Float64Array(bvh.nodeCount * LEAF_SUMMARY), stamp: new Int32Array(bvh.nodeCount).fill(-1), sweptStamp: new Int32Array(bvh.nodeCount).fill(-1) };
     }
     return c;
   }
@@ -1029,6 +1051,9 @@ export class CollisionScene {
   private _candSlots = new Int32Array(256);
   private _candLb = new Float64Array(128);
   private _candOrd = new Float64Array(128);
+  /** The bound the candidate heap is ordered by (the plain bound, tightened on a first look), and whether it was tightened. */
+  private _candKey = new Float64Array(128);
+  private _candRef = new Uint8Array(128);
   private _candHeap = new Int32Array(128);
   /** Candidates gathered for the part pair (storage), and how many are in the heap. */
   private _candCount = 0;
@@ -1036,7 +1061,7 @@ export class CollisionScene {
   // leaf pairs of the step that could hold a candidate (index into the leaf-pair list, bound, heap)
   private _leafQ = new Int32Array(128);
   private _leafLb = new Float64Array(128);
-  private _leafWin = new Float64Array(128);
+  private _leafRef = new Uint8Array(128);
   private _leafHeap = new Int32Array(128);
   private _nLeaf = 0;
   // features of one triangle pair (24 numbers each) and their kinds
@@ -1045,16 +1070,16 @@ export class CollisionScene {
   private _nFeat = 0;
   private readonly _fc = new Float64Array(4);
 
-  private addLeafPair(q: number, lb: number, win: number): void {
+  private addLeafPair(q: number, lb: number): void {
     if (this._nLeaf === this._leafLb.length) {
       const cap = this._nLeaf * 2;
       const nq = new Int32Array(cap); nq.set(this._leafQ); this._leafQ = nq;
       const nl = new Float64Array(cap); nl.set(this._leafLb); this._leafLb = nl;
-      const nw = new Float64Array(cap); nw.set(this._leafWin); this._leafWin = nw;
+      const nr = new Uint8Array(cap); nr.set(this._leafRef); this._leafRef = nr;
       const nh = new Int32Array(cap); nh.set(this._leafHeap); this._leafHeap = nh;
     }
     this._leafQ[this._nLeaf] = q;
-    this._leafWin[this._nLeaf] = win;
+    this._leafRef[this._nLeaf] = 0;
     this._leafHeap[this._nLeaf] = this._nLeaf;
     this._leafLb[this._nLeaf++] = lb;
   }
@@ -1072,6 +1097,9 @@ export class CollisionScene {
     const ua = treeA.u32, ub = treeB.u32, fa = treeA.f32, fb = treeB.f32, orderA = treeA.order, orderB = treeB.order;
     const pa = na * 8, pb = nb * 8;
     const sa = ua[pa + 6], ea = sa + (ua[pa + 7] & 0x7fffffff), sb = ub[pb + 6], eb = sb + (ub[pb + 7] & 0x7fffffff);
+    const fs = this.frameStamp;
+    sweptLeaf(Qa, Pa, Ia, orderA, sa, ea, mcA, na, fs);
+    sweptLeaf(Qb, Pb, Ib, orderB, sb, eb, mcB, nb, fs);
     const swA = mcA.swept, swB = mcB.swept, mtA = mcA.motion, mtB = mcB.motion, keepB = this._leafKeep;
     let nk = 0;
     for (let j = sb; j < eb; j++) if (boxMeetsNode(swB, j * 6, fa, pa)) keepB[nk++] = j;
@@ -1088,26 +1116,32 @@ export class CollisionScene {
         const o = j * 6;
         if (swB[o] > swA[ia + 3] || swB[o + 1] > swA[ia + 4] || swB[o + 2] > swA[ia + 5] || swA[ia] > swB[o + 3] || swA[ia + 1] > swB[o + 4] || swA[ia + 2] > swB[o + 5]) continue;
         const lb = earliestTouch(mtA, i * MOTION_STRIDE, mtB, j * MOTION_STRIDE, Qa, Pa, Ia, ta, Qb, Pb, Ib, tb);
-        if (lb <= 1 && lb < best) this.pushCandidate(ta, tb, i, j, lb, q * 64 + (i - sa) * 8 + (j - sb));
+        if (!(lb <= 1 && lb <= best)) continue;
+        // the tighter key: its window (Infinity when empty)
+        const w = touchWindowMotion(mtA, i * MOTION_STRIDE, mtB, j * MOTION_STRIDE);
+        if (w > best) continue;
+        this.pushCandidate(ta, tb, i, j, lb, q * 64 + (i - sa) * 8 + (j - sb), w > lb ? w : lb);
       }
     }
     this.stats.trianglePairs += tested;
   }
 
-  private pushCandidate(ta: number, tb: number, i: number, j: number, lb: number, ord: number): void {
+  private pushCandidate(ta: number, tb: number, i: number, j: number, lb: number, ord: number, key: number): void {
     if (this._candCount === this._candLb.length) {
       const cap = this._candCount * 2;
       const nt = new Int32Array(cap * 2); nt.set(this._candTris); this._candTris = nt;
       const ns = new Int32Array(cap * 2); ns.set(this._candSlots); this._candSlots = ns;
       const nl = new Float64Array(cap); nl.set(this._candLb); this._candLb = nl;
       const no = new Float64Array(cap); no.set(this._candOrd); this._candOrd = no;
+      const nkk = new Float64Array(cap); nkk.set(this._candKey); this._candKey = nkk;
+      const nrf = new Uint8Array(cap); nrf.set(this._candRef); this._candRef = nrf;
       const nh = new Int32Array(cap); nh.set(this._candHeap); this._candHeap = nh;
     }
     const c = this._candCount++, n = this._nCand++;
     this._candTris[c * 2] = ta; this._candTris[c * 2 + 1] = tb;
     this._candSlots[c * 2] = i; this._candSlots[c * 2 + 1] = j;
-    this._candLb[c] = lb; this._candOrd[c] = ord;
-    siftUpCand(this._candHeap, n, c, this._candLb, this._candOrd);
+    this._candLb[c] = lb; this._candOrd[c] = ord; this._candKey[c] = key; this._candRef[c] = 0;
+    siftUpCand(this._candHeap, n, c, this._candKey, this._candLb, this._candOrd);
   }
 
   /** The features (6 vertex–triangle, 9 edge–edge) of a triangle pair whose swept boxes overlap, into _feat. */
@@ -2019,19 +2053,19 @@ function siftDownMin(h: Int32Array, n: number, k: number, key: Float64Array): vo
   h[k] = x;
 }
 
-/** Candidate a comes before b: earlier bound, then earlier in the traversal. */
-function candBefore(a: number, b: number, lb: Float64Array, ord: Float64Array): boolean {
-  return lb[a] < lb[b] || (lb[a] === lb[b] && ord[a] < ord[b]);
+/** Candidate a comes before b in the search: smaller key, then canonically (plain bound, then traversal). */
+function candBefore(a: number, b: number, key: Float64Array, lb: Float64Array, ord: Float64Array): boolean {
+  return key[a] < key[b] || (key[a] === key[b] && (lb[a] < lb[b] || (lb[a] === lb[b] && ord[a] < ord[b])));
 }
 
 /** Min-heap of candidates (candBefore) over h[0..n): restores the order below slot k. */
-function siftDownCand(h: Int32Array, n: number, k: number, lb: Float64Array, ord: Float64Array): void {
+function siftDownCand(h: Int32Array, n: number, k: number, key: Float64Array, lb: Float64Array, ord: Float64Array): void {
   const x = h[k];
   for (;;) {
     let c = 2 * k + 1;
     if (c >= n) break;
-    if (c + 1 < n && candBefore(h[c + 1], h[c], lb, ord)) c++;
-    if (!candBefore(h[c], x, lb, ord)) break;
+    if (c + 1 < n && candBefore(h[c + 1], h[c], key, lb, ord)) c++;
+    if (!candBefore(h[c], x, key, lb, ord)) break;
     h[k] = h[c];
     k = c;
   }
@@ -2039,14 +2073,40 @@ function siftDownCand(h: Int32Array, n: number, k: number, lb: Float64Array, ord
 }
 
 /** Adds candidate x at slot k (= the heap's old size) of the candidate min-heap h. */
-function siftUpCand(h: Int32Array, k: number, x: number, lb: Float64Array, ord: Float64Array): void {
+function siftUpCand(h: Int32Array, k: number, x: number, key: Float64Array, lb: Float64Array, ord: Float64Array): void {
   while (k > 0) {
     const up = (k - 1) >> 1;
-    if (!candBefore(x, h[up], lb, ord)) break;
+    if (!candBefore(x, h[up], key, lb, ord)) break;
     h[k] = h[up];
     k = up;
   }
   h[k] = x;
+}
+
+/** Adds x at slot k (= the heap's old size) of the min-heap h by key[x]. */
+function siftUpMin(h: Int32Array, k: number, x: number, key: Float64Array): void {
+  const kx = key[x];
+  while (k > 0) {
+    const up = (k - 1) >> 1;
+    if (key[h[up]] <= kx) break;
+    h[k] = h[up];
+    k = up;
+  }
+  h[k] = x;
+}
+
+const _nextF = new Float64Array(1);
+const _nextU = new Uint32Array(_nextF.buffer);
+const _lowWord = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1 ? 0 : 1;
+
+/** The smallest double above x (x ≥ 0; Infinity stays): a search limit that includes x. */
+function nextUp(x: number): number {
+  if (!(x < Infinity)) return x;
+  if (x === 0) return Number.MIN_VALUE;
+  _nextF[0] = x;
+  const lo = _lowWord, hi = 1 - _lowWord;
+  if (_nextU[lo] === 0xffffffff) { _nextU[lo] = 0; _nextU[hi]++; } else _nextU[lo]++;
+  return _nextF[0];
 }
 
 /** Max-heap by key[h[i]] over h[0..n): restores the order below slot k. */
@@ -2360,7 +2420,7 @@ function earliestTouch(
  * CollisionScene.motionBoxes), and per leaf node a summary of its triangles
  * (LEAF_SUMMARY numbers at leaf[node·LEAF_SUMMARY], see `motionLeaf`).
  */
-interface MotionCache { swept: Float64Array; box: Float64Array; motion: Float64Array; leaf: Float64Array; stamp: Int32Array }
+interface MotionCache { swept: Float64Array; box: Float64Array; motion: Float64Array; leaf: Float64Array; stamp: Int32Array; sweptStamp: Int32Array }
 
 /**
  * Numbers per leaf in a motion cache's summary: the union of its triangles'
@@ -2433,11 +2493,17 @@ function boxMeetsBox(B: Float64Array, o: number, L: Float64Array, l: number): bo
   return !(B[o] > L[l + 3] || B[o + 1] > L[l + 4] || B[o + 2] > L[l + 5] || B[o + 3] < L[l] || B[o + 4] < L[l + 1] || B[o + 5] < L[l + 2]);
 }
 
-/** Slot i of a motion cache: triangle t's box over the motion (P0 → P1), at the sample (P1), and its motion box. */
+/** Slot i of a motion cache: triangle t's box at the sample (P1) and its motion box (its box over the motion: `sweptLeaf`, when its leaf pairs are gathered). */
 function motionSlot(P0: Float64Array, P1: Float64Array, I: Uint32Array, t: number, c: MotionCache, i: number): void {
-  sweptTriBoxInto(P0, P1, I, t, c.swept, i * 6);
   triBoxInto(P1, I, t, c.box, i * 6);
   motionBoxInto(P0, P1, I, t, c.motion, i * MOTION_STRIDE);
+}
+
+/** The boxes over the motion (P0 → P1) of slots sa..ea of a leaf (node), once per pose (stamp fs). */
+function sweptLeaf(P0: Float64Array, P1: Float64Array, I: Uint32Array, order: Uint32Array, sa: number, ea: number, c: MotionCache, node: number, fs: number): void {
+  if (c.sweptStamp[node] === fs) return;
+  c.sweptStamp[node] = fs;
+  for (let i = sa; i < ea; i++) sweptTriBoxInto(P0, P1, I, order[i], c.swept, i * 6);
 }
 
 /** Axis-aligned box of triangle t (positions P, indices I) into out[o..o+5] (min xyz, max xyz). */
