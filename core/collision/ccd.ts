@@ -28,7 +28,9 @@ const _stack = new Float64Array(STACK_BOXES * 6);
 const _X = new Float64Array(6);
 const _U = new Float64Array(6);
 const _V = new Float64Array(6);
-const _corner = new Float64Array(24); // 8 corners × 3 components
+const _dX = new Float64Array(3);
+const _dU = new Float64Array(3);
+const _dV = new Float64Array(3);
 const _res = new Float64Array(4);
 const _err = new Float64Array(3);
 
@@ -130,6 +132,9 @@ function solve(coords: ArrayLike<number>, off: number, triangleDomain: boolean, 
     if (err[k] > errMax) errMax = err[k];
   }
   const delta = tol > 0 ? tol : Math.max(1e-9 * m, errMax);
+  // X, U, V at t: X(0) + t·(X(1) − X(0)), the differences once per query
+  const dX = _dX, dU = _dU, dV = _dV;
+  for (let k = 0; k < 3; k++) { dX[k] = X[3 + k] - X[k]; dU[k] = U[3 + k] - U[k]; dV[k] = V[3 + k] - V[k]; }
   const st = _stack;
   let sp = 0;
   st[0] = 0; st[1] = 1; st[2] = 0; st[3] = 1; st[4] = 0; st[5] = 1;
@@ -137,7 +142,6 @@ function solve(coords: ArrayLike<number>, off: number, triangleDomain: boolean, 
   // Boxes starting at or after tLimit are never explored (a caller's earlier contact).
   let best = tLimit, bestU = 0, bestV = 0;
   let boxes = 0;
-  const c = _corner;
   while (sp > 0) {
     sp--;
     const b = sp * 6;
@@ -156,38 +160,48 @@ function solve(coords: ArrayLike<number>, off: number, triangleDomain: boolean, 
       }
       break;
     }
-    // Corner values: index bits (t, u, v) = (i & 1, i & 2, i & 4).
+    // Corner values f_i, index bits (t, u, v) = (i & 1, i & 2, i & 4):
+    // f_i = (x + u·U) + v·V at the corner, per component; the widths of F
+    // along t, u and v (largest change between corners that differ in one
+    // bit) choose the split axis.
     let excluded = false;
-    let wMax = 0;
+    let wMax = 0, dt = 0, du = 0, dv = 0;
     for (let k = 0; k < 3; k++) {
-      const xa = X[k] + t0 * (X[3 + k] - X[k]), xb = X[k] + t1 * (X[3 + k] - X[k]);
-      const ua = U[k] + t0 * (U[3 + k] - U[k]), ub = U[k] + t1 * (U[3 + k] - U[k]);
-      const va = V[k] + t0 * (V[3 + k] - V[k]), vb = V[k] + t1 * (V[3 + k] - V[k]);
+      const xa = X[k] + t0 * dX[k], xb = X[k] + t1 * dX[k];
+      const ua = U[k] + t0 * dU[k], ub = U[k] + t1 * dU[k];
+      const va = V[k] + t0 * dV[k], vb = V[k] + t1 * dV[k];
+      const a0 = xa + u0 * ua, a1 = xa + u1 * ua, b0 = xb + u0 * ub, b1 = xb + u1 * ub;
+      const pa0 = v0 * va, pa1 = v1 * va, pb0 = v0 * vb, pb1 = v1 * vb;
+      const f0 = a0 + pa0, f1 = b0 + pb0, f2 = a1 + pa0, f3 = b1 + pb0;
+      const f4 = a0 + pa1, f5 = b0 + pb1, f6 = a1 + pa1, f7 = b1 + pb1;
       let lo = Infinity, hi = -Infinity;
-      for (let i = 0; i < 8; i++) {
-        const x = i & 1 ? xb : xa, uu = i & 1 ? ub : ua, vv = i & 1 ? vb : va;
-        const f = x + (i & 2 ? u1 : u0) * uu + (i & 4 ? v1 : v0) * vv;
-        c[i * 3 + k] = f;
-        if (f < lo) lo = f;
-        if (f > hi) hi = f;
-      }
+      if (f0 < lo) lo = f0; if (f0 > hi) hi = f0;
+      if (f1 < lo) lo = f1; if (f1 > hi) hi = f1;
+      if (f2 < lo) lo = f2; if (f2 > hi) hi = f2;
+      if (f3 < lo) lo = f3; if (f3 > hi) hi = f3;
+      if (f4 < lo) lo = f4; if (f4 > hi) hi = f4;
+      if (f5 < lo) lo = f5; if (f5 > hi) hi = f5;
+      if (f6 < lo) lo = f6; if (f6 > hi) hi = f6;
+      if (f7 < lo) lo = f7; if (f7 > hi) hi = f7;
       if (lo - err[k] > 0 || hi + err[k] < 0) { excluded = true; break; }
       if (hi - lo > wMax) wMax = hi - lo;
+      let d = Math.abs(f1 - f0); if (d > dt) dt = d;
+      d = Math.abs(f3 - f2); if (d > dt) dt = d;
+      d = Math.abs(f5 - f4); if (d > dt) dt = d;
+      d = Math.abs(f7 - f6); if (d > dt) dt = d;
+      d = Math.abs(f2 - f0); if (d > du) du = d;
+      d = Math.abs(f3 - f1); if (d > du) du = d;
+      d = Math.abs(f6 - f4); if (d > du) du = d;
+      d = Math.abs(f7 - f5); if (d > du) du = d;
+      d = Math.abs(f4 - f0); if (d > dv) dv = d;
+      d = Math.abs(f5 - f1); if (d > dv) dv = d;
+      d = Math.abs(f6 - f2); if (d > dv) dv = d;
+      d = Math.abs(f7 - f3); if (d > dv) dv = d;
     }
     if (excluded) continue;
     if (wMax <= delta) {
       best = t0; bestU = u0; bestV = v0;
       continue;
-    }
-    // Split the axis along which F changes most.
-    let dt = 0, du = 0, dv = 0;
-    for (let i = 0; i < 8; i++) {
-      for (let k = 0; k < 3; k++) {
-        const f = c[i * 3 + k];
-        if (!(i & 1)) { const d = Math.abs(c[(i | 1) * 3 + k] - f); if (d > dt) dt = d; }
-        if (!(i & 2)) { const d = Math.abs(c[(i | 2) * 3 + k] - f); if (d > du) du = d; }
-        if (!(i & 4)) { const d = Math.abs(c[(i | 4) * 3 + k] - f); if (d > dv) dv = d; }
-      }
     }
     if (sp + 2 > STACK_BOXES) {
       // Stack exhausted (cannot happen with bisection depth < 4096): be conservative.
