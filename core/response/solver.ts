@@ -453,6 +453,7 @@ export class ImpulseSolver {
   private csPZ = F64(0);
   private csPL = new Int32Array(0); // packed length, or -1 (a row on two dynamic bodies)
   private csRootDims = new Int32Array(0); // per node: numbers on its path to the root
+  private csLca = new Int32Array(0); // per pair of body nodes (chains' first nodes): numbers their chains share, −1 none, −2 not yet known
   private csRowJ = new Int32Array(0); // per secondary row of the pass: slot of its J (= G for basis rows)
   private csRowG = new Int32Array(0); // 3 per secondary row: slots of G's terms (-1 unused)
   private csRowC = F64(0); // 3 per secondary row: coefficients of G's terms
@@ -2794,6 +2795,8 @@ export class ImpulseSolver {
       const i = this.post[t], p = this.nodeParent[i];
       this.csRootDims[i] = this.nodeDim[i] + (p < 0 ? 0 : this.csRootDims[p]);
     }
+    this.csLca = growI(this.csLca, this.nd * this.nd);
+    this.csLca.fill(-2, 0, this.nd * this.nd);
     this.csValid = true;
     this.pfCount = 0;
     this.pfNext = 0;
@@ -2896,7 +2899,7 @@ export class ImpulseSolver {
     }
     this.csPL[q] = chain ? L : -1;
     // entries with every slot so far (q's path is marked with q)
-    const A = this.csA, PL = this.csPL, rootDims = this.csRootDims;
+    const A = this.csA, PL = this.csPL, rootDims = this.csRootDims, lca = this.csLca, nd = this.nd;
     const first = n > 0 ? path[pb] : -1;
     for (let m = 0; m <= q; m++) {
       const pm = m * N, nm = this.csLen[m], bm = m * T;
@@ -2904,11 +2907,16 @@ export class ImpulseSolver {
       const Lm = PL[m];
       if (chain && Lm >= 0) {
         if (nm > 0 && n > 0) {
-          // lowest common node: the first node of m's chain on q's
-          let t = 0;
-          if (path[pm] !== first) while (t < nm && mark[path[pm + t]] !== q) t++;
-          if (t < nm) {
-            const cs = rootDims[path[pm + t]];
+          // lowest common node: the first node of m's chain on q's (chains start at their body
+          // node: kept per pair of bodies, as the numbers from it to the root)
+          const lk = path[pm] * nd + first;
+          let cs = lca[lk];
+          if (cs === -2) {
+            let t = 0;
+            if (path[pm] !== first) while (t < nm && mark[path[pm + t]] !== q) t++;
+            cs = lca[lk] = t < nm ? rootDims[path[pm + t]] : -1;
+          }
+          if (cs >= 0) {
             const om = bm + Lm - cs, oq = base + L - cs;
             for (let k = 0; k < cs; k++) sum += PY[om + k] * PZ[oq + k];
           }
