@@ -350,6 +350,7 @@ export class ImpulseSolver {
   /** Per dynamic body: 1 when it is eliminated together with its contact group (`contactGroups: 'eliminate'`). */
   private conBody = new Uint8Array(0);
   private grpFull = new Uint8Array(0); // per dynamic body: grpQ/grpLam/grpT hold its group's full decomposition
+  private grpPending = new Uint8Array(0); // per dynamic body: a group of several contacts not decomposed yet (grpRank an upper bound)
   private grpDirty = new Uint8Array(0);
   private schurResidual = 0; // max |b − S λ| of the last sparse solve (0 when consistent) // per dynamic body: its contacts changed state since its group was decomposed
   private prevState = new Uint8Array(0); // per contact: state at the last linear solve
@@ -1826,6 +1827,7 @@ export class ImpulseSolver {
     this.grpNext = growI(this.grpNext, nRows + 1);
     this.virtInvLam = growF(this.virtInvLam, 2 * nRows + 1);
     if (this.grpFull.length < nd) this.grpFull = new Uint8Array(Math.max(nd, 2 * this.grpFull.length)); // kept across iterations
+    if (this.grpPending.length < nd) this.grpPending = new Uint8Array(Math.max(nd, 2 * this.grpPending.length)); // kept across iterations
     this.slHead = growI(this.slHead, nd);
     this.slCount = growI(this.slCount, nd);
     if (this.slIn.length < nd) this.slIn = new Uint8Array(Math.max(nd, 2 * this.slIn.length)); // kept across iterations
@@ -1853,24 +1855,34 @@ export class ImpulseSolver {
       this.grpHead[d] = r;
       this.grpCount[d]++;
     }
-    let sumRank = 0;
+    // (a group of several contacts is decomposed when its rank is needed: by the 'auto' decision
+    // when the bound min(rows, 6) does not settle it, by the compressed or eliminated solve; a
+    // pass in contact space needs none. Its rows do not change until its contacts do.)
+    let sumRank = 0, anyPending = false;
     for (let d = 0; d < nd; d++) {
       if (this.grpDirty[d]) {
         // (a group whose contacts kept their states keeps its decomposition)
         this.grpRank[d] = 0;
         this.grpFull[d] = 0;
+        this.grpPending[d] = 0;
         const h = this.grpHead[d];
         if (h >= 0) {
           // the rows of a single contact (n, or n, t₁, t₂) are independent: decomposed only if eliminated
           let single = true;
           for (let r = this.grpNext[h]; r >= 0 && single; r = this.grpNext[r]) if (this.rowOwner[r] !== this.rowOwner[h]) single = false;
           if (single) this.grpRank[d] = this.grpCount[d];
-          else this.decomposeGroup(d);
+          else {
+            this.grpPending[d] = 1;
+            this.grpRank[d] = Math.min(6, this.grpCount[d]); // (an upper bound until decomposed)
+          }
         }
       }
       sumRank += this.grpRank[d];
       // its sliding contacts can be eliminated with it when all its rows stay independent
-      if (this.slCount[d] > 0 && this.grpRank[d] + this.slCount[d] <= 6) sumRank += this.slCount[d];
+      // (with the rank not yet known, counted when they could be: an upper bound of the sum)
+      const low = this.grpPending[d] ? 1 : this.grpRank[d];
+      if (this.grpPending[d]) anyPending = true;
+      if (this.slCount[d] > 0 && low + this.slCount[d] <= 6) sumRank += this.slCount[d];
     }
     let eliminate = mode === 'eliminate';
     if (mode === 'auto' && sumRank > 0) {
@@ -1881,6 +1893,15 @@ export class ImpulseSolver {
         const a = this.cA[j], b = this.cB[j];
         const da = a >= 0 ? this.dyn[a] : -1, db = b >= 0 ? this.dyn[b] : -1;
         if ((da >= 0 && this.grpRank[da] + this.slCount[da] > 0) || (db >= 0 && this.grpRank[db] + this.slCount[db] > 0)) jointRows += this.cRows[j];
+      }
+      if (anyPending && sumRank > jointRows && sumRank > 12) {
+        // (the bound does not settle it: the ranks themselves)
+        this.decomposePending();
+        sumRank = 0;
+        for (let d = 0; d < nd; d++) {
+          sumRank += this.grpRank[d];
+          if (this.slCount[d] > 0 && this.grpRank[d] + this.slCount[d] <= 6) sumRank += this.slCount[d];
+        }
       }
       eliminate = sumRank > jointRows && sumRank > 12;
     }
@@ -1895,8 +1916,14 @@ export class ImpulseSolver {
     return changed;
   }
 
+  /** Decomposes the groups whose decomposition `prepareGroups` left for when it is needed. */
+  private decomposePending(): void {
+    for (let d = 0; d < this.nd; d++) if (this.grpPending[d]) this.decomposeGroup(d);
+  }
+
   /** Gram decomposition of group d into grpQ / grpLam / grpT (see `prepareGroups`); returns its rank. */
   private decomposeGroup(d: number): number {
+    this.grpPending[d] = 0;
     const G = this.gram, V = this.eigV, w = this.eigW, b = this.vec6;
     G.fill(0);
     b.fill(0);
@@ -3163,6 +3190,8 @@ export class ImpulseSolver {
 
   private solveSparse(): void {
     this.xStale = false;
+    // (the compressed groups need their decompositions)
+    this.decomposePending();
     const T = this.totalDim, nRows = this.nRows, nd = this.nd, nj = this.nj;
     // secondary rows: non-primary joints and all contact rows with at least one dynamic side,
     // except the rows of eliminated groups; dependent groups compressed
