@@ -65,9 +65,10 @@
  * and on meshes. Position corrections are energy-neutral or remove
  * penetration only: the joint anchors are pulled together by mass-weighted
  * translations (the pair's centre of mass stays put) scaled down where a part
- * would go into the ground, and after the step only the penetrating parts are
- * moved out (a position impulse at the deepest vertex), never the whole
- * ragdoll. Joint friction (relative angular velocity decaying at
+ * would go into the ground or through a closed keyframed prop face, the
+ * limit turns scaled down where a part would go through such a face, and
+ * after the step only the penetrating parts are moved out of the ground (a
+ * position impulse at the deepest vertex), never the whole ragdoll. Joint friction (relative angular velocity decaying at
  * ragdoll.jointDampingPerSec) takes out the free spins of limbs between two
  * ball joints, so the ragdoll comes to rest and sleeps.
  */
@@ -85,11 +86,17 @@ import { RigidBodySet, STATE_STRIDE, normalizeQuat, quatMul, rotate, rotateInv, 
 import { boxesOverlap, isClosedTriangles, pointTriangleDistanceSq, pointTrianglePlane, segmentSegmentClosest, sweptPointBox, uniqueEdges } from './geometry';
 import { buildRagdoll, type Ragdoll, type RagdollOptions } from './ragdoll';
 
-/** `buf` when it holds `n` entries, else a new zeroed array of its type with room for max(n, twice its length) (scratch that grows, never shrinks). */
+/**
+ * `buf` when it holds `n` entries, else a new array of its type with room for
+ * max(n, twice its length) that starts with buf's entries (zeros after them):
+ * buffers that grow, never shrink, and keep what was written before growing.
+ */
 function grown<T extends Float64Array | Uint32Array | Uint8Array>(buf: T, n: number): T {
   if (buf.length >= n) return buf;
   const Ctor = buf.constructor as new (length: number) => T;
-  return new Ctor(Math.max(n, 2 * buf.length));
+  const out = new Ctor(Math.max(n, 2 * buf.length));
+  out.set(buf);
+  return out;
 }
 
 export class SimulationError extends Error {
@@ -1285,7 +1292,8 @@ export class SimWorld {
    * the jumps are not mistaken for motion by the continuous detection) cone
    * and twist limits restored first by rotating the two bodies about the
    * joint point (the anchors stay together), split by their inverse inertia
-   * about the rotation axis. Momenta are kept.
+   * about the rotation axis, both turns scaled so that no part vertex near a
+   * closed keyframed prop face crosses it (turnScale). Momenta are kept.
    */
   private correctJoints(st: Float64Array, limits: boolean): void {
     const J = this.joints;
@@ -1467,7 +1475,7 @@ export class SimWorld {
       const nx = M[4 * k], ny = M[4 * k + 1], nz = M[4 * k + 2];
       const dn = nx * dx + ny * dy + nz * dz;
       if (!(dn < 0)) continue;
-      const d = Math.max(M[4 * k + 3] + nx * O[3 * i] + ny * O[3 * i + 1] + nz * O[3 * i + 2], 0);
+      const d = Math.max(M[4 * k + 3] + nx * O[3 * i] + ny * O[3 * i + 1] + nz * O[3 * i + 2] - MESH_CLEARANCE, 0);
       if (dn < -d) sc = Math.min(sc, d / -dn);
     }
     return sc;
@@ -1603,9 +1611,15 @@ export class SimWorld {
           nz /= nl;
           const ia = awakeA ? this.invInertiaAbout(st, j.bodyA, nx, ny, nz) : 0, ib = awakeB ? this.invInertiaAbout(st, j.bodyB, nx, ny, nz) : 0;
           const excess = angle - j.coneLimitRad;
-          this.rotateAbout(st, j.bodyB, px, py, pz, nx, ny, nz, (excess * ib) / (ia + ib));
-          this.rotateAbout(st, j.bodyA, px, py, pz, nx, ny, nz, (-excess * ia) / (ia + ib));
-          turned = true;
+          const thB = (excess * ib) / (ia + ib), thA = (-excess * ia) / (ia + ib);
+          // closed keyframed prop meshes are one-sided limits, as for the anchors: both turns scaled
+          // together until a part vertex near a face would cross it
+          const f = Math.min(this.turnScale(st, j.bodyB, px, py, pz, nx, ny, nz, thB), this.turnScale(st, j.bodyA, px, py, pz, nx, ny, nz, thA));
+          if (f > 0) {
+            this.rotateAbout(st, j.bodyB, px, py, pz, nx, ny, nz, f * thB);
+            this.rotateAbout(st, j.bodyA, px, py, pz, nx, ny, nz, f * thA);
+            turned = true;
+          }
         }
       }
     }
@@ -1617,13 +1631,108 @@ export class SimWorld {
         rotate(_d, 0, st, sb + 3, j.axisB[0], j.axisB[1], j.axisB[2]);
         const dx = _d[0], dy = _d[1], dz = _d[2];
         const ia = awakeA ? this.invInertiaAbout(st, j.bodyA, dx, dy, dz) : 0, ib = awakeB ? this.invInertiaAbout(st, j.bodyB, dx, dy, dz) : 0;
-        this.rotateAbout(st, j.bodyB, px, py, pz, dx, dy, dz, (-excess * ib) / (ia + ib));
-        this.rotateAbout(st, j.bodyA, px, py, pz, dx, dy, dz, (excess * ia) / (ia + ib));
-        turned = true;
+        const thB = (-excess * ib) / (ia + ib), thA = (excess * ia) / (ia + ib);
+        const f = Math.min(this.turnScale(st, j.bodyB, px, py, pz, dx, dy, dz, thB), this.turnScale(st, j.bodyA, px, py, pz, dx, dy, dz, thA));
+        if (f > 0) {
+          this.rotateAbout(st, j.bodyB, px, py, pz, dx, dy, dz, f * thB);
+          this.rotateAbout(st, j.bodyA, px, py, pz, dx, dy, dz, f * thA);
+          turned = true;
+        }
       }
     }
     return turned;
   }
+
+  /**
+   * Closed keyframed prop meshes as one-sided limits of a limit correction's
+   * turn (as of the anchor corrections' translations): the largest fraction
+   * (≤ 1) of a turn of body i by angleRad about the world axis (unit n)
+   * through p that takes none of its vertices near a face across it (to
+   * MESH_CLEARANCE in front; a vertex already behind goes no deeper). A
+   * vertex at r from p, at signed distance d from the plane (normal m) of a
+   * face it lies in front of or at most MESH_BAND_IN behind, its projection
+   * inside the triangle (end-of-step pose), is turned by φ to distance
+   * d + a sin φ + b (1 − cos φ), a = m · (n × r), b = m · (n (n · r) − r);
+   * the first φ where that reaches the clearance (a quadratic in tan(φ/2))
+   * bounds the fraction. Only vertices the turn can reach (within
+   * |angle| · (|c − p| + body radius)) count.
+   *
+   * The ground is left to the ground projection after the corrections (as
+   * before): as a limit of the turns it stalled them on a ragdoll lying on
+   * the ground (twist limits left 0.18 rad open, the mannequin of
+   * repro/ragdoll-rest never asleep, 0.56 J gained in a step when vertices
+   * within the resting slop were let through).
+   */
+  private turnScale(st: Float64Array, i: number, px: number, py: number, pz: number, nx: number, ny: number, nz: number, angleRad: number): number {
+    if (angleRad === 0) return 1;
+    const C = this.colliders[i];
+    if (!C.groups) return 1;
+    const s = STATE_STRIDE * i;
+    const cx = st[s], cy = st[s + 1], cz = st[s + 2];
+    const qx = st[s + 3], qy = st[s + 4], qz = st[s + 5], qw = st[s + 6];
+    const reach = Math.abs(angleRad) * (Math.hypot(cx - px, cy - py, cz - pz) + this.bodySize[i]) * (1 + 1e-9) + 1e-12;
+    const L = C.local;
+    let f = 1;
+    const n = this.dynCount, K = this.K1, bandIn = MESH_BAND_IN, rad = this.bodySize[i] + reach;
+    let placed = false;
+    for (let c = n; c < this.colliders.length; c++) {
+      const M = this.colliders[c];
+      if (M.kind !== KIND_PROP || !M.closed) continue;
+      if (!(C.groups & M.mask) || !(M.groups & C.mask)) continue;
+      const T = M.tris, o = M.vOff;
+      for (let t = 0; t < T.length; t += 3) {
+        const ia = 3 * (o + T[t]), ib = 3 * (o + T[t + 1]), ic = 3 * (o + T[t + 2]);
+        const ax = K[ia], ay = K[ia + 1], az = K[ia + 2];
+        const bx = K[ib], by = K[ib + 1], bz = K[ib + 2];
+        const ex = K[ic], ey = K[ic + 1], ez = K[ic + 2];
+        // sphere of the part's reach against the triangle's box
+        if (cx + rad < Math.min(ax, bx, ex) || cx - rad > Math.max(ax, bx, ex)) continue;
+        if (cy + rad < Math.min(ay, by, ey) || cy - rad > Math.max(ay, by, ey)) continue;
+        if (cz + rad < Math.min(az, bz, ez) || cz - rad > Math.max(az, bz, ez)) continue;
+        const e1x = bx - ax, e1y = by - ay, e1z = bz - az, e2x = ex - ax, e2y = ey - ay, e2z = ez - az;
+        let mx = e1y * e2z - e1z * e2y, my = e1z * e2x - e1x * e2z, mz = e1x * e2y - e1y * e2x;
+        const ml = Math.hypot(mx, my, mz);
+        if (!(ml > 1e-15)) continue;
+        mx /= ml;
+        my /= ml;
+        mz /= ml;
+        const sc = mx * (cx - ax) + my * (cy - ay) + mz * (cz - az);
+        if (sc > rad || sc < -rad) continue;
+        if (!placed) {
+          placed = true;
+          this._turnVerts = grown(this._turnVerts, 3 * C.nv);
+          const W = this._turnVerts;
+          for (let v = 0; v < C.nv; v++) {
+            const lx = L[3 * v], ly = L[3 * v + 1], lz = L[3 * v + 2];
+            const tx = 2 * (qy * lz - qz * ly), ty = 2 * (qz * lx - qx * lz), tz = 2 * (qx * ly - qy * lx);
+            W[3 * v] = cx + lx + qw * tx + qy * tz - qz * ty;
+            W[3 * v + 1] = cy + ly + qw * ty + qz * tx - qx * tz;
+            W[3 * v + 2] = cz + lz + qw * tz + qx * ty - qy * tx;
+          }
+        }
+        const W = this._turnVerts;
+        for (let v = 0; v < C.nv; v++) {
+          const wx = W[3 * v], wy = W[3 * v + 1], wz = W[3 * v + 2];
+          const d = mx * (wx - ax) + my * (wy - ay) + mz * (wz - az);
+          if (d >= reach || d < -bandIn) continue;
+          const ux = wx - d * mx, uy = wy - d * my, uz = wz - d * mz;
+          if (!inTri(ux, uy, uz, ax, ay, az, bx, by, bz, mx, my, mz)) continue;
+          if (!inTri(ux, uy, uz, bx, by, bz, ex, ey, ez, mx, my, mz)) continue;
+          if (!inTri(ux, uy, uz, ex, ey, ez, ax, ay, az, mx, my, mz)) continue;
+          const rx = wx - px, ry = wy - py, rz = wz - pz;
+          const nr = nx * rx + ny * ry + nz * rz;
+          const a = mx * (ny * rz - nz * ry) + my * (nz * rx - nx * rz) + mz * (nx * ry - ny * rx);
+          const b = mx * (nx * nr - rx) + my * (ny * nr - ry) + mz * (nz * nr - rz);
+          const tf = turnFraction(d > MESH_CLEARANCE ? d - MESH_CLEARANCE : 0, a, b, angleRad);
+          if (tf < f) f = tf;
+          if (f === 0) return 0;
+        }
+      }
+    }
+    return f;
+  }
+
+  private _turnVerts = new Float64Array(64);
 
   /**
    * Twist (rad) of joint j's child about its axis relative to the parent,
@@ -3480,6 +3589,45 @@ const _pt = new Float64Array(6);
 const _st = new Float64Array(2);
 /** Band (m) in front of / behind a keyframed prop face within which ragdoll vertices limit the joint anchor corrections. */
 const MESH_BAND = 0.03, MESH_BAND_IN = 0.01;
+/**
+ * Position corrections stop a vertex this far (m) in front of a keyframed
+ * prop face: one left exactly on it may round to a hair behind, where the
+ * continuous detection (back faces culled, slow pairs on one side skipped)
+ * would not see it fall through.
+ */
+const MESH_CLEARANCE = 1e-5;
+
+/**
+ * Largest fraction s ≤ 1 of a turn by angleRad (|angleRad| < π) such that
+ * c + a sin φ + b (1 − cos φ) ≥ 0 for every φ from 0 to s · angleRad
+ * (c ≥ 0: a clearance; a, b: the first and second order changes of a turned
+ * point's distance to a plane). With u = tan(|φ|/2) the condition is
+ * Q(u) = (c + 2b) u² + 2σa u + c ≥ 0 (σ the turn's sign): its first positive
+ * root, if below tan(|angleRad|/2), bounds the turn.
+ */
+function turnFraction(c: number, a: number, b: number, angleRad: number): number {
+  const A = c + 2 * b, B = angleRad < 0 ? -2 * a : 2 * a, abs = Math.abs(angleRad);
+  let u = Infinity;
+  if (!(c > 0)) {
+    // on the plane (or behind it): any move into it is refused
+    if (B < 0 || (B === 0 && A < 0)) return 0;
+    if (A < 0) u = -B / A;
+  } else if (A === 0) {
+    if (B < 0) u = -c / B;
+  } else {
+    const disc = B * B - 4 * A * c;
+    if (disc >= 0) {
+      // both roots without cancellation
+      const q = -0.5 * (B + (B >= 0 ? Math.sqrt(disc) : -Math.sqrt(disc)));
+      const r1 = q / A, r2 = q !== 0 ? c / q : Infinity;
+      if (r1 > 0 && r1 < u) u = r1;
+      if (r2 > 0 && r2 < u) u = r2;
+    }
+  }
+  if (u === Infinity || (abs < Math.PI && u >= Math.tan(0.5 * abs))) return 1;
+  const s = (2 * Math.atan(u)) / abs;
+  return s < 1 ? s : 1;
+}
 
 /** Whether u lies on the inner side of edge a→b of a triangle with normal n (with a 1e-9 m margin). */
 function inTri(ux: number, uy: number, uz: number, ax: number, ay: number, az: number, bx: number, by: number, bz: number, nx: number, ny: number, nz: number): boolean {
