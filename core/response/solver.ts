@@ -336,6 +336,7 @@ export class ImpulseSolver {
   private eigV = F64(36);
   private eigW = F64(6);
   private vec6 = F64(6);
+  private vec3 = F64(3); // a sliding contact's impulse direction n + γ P (buildRows)
   private virtInvLam = F64(0); // per virtual row: 1 / Λ_i (its row is √Λ_i q_i)
   private rejoins = new Int32Array(0); // per contact: times it was separated
   private slHead = new Int32Array(0); // per dynamic body: first sliding row against the world / keyframed, or -1
@@ -1516,20 +1517,24 @@ export class ImpulseSolver {
   private writeJointRows(j: number, r0: number): number {
     const n = this.jointKind[j] === KIND_BALL ? 3 : this.jointKind[j] === KIND_LINEAR ? 2 : 1;
     const a = this.cA[j], b = this.cB[j];
-    const px = this.jointPoint[3 * j], py = this.jointPoint[3 * j + 1], pz = this.jointPoint[3 * j + 2];
     for (let k = 0; k < n; k++) {
       const o = 9 * j + 3 * k;
-      const dx = this.jointDirs[o], dy = this.jointDirs[o + 1], dz = this.jointDirs[o + 2];
-      this.writeRowPair(r0 + k, a, b, px, py, pz, dx, dy, dz, dx, dy, dz);
+      this.writeRowPair(r0 + k, a, b, this.jointPoint, 3 * j, this.jointDirs, o, this.jointDirs, o);
       this.rowOwner[r0 + k] = j;
       this.rowC[r0 + k] = -this.kfVelocity(r0 + k); // target 0
     }
     return n;
   }
 
-  /** J rows along (dx,dy,dz), G rows along (gx,gy,gz), both at point p, for sides a (+) and b (−). */
-  private writeRowPair(r: number, a: number, b: number, px: number, py: number, pz: number, dx: number, dy: number, dz: number, gx: number, gy: number, gz: number): void {
+  /**
+   * J rows along D[do..do+2], G rows along G[go..go+2], both at the point P[po..po+2], for sides
+   * a (+) and b (−). (Arrays and offsets, not the nine numbers: a call with number arguments that
+   * is not inlined boxes each of them.)
+   */
+  private writeRowPair(r: number, a: number, b: number, P: Float64Array, po: number, D: Float64Array, dO: number, G: Float64Array, gO: number): void {
     const c = this.com, o = 6 * r;
+    const px = P[po], py = P[po + 1], pz = P[po + 2];
+    const dx = D[dO], dy = D[dO + 1], dz = D[dO + 2], gx = G[gO], gy = G[gO + 1], gz = G[gO + 2];
     if (a >= 0) {
       const rx = px - c[3 * a], ry = py - c[3 * a + 1], rz = pz - c[3 * a + 2];
       setRow(this.rowJA, o, dx, dy, dz, rx, ry, rz, 1);
@@ -1550,6 +1555,16 @@ export class ImpulseSolver {
       setRow(this.rowGB, o, gx, gy, gz, 0, 0, 0, -1);
       this.rowDB[r] = -1;
     }
+  }
+
+  /** rowC[r] = factor · J_r·u⁻ − (the keyframed part of J_r·u⁻): `rowVelocity` and `kfVelocity` in one call that returns no number. */
+  private writeRowTarget(r: number, factor: number): void {
+    const k = this.rowOwner[r], a = this.cA[k], b = this.cB[k];
+    const rv = this.sideVelocity(this.rowJA, r, a) + this.sideVelocity(this.rowJB, r, b);
+    let kv = 0;
+    if (a >= 0 && this.kf[a]) kv += this.sideVelocity(this.rowJA, r, a);
+    if (b >= 0 && this.kf[b]) kv += this.sideVelocity(this.rowJB, r, b);
+    this.rowC[r] = factor * rv - kv;
   }
 
   /** J_r·u⁻ over all sides (dynamic and keyframed): the row's relative velocity before the impact. */
@@ -1621,26 +1636,26 @@ export class ImpulseSolver {
       this.cRow0[k] = r;
       const st = this.contactState[c];
       const a = this.cA[k], b = this.cB[k];
-      const P = this.contactPoint, px = P[3 * c], py = P[3 * c + 1], pz = P[3 * c + 2];
+      const P = this.contactPoint;
       const f = this.contactFrame, o = 9 * c;
       const eps = this.epsOn * this.contactEps[c];
       let n = 0;
       if (st === ContactState.Frictionless || st === ContactState.Stick) {
         n = st === ContactState.Stick ? 3 : 1;
         for (let q = 0; q < n; q++) {
-          const dx = f[o + 3 * q], dy = f[o + 3 * q + 1], dz = f[o + 3 * q + 2];
-          this.writeRowPair(r + q, a, b, px, py, pz, dx, dy, dz, dx, dy, dz);
+          this.writeRowPair(r + q, a, b, P, 3 * c, f, o + 3 * q, f, o + 3 * q);
           this.rowOwner[r + q] = k;
-          const factor = q === 0 || restModel === 'paper' ? -eps : 0;
-          this.rowC[r + q] = factor * this.rowVelocity(r + q) - this.kfVelocity(r + q);
+          this.writeRowTarget(r + q, q === 0 || restModel === 'paper' ? -eps : 0);
         }
       } else if (st === ContactState.Slide) {
         n = 1;
-        const g = this.contactGamma[c], S = this.contactSlide;
-        const nx = f[o], ny = f[o + 1], nz = f[o + 2];
-        this.writeRowPair(r, a, b, px, py, pz, nx, ny, nz, nx + g * S[3 * c], ny + g * S[3 * c + 1], nz + g * S[3 * c + 2]);
+        const g = this.contactGamma[c], S = this.contactSlide, G = this.vec3;
+        G[0] = f[o] + g * S[3 * c];
+        G[1] = f[o + 1] + g * S[3 * c + 1];
+        G[2] = f[o + 2] + g * S[3 * c + 2];
+        this.writeRowPair(r, a, b, P, 3 * c, f, o, G, 0);
         this.rowOwner[r] = k;
-        this.rowC[r] = -eps * this.rowVelocity(r) - this.kfVelocity(r);
+        this.writeRowTarget(r, -eps);
       }
       this.cRows[k] = n;
       r += n;
