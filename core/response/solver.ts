@@ -2391,10 +2391,22 @@ export class ImpulseSolver {
       K += k;
       if (K > s) return false;
     }
+    // (every impulse along its condition direction, G = J bit for bit, and no oblique elimination:
+    // then R = P, RᵀR = PᵀP and C₂ = C₁ bit for bit, so they are formed once)
+    let same = true;
+    for (let d = 0; d < nd && same; d++) if (this.facK[d] >= 0 && this.conBody[d] && this.slIn[d] && this.isolatedNode(d)) same = false;
+    for (let q = 0; q < s && same; q++) {
+      const o = 6 * this.secRows[q];
+      for (let e = 0; e < 6; e++)
+        if (this.rowJA[o + e] !== this.rowGA[o + e] || this.rowJB[o + e] !== this.rowGB[o + e] || (this.rowJA[o + e] === 0 && 1 / this.rowJA[o + e] !== 1 / this.rowGA[o + e]) || (this.rowJB[o + e] === 0 && 1 / this.rowJB[o + e] !== 1 / this.rowGB[o + e])) {
+          same = false;
+          break;
+        }
+    }
     // P = J C, R = G E (s×K, row-major); each row has at most two column segments (its bodies' components)
-    const P = (this.fP = growF(this.fP, s * K)), R = (this.fR = growF(this.fR, s * K));
+    const P = (this.fP = growF(this.fP, s * K)), R = same ? P : (this.fR = growF(this.fR, s * K));
     P.fill(0, 0, s * K);
-    R.fill(0, 0, s * K);
+    if (!same) R.fill(0, 0, s * K);
     const seg = (this.fPerm = growI(this.fPerm, 4 * s));
     const C = this.facCbuf, E = this.facEbuf;
     for (let q = 0; q < s; q++) {
@@ -2407,12 +2419,12 @@ export class ImpulseSolver {
         const J = side === 0 ? this.rowJA : this.rowJB, G = side === 0 ? this.rowGA : this.rowGB;
         const k = this.facK[d], off = this.facOff[d], co = this.facRow[d], cs = this.facStride[d];
         for (let c = 0; c < k; c++) {
-          let pj = 0, pg = 0;
-          for (let e = 0; e < 6; e++) {
-            pj += J[o + e] * C[co + e * cs + c];
-            pg += G[o + e] * E[co + e * cs + c];
-          }
+          let pj = 0;
+          for (let e = 0; e < 6; e++) pj += J[o + e] * C[co + e * cs + c];
           P[q * K + off + c] += pj;
+          if (same) continue;
+          let pg = 0;
+          for (let e = 0; e < 6; e++) pg += G[o + e] * E[co + e * cs + c];
           R[q * K + off + c] += pg;
         }
         // distinct segments (two bodies of one tree component share theirs)
@@ -2426,9 +2438,9 @@ export class ImpulseSolver {
     mu.fill(0, 0, s);
     if (K === 0) return this.zeroSchur(s); // every touched body is pinned: S = 0, least-norm λ = 0
     // Grams PᵀP and RᵀR (K×K), row by row over the nonzero segments
-    const GP = (this.fT1 = growF(this.fT1, K * K)), GR = (this.fT2 = growF(this.fT2, K * K));
+    const GP = (this.fT1 = growF(this.fT1, K * K)), GR = same ? GP : (this.fT2 = growF(this.fT2, K * K));
     GP.fill(0, 0, K * K);
-    GR.fill(0, 0, K * K);
+    if (!same) GR.fill(0, 0, K * K);
     for (let q = 0; q < s; q++)
       for (let sa = 0; sa < 4; sa += 2) {
         const oa = seg[4 * q + sa], ka = seg[4 * q + sa + 1];
@@ -2436,10 +2448,8 @@ export class ImpulseSolver {
           const ob = seg[4 * q + sb], kb = seg[4 * q + sb + 1];
           for (let i = 0; i < ka; i++) {
             const pi = P[q * K + oa + i], ri = R[q * K + oa + i], go = (oa + i) * K + ob;
-            for (let j = 0; j < kb; j++) {
-              GP[go + j] += pi * P[q * K + ob + j];
-              GR[go + j] += ri * R[q * K + ob + j];
-            }
+            for (let j = 0; j < kb; j++) GP[go + j] += pi * P[q * K + ob + j];
+            if (!same) for (let j = 0; j < kb; j++) GR[go + j] += ri * R[q * K + ob + j];
           }
         }
       }
@@ -2449,10 +2459,10 @@ export class ImpulseSolver {
     this.fD = growF(this.fD, K);
     this.fDone = growU(this.fDone, K);
     this.fOrd = growI(this.fOrd, 2 * K);
-    const o1 = this.fOrd, o2 = this.fOrd2 = growI(this.fOrd2, K);
-    const C1 = (this.fU1 = growF(this.fU1, K * K)), C2 = (this.fU2 = growF(this.fU2, K * K));
+    const o1 = this.fOrd, o2 = same ? o1 : (this.fOrd2 = growI(this.fOrd2, K));
+    const C1 = (this.fU1 = growF(this.fU1, K * K)), C2 = same ? C1 : (this.fU2 = growF(this.fU2, K * K));
     const k1 = pivotedCholesky(GP, K, C1, 0, K, this.fD, this.fDone, 1e-13, o1);
-    const k2 = pivotedCholesky(GR, K, C2, 0, K, this.fD, this.fDone, 1e-13, o2);
+    const k2 = same ? k1 : pivotedCholesky(GR, K, C2, 0, K, this.fD, this.fDone, 1e-13, o2);
     if (k1 === 0 || k2 === 0) return this.zeroSchur(s); // S = 0
     const m = Math.max(k1, k2);
     const M = (this.fM = growF(this.fM, m * m));
