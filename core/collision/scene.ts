@@ -241,6 +241,14 @@ export class CollisionScene {
   readonly parts: PartInfo[] = [];
   readonly warnings: string[] = [];
   readonly stats = { candidatePartPairs: 0, trianglePairs: 0, ccdQueries: 0 };
+  /**
+   * Test reference for the continuous search: every candidate pair of every
+   * leaf pair gathered, then taken in the plain order (plain bound, then
+   * traversal position), each searched strictly before the earliest contact
+   * found, as before the search was reordered; the default search must give
+   * the same contacts (scene.test.ts).
+   */
+  plainOrderSearch = false;
   private readonly sap = new PartSweepAndPrune();
   private partBoxes = new Float64Array(0);
   /** Unswept part boxes at the current and the previous sample. */
@@ -787,6 +795,32 @@ export class CollisionScene {
       accumulateNormal(P, Q, this._cp);
       nx += this._cp[0]; ny += this._cp[1]; nz += this._cp[2];
     }
+    if (doCcd && this._nLeaf > 0 && this.plainOrderSearch) {
+      this._nCand = 0;
+      this._candCount = 0;
+      for (let k = 0; k < this._nLeaf; k++) {
+        const q = this._leafQ[k];
+        this.gatherCandidates(lp[q], lp[q + 1], q, treeA, treeB, mcA, mcB, Qa, Pa, Ia, Qb, Pb, Ib, self, Infinity);
+      }
+      const n = this._candCount, lbs = this._candLb, ords = this._candOrd, r = this._fc;
+      const byPlain = Array.from({ length: n }, (_, k) => k).sort((x, y) => lbs[x] - lbs[y] || ords[x] - ords[y]);
+      for (const i of byPlain) {
+        if (lbs[i] >= best) break;
+        if (touchWindowMotion(mcA.motion, this._candSlots[i * 2] * MOTION_STRIDE, mcB.motion, this._candSlots[i * 2 + 1] * MOTION_STRIDE) >= best) continue;
+        const ta = this._candTris[i * 2], tb = this._candTris[i * 2 + 1];
+        this._nFeat = 0;
+        this.addFeatures(oa, ta, ob, tb);
+        this.stats.ccdQueries += firstContact(this._feat, this._featKind, this._nFeat, r, best);
+        if (r[0] < best) {
+          best = r[0];
+          bestTa = ta; bestTb = tb;
+          featurePoint(this._feat, r[3], this._featKind[r[3]], best, r[1], r[2], bestPoint);
+        }
+      }
+      this._nCand = 0;
+      this._candCount = 0;
+      this._nLeaf = 0;
+    }
     if (doCcd && this._nLeaf > 0) {
       // Micro-backtracking (Zachwieja 3.5): the earliest contact over the
       // candidate triangle pairs, each pair's features searched before the
@@ -1120,7 +1154,8 @@ export class CollisionScene {
         // the tighter key: its window (Infinity when empty)
         const w = touchWindowMotion(mtA, i * MOTION_STRIDE, mtB, j * MOTION_STRIDE);
         if (w > best) continue;
-        this.pushCandidate(ta, tb, i, j, lb, q * 64 + (i - sa) * 8 + (j - sb), w > lb ? w : lb);
+        // traversal position: (leaf pair, slot in A's leaf, slot in B's leaf), leaves hold at most LEAF_SIZE triangles
+        this.pushCandidate(ta, tb, i, j, lb, (q * LEAF_SIZE + (i - sa)) * LEAF_SIZE + (j - sb), w > lb ? w : lb);
       }
     }
     this.stats.trianglePairs += tested;
