@@ -150,7 +150,9 @@ export function luSolve(a: Float64Array, n: number, piv: Int32Array, b: Float64A
  * pinv(S) = Q·Uᵀ(U Uᵀ)⁻¹·(LᵀL)⁻¹Lᵀ·P, with iterative refinement. Cost
  * O(n²·r), against O(n³) per sweep of an SVD. `work` needs 3n² + 4n numbers,
  * `piv` 2n. Returns the residual norm max|b − S x|. `early`: stop refining once the residual is
- * at round-off level of b (1e-15·max|b|) instead of when it stops halving.
+ * at round-off level of b (1e-15·max|b|) instead of when it stops halving. `nullSpace`: rook
+ * pivoting (`luRookPivot`) and, below full rank, the null-space form of pinv(S) (`applyDenseNull`,
+ * O(n²·d) for a deficiency d) instead of the Gram matrices: the same solution, other round-off.
  */
 export function solveDenseRobust(S: Float64Array, n: number, b: Float64Array, x: Float64Array, work: Float64Array, piv: Int32Array, early = false, nullSpace = false): number {
   if (n === 0) return 0;
@@ -747,7 +749,8 @@ export function pivotedCholesky(z: Float64Array, n: number, C: Float64Array, co:
  * iterative refinement. Zero entries of L are skipped, so sparse S (bodies
  * coupled only through shared joints) factor faster. About half the work of
  * `solveDenseRobust`. `work` needs 2n² + 4n numbers, `piv` n. Returns the
- * residual norm max|b − S x|. `early` as for `solveDenseRobust`.
+ * residual norm max|b − S x|. `early` as for `solveDenseRobust`. `nullSpace`: below full rank,
+ * the null-space form (`applySymmetricNull`) instead of LᵀL: the same solution, other round-off.
  */
 export function solveSymmetricRobust(S: Float64Array, n: number, b: Float64Array, x: Float64Array, work: Float64Array, piv: Int32Array, early = false, nullSpace = false): number {
   if (n === 0) return 0;

@@ -67,6 +67,15 @@ import type { ContactInput, ContactStateValue, JointInput, RigidBodyInput, Solve
  * over the uncompressed rows, which is the split the compressed groups keep;
  * the velocities are formed by one tree solve when the loop ends, a separated
  * contact's normal velocity in between comes from A and the free solve.
+ * A pass's least-norm solve: rook-pivoted LU (asymmetric: sliding
+ * contacts) or pivoted Cholesky (symmetric), stopped at the numerical rank; a
+ * rank-deficient system is solved through bases of its null spaces (O(n²·d)
+ * for a deficiency d), not through Gram matrices (O(n³)). The factors of the
+ * last passes are kept while the tree factorization stands (`reusePassFactors`):
+ * a pass with the same rows as an earlier one (the all-sticking first pass of
+ * every friction-bisection step, the passes of a restitution bisection, a loop
+ * that comes back to a set it had) takes them, and its answer when its
+ * right-hand side is the same too.
  */
 
 const KIND_BALL = 0;
