@@ -855,7 +855,7 @@ export class CollisionScene {
           if (this._leafRef[lq] === 0) {
             // first look: the leaves' window (every pair's lies within it) as a tighter bound
             const w = touchWindowMotion(mcA.leaf, lp[q] * LEAF_SUMMARY, mcB.leaf, lp[q + 1] * LEAF_SUMMARY);
-            if (w > best) continue;
+            if (w > best || w === Infinity) continue;
             this._leafRef[lq] = 1;
             if (w > l) { lkey[lq] = w; siftUpMin(lheap, nl++, lq, lkey); continue; }
           }
@@ -1151,9 +1151,9 @@ export class CollisionScene {
         if (swB[o] > swA[ia + 3] || swB[o + 1] > swA[ia + 4] || swB[o + 2] > swA[ia + 5] || swA[ia] > swB[o + 3] || swA[ia + 1] > swB[o + 4] || swA[ia + 2] > swB[o + 5]) continue;
         const lb = earliestTouch(mtA, i * MOTION_STRIDE, mtB, j * MOTION_STRIDE, Qa, Pa, Ia, ta, Qb, Pb, Ib, tb);
         if (!(lb <= 1 && lb <= best)) continue;
-        // the tighter key: its window (Infinity when empty)
+        // the tighter key: its window (Infinity when empty: then no feature can touch)
         const w = touchWindowMotion(mtA, i * MOTION_STRIDE, mtB, j * MOTION_STRIDE);
-        if (w > best) continue;
+        if (w > best || w === Infinity) continue;
         // traversal position: (leaf pair, slot in A's leaf, slot in B's leaf), leaves hold at most LEAF_SIZE triangles
         this.pushCandidate(ta, tb, i, j, lb, (q * LEAF_SIZE + (i - sa)) * LEAF_SIZE + (j - sb), w > lb ? w : lb);
       }
