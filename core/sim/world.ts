@@ -68,7 +68,9 @@
  * would go into the ground or through a closed keyframed prop face, the
  * limit turns scaled down where a part would go through such a face, and
  * after the step only the penetrating parts are moved out of the ground (a
- * position impulse at the deepest vertex), never the whole ragdoll. Joint friction (relative angular velocity decaying at
+ * position impulse at the deepest vertex), never the whole ragdoll; a body
+ * with a vertex inside a closed keyframed prop mesh is moved out of it the
+ * same way (pushOutOfMeshes: positions only). Joint friction (relative angular velocity decaying at
  * ragdoll.jointDampingPerSec) takes out the free spins of limbs between two
  * ball joints, so the ragdoll comes to rest and sleeps.
  */
@@ -374,6 +376,8 @@ export class SimWorld {
 
   private readonly colliders: Collider[] = [];
   private readonly dynCount: number;
+  /** Some keyframed prop has a closed mesh (the one-sided limits and the push-out look at those). */
+  private readonly closedProps: boolean;
   private readonly P0: Float64Array;
   private readonly P1: Float64Array;
   /** Scratch per vertex: sides of a box its swept interval lies outside of (sideMasks). */
@@ -672,6 +676,7 @@ export class SimWorld {
         vOff += mesh.positions.length / 3;
       }
     }
+    this.closedProps = this.colliders.some((C) => C.kind === KIND_PROP && C.closed);
     this.P0 = new Float64Array(3 * vOff);
     this.P1 = new Float64Array(3 * vOff);
     this.vMask = new Uint8Array(vOff);
@@ -838,6 +843,13 @@ export class SimWorld {
   private ignoredObjects(a: string, b: string): boolean {
     for (const r of this.ignore) if (r.aj < 0 && r.bj < 0 && ((r.a === a && r.b === b) || (r.a === b && r.b === a))) return true;
     return false;
+  }
+
+  /** Whether dynamic collider i and keyframed collider c may collide (groups and masks, the document's ignore rules, for ragdoll parts their joint). */
+  private mayCollide(i: number, c: number): boolean {
+    if (!this.pairOk[i * this.colliders.length + c]) return false;
+    const A = this.colliders[i];
+    return !(this.ignore.length && this.ignoredParts(A, A.parts[0].joint, this.colliders[c], -1));
   }
 
   private ignoredParts(A: Collider, ja: number, B: Collider, jb: number): boolean {
@@ -1418,8 +1430,7 @@ export class SimWorld {
         const qx = st[s + 3], qy = st[s + 4], qz = st[s + 5], qw = st[s + 6];
         for (let c = n; c < this.colliders.length; c++) {
           const C = this.colliders[c];
-          if (C.kind !== KIND_PROP || !C.closed) continue;
-          if (!(A.groups & C.mask) || !(C.groups & A.mask)) continue;
+          if (C.kind !== KIND_PROP || !C.closed || !this.mayCollide(i, c)) continue;
           const T = C.tris, o = C.vOff;
           for (let t = 0; t < T.length; t += 3) {
             const ia = 3 * (o + T[t]), ib = 3 * (o + T[t + 1]), ic = 3 * (o + T[t + 2]);
@@ -1644,6 +1655,140 @@ export class SimWorld {
   }
 
   /**
+   * Takes dynamic body i out of the closed keyframed prop meshes (end-of-step
+   * pose) it has a vertex in, by position only, as the ground projection
+   * does: a vertex is inside when the nearest point of the mesh is inside a
+   * face it lies behind (by at most PUSH_BAND); the deepest one is moved out
+   * along that face's normal, to MESH_CLEARANCE in front, by a position
+   * impulse at it (the body translated by λ/m and turned by I⁻¹(r × n)λ
+   * about its centre of mass, λ = depth / (1/m + (r × n) · I⁻¹ (r × n))), a
+   * few times (a turn can bring another vertex deepest). Velocities are
+   * untouched: no kinetic energy is added, and the potential energy raised is
+   * at most the body's weight times the depth taken out (what the vertex lost
+   * going in). Out in one step: capped per step, a body falling inside the
+   * mesh (no contact holds it there) outran the push. Whether it moved the body.
+   */
+  private pushOutOfMeshes(st: Float64Array, i: number): boolean {
+    const C = this.colliders[i];
+    if (!C.groups) return false;
+    const im = this.bodies.invMass[i], s = STATE_STRIDE * i;
+    let moved = false;
+    for (let it = 0; it < 3; it++) {
+      if (!this.deepestInMesh(st, i)) break;
+      const depth = _push[0], mx = _push[1], my = _push[2], mz = _push[3];
+      const rx = _push[4] - st[s], ry = _push[5] - st[s + 1], rz = _push[6] - st[s + 2];
+      // axis r × m
+      let ax = ry * mz - rz * my, ay = rz * mx - rx * mz, az = rx * my - ry * mx;
+      const len = Math.sqrt(ax * ax + ay * ay + az * az);
+      if (len > 1e-12) {
+        ax /= len;
+        ay /= len;
+        az /= len;
+      }
+      const iI = len > 1e-12 ? this.invInertiaAbout(st, i, ax, ay, az) : 0;
+      const lambda = (depth + MESH_CLEARANCE) / (im + len * len * iI);
+      st[s] += lambda * im * mx;
+      st[s + 1] += lambda * im * my;
+      st[s + 2] += lambda * im * mz;
+      if (len > 1e-12) this.rotateAbout(st, i, st[s], st[s + 1], st[s + 2], ax, ay, az, iI * len * lambda);
+      moved = true;
+    }
+    return moved;
+  }
+
+  /**
+   * The deepest vertex of dynamic body i inside a closed keyframed prop mesh
+   * (see pushOutOfMeshes) into _push (depth, face normal, vertex position);
+   * whether there is one.
+   */
+  private deepestInMesh(st: Float64Array, i: number): boolean {
+    const C = this.colliders[i], s = STATE_STRIDE * i;
+    const cx = st[s], cy = st[s + 1], cz = st[s + 2];
+    const qx = st[s + 3], qy = st[s + 4], qz = st[s + 5], qw = st[s + 6];
+    const L = C.local, K = this.K1, rad = this.bodySize[i] + 1e-9;
+    let best = 0, placed = false;
+    for (let c = this.dynCount; c < this.colliders.length; c++) {
+      const M = this.colliders[c];
+      if (M.kind !== KIND_PROP || !M.closed || !this.mayCollide(i, c)) continue;
+      const T = M.tris, o = M.vOff;
+      for (let t = 0; t < T.length; t += 3) {
+        const ia = 3 * (o + T[t]), ib = 3 * (o + T[t + 1]), ic = 3 * (o + T[t + 2]);
+        const ax = K[ia], ay = K[ia + 1], az = K[ia + 2];
+        const bx = K[ib], by = K[ib + 1], bz = K[ib + 2];
+        const ex = K[ic], ey = K[ic + 1], ez = K[ic + 2];
+        if (cx + rad < Math.min(ax, bx, ex) || cx - rad > Math.max(ax, bx, ex)) continue;
+        if (cy + rad < Math.min(ay, by, ey) || cy - rad > Math.max(ay, by, ey)) continue;
+        if (cz + rad < Math.min(az, bz, ez) || cz - rad > Math.max(az, bz, ez)) continue;
+        const e1x = bx - ax, e1y = by - ay, e1z = bz - az, e2x = ex - ax, e2y = ey - ay, e2z = ez - az;
+        let mx = e1y * e2z - e1z * e2y, my = e1z * e2x - e1x * e2z, mz = e1x * e2y - e1y * e2x;
+        const ml = Math.hypot(mx, my, mz);
+        if (!(ml > 1e-15)) continue;
+        mx /= ml;
+        my /= ml;
+        mz /= ml;
+        const sc = mx * (cx - ax) + my * (cy - ay) + mz * (cz - az);
+        if (sc > rad || sc < -rad - PUSH_BAND) continue;
+        if (!placed) {
+          placed = true;
+          this._turnVerts = grown(this._turnVerts, 3 * C.nv);
+          const W = this._turnVerts;
+          for (let v = 0; v < C.nv; v++) {
+            const lx = L[3 * v], ly = L[3 * v + 1], lz = L[3 * v + 2];
+            const tx = 2 * (qy * lz - qz * ly), ty = 2 * (qz * lx - qx * lz), tz = 2 * (qx * ly - qy * lx);
+            W[3 * v] = cx + lx + qw * tx + qy * tz - qz * ty;
+            W[3 * v + 1] = cy + ly + qw * ty + qz * tx - qx * tz;
+            W[3 * v + 2] = cz + lz + qw * tz + qx * ty - qy * tx;
+          }
+        }
+        const W = this._turnVerts;
+        for (let v = 0; v < C.nv; v++) {
+          const wx = W[3 * v], wy = W[3 * v + 1], wz = W[3 * v + 2];
+          const d = mx * (wx - ax) + my * (wy - ay) + mz * (wz - az);
+          if (d >= 0 || d < -PUSH_BAND || -d <= best) continue;
+          const ux = wx - d * mx, uy = wy - d * my, uz = wz - d * mz;
+          if (!inTri(ux, uy, uz, ax, ay, az, bx, by, bz, mx, my, mz)) continue;
+          if (!inTri(ux, uy, uz, bx, by, bz, ex, ey, ez, mx, my, mz)) continue;
+          if (!inTri(ux, uy, uz, ex, ey, ez, ax, ay, az, mx, my, mz)) continue;
+          // the face must be the nearest part of the mesh (else the vertex may be outside, or
+          // nearer another face, through which it is taken out when that face comes)
+          if (this.nearerFace(M, t, wx, wy, wz, d * d)) continue;
+          best = -d;
+          _push[0] = best;
+          _push[1] = mx;
+          _push[2] = my;
+          _push[3] = mz;
+          _push[4] = wx;
+          _push[5] = wy;
+          _push[6] = wz;
+        }
+      }
+    }
+    return best > 0;
+  }
+
+  /** Whether a triangle of keyframed collider M other than the one at t (tris offset) is nearer to p than √d2. */
+  private nearerFace(M: Collider, skip: number, px: number, py: number, pz: number, d2: number): boolean {
+    const T = M.tris, o = M.vOff, K = this.K1, X = _tri12, r = Math.sqrt(d2);
+    X[0] = px;
+    X[1] = py;
+    X[2] = pz;
+    for (let t = 0; t < T.length; t += 3) {
+      if (t === skip) continue;
+      const ia = 3 * (o + T[t]), ib = 3 * (o + T[t + 1]), ic = 3 * (o + T[t + 2]);
+      if (px + r < Math.min(K[ia], K[ib], K[ic]) || px - r > Math.max(K[ia], K[ib], K[ic])) continue;
+      if (py + r < Math.min(K[ia + 1], K[ib + 1], K[ic + 1]) || py - r > Math.max(K[ia + 1], K[ib + 1], K[ic + 1])) continue;
+      if (pz + r < Math.min(K[ia + 2], K[ib + 2], K[ic + 2]) || pz - r > Math.max(K[ia + 2], K[ib + 2], K[ic + 2])) continue;
+      for (let c = 0; c < 3; c++) {
+        X[3 + c] = K[ia + c];
+        X[6 + c] = K[ib + c];
+        X[9 + c] = K[ic + c];
+      }
+      if (pointTriangleDistanceSq(X, 0, 3, 6, 9) < d2 * (1 - 1e-9)) return true;
+    }
+    return false;
+  }
+
+  /**
    * Closed keyframed prop meshes as one-sided limits of a limit correction's
    * turn (as of the anchor corrections' translations): the largest fraction
    * (≤ 1) of a turn of body i by angleRad about the world axis (unit n)
@@ -1677,8 +1822,7 @@ export class SimWorld {
     let placed = false;
     for (let c = n; c < this.colliders.length; c++) {
       const M = this.colliders[c];
-      if (M.kind !== KIND_PROP || !M.closed) continue;
-      if (!(C.groups & M.mask) || !(M.groups & C.mask)) continue;
+      if (M.kind !== KIND_PROP || !M.closed || !this.mayCollide(i, c)) continue;
       const T = M.tris, o = M.vOff;
       for (let t = 0; t < T.length; t += 3) {
         const ia = 3 * (o + T[t]), ib = 3 * (o + T[t + 1]), ic = 3 * (o + T[t + 2]);
@@ -3348,6 +3492,18 @@ export class SimWorld {
   private afterStep(h: number): void {
     const st = this.bodies.state;
     this.correctJoints(st, true);
+    if (this.closedProps) {
+      // vertices inside keyframed prop meshes out (position only); a ragdoll's joints closed again
+      const J = this.joints;
+      for (const obj of this.objects) {
+        let moved = false;
+        for (const i of obj.bodies) if (this.awake[i] && this.pushOutOfMeshes(st, i)) moved = true;
+        if (!moved || !obj.ragdoll) continue;
+        this.measureClearance(st);
+        for (let k = 0; k < J.length; k++) if (obj.bodies.includes(J[k].bodyA)) this.correctAnchor(st, J[k]);
+        for (let k = J.length - 1; k >= 0; k--) if (obj.bodies.includes(J[k].bodyA)) this.correctAnchor(st, J[k]);
+      }
+    }
     if (this.groundY !== null) {
       const g = this.groundY;
       for (let c = 0; c < this.dynCount; c++) {
@@ -3596,6 +3752,10 @@ const MESH_BAND = 0.03, MESH_BAND_IN = 0.01;
  * would not see it fall through.
  */
 const MESH_CLEARANCE = 1e-5;
+/** A vertex at most this far (m) behind a keyframed prop face, the mesh's nearest part, is taken out of it after the step (pushOutOfMeshes). */
+const PUSH_BAND = 0.02;
+const _push = new Float64Array(7);
+const _tri12 = new Float64Array(12);
 
 /**
  * Largest fraction s ≤ 1 of a turn by angleRad (|angleRad| < π) such that
