@@ -1,7 +1,10 @@
 /**
  * Collision benchmark: two overlapping, animated, skinned characters of about
- * 50k triangles each (seeded tube characters on an 8-joint chain), the same
- * poses for both pipelines, in one process:
+ * 50k triangles each, the same poses for both pipelines, in one process, on
+ * two scenes: (1) seeded tube characters on an 8-joint chain swaying through
+ * each other; (2) the shipped mannequin (67 joints, five overlapping skinned
+ * meshes) subdivided to ~47k triangles (subdivide.ts), one walking and one
+ * swinging through the other with the mannequin's own clips. Pipelines:
  *
  *   ours:  the full per-frame check of core/collision: SceneEvaluator + Rig,
  *          body-part boxes from the joints, sweep-and-prune, skinning of the
@@ -30,6 +33,7 @@ import type { Character, ImpulseDocument, Track } from '../document/types';
 import { ccdEdgeEdge, ccdVertexTriangle } from '../collision/ccd';
 import { CollisionScene } from '../collision/scene';
 import { mulberry32 } from '../collision/testutil';
+import { denseMannequins } from './subdivide';
 
 export interface BenchRow {
   name: string;
@@ -126,14 +130,8 @@ function median(a: number[]): number {
   return s[s.length >> 1];
 }
 
-/** The three-mesh-bvh pipeline for one character. */
-function threeCharacter(ch: Character): { root: THREE.Object3D; bones: THREE.Bone[]; mesh: THREE.SkinnedMesh; gen: StaticGeometryGenerator; geom: THREE.BufferGeometry; bvh: MeshBVH | null } {
-  const m = ch.meshes[0];
-  const g = new THREE.BufferGeometry();
-  g.setAttribute('position', new THREE.BufferAttribute(m.positions, 3));
-  g.setAttribute('skinIndex', new THREE.BufferAttribute(m.joints, 4));
-  g.setAttribute('skinWeight', new THREE.BufferAttribute(m.weights, 4));
-  g.setIndex(new THREE.BufferAttribute(m.indices, 1));
+/** The three-mesh-bvh pipeline for one character: a SkinnedMesh per mesh on one set of bones, merged by StaticGeometryGenerator. */
+function threeCharacter(ch: Character): { holder: THREE.Object3D; bones: THREE.Bone[]; meshes: THREE.SkinnedMesh[]; gen: StaticGeometryGenerator; geom: THREE.BufferGeometry; bvh: MeshBVH | null } {
   const root = new THREE.Object3D();
   const t = ch.transform;
   root.position.fromArray(t.translation);
@@ -141,13 +139,26 @@ function threeCharacter(ch: Character): { root: THREE.Object3D; bones: THREE.Bon
   root.scale.fromArray(t.scale);
   const bones = ch.skeleton.joints.map(() => new THREE.Bone());
   ch.skeleton.joints.forEach((j, i) => (j.parent < 0 ? root : bones[j.parent]).add(bones[i]));
-  const inverses = ch.skeleton.joints.map((_, i) => new THREE.Matrix4().fromArray(m.inverseBindMatrices, i * 16));
-  const skeleton = new THREE.Skeleton(bones, inverses);
-  const mesh = new THREE.SkinnedMesh(g);
-  mesh.add(root);
-  mesh.bind(skeleton, new THREE.Matrix4());
-  const gen = new StaticGeometryGenerator(mesh);
-  return { root, bones, mesh, gen, geom: new THREE.BufferGeometry(), bvh: null };
+  const holder = new THREE.Object3D();
+  holder.add(root);
+  const meshes = ch.meshes.map((m) => {
+    const g = new THREE.BufferGeometry();
+    g.setAttribute('position', new THREE.BufferAttribute(m.positions, 3));
+    g.setAttribute('skinIndex', new THREE.BufferAttribute(m.joints, 4));
+    g.setAttribute('skinWeight', new THREE.BufferAttribute(m.weights, 4));
+    g.setIndex(new THREE.BufferAttribute(m.indices, 1));
+    // the mesh's skin slots name skeleton joints; its inverse bind matrices are per slot
+    const skeleton = new THREE.Skeleton(
+      Array.from(m.skinJoints, (j) => bones[j]),
+      Array.from(m.skinJoints, (_, slot) => new THREE.Matrix4().fromArray(m.inverseBindMatrices, slot * 16)),
+    );
+    const mesh = new THREE.SkinnedMesh(g);
+    holder.add(mesh);
+    mesh.bind(skeleton, new THREE.Matrix4());
+    return mesh;
+  });
+  const gen = new StaticGeometryGenerator(meshes);
+  return { holder, bones, meshes, gen, geom: new THREE.BufferGeometry(), bvh: null };
 }
 
 /** Pose of one three.js character at timeSec from the shared evaluator. */
@@ -158,8 +169,8 @@ function poseThree(c: ReturnType<typeof threeCharacter>, ev: SceneEvaluator, ci:
     b.quaternion.set(L[j * 10 + 3], L[j * 10 + 4], L[j * 10 + 5], L[j * 10 + 6]);
     b.scale.set(L[j * 10 + 7], L[j * 10 + 8], L[j * 10 + 9]);
   });
-  c.mesh.updateMatrixWorld(true);
-  c.mesh.skeleton.update();
+  c.holder.updateMatrixWorld(true);
+  for (const m of c.meshes) m.skeleton.update();
 }
 
 /**
@@ -248,10 +259,10 @@ function stageBreakdown(doc: ImpulseDocument, frames: number[], last: number): [
   return out;
 }
 
-export function benchCollision(frames = 60): BenchRow[] {
-  const doc = benchDoc(frames);
-  const triCount = doc.characters.map((c) => c.meshes[0].indices.length / 3);
-  console.log(`characters: ${triCount.join(' + ')} triangles, ${JOINTS} joints each, ${frames + 1} frames`);
+/** Our checker and the three-mesh-bvh pipeline on the clip 'c' (frames 0..frames at 30 fps) of `doc`'s two characters. */
+export function benchCollision(doc: ImpulseDocument, frames: number, ccdThroughput: boolean): BenchRow[] {
+  const triCount = doc.characters.map((c) => c.meshes.reduce((n, m) => n + m.indices.length / 3, 0));
+  console.log(`characters: ${triCount.join(' + ')} triangles, ${doc.characters.map((c) => c.skeleton.joints.length).join(' + ')} joints, ${frames + 1} frames`);
   const rows: BenchRow[] = [];
 
   const t0 = performance.now();
@@ -339,6 +350,7 @@ export function benchCollision(frames = 60): BenchRow[] {
   // where our time goes: a separate profiled pass (not in the timed rounds)
   for (const [name, ms] of stageBreakdown(doc, hitIdx, frames)) row(`stage (profiled, mean over the intersecting frames, discrete): ${name}`, ms, 'ms');
 
+  if (!ccdThroughput) return rows;
   // CCD throughput on seeded near-contact queries
   const r = mulberry32(11);
   const N = 20000;
@@ -358,5 +370,12 @@ export function benchCollision(frames = 60): BenchRow[] {
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  for (const row of benchCollision()) console.log(`${row.name.padEnd(92)} ${row.value.toFixed(row.unit === 'q/s' ? 0 : 2).padStart(12)} ${row.unit}`);
+  const print = (rows: BenchRow[]) => {
+    for (const row of rows) console.log(`${row.name.padEnd(92)} ${row.value.toFixed(row.unit === 'q/s' ? 0 : 2).padStart(12)} ${row.unit}`);
+  };
+  console.log('-- scene 1: two seeded tube characters on 8-joint chains, swaying through each other');
+  print(benchCollision(benchDoc(60), 60, true));
+  // the shipped mannequin, subdivided: a real rig (67 joints, five overlapping skinned meshes) and its own clips
+  console.log('\n-- scene 2: two shipped mannequins subdivided to ~50k triangles each, walking and swinging through each other');
+  print(benchCollision(await denseMannequins(50_000, 60), 60, false));
 }
