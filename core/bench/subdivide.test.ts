@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { importGltf } from '../io/importGltf';
 import { readAsset } from '../node/assets';
 import type { SkinnedMesh } from '../document/types';
-import { densify, subdivideSkinnedMesh } from './subdivide';
+import { densify, subdivideSkinnedMesh, surfaceArea } from './subdivide';
 
 const mannequin = async () => (await importGltf(readAsset('characters/mannequin.glb'), 'mannequin.glb')).characters[0];
 
@@ -20,18 +20,6 @@ function edgeUses(m: SkinnedMesh): Map<number, number> {
   return hist;
 }
 
-function area(m: SkinnedMesh): number {
-  let s = 0;
-  const p = m.positions, ix = m.indices;
-  for (let t = 0; t < ix.length; t += 3) {
-    const a = ix[t] * 3, b = ix[t + 1] * 3, c = ix[t + 2] * 3;
-    const ux = p[b] - p[a], uy = p[b + 1] - p[a + 1], uz = p[b + 2] - p[a + 2];
-    const vx = p[c] - p[a], vy = p[c + 1] - p[a + 1], vz = p[c + 2] - p[a + 2];
-    s += 0.5 * Math.hypot(uy * vz - uz * vy, uz * vx - ux * vz, ux * vy - uy * vx);
-  }
-  return s;
-}
-
 describe('midpoint subdivision of skinned meshes', () => {
   it('keeps the surface, the topology class of every edge and the old vertices; new weights are convex and come from the edge ends', async () => {
     for (const m of (await mannequin()).meshes) {
@@ -44,7 +32,7 @@ describe('midpoint subdivision of skinned meshes', () => {
       for (const [k, n] of before) expected.set(k, 2 * n);
       expected.set(2, (expected.get(2) ?? 0) + 3 * nt);
       expect([...after].sort()).toEqual([...expected].sort());
-      expect(Math.abs(area(s) - area(m)) / area(m)).toBeLessThan(1e-5);
+      expect(Math.abs(surfaceArea(s) - surfaceArea(m)) / surfaceArea(m)).toBeLessThan(1e-5);
       expect(Array.from(s.positions.subarray(0, nv * 3))).toEqual(Array.from(m.positions));
       expect(Array.from(s.weights.subarray(0, nv * 4))).toEqual(Array.from(m.weights));
       for (let v = nv; v < s.positions.length / 3; v++) {

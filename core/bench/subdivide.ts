@@ -83,23 +83,26 @@ export function subdivideSkinnedMesh(m: SkinnedMesh): SkinnedMesh {
   };
 }
 
+/** Bind-pose surface area of a mesh. */
+export function surfaceArea(m: SkinnedMesh): number {
+  let s = 0;
+  const p = m.positions, ix = m.indices;
+  for (let t = 0; t < ix.length; t += 3) {
+    const a = ix[t] * 3, b = ix[t + 1] * 3, c = ix[t + 2] * 3;
+    const ux = p[b] - p[a], uy = p[b + 1] - p[a + 1], uz = p[b + 2] - p[a + 2];
+    const vx = p[c] - p[a], vy = p[c + 1] - p[a + 1], vz = p[c + 2] - p[a + 2];
+    s += 0.5 * Math.hypot(uy * vz - uz * vy, uz * vx - ux * vz, ux * vy - uy * vx);
+  }
+  return s;
+}
+
 /**
  * Subdivides a character's meshes, always the one with the largest mean
  * triangle area next, to the triangle count nearest `targetTriangles`.
  */
 export function densify(ch: Character, targetTriangles: number): Character {
   const meshes = ch.meshes.slice();
-  const area = (m: SkinnedMesh) => {
-    let s = 0;
-    const p = m.positions, ix = m.indices;
-    for (let t = 0; t < ix.length; t += 3) {
-      const a = ix[t] * 3, b = ix[t + 1] * 3, c = ix[t + 2] * 3;
-      const ux = p[b] - p[a], uy = p[b + 1] - p[a + 1], uz = p[b + 2] - p[a + 2];
-      const vx = p[c] - p[a], vy = p[c + 1] - p[a + 1], vz = p[c + 2] - p[a + 2];
-      s += 0.5 * Math.hypot(uy * vz - uz * vy, uz * vx - ux * vz, ux * vy - uy * vx);
-    }
-    return s / (ix.length / 3);
-  };
+  const area = (m: SkinnedMesh) => surfaceArea(m) / (m.indices.length / 3);
   const triangles = () => meshes.reduce((s, m) => s + m.indices.length / 3, 0);
   for (;;) {
     const have = triangles();
