@@ -1,5 +1,5 @@
 import type { Vec3Like } from '../math';
-import { applyDenseNull, applyDenseRobust, cholInPlace, cholSolve, factorDenseRobust, factorSymmetricRobust, invertDefinite, luCompletePivot, luFactor, luSolve, pivotedCholesky, refineDenseRobust, refineSymmetricRobust, solveDenseRobust, solveSymmetricRobust, symmetricEigen } from './linalg';
+import { applyDenseRobust, cholInPlace, cholSolve, factorDenseRobust, factorSymmetricRobust, invertDefinite, luCompletePivot, luFactor, luSolve, pivotedCholesky, refineDenseRobust, refineSymmetricRobust, solveDenseRobust, solveSymmetricRobust, symmetricEigen } from './linalg';
 import { ContactState, CONTACT_STATE_NAMES, ResponseInputError } from './types';
 import type { ContactInput, ContactStateValue, JointInput, RigidBodyInput, SolveOptions } from './types';
 
@@ -2489,7 +2489,7 @@ export class ImpulseSolver {
     this.sWork = growF(this.sWork, 3 * m * m + 4 * m);
     this.sPiv = growI(this.sPiv, 2 * m);
     for (let q = 0; q < s; q++) res[q] = this.sRhs[q];
-    const mRank = factorDenseRobust(M, m, this.sWork, this.sPiv, true);
+    const mRank = factorDenseRobust(M, m, this.sWork, this.sPiv);
     let bn = 0, rn = Infinity;
     for (let q = 0; q < s; q++) bn = Math.max(bn, Math.abs(this.sRhs[q]));
     for (let pass = 0; pass < 4; pass++) {
@@ -2510,7 +2510,7 @@ export class ImpulseSolver {
         y[i] = v / C1[row + i];
       }
       for (let i = k1; i < m; i++) y[i] = 0;
-      if (mRank > 0) applyDenseNull(m, mRank, this.sWork, this.sPiv, y, z);
+      if (mRank > 0) applyDenseRobust(m, mRank, this.sWork, this.sPiv, y, z);
       else z.fill(0, 0, m);
       // U₂ z = R_piv L₂₂⁻ᵀ z
       for (let i = k2 - 1; i >= 0; i--) {
