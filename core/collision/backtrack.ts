@@ -27,7 +27,7 @@
  * The result equals the minimum over the features of their own earliest
  * contact (each searched over the whole step), with far fewer searches.
  */
-import { ccdQueryFlat } from './ccd';
+import { ccdNoContactWithin, ccdQueryFlat } from './ccd';
 
 /** Feature kinds in a feature list. */
 export const FEATURE_EDGE_EDGE = 0;
@@ -278,6 +278,8 @@ export function firstContact(coords: ArrayLike<number>, kinds: ArrayLike<number>
     const f = order[k];
     if (lb[f] >= best) break; // this and every later feature cannot precede the contact found
     if (win[f] >= best) continue; // this one cannot either (its window starts later)
+    // nor one whose coplanarity determinant keeps its sign on the window (up to best)
+    if (ccdNoContactWithin(kinds[f] === FEATURE_VERTEX_TRIANGLE, coords, f * 24, win[f], winHi[f] < best ? winHi[f] : best)) continue;
     searches++;
     if (ccdQueryFlat(kinds[f] === FEATURE_VERTEX_TRIANGLE, coords, f * 24, _tuv, 0, 0, 100_000, best, win[f], winHi[f])) {
       best = _tuv[0];

@@ -1,7 +1,8 @@
 import { relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ccdCsvFiles, readCcdQueries } from '../node/ccdGroundTruth';
-import { ccdEdgeEdge, ccdEdgeEdgeHit, ccdVertexTriangle, ccdVertexTriangleHit } from './ccd';
+import { ccdEdgeEdge, ccdEdgeEdgeHit, ccdNoContactWithin, ccdQueryFlat, ccdVertexTriangle, ccdVertexTriangleHit } from './ccd';
+import { mulberry32 } from './testutil';
 
 // Ground truth of Wang et al. 2021 (MIT), copied into the repo so a clean clone can run it.
 const DATA = new URL('./testdata/ccd/', import.meta.url).pathname;
@@ -139,5 +140,51 @@ describe('CCD time of impact', () => {
     // parallel offset edges never meet
     const d = new Float64Array([0, 1, 0, 1, 1, 0, 0, 0, 0, 1, 0, 0, 0, 1, 0, 1, 1, 0, 0, 0.5, 0, 1, 0.5, 0]);
     expect(ccdEdgeEdge(d), 'parallel edges 0.5 apart do not touch').toBeNull();
+  });
+});
+
+describe('ccdNoContactWithin (the window cull of the continuous search)', () => {
+  for (const seed of [21, 22]) {
+    it(`seed ${seed}: whenever it rules a window out, the search confined to that window finds nothing and every contact of the whole step lies outside it; it rules most near-miss windows out`, () => {
+      const r = mulberry32(seed);
+      const c = new Float64Array(24), out = new Float64Array(3);
+      let ruledOut = 0, windows = 0, contactsChecked = 0;
+      for (let i = 0; i < 3000; i++) {
+        // features passing close to each other: start near, move about their size
+        for (let k = 0; k < 12; k++) c[k] = r();
+        const tight = i % 3 === 0;
+        for (let k = 0; k < 12; k++) c[12 + k] = c[k] + (r() - 0.5) * (tight ? 0.05 : 0.8);
+        const vt = i % 2 === 0;
+        const t0 = r() * 0.9, t1 = t0 + r() * (i % 4 === 0 ? 0.5 : 0.02);
+        windows++;
+        const whole = ccdQueryFlat(vt, c, 0, out, 0) ? out[0] : null;
+        if (!ccdNoContactWithin(vt, c, 0, t0, t1)) continue;
+        ruledOut++;
+        if (ccdQueryFlat(vt, c, 0, out, 0, 0, 100_000, Infinity, t0, t1)) expect(out[0] < t0 || out[0] > t1, `query ${i}: ruled out on [${t0}, ${t1}] but the confined search found a contact at ${out[0]}`).toBe(true);
+        if (whole !== null) {
+          contactsChecked++;
+          expect(whole < t0 || whole > t1, `query ${i}: contact at ${whole} inside the ruled-out window [${t0}, ${t1}]`).toBe(true);
+        }
+      }
+      expect(ruledOut, 'most windows are ruled out').toBeGreaterThan(windows / 2);
+      expect(contactsChecked, 'some ruled-out windows of queries with a contact elsewhere were checked').toBeGreaterThan(10);
+    });
+  }
+
+  it('a vertex falling through a triangle at t = 0.5, and an edge crossing another at t = 0.5, are never ruled out around that time, only before it', () => {
+    // p falls through z = 0 at t = 0.5, over the triangle's inside; the triangle is static
+    const vt = new Float64Array([0.2, 0.2, 0.5, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0.2, 0.2, -0.5, 0, 0, 0, 1, 0, 0, 0, 1, 0]);
+    // edge a along x falls through edge b along y (both at x = y = 0.5) at t = 0.5
+    const ee = new Float64Array([0, 0.5, 0.5, 1, 0.5, 0.5, 0.5, 0, 0, 0.5, 1, 0, 0, 0.5, -0.5, 1, 0.5, -0.5, 0.5, 0, 0, 0.5, 1, 0]);
+    // a vertex coming to rest 5e-10 above the triangle's inside (within the search's reach of 1e-9 × the scale, never coplanar)
+    const rest = new Float64Array([0.2, 0.2, 0.5, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0.2, 0.2, 5e-10, 0, 0, 0, 1, 0, 0, 0, 1, 0]);
+    expect(ccdNoContactWithin(true, rest, 0, 0.9, 1), 'within reach at the end of the window: not ruled out').toBe(false);
+    expect(ccdNoContactWithin(true, rest, 0, 0.5, 0.9), 'far above over the window: ruled out').toBe(true);
+    for (const [name, vertexTriangle, c] of [['vertex–triangle', true, vt], ['edge–edge', false, ee]] as const) {
+      expect(ccdQueryFlat(vertexTriangle, c, 0, new Float64Array(3), 0), `${name}: the search finds the contact`).toBe(true);
+      expect(ccdNoContactWithin(vertexTriangle, c, 0, 0.49, 0.51), `${name}: contact inside the window`).toBe(false);
+      expect(ccdNoContactWithin(vertexTriangle, c, 0, 0.5, 0.6), `${name}: contact at the window's start`).toBe(false);
+      expect(ccdNoContactWithin(vertexTriangle, c, 0, 0.45, 0.499), `${name}: window wholly before the contact`).toBe(true);
+    }
   });
 });

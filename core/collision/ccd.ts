@@ -95,6 +95,66 @@ function neverCoplanar(coords: ArrayLike<number>, off: number, triangleDomain: b
   return false;
 }
 
+const _win = new Float64Array(24);
+
+/**
+ * True when no search of this query confined to the time window
+ * [tFrom, tTo] (`ccdQueryFlat` with the default tolerance, tFrom, and tLimit
+ * or tTo at or above tTo) can report a contact, short of running out of work:
+ * the coplanarity determinant D(t) of the four points keeps one sign on the
+ * window, beyond the most it can be at a time the search reports.
+ *
+ * A box is reported at its start (t, u, v) only when each component of
+ * F = X + u·U + v·V is within δ + 2·err there (δ = 1e-9 × the largest
+ * coordinate, err the rounding bound of solve), and D = ±det(U, V, X) =
+ * ±det(U, V, F), so |D(t)| ≤ |U|·|V|·|F| at that time. D restricted to the
+ * window is the coplanarity cubic of the points moving from their positions
+ * at tFrom to those at tTo (each column stays linear in t), so its Bernstein
+ * coefficients on the window come from the same blossom as `neverCoplanar`;
+ * the threshold adds that bound and the rounding of the interpolated points
+ * and of the determinants. On the whole step the search's own cull
+ * (`neverCoplanar`, exact coplanarity) is the stronger one; on a short window
+ * (backtrack.ts) this one removes most searches that would find nothing.
+ */
+export function ccdNoContactWithin(vertexTriangle: boolean, coords: ArrayLike<number>, off: number, tFrom: number, tTo: number): boolean {
+  let M = 0;
+  for (let i = 0; i < 24; i++) { const a = Math.abs(coords[off + i]); if (a > M) M = a; }
+  const P = _win;
+  for (let i = 0; i < 12; i++) {
+    const a = coords[off + i], d = coords[off + 12 + i] - a;
+    P[i] = a + tFrom * d;
+    P[12 + i] = a + tTo * d;
+  }
+  const U = _uvw;
+  for (let s = 0; s < 2; s++) {
+    const o = s * 12, w = s * 9;
+    const base = vertexTriangle ? o + 3 : o;
+    const i1 = vertexTriangle ? o + 6 : o + 3, i2 = vertexTriangle ? o + 9 : o + 6, i3 = vertexTriangle ? o : o + 9;
+    for (let k = 0; k < 3; k++) {
+      const b = P[base + k];
+      U[w + k] = P[i1 + k] - b;
+      U[w + 3 + k] = P[i2 + k] - b;
+      U[w + 6 + k] = P[i3 + k] - b;
+    }
+  }
+  const d000 = det3(U, 0, 3, 6), d111 = det3(U, 9, 12, 15);
+  const d100 = det3(U, 9, 3, 6), d010 = det3(U, 0, 12, 6), d001 = det3(U, 0, 3, 15);
+  const d011 = det3(U, 0, 12, 15), d101 = det3(U, 9, 3, 15), d110 = det3(U, 9, 12, 6);
+  const c0 = d000, c1 = (d100 + d010 + d001) / 3, c2 = (d011 + d101 + d110) / 3, c3 = d111;
+  let m = 0;
+  for (let i = 0; i < 18; i++) { const a = Math.abs(U[i]); if (a > m) m = a; }
+  // |U|, |V| ≤ 2√3·m (components: differences of these points), |F| ≤ √3·(δ + 192·ε·M)
+  // (err ≤ 16·ε·6M per component): |D| ≤ 12·√3·m²·(δ + 192·ε·M) < 24·m²·(…);
+  // rounding: the determinants of these differences (as in neverCoplanar) and
+  // the interpolated points (≤ 3·ε·M each, ≤ 6·ε·M per difference, 9 entries
+  // with cofactors ≤ 2·m²: 108·ε·m²·M)
+  const reach = 1e-9 * M * (1 + 1e-6) + 256 * EPS * M + Number.MIN_VALUE;
+  const thr = 24 * m * m * reach + 128 * EPS * m * m * m + 256 * EPS * m * m * M;
+  if (c0 > thr && c1 > thr && c2 > thr && c3 > thr) return true;
+  if (c0 < -thr && c1 < -thr && c2 < -thr && c3 < -thr) return true;
+  return false;
+}
+
 function solve(coords: ArrayLike<number>, off: number, triangleDomain: boolean, tol: number, maxBoxes: number, tLimit = Infinity, tFrom = 0, tTo = 1): boolean {
   if (neverCoplanar(coords, off, triangleDomain)) return false;
   let m = 0;
