@@ -437,12 +437,54 @@ export function switchRow(rec: readonly RecordedSolve[], label: string, off: (s:
   }
   const med = (x: number[]) => [...x].sort((p, q) => p - q)[x.length >> 1];
   const row = (l: string, v: string) => `${l.padEnd(60)} ${v.padStart(10)}`;
+  const cmp = compareReplays(rec, () => new ImpulseSolver(), () => {
+    const s = new ImpulseSolver();
+    off(s);
+    return s;
+  });
   return [
     `${label} (recorded sim solves, CPU ms, median of ${rounds} interleaved replays)`,
     row('  on / off', `${med(tOn).toFixed(0)} / ${med(tOff).toFixed(0)}`),
     row('  ratio on / off', `${(med(tOn) / med(tOff)).toFixed(3)} ×`),
+    row('  calls not bit-identical / final contact states differing', `${cmp.notIdentical} / ${cmp.statesDiffer}`),
     row('  with it on', last ? stats(last) : ''),
   ].join('\n');
+}
+
+/**
+ * Replays the recorded calls with two solvers (one each, as the simulator has one) and compares
+ * every output bit for bit: velocities, impulses, energies and scales (`notIdentical`), final
+ * contact states (`statesDiffer`), and the largest difference relative to the largest entry of
+ * its array (`maxRel`). For a change that must keep the results, or one that may change the
+ * round-off but not the solution.
+ */
+export function compareReplays(rec: readonly RecordedSolve[], makeA: () => ImpulseSolver, makeB: () => ImpulseSolver): { notIdentical: number; statesDiffer: number; maxRel: number } {
+  const a = makeA(), b = makeB(), oa = new ImpulseSolution(), ob = new ImpulseSolution();
+  let notIdentical = 0, statesDiffer = 0, maxRel = 0;
+  for (const r of rec) {
+    a.solve(r.bodies, r.joints, r.contacts, r.options, oa);
+    b.solve(r.bodies, r.joints, r.contacts, r.options, ob);
+    let same = Object.is(oa.kineticEnergyAfter, ob.kineticEnergyAfter) && Object.is(oa.frictionScale, ob.frictionScale) && Object.is(oa.restitutionScale, ob.restitutionScale) && oa.iterations === ob.iterations;
+    for (const [x, y] of [
+      [oa.linearVelocity, ob.linearVelocity],
+      [oa.angularVelocity, ob.angularVelocity],
+      [oa.contactImpulse, ob.contactImpulse],
+      [oa.jointImpulse, ob.jointImpulse],
+    ]) {
+      let scale = 0, diff = 0;
+      for (let i = 0; i < x.length; i++) {
+        scale = Math.max(scale, Math.abs(x[i]));
+        diff = Math.max(diff, Math.abs(x[i] - y[i]));
+        if (!Object.is(x[i], y[i])) same = false;
+      }
+      if (diff > 0) maxRel = Math.max(maxRel, diff / scale);
+    }
+    let states = true;
+    for (let c = 0; c < r.contacts.length; c++) if (oa.contactState[c] !== ob.contactState[c]) states = false;
+    if (!same) notIdentical++;
+    if (!states) statesDiffer++;
+  }
+  return { notIdentical, statesDiffer, maxRel };
 }
 
 export function formatRecordedBench(r: RecordedBenchRow, label = ''): string {
