@@ -1379,14 +1379,20 @@ export class SimWorld {
     this.measureMeshLimits(st);
     if (this.groundY === null) return;
     const g = this.groundY, band = 0.05;
+    // once per part (a part is in several joints)
+    const seen = (this._clearStamp = grown(this._clearStamp, this.dynCount)), stamp = ++this._clearPass;
     for (const j of this.joints) {
       for (let k = 0; k < 2; k++) {
         const i = k === 0 ? j.bodyA : j.bodyB;
-        if (!this.active[i] || !this.colliders[i].groups) continue;
+        if (seen[i] === stamp || !this.active[i] || !this.colliders[i].groups) continue;
+        seen[i] = stamp;
         this.clearance[i] = this.lowestY(st, i, g + band) - g;
       }
     }
   }
+
+  private _clearStamp = new Uint32Array(0);
+  private _clearPass = 0;
 
   /**
    * Keyframed prop meshes as one-sided limits of the joint anchor corrections
@@ -1809,7 +1815,7 @@ export class SimWorld {
    * within the resting slop were let through).
    */
   private turnScale(st: Float64Array, i: number, px: number, py: number, pz: number, nx: number, ny: number, nz: number, angleRad: number): number {
-    if (angleRad === 0) return 1;
+    if (angleRad === 0 || !this.closedProps) return 1;
     const C = this.colliders[i];
     if (!C.groups) return 1;
     const s = STATE_STRIDE * i;
@@ -2981,38 +2987,31 @@ export class SimWorld {
       const C = this.colliders[c], i = C.body;
       if (!C.groups || C.object < 0 || this.objects[C.object].kind !== 'character') continue;
       if (!this.awake[i] || !this.active[i] || this.islandOf[i] < 0) continue;
-      const pass = this.scratchChunkPass(C.chunkStart.length - 1);
-      if (lowChunks(C, this.pose0, 7 * c, g + band, pass) === 0) continue;
+      // the band's vertices from the pose, once per solve (the rounds only change the velocities)
+      if (this.agcStamp[c] !== this.markStamp) this.bandVertices(c, g, band);
+      const B0 = this.agcStart[c], B1 = this.agcEnd[c];
+      if (B0 === B1) continue;
       const sb = STATE_STRIDE * i;
       const vy = L[3 * i + 1], wx = W[3 * i], wz = W[3 * i + 2], cx = st[sb], cz = st[sb + 2];
-      const q0 = this.pose0, ps = 7 * c, Lc = C.local;
-      const x0 = q0[ps], y0 = q0[ps + 1], z0 = q0[ps + 2], qx = q0[ps + 3], qy = q0[ps + 4], qz = q0[ps + 5], qw = q0[ps + 6];
+      const Q = this.agcBuf;
       // per part and round: the deepest predicted vertex, and the deepest one at least 5 cm from it
       // (the other end of a limb rolling about its line); the rest, if any, in the next round
       let fx = 0, fz = 0;
       for (let pick = 0; pick < 2; pick++) {
         let best = -1, bestY = 0, bx = 0, by = 0, bz = 0;
-        const CS = C.chunkStart, CV = C.chunkVerts;
-        for (let k = 0; k + 1 < CS.length; k++) {
-          if (!pass[k]) continue;
-          for (let n = CS[k]; n < CS[k + 1]; n++) {
-            const v = CV[n];
-            if (this.groundMark[C.vOff + v] === this.markStamp) continue;
-            const lx = Lc[3 * v], ly = Lc[3 * v + 1], lz = Lc[3 * v + 2];
-            const tx = 2 * (qy * lz - qz * ly), ty = 2 * (qz * lx - qx * lz), tz = 2 * (qx * ly - qy * lx);
-            const py = y0 + ly + qw * ty + qz * tx - qx * tz;
-            const d = py - g;
-            if (d >= band) continue;
-            const px = x0 + lx + qw * tx + qy * tz - qz * ty, pz = z0 + lz + qw * tz + qx * ty - qy * tx;
-            if (pick === 1 && (px - fx) * (px - fx) + (pz - fz) * (pz - fz) < 0.05 * 0.05) continue;
-            const yEnd = d + hs * (vy + wz * (px - cx) - wx * (pz - cz));
-            if (yEnd < bestY || (yEnd === bestY && best >= 0 && v < best)) {
-              best = v;
-              bestY = yEnd;
-              bx = px;
-              by = py;
-              bz = pz;
-            }
+        for (let k = B0; k < B1; k += 4) {
+          const v = Q[k];
+          if (this.groundMark[C.vOff + v] === this.markStamp) continue;
+          const px = Q[k + 1], py = Q[k + 2], pz = Q[k + 3];
+          const d = py - g;
+          if (pick === 1 && (px - fx) * (px - fx) + (pz - fz) * (pz - fz) < 0.05 * 0.05) continue;
+          const yEnd = d + hs * (vy + wz * (px - cx) - wx * (pz - cz));
+          if (yEnd < bestY || (yEnd === bestY && best >= 0 && v < best)) {
+            best = v;
+            bestY = yEnd;
+            bx = px;
+            by = py;
+            bz = pz;
           }
         }
         if (best < 0 || bestY >= -1e-9) break;
@@ -3028,6 +3027,56 @@ export class SimWorld {
     if (this.contactCount === before) return false;
     this.stats.activeSetContacts += this.contactCount - before;
     return true;
+  }
+
+  /** Per dynamic collider: the solve (markStamp) its band vertices in agcBuf (v, x, y, z at pose0; agcStart..agcEnd) are for. */
+  private agcStamp = new Int32Array(0);
+  private agcStart = new Int32Array(0);
+  private agcEnd = new Int32Array(0);
+  private agcBuf = new Float64Array(256);
+  private agcLen = 0;
+  private agcCall = -1;
+
+  /** The vertices of dynamic collider c within `band` above the ground at pose0 (chunk by chunk, as the ground scans read them) into agcBuf. */
+  private bandVertices(c: number, g: number, band: number): void {
+    if (this.agcStamp.length < this.dynCount) {
+      this.agcStamp = new Int32Array(this.dynCount).fill(-1);
+      this.agcStart = new Int32Array(this.dynCount);
+      this.agcEnd = new Int32Array(this.dynCount);
+    }
+    if (this.agcCall !== this.markStamp) {
+      this.agcCall = this.markStamp;
+      this.agcLen = 0;
+    }
+    this.agcStamp[c] = this.markStamp;
+    const C = this.colliders[c];
+    let o = this.agcLen;
+    this.agcStart[c] = o;
+    const pass = this.scratchChunkPass(C.chunkStart.length - 1);
+    if (lowChunks(C, this.pose0, 7 * c, g + band, pass) > 0) {
+      const q0 = this.pose0, ps = 7 * c, Lc = C.local;
+      const x0 = q0[ps], y0 = q0[ps + 1], z0 = q0[ps + 2], qx = q0[ps + 3], qy = q0[ps + 4], qz = q0[ps + 5], qw = q0[ps + 6];
+      const CS = C.chunkStart, CV = C.chunkVerts;
+      for (let k = 0; k + 1 < CS.length; k++) {
+        if (!pass[k]) continue;
+        for (let n = CS[k]; n < CS[k + 1]; n++) {
+          const v = CV[n];
+          const lx = Lc[3 * v], ly = Lc[3 * v + 1], lz = Lc[3 * v + 2];
+          const tx = 2 * (qy * lz - qz * ly), ty = 2 * (qz * lx - qx * lz), tz = 2 * (qx * ly - qy * lx);
+          const py = y0 + ly + qw * ty + qz * tx - qx * tz;
+          if (py - g >= band) continue;
+          this.agcBuf = grown(this.agcBuf, o + 4);
+          const Q = this.agcBuf;
+          Q[o] = v;
+          Q[o + 1] = x0 + lx + qw * tx + qy * tz - qz * ty;
+          Q[o + 2] = py;
+          Q[o + 3] = z0 + lz + qw * tz + qx * ty - qy * tx;
+          o += 4;
+        }
+      }
+    }
+    this.agcEnd[c] = o;
+    this.agcLen = o;
   }
 
   // per-solve results gathered over the islands (global body / contact indices)
