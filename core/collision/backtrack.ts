@@ -251,6 +251,53 @@ export function touchWindowMotion(mA: Float64Array, oa: number, mB: Float64Array
 }
 
 /**
+ * `touchWindowMotion` narrowed further by the moving intervals along each
+ * triangle's normal at the start of the step (the same argument as the
+ * feature windows along their normals: every point of a feature lies in its
+ * triangle, projections of linearly moving points move linearly, and the
+ * reach scales by |n|). Triangles ta (A0 → A1, IA) and tb (B0 → B1, IB),
+ * with their motion boxes at mA[oa..], mB[ob..]. Every feature's window of
+ * the pair lies within it; Infinity when it is empty.
+ */
+export function touchWindowNormals(
+  mA: Float64Array, oa: number, mB: Float64Array, ob: number,
+  A0: Float64Array, A1: Float64Array, IA: Uint32Array, ta: number, B0: Float64Array, B1: Float64Array, IB: Uint32Array, tb: number,
+): number {
+  if (touchWindowMotion(mA, oa, mB, ob) === Infinity) return Infinity;
+  const sa = mA[oa + 12], sb = mB[ob + 12];
+  const R = (CCD_REACH + BOUND_PAD) * (sa > sb ? sa : sb);
+  if (!triangleNormalWindow(A0, A1, IA, ta, B0, B1, IB, tb, R, true)) return Infinity;
+  if (!triangleNormalWindow(A0, A1, IA, ta, B0, B1, IB, tb, R, false)) return Infinity;
+  return _wLo;
+}
+
+/** Narrows the window along the start normal of ta (ofA) or tb: the moving intervals of both triangles' projections. False when it is empty. */
+function triangleNormalWindow(
+  A0: Float64Array, A1: Float64Array, IA: Uint32Array, ta: number, B0: Float64Array, B1: Float64Array, IB: Uint32Array, tb: number, R: number, ofA: boolean,
+): boolean {
+  const P = ofA ? A0 : B0, I = ofA ? IA : IB, t = ofA ? ta : tb;
+  const a = I[t * 3] * 3, b = I[t * 3 + 1] * 3, c = I[t * 3 + 2] * 3;
+  const ux = P[b] - P[a], uy = P[b + 1] - P[a + 1], uz = P[b + 2] - P[a + 2];
+  const vx = P[c] - P[a], vy = P[c + 1] - P[a + 1], vz = P[c + 2] - P[a + 2];
+  const nx = uy * vz - uz * vy, ny = uz * vx - ux * vz, nz = ux * vy - uy * vx;
+  let alo = Infinity, ahi = -Infinity, blo = Infinity, bhi = -Infinity;
+  let dalo = Infinity, dahi = -Infinity, dblo = Infinity, dbhi = -Infinity;
+  for (let j = 0; j < 3; j++) {
+    const p = IA[ta * 3 + j] * 3, q = IB[tb * 3 + j] * 3;
+    const x = A0[p] * nx + A0[p + 1] * ny + A0[p + 2] * nz;
+    const d = (A1[p] - A0[p]) * nx + (A1[p + 1] - A0[p + 1]) * ny + (A1[p + 2] - A0[p + 2]) * nz;
+    if (x < alo) alo = x; if (x > ahi) ahi = x;
+    if (d < dalo) dalo = d; if (d > dahi) dahi = d;
+    const y = B0[q] * nx + B0[q + 1] * ny + B0[q + 2] * nz;
+    const e = (B1[q] - B0[q]) * nx + (B1[q + 1] - B0[q + 1]) * ny + (B1[q + 2] - B0[q + 2]) * nz;
+    if (y < blo) blo = y; if (y > bhi) bhi = y;
+    if (e < dblo) dblo = e; if (e > dbhi) dbhi = e;
+  }
+  const Rn = R * Math.sqrt(nx * nx + ny * ny + nz * nz) * (1 + 1e-9);
+  return axisWindow(alo, ahi, dalo, dahi, blo, bhi, dblo, dbhi, Rn);
+}
+
+/**
  * First contact over `count` features (24 numbers each in `coords`, kind per
  * feature in `kinds`: FEATURE_VERTEX_TRIANGLE or FEATURE_EDGE_EDGE) within
  * the step [0, tLimit). Writes t, u, v and the feature index into

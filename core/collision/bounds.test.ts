@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { FEATURE_EDGE_EDGE, FEATURE_VERTEX_TRIANGLE, earliestPossibleContact, touchWindow } from './backtrack';
+import { FEATURE_EDGE_EDGE, FEATURE_VERTEX_TRIANGLE, MOTION_BOX, earliestPossibleContact, motionBoxInto, touchWindow, touchWindowNormals } from './backtrack';
 import { ccdQueryFlat } from './ccd';
 import { mulberry32 } from './testutil';
 
@@ -134,6 +134,13 @@ function violations(cases: Case[], pairBound: PairBound, featureBound: FeatureBo
 }
 
 const pairBound: PairBound = (cs) => touchWindow(cs.P0, cs.P1, IA, 0, cs.P0, cs.P1, IB, 0);
+const _mA = new Float64Array(MOTION_BOX), _mB = new Float64Array(MOTION_BOX);
+/** The pair window narrowed along both triangles' normals at the start (the key and cut of the scene's candidate pairs). */
+const pairNormalBound: PairBound = (cs) => {
+  motionBoxInto(cs.P0, cs.P1, IA, 0, _mA, 0);
+  motionBoxInto(cs.P0, cs.P1, IB, 0, _mB, 0);
+  return touchWindowNormals(_mA, 0, _mB, 0, cs.P0, cs.P1, IA, 0, cs.P0, cs.P1, IB, 0);
+};
 
 describe('continuous-search time bounds never start after an exact CCD contact', () => {
   for (const seed of [1, 2, 3]) {
@@ -145,6 +152,9 @@ describe('continuous-search time bounds never start after an exact CCD contact',
       expect(ok.positive, 'enough pairs have a positive bound (the cut is exercised)').toBeGreaterThan(100);
       expect(ok.pair, 'triangle pairs whose window starts after their first CCD contact').toBe(0);
       expect(ok.feature, 'features whose bound lies after their CCD contact').toBe(0);
+      const withNormals = violations(cases, pairNormalBound, earliestPossibleContact);
+      expect(withNormals.pair, 'triangle pairs whose window along the normals starts after their first CCD contact').toBe(0);
+      expect(violations(cases, (cs) => pairNormalBound(cs) * 1.01, earliestPossibleContact).pair, 'a window along the normals 1% late is caught').toBeGreaterThan(0);
       // the same check must fail for wrong bounds
       const late = violations(cases, (cs) => pairBound(cs) * 1.01, (c, f, k) => earliestPossibleContact(c, f, k) * 1.01);
       expect(late.pair, 'a pair bound 1% late is caught').toBeGreaterThan(0);
@@ -160,6 +170,11 @@ describe('continuous-search time bounds never start after an exact CCD contact',
       expect(ok.feature, 'features whose bound lies after their CCD contact').toBe(0);
       const late = violations(cases, pairBound, (c, f, k) => earliestPossibleContact(c, f, k) * 1.01);
       expect(late.feature, 'a feature bound 1% late is caught (the normal window is tight here)').toBeGreaterThan(100);
+      // the pair window along the triangles' normals is tight here too (the axes' is not)
+      expect(violations(cases, pairNormalBound, earliestPossibleContact).pair, 'triangle pairs whose window along the normals starts after their first CCD contact').toBe(0);
+      const lateNormals = violations(cases, (cs) => pairNormalBound(cs) * 1.01, earliestPossibleContact);
+      expect(lateNormals.pair, 'a pair window along the normals 1% late is caught').toBeGreaterThan(100);
+      expect(violations(cases, (cs) => pairBound(cs) * 1.01, earliestPossibleContact).pair, 'the axes\' window alone is not tight face-on').toBeLessThan(lateNormals.pair);
     });
   }
 });

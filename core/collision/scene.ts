@@ -52,7 +52,7 @@ import { SceneEvaluator } from '../anim';
 import { Rig, computeSkinMatrices, dominantJointPerTriangle, skeletonHops, skinPositions } from '../skeleton';
 import { TriangleBVH } from './bvh';
 import { PartSweepAndPrune, partPairIgnored as isIgnored, settingsCollide as groupsCollide } from './sap';
-import { CCD_REACH, FEATURE_EDGE_EDGE, FEATURE_VERTEX_TRIANGLE, MOTION_BOX, earliestOfFeatures, touchWindowMotion, featurePoint, firstContact, motionBoxInto } from './backtrack';
+import { CCD_REACH, FEATURE_EDGE_EDGE, FEATURE_VERTEX_TRIANGLE, MOTION_BOX, earliestOfFeatures, touchWindowMotion, touchWindowNormals, featurePoint, firstContact, motionBoxInto } from './backtrack';
 import { reduceContacts } from './contacts';
 import { convexFromMesh, convexPolyhedraIntersect, isConvexMesh, updateConvexPlanes, type ConvexPolyhedron } from './convex';
 import { closestPointOnMesh, closestPointOnTriangle, forEachLeafNodePair, forEachLeafPair, pointInParts, verticesInBox } from './query';
@@ -1152,7 +1152,10 @@ export class CollisionScene {
         const lb = earliestTouch(mtA, i * MOTION_STRIDE, mtB, j * MOTION_STRIDE, Qa, Pa, Ia, ta, Qb, Pb, Ib, tb);
         if (!(lb <= 1 && lb <= best)) continue;
         // the tighter key: its window (Infinity when empty: then no feature can touch)
-        const w = touchWindowMotion(mtA, i * MOTION_STRIDE, mtB, j * MOTION_STRIDE);
+        // (and along the two triangles' normals, except in the plain-order reference search, which checks that it cuts nothing)
+        const w = this.plainOrderSearch
+          ? touchWindowMotion(mtA, i * MOTION_STRIDE, mtB, j * MOTION_STRIDE)
+          : touchWindowNormals(mtA, i * MOTION_STRIDE, mtB, j * MOTION_STRIDE, Qa, Pa, Ia, ta, Qb, Pb, Ib, tb);
         if (w > best || w === Infinity) continue;
         // traversal position: (leaf pair, slot in A's leaf, slot in B's leaf), leaves hold at most LEAF_SIZE triangles
         this.pushCandidate(ta, tb, i, j, lb, (q * LEAF_SIZE + (i - sa)) * LEAF_SIZE + (j - sb), w > lb ? w : lb);
