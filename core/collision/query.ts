@@ -174,6 +174,65 @@ export function pointInParts(
   return 2;
 }
 
+/**
+ * `pointInParts` for parts whose trees are refit on demand: `boxes` holds a
+ * box per tree (6 numbers: min xyz, max xyz) known to contain all its
+ * triangles before any refit (e.g. a body part's box from its joints);
+ * `ensure(i)` makes tree i current. A tree is made current and searched only
+ * when the ray meets its box, so parts the ray passes by are never skinned.
+ * The ray's far end lies beyond the union of those boxes (not of the refit
+ * trees' roots); for closed shells the parity, and so the answer, does not
+ * depend on where beyond the surface the ray ends.
+ */
+export function pointInPartsLazy(
+  bvhs: readonly TriangleBVH[], boxes: Float64Array, boxOffsets: ArrayLike<number>, ensure: (i: number) => void,
+  positions: ArrayLike<number>, triShell: Int32Array | null, shellClosed: readonly boolean[], point: ArrayLike<number>, po = 0,
+): number {
+  const px = point[po], py = point[po + 1], pz = point[po + 2];
+  let lx = Infinity, ly = Infinity, lz = Infinity, hx = -Infinity, hy = -Infinity, hz = -Infinity;
+  for (let i = 0; i < bvhs.length; i++) {
+    if (bvhs[i].triangleCount === 0) continue;
+    const o = boxOffsets[i];
+    if (boxes[o] < lx) lx = boxes[o]; if (boxes[o + 1] < ly) ly = boxes[o + 1]; if (boxes[o + 2] < lz) lz = boxes[o + 2];
+    if (boxes[o + 3] > hx) hx = boxes[o + 3]; if (boxes[o + 4] > hy) hy = boxes[o + 4]; if (boxes[o + 5] > hz) hz = boxes[o + 5];
+  }
+  if (!(px >= lx && px <= hx && py >= ly && py <= hy && pz >= lz && pz <= hz)) return 0;
+  if (_shellCounts.length < shellClosed.length) _shellCounts = new Int32Array(shellClosed.length);
+  const ext = Math.max(hx - lx, hy - ly, hz - lz) * 4 + 1;
+  // a box is passed by when the segment misses it widened by this much (far above rounding)
+  const pad = 1e-7 * ext;
+  for (let d = 0; d < DIRS.length / 3; d++) {
+    _seg[0] = px; _seg[1] = py; _seg[2] = pz;
+    _seg[3] = px + DIRS[d * 3] * ext; _seg[4] = py + DIRS[d * 3 + 1] * ext; _seg[5] = pz + DIRS[d * 3 + 2] * ext;
+    const ix = 1 / (_seg[3] - px), iy = 1 / (_seg[4] - py), iz = 1 / (_seg[5] - pz);
+    _shellCounts.fill(0);
+    let r = 0;
+    for (let i = 0; i < bvhs.length; i++) {
+      if (bvhs[i].triangleCount === 0) continue;
+      const o = boxOffsets[i];
+      let t0 = 0, t1 = 1;
+      let a = (boxes[o] - pad - px) * ix, b = (boxes[o + 3] + pad - px) * ix;
+      if (a > b) { const t = a; a = b; b = t; }
+      if (a > t0) t0 = a; if (b < t1) t1 = b;
+      a = (boxes[o + 1] - pad - py) * iy; b = (boxes[o + 4] + pad - py) * iy;
+      if (a > b) { const t = a; a = b; b = t; }
+      if (a > t0) t0 = a; if (b < t1) t1 = b;
+      a = (boxes[o + 2] - pad - pz) * iz; b = (boxes[o + 5] + pad - pz) * iz;
+      if (a > b) { const t = a; a = b; b = t; }
+      if (a > t0) t0 = a; if (b < t1) t1 = b;
+      if (t0 > t1) continue;
+      ensure(i);
+      r = rayCrossings(bvhs[i], positions, triShell, _shellCounts);
+      if (r !== 0) break;
+    }
+    if (r === 2) return 2;
+    if (r === -1) continue;
+    for (let s = 0; s < shellClosed.length; s++) if (shellClosed[s] && (_shellCounts[s] & 1) === 1) return 1;
+    return 0;
+  }
+  return 2;
+}
+
 const _one = new Int32Array(1);
 
 /** Parity along _seg: 1 odd, 0 even, 2 point on the surface, -1 degenerate ray. */

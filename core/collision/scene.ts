@@ -55,7 +55,7 @@ import { PartSweepAndPrune, partPairIgnored as isIgnored, settingsCollide as gro
 import { CCD_REACH, FEATURE_EDGE_EDGE, FEATURE_VERTEX_TRIANGLE, MOTION_BOX, earliestOfFeatures, touchWindowMotion, touchWindowNormals, featurePoint, firstContact, motionBoxInto } from './backtrack';
 import { reduceContacts } from './contacts';
 import { convexFromMesh, convexPolyhedraIntersect, isConvexMesh, updateConvexPlanes, type ConvexPolyhedron } from './convex';
-import { closestPointOnMesh, closestPointOnTriangle, forEachLeafNodePair, forEachLeafPair, pointInParts, verticesInBox } from './query';
+import { closestPointOnMesh, closestPointOnTriangle, forEachLeafNodePair, forEachLeafPair, pointInParts, pointInPartsLazy, verticesInBox } from './query';
 import { closestPointOnTriangleRegion, signedDistance, vertexTriangles, type VertexTriangles } from './signed';
 import { triTriIntersect, triTriOverlap } from './tritri';
 
@@ -125,6 +125,8 @@ export interface CollisionObject {
   shellClosed: boolean[];
   /** The object's part BVHs (together they cover every triangle). */
   partBvhs: TriangleBVH[];
+  /** Offset (part · 6) of each of partBvhs' boxes in the scene's current part boxes (from the joints). */
+  partBoxOffsets: Int32Array;
   /** For a convex closed prop: its polyhedron (planes refreshed per frame), else null. */
   convex: ConvexPolyhedron | null;
   convexStamp: number;
@@ -325,6 +327,7 @@ export class CollisionScene {
       shellsTris.forEach((tris, i) => { for (const t of tris) obj.triShell[t] = i; });
       obj.shellClosed = shellClosed;
       obj.partBvhs = obj.parts.map((p) => this.parts[p].bvh);
+      obj.partBoxOffsets = Int32Array.from(obj.parts, (p) => p * 6);
       obj.closed = shellClosed.every((c) => c);
       obj.orientedOutward = obj.closed && ch.meshes.length === 1 && isOrientedOutward(bind, indices);
       ch.meshes.forEach((m, i) => {
@@ -379,6 +382,7 @@ export class CollisionScene {
       const closed = isClosed(pr.mesh.indices);
       obj.shellClosed = [closed];
       obj.partBvhs = [this.parts[part].bvh];
+      obj.partBoxOffsets = Int32Array.of(part * 6);
       if (closed && isConvexMesh(pr.mesh.positions, pr.mesh.indices, 1e-7 * meshExtent(pr.mesh.positions))) obj.convex = convexFromMesh(obj.positions, obj.indices);
       obj.closed = closed;
       obj.orientedOutward = closed && isOrientedOutward(pos, obj.indices);
@@ -402,7 +406,7 @@ export class CollisionScene {
       prevPositions: new Float64Array(positions.length),
       indices,
       triPart: new Int32Array(indices.length / 3),
-      parts: [], triShell: new Int32Array(indices.length / 3), shellClosed: [], partBvhs: [], convex: null, convexStamp: -1, closed: true, bindPairs: new Set(), parents: null,
+      parts: [], triShell: new Int32Array(indices.length / 3), shellClosed: [], partBvhs: [], partBoxOffsets: new Int32Array(0), convex: null, convexStamp: -1, closed: true, bindPairs: new Set(), parents: null,
       selfCollision: false, adjacentHops: 0, groups: 1, mask: 0xffffffff, enabled: true,
       rig: null, skinMats: [], prevSkinMats: [], meshOffsets: [0], vertexStamp: new Uint32Array(nv),
       vt: vertexTriangles(indices, nv), bindDepth: new Map(), size: boxDiagonal(positions), orientedOutward: false,
@@ -593,6 +597,10 @@ export class CollisionScene {
   }
 
   /** Refits every part of an object (before inside / distance queries against it). */
+  private _rayObj: CollisionObject | null = null;
+  /** Makes part i (of _rayObj's parts) current: the callback of pointInPartsLazy. */
+  private readonly refitPartOfRayObj = (i: number): void => { this.ensureRefit(this._rayObj!.parts[i]); };
+
   private ensureObjectRefit(oi: number): void {
     for (const p of this.objects[oi].parts) this.ensureRefit(p);
   }
@@ -1536,11 +1544,13 @@ export class CollisionScene {
         // within rounding of the surface (or undecidable): the next vertex
       }
     } else {
-      this.ensureObjectRefit(ooi);
+      // only the parts whose box (from the joints) the ray meets are skinned and refit
+      this._rayObj = oo;
       for (let h = c0; h < c1; h++) {
-        const r = pointInParts(oo.partBvhs, oo.positions, oo.triShell, oo.shellClosed, P, verts[q[h]] * 3);
+        const r = pointInPartsLazy(oo.partBvhs, this.curBoxes, oo.partBoxOffsets, this.refitPartOfRayObj, oo.positions, oo.triShell, oo.shellClosed, P, verts[q[h]] * 3);
         if (r !== 2) { inside = r; break; }
       }
+      this._rayObj = null;
     }
     sc.compInside[c] = inside;
   }
