@@ -1871,6 +1871,11 @@ export class CollisionScene {
         this.objectBox(j, ob);
         const q = inner.positions;
         if (q[0] < ob[0] || q[1] < ob[1] || q[2] < ob[2] || q[0] > ob[3] || q[1] > ob[4] || q[2] > ob[5]) continue;
+        // vertex 0 inside outer is necessary too: first by rays that skin and refit only the parts they meet
+        this._rayObj = outer;
+        const in0 = pointInPartsLazy(outer.partBvhs, this.curBoxes, outer.partBoxOffsets, this.refitPartOfRayObj, outer.positions, outer.triShell, outer.shellClosed, q, 0);
+        this._rayObj = null;
+        if (in0 !== 1) continue;
         this.ensureObjectRefit(j);
         if (this.insideDepth(outer, inner.positions, 0) <= 0) continue;
         this.ensureObjectRefit(i);
