@@ -16,6 +16,7 @@
  * interleaved so that load on the machine hits both alike); the rows are
  * the runs of median time.
  */
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import RAPIER from '@dimforge/rapier3d-compat';
@@ -62,6 +63,16 @@ export async function benchScene(): Promise<ImpulseDocument> {
   doc.characters = [place('walker', -1, 0, 'keyframed'), place('swinger', 1, 0, 'keyframed'), place('ragdoll', 0, -1.2, 'dynamic')];
   doc.clips[0].tracks = [...retarget(walk.tracks, 'walker'), ...retarget(swing.tracks, 'swinger'), ...retarget(walk.tracks, 'ragdoll')];
   return doc;
+}
+
+/**
+ * First 16 hex digits of the SHA-256 of a suggestion's tracks, impacts and
+ * trajectory (typed arrays as plain arrays): equal hashes, the same result.
+ * For checking that a speed-up left the bench scene's suggestion unchanged.
+ */
+export function suggestionHash(s: { tracks: unknown; impacts: unknown; trajectory: unknown }): string {
+  const plain = (_k: string, v: unknown) => (ArrayBuffer.isView(v) ? Array.from(v as Float64Array) : v);
+  return createHash('sha256').update(JSON.stringify({ tracks: s.tracks, impacts: s.impacts, trajectory: s.trajectory }, plain)).digest('hex').slice(0, 16);
 }
 
 /** CPU time of this process (user + system), ms: less disturbed than wall time on a busy machine. */
@@ -226,6 +237,7 @@ export async function benchSim(budgetMs = 30_000, runs = RUNS): Promise<BenchRow
       const st = r.s.stats;
       rows.push({ name: `sim:   steps ${st.steps}, sub-steps ${st.subSteps}, impact events ${st.impactEvents}, solves ${st.solves} (islands ${st.islandSolves}, resting answers reused ${st.islandReuses}), CCD queries ${st.ccdQueries}, keys ${st.keys}`, value: r.s.impacts.length, unit: 'impacts' });
       rows.push({ name: `sim:   dynamic bodies asleep at the end (of ${st.bodies}; ours: below 0.02 m/s for 0.3 s)`, value: st.bodiesAsleep, unit: 'bodies' });
+      rows.push({ name: `sim:   suggestion hash ${suggestionHash(r.s)} (SHA-256 of tracks, impacts, trajectory: equal hash, same result)`, value: 0, unit: '' });
       rows.push({ name: `sim:   of which in the impulse solver (core/response), run of the median`, value: st.solverMs, unit: 'ms' });
       rows.push({ name: `sim:   of which outside it (the simulator's own: detection, contacts, integration, keys), run of the median`, value: r.ms - st.solverMs, unit: 'ms' });
       rows.push({ name: `ratio ours / rapier (${label})`, value: r.ms / rapier.ms, unit: '×' });
