@@ -471,3 +471,58 @@ describe('part skinning by influence sets', () => {
     });
   }
 });
+
+describe('BVH chunk boxes of skinned parts', () => {
+  it('seed 9: gathered while skinning (a part whose boxes were read after its last skinning) or computed on demand, they equal the boxes of the chunks\' skinned vertices, at both samples', () => {
+    const r = mulberry32(9);
+    const doc = createEmptyDocument('chunks');
+    const ch = chainCharacter('hero');
+    const m = ch.meshes[0];
+    const ball = icosphereMesh(0.4, 3);
+    for (let v = 0; v < ball.positions.length / 3; v++) ball.positions[v * 3 + 1] = ball.positions[v * 3 + 1] * 2 + 0.75;
+    m.positions = ball.positions;
+    m.indices = ball.indices;
+    m.joints = new Uint16Array(ball.positions.length / 3 * 4);
+    m.weights = new Float32Array(ball.positions.length / 3 * 4);
+    for (let v = 0; v < m.weights.length / 4; v++) {
+      const a = r(), b = r() * (1 - a);
+      m.joints.set([v % 4, (v + 1) % 4, (v + 2) % 4, 0], v * 4);
+      m.weights.set([a, b, 1 - a - b, 0], v * 4);
+    }
+    doc.characters.push(ch);
+    doc.clips = [{ id: 'c', name: 'c', frameRate: 10, startFrame: 0, endFrame: 12, tracks: randomRotationTracks(r, 'hero', 4, [0, 1]) }];
+    doc.activeClip = 'c';
+    const scene = new CollisionScene(doc) as unknown as {
+      pose(t: number, keep: boolean): void; parts: { verts: Uint32Array; bvh: TriangleBVH }[]; objects: { positions: Float64Array; prevPositions: Float64Array }[];
+      ensureSkinned(p: number, previous: boolean): void; chunkBoxes(p: number, previous: boolean): { box: Float64Array; prevBox: Float64Array };
+      chunksOf(p: number): { stamp: number }; frameStamp: number;
+    };
+    let gathered = 0, onDemand = 0, checked = 0;
+    for (let f = 0; f <= 12; f++) {
+      scene.pose(f / 10, f > 0);
+      for (let p = 0; p < scene.parts.length; p++) {
+        // every part skinned; its chunk boxes read on some frames only, so both ways occur
+        scene.ensureSkinned(p, false);
+        if ((p + f) % 3 === 0) continue;
+        for (const previous of f > 0 ? [false, true] : [false]) {
+          if (!previous) { if (scene.chunksOf(p).stamp === scene.frameStamp) gathered++; else onDemand++; }
+          const c = scene.chunkBoxes(p, previous);
+          const P = previous ? scene.objects[0].prevPositions : scene.objects[0].positions, B = previous ? c.prevBox : c.box;
+          const { verts, offsets } = scene.parts[p].bvh.lazyChunks();
+          for (let k = 0; k + 1 < offsets.length; k++) {
+            const want = [Infinity, Infinity, Infinity, -Infinity, -Infinity, -Infinity];
+            for (let q = offsets[k]; q < offsets[k + 1]; q++) for (let a = 0; a < 3; a++) {
+              const x = P[verts[q] + a];
+              if (x < want[a]) want[a] = x; if (x > want[3 + a]) want[3 + a] = x;
+            }
+            for (let a = 0; a < 6; a++) expect(B[k * 6 + a], `frame ${f} part ${p} chunk ${k}${previous ? ' (previous sample)' : ''} coordinate ${a}`).toBe(want[a]);
+            checked++;
+          }
+        }
+      }
+    }
+    expect(gathered, 'chunk boxes gathered while skinning were checked').toBeGreaterThan(10);
+    expect(onDemand, 'chunk boxes computed on demand were checked').toBeGreaterThan(10);
+    expect(checked).toBeGreaterThan(100);
+  });
+});

@@ -507,9 +507,30 @@ export class CollisionScene {
     if (!previous && this._tightStamp.length < this.parts.length) { this._tightStamp = new Int32Array(this.parts.length).fill(-1); this._tight = new Float64Array(this.parts.length * 6); }
     const ch = this.chunksOf(p);
     if (previous && this._prevTightStamp.length < this.parts.length) { this._prevTightStamp = new Int32Array(this.parts.length).fill(-1); this._prevTight = new Float64Array(this.parts.length * 6); }
-    skinProgram(ch.skin, previous ? o.prevSkinMats : o.skinMats, previous ? o.prevPositions : o.positions, previous ? this._prevTight : this._tight, p * 6, ch, previous ? ch.prevBox : ch.box);
-    // the skinned part's box comes with it, and its BVH chunks' boxes
-    if (previous) { this._prevTightStamp[p] = want; ch.prevStamp = want; } else { this._tightStamp[p] = this.frameStamp; ch.stamp = this.frameStamp; }
+    // the skinned part's box comes with it; its BVH chunks' boxes too when
+    // they were read after the part's last skinning (a part whose tree was
+    // refit then likely is again), else only when a refit asks (chunkBoxes)
+    const gather = ch.used;
+    ch.used = false;
+    skinProgram(ch.skin, previous ? o.prevSkinMats : o.skinMats, previous ? o.prevPositions : o.positions, previous ? this._prevTight : this._tight, p * 6, gather ? ch : null, previous ? ch.prevBox : ch.box);
+    if (previous) this._prevTightStamp[p] = want; else this._tightStamp[p] = this.frameStamp;
+    if (gather) { if (previous) ch.prevStamp = want; else ch.stamp = want; }
+  }
+
+  /**
+   * Character part p's BVH chunk boxes at the current (or previous) sample,
+   * from its skinned vertices, once per pose: only parts whose tree is refit
+   * need them (many are skinned only for their box, and rejected by it).
+   */
+  private chunkBoxes(p: number, previous: boolean): ChunkBoxes {
+    this.ensureSkinned(p, previous);
+    const ch = this.chunksOf(p), o = this.objects[this.parts[p].object];
+    const want = previous ? this.frameStamp - 1 : this.frameStamp;
+    ch.used = true;
+    if (previous) {
+      if (ch.prevStamp !== want) { chunkVertexBoxes(ch, o.prevPositions, ch.prevBox); ch.prevStamp = want; }
+    } else if (ch.stamp !== want) { chunkVertexBoxes(ch, o.positions, ch.box); ch.stamp = want; }
+    return ch;
   }
 
   /** Per character part: its BVH chunks per vertex (local index into part.verts) and their boxes, gathered while skinning. */
@@ -529,7 +550,7 @@ export class CollisionScene {
     for (let c = 0; c < nc; c++) for (let s = cvo[c]; s < cvo[c + 1]; s++) list[fill[local[s]]++] = c;
     const o = this.objects[part.object];
     const skin = o.kind === 'character' ? makeSkinProgram(this.doc.characters[o.index].meshes, o.meshOffsets, verts) : makeSkinProgram([], [0], new Uint32Array(0));
-    ch = { off, list, box: new Float64Array(nc * 6), stamp: -1, prevBox: new Float64Array(nc * 6), prevStamp: -1, skin };
+    ch = { off, list, cv, cvo, box: new Float64Array(nc * 6), stamp: -1, prevBox: new Float64Array(nc * 6), prevStamp: -1, used: true, skin };
     this.partChunks[p] = ch;
     return ch;
   }
@@ -565,8 +586,7 @@ export class CollisionScene {
     const o = this.objects[part.object];
     // lazy: chunk boxes now (gathered by the skinning when it ran for this
     // pose), a chunk's inside when a traversal first reaches it
-    const ch = this.partChunks[p];
-    if (o.kind === 'character' && ch !== undefined && ch.stamp === this.frameStamp) part.bvh.refitLazyBoxes(o.positions, ch.box);
+    if (o.kind === 'character') part.bvh.refitLazyBoxes(o.positions, this.chunkBoxes(p, false).box);
     else part.bvh.refitLazy(o.positions, null);
   }
 
@@ -587,8 +607,9 @@ export class CollisionScene {
       this.sweptTreeStamp[p] = this.frameStamp;
       // characters: the chunk roots' boxes are the unions of the chunk boxes
       // gathered by the two skinnings (no second pass over the vertices)
-      const ch = this.partChunks[p];
-      if (o.kind === 'character' && ch !== undefined && ch.stamp === this.frameStamp && ch.prevStamp === this.frameStamp - 1) {
+      if (o.kind === 'character') {
+        const ch = this.chunkBoxes(p, false);
+        this.chunkBoxes(p, true);
         t.lazyChunks();
         t.refitLazyBoxesSwept(o.positions, o.prevPositions, ch.box, ch.prevBox);
       } else t.refitLazy(o.positions, o.prevPositions);
@@ -1930,6 +1951,11 @@ export class CollisionScene {
 interface ChunkBoxes {
   off: Int32Array;
   list: Int32Array;
+  /** Per chunk its vertices (position offsets, vertex · 3; CSR by cvo): the BVH's lazy chunk lists. */
+  cv: Int32Array;
+  cvo: Int32Array;
+  /** Whether the chunk boxes were read (by a refit) since the part's last skinning: the next skinning gathers them. */
+  used: boolean;
   box: Float64Array;
   stamp: number;
   /** The chunks' vertex boxes at the previous sample (pose `prevStamp`): kept from that pose's skinning, or gathered when the previous sample is skinned late. */
@@ -2005,13 +2031,31 @@ function makeSkinProgram(meshes: SkinMeshes, meshOffsets: number[], verts: Uint3
  * Skins a part by its program into outP, with the box of its vertices into
  * box[bo..bo+5] and each BVH chunk's vertex box into chunkBox.
  */
-function skinProgram(sp: SkinProgram, skinMats: Float64Array[], outP: Float64Array, box: Float64Array, bo: number, chunks: ChunkBoxes, cb: Float64Array): void {
+function skinProgram(sp: SkinProgram, skinMats: Float64Array[], outP: Float64Array, box: Float64Array, bo: number, chunks: ChunkBoxes | null, cb: Float64Array): void {
   let lx = Infinity, ly = Infinity, lz = Infinity, hx = -Infinity, hy = -Infinity, hz = -Infinity;
-  const cOff = chunks.off, cList = chunks.list;
-  for (let b = 0; b < cb.length; b += 6) { cb[b] = cb[b + 1] = cb[b + 2] = Infinity; cb[b + 3] = cb[b + 4] = cb[b + 5] = -Infinity; }
   const sets = sp.set, mesh = sp.mesh, first = sp.first, W = sp.w, JO = sp.jo, B = sp.bind, O = sp.out, M = sp.mats, perVertex = sp.perVertex;
   if (!perVertex) for (let c = 0; c < mesh.length; c++) blendInto(M, c * 12, skinMats[mesh[c]], W, JO, first[c], first[c + 1]);
   const n = sets.length;
+  if (chunks === null) {
+    // the part's box only
+    for (let i = 0; i < n; i++) {
+      let m = sets[i] * 12;
+      if (perVertex) { const c = sets[i]; blendInto(M, 0, skinMats[mesh[c]], W, JO, first[c], first[c + 1]); m = 0; }
+      const i3 = i * 3, x = B[i3], y = B[i3 + 1], z = B[i3 + 2], o3 = O[i];
+      const X = M[m] * x + M[m + 3] * y + M[m + 6] * z + M[m + 9];
+      const Y = M[m + 1] * x + M[m + 4] * y + M[m + 7] * z + M[m + 10];
+      const Z = M[m + 2] * x + M[m + 5] * y + M[m + 8] * z + M[m + 11];
+      outP[o3] = X; outP[o3 + 1] = Y; outP[o3 + 2] = Z;
+      if (X < lx) lx = X; if (X > hx) hx = X;
+      if (Y < ly) ly = Y; if (Y > hy) hy = Y;
+      if (Z < lz) lz = Z; if (Z > hz) hz = Z;
+    }
+    box[bo] = lx; box[bo + 1] = ly; box[bo + 2] = lz; box[bo + 3] = hx; box[bo + 4] = hy; box[bo + 5] = hz;
+    return;
+  }
+  // each BVH chunk's vertex box too (each vertex updates the chunks it belongs to)
+  const cOff = chunks.off, cList = chunks.list;
+  for (let b = 0; b < cb.length; b += 6) { cb[b] = cb[b + 1] = cb[b + 2] = Infinity; cb[b + 3] = cb[b + 4] = cb[b + 5] = -Infinity; }
   for (let i = 0; i < n; i++) {
     let m = sets[i] * 12;
     if (perVertex) { const c = sets[i]; blendInto(M, 0, skinMats[mesh[c]], W, JO, first[c], first[c + 1]); m = 0; }
@@ -2034,6 +2078,22 @@ function skinProgram(sp: SkinProgram, skinMats: Float64Array[], outP: Float64Arr
     if (cb[b + 2] < lz) lz = cb[b + 2]; if (cb[b + 5] > hz) hz = cb[b + 5];
   }
   box[bo] = lx; box[bo + 1] = ly; box[bo + 2] = lz; box[bo + 3] = hx; box[bo + 4] = hy; box[bo + 5] = hz;
+}
+
+/** Each BVH chunk's vertex box (min xyz, max xyz, in the order of `lazyChunks`) from positions P, in registers over its vertex list. */
+function chunkVertexBoxes(chunks: ChunkBoxes, P: Float64Array, cb: Float64Array): void {
+  const cv = chunks.cv, cvo = chunks.cvo, nc = cvo.length - 1;
+  for (let c = 0; c < nc; c++) {
+    let ax = Infinity, ay = Infinity, az = Infinity, bx = -Infinity, by = -Infinity, bz = -Infinity;
+    for (let q = cvo[c], qe = cvo[c + 1]; q < qe; q++) {
+      const v = cv[q], X = P[v], Y = P[v + 1], Z = P[v + 2];
+      if (X < ax) ax = X; if (X > bx) bx = X;
+      if (Y < ay) ay = Y; if (Y > by) by = Y;
+      if (Z < az) az = Z; if (Z > bz) bz = Z;
+    }
+    const b = c * 6;
+    cb[b] = ax; cb[b + 1] = ay; cb[b + 2] = az; cb[b + 3] = bx; cb[b + 4] = by; cb[b + 5] = bz;
+  }
 }
 
 /** The blended skin matrix Σ w·S[slot] over weights k0..k1 (summed from 0 in that order, as skinPositions does) into M[mo..mo+11]. */
