@@ -201,9 +201,28 @@ export function pointInPartsLazy(
   const ext = Math.max(hx - lx, hy - ly, hz - lz) * 4 + 1;
   // a box is passed by when the segment misses it widened by this much (far above rounding)
   const pad = 1e-7 * ext;
-  for (let d = 0; d < DIRS.length / 3; d++) {
+  // first the ray (of the directions and their opposites) that leaves the
+  // union of the boxes soonest, ending just beyond it (it meets the fewest
+  // parts: the parity of a closed shell is the same along any ray); then, if
+  // it is degenerate, the usual directions
+  let short = -1, shortLen = Infinity;
+  for (let d = 0; d < (2 * DIRS.length) / 3; d++) {
+    const s = d < DIRS.length / 3 ? 1 : -1, k = (d % (DIRS.length / 3)) * 3;
+    const dx = s * DIRS[k], dy = s * DIRS[k + 1], dz = s * DIRS[k + 2];
+    const ex = (dx > 0 ? hx - px : px - lx) / Math.abs(dx), ey = (dy > 0 ? hy - py : py - ly) / Math.abs(dy), ez = (dz > 0 ? hz - pz : pz - lz) / Math.abs(dz);
+    const e = ex < ey ? (ex < ez ? ex : ez) : ey < ez ? ey : ez;
+    if (e < shortLen) { shortLen = e; short = d; }
+  }
+  for (let d = -1; d < DIRS.length / 3; d++) {
     _seg[0] = px; _seg[1] = py; _seg[2] = pz;
-    _seg[3] = px + DIRS[d * 3] * ext; _seg[4] = py + DIRS[d * 3 + 1] * ext; _seg[5] = pz + DIRS[d * 3 + 2] * ext;
+    if (d < 0) {
+      const s = short < DIRS.length / 3 ? 1 : -1, k = (short % (DIRS.length / 3)) * 3;
+      // beyond the exit by a margin far above rounding (the boxes are padded too)
+      const len = shortLen * 1.01 + 1e-3 * ext;
+      _seg[3] = px + s * DIRS[k] * len; _seg[4] = py + s * DIRS[k + 1] * len; _seg[5] = pz + s * DIRS[k + 2] * len;
+    } else {
+      _seg[3] = px + DIRS[d * 3] * ext; _seg[4] = py + DIRS[d * 3 + 1] * ext; _seg[5] = pz + DIRS[d * 3 + 2] * ext;
+    }
     const ix = 1 / (_seg[3] - px), iy = 1 / (_seg[4] - py), iz = 1 / (_seg[5] - pz);
     _shellCounts.fill(0);
     let r = 0;
