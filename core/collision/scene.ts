@@ -2357,10 +2357,7 @@ function partBoxFromJoints(part: PartInfo, skinMats: Float64Array[], out: Float6
 }
 
 /** Linear blend skinning of the listed merged vertices (the arithmetic of skeleton's skinPositions, so results are bit-identical). */
-function skinVertices(meshes: SkinMeshes, meshOffsets: number[], skinMats: Float64Array[], verts: Uint32Array, out: Float64Array, box: Float64Array | null = null, bo = 0, chunks: ChunkBoxes | null = null, chunkBox: Float64Array | null = chunks === null ? null : chunks.box): void {
-  let lx = Infinity, ly = Infinity, lz = Infinity, hx = -Infinity, hy = -Infinity, hz = -Infinity;
-  const cOff = chunks === null ? null : chunks.off, cList = chunks === null ? null : chunks.list, cb = chunkBox;
-  if (cb !== null) for (let b = 0; b < cb.length; b += 6) { cb[b] = cb[b + 1] = cb[b + 2] = Infinity; cb[b + 3] = cb[b + 4] = cb[b + 5] = -Infinity; }
+function skinVertices(meshes: SkinMeshes, meshOffsets: number[], skinMats: Float64Array[], verts: Uint32Array, out: Float64Array): void {
   // verts are sorted: one run per mesh, the mesh's arrays hoisted out of the loop
   let i = 0;
   const n = verts.length;
@@ -2389,20 +2386,8 @@ function skinVertices(meshes: SkinMeshes, meshOffsets: number[], skinMats: Float
       const v3 = v * 3, x = P[v3], y = P[v3 + 1], z = P[v3 + 2], o3 = vv * 3;
       const X = m0 * x + m4 * y + m8 * z + m12, Y = m1 * x + m5 * y + m9 * z + m13, Z = m2 * x + m6 * y + m10 * z + m14;
       out[o3] = X; out[o3 + 1] = Y; out[o3 + 2] = Z;
-      if (X < lx) lx = X; if (X > hx) hx = X;
-      if (Y < ly) ly = Y; if (Y > hy) hy = Y;
-      if (Z < lz) lz = Z; if (Z > hz) hz = Z;
-      if (cOff !== null) {
-        for (let q = cOff[i], qe = cOff[i + 1]; q < qe; q++) {
-          const b = cList![q] * 6;
-          if (X < cb![b]) cb![b] = X; if (X > cb![b + 3]) cb![b + 3] = X;
-          if (Y < cb![b + 1]) cb![b + 1] = Y; if (Y > cb![b + 4]) cb![b + 4] = Y;
-          if (Z < cb![b + 2]) cb![b + 2] = Z; if (Z > cb![b + 5]) cb![b + 5] = Z;
-        }
-      }
     }
   }
-  if (box !== null) { box[bo] = lx; box[bo + 1] = ly; box[bo + 2] = lz; box[bo + 3] = hx; box[bo + 4] = hy; box[bo + 5] = hz; }
 }
 
 function boxDiagonal(P: ArrayLike<number>): number {
