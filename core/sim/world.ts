@@ -65,11 +65,12 @@
  * and on meshes. Position corrections are energy-neutral or remove
  * penetration only: the joint anchors are pulled together by mass-weighted
  * translations (the pair's centre of mass stays put) scaled down where a part
- * would go into the ground or through a closed keyframed prop face, the
+ * would go into the ground or through a face of a closed keyframed mesh
+ * (props, and the skinned meshes of keyframed characters), the
  * limit turns scaled down where a part would go through such a face, and
  * after the step only the penetrating parts are moved out of the ground (a
  * position impulse at the deepest vertex), never the whole ragdoll; a body
- * with a vertex inside a closed keyframed prop mesh is moved out of it the
+ * with a vertex inside such a keyframed mesh is moved out of it the
  * same way (pushOutOfMeshes: positions only). Joint friction (relative angular velocity decaying at
  * ragdoll.jointDampingPerSec) takes out the free spins of limbs between two
  * ball joints, so the ragdoll comes to rest and sleeps.
@@ -280,6 +281,12 @@ interface Collider {
   box: Float64Array;
   /** Closed, consistently wound mesh (back-face culling applies). */
   closed: boolean;
+  /**
+   * Closed and wound outward (props: as `closed`; character meshes: in the
+   * bind pose, outwardMesh): its faces are one-sided limits of the ragdoll
+   * position corrections and of the push-out.
+   */
+  outward: boolean;
   /** Keyframed: moves during the current step. */
   moving: boolean;
   /** Dynamic: box of `local` (principal frame, about the centre of mass). */
@@ -376,8 +383,10 @@ export class SimWorld {
 
   private readonly colliders: Collider[] = [];
   private readonly dynCount: number;
-  /** Some keyframed prop has a closed mesh (the one-sided limits and the push-out look at those). */
-  private readonly closedProps: boolean;
+  /** Some keyframed prop or character has a closed, outward-wound mesh (the one-sided limits and the push-out look at those). */
+  private readonly meshLimits: boolean;
+  /** Within afterStep: the keyframed end-of-step positions are in K0 (characters; props in K1 as well). */
+  private swapped = false;
   private readonly P0: Float64Array;
   private readonly P1: Float64Array;
   /** Scratch per vertex: sides of a box its swept interval lies outside of (sideMasks). */
@@ -669,6 +678,7 @@ export class SimWorld {
           characterTopology.set(mesh, topo);
         }
         const C = this.makeCollider(KIND_CHARACTER, -1, ci, mi, ch.id, ch.name, '', -1, vOff, new Float64Array(0), mesh.indices, null, 0.3, 0.5, ch.collision.groups, ch.collision.mask, topo);
+        C.outward = outwardMesh(mesh);
         C.jointGroups = topo.groups.map((g) => ({ ...g, box: new Float64Array(6), jbox0: new Float64Array(6), jbox1: new Float64Array(6), stamp: -1 }));
         C.whole = { ...topo.whole, box: new Float64Array(6), jbox0: new Float64Array(6), jbox1: new Float64Array(6) };
         this.colliders.push(C);
@@ -676,7 +686,7 @@ export class SimWorld {
         vOff += mesh.positions.length / 3;
       }
     }
-    this.closedProps = this.colliders.some((C) => C.kind === KIND_PROP && C.closed);
+    this.meshLimits = this.colliders.some((C) => C.kind !== KIND_DYNAMIC && C.outward);
     this.P0 = new Float64Array(3 * vOff);
     this.P1 = new Float64Array(3 * vOff);
     this.vMask = new Uint8Array(vOff);
@@ -830,6 +840,7 @@ export class SimWorld {
       triBox: new Float64Array(6 * ntri), edgeBox: new Float64Array(3 * edges.length), restitution,
       triStamp: new Int32Array(ntri).fill(-1), edgeStamp: new Int32Array(edges.length / 2).fill(-1), friction, groups, mask, box: new Float64Array(6),
       closed: kind !== KIND_CHARACTER && isClosedTriangles(tris) && signedVolume(local, tris) > 0,
+      outward: kind !== KIND_CHARACTER && isClosedTriangles(tris) && signedVolume(local, tris) > 0,
       moving: true,
       lbox: localBox(local),
       jointGroups: [],
@@ -1181,7 +1192,9 @@ export class SimWorld {
     active.fill(1);
     this.timeSec = this.startTimeSec + (this.stats.steps + 1) * h;
     this.swapKeyframed();
+    this.swapped = true;
     this.afterStep(h);
+    this.swapped = false;
     this.stats.steps++;
   }
 
@@ -1305,7 +1318,7 @@ export class SimWorld {
    * and twist limits restored first by rotating the two bodies about the
    * joint point (the anchors stay together), split by their inverse inertia
    * about the rotation axis, both turns scaled so that no part vertex near a
-   * closed keyframed prop face crosses it (turnScale). Momenta are kept.
+   * closed keyframed mesh face crosses it (turnScale). Momenta are kept.
    */
   private correctJoints(st: Float64Array, limits: boolean): void {
     const J = this.joints;
@@ -1395,9 +1408,10 @@ export class SimWorld {
   private _clearPass = 0;
 
   /**
-   * Keyframed prop meshes as one-sided limits of the joint anchor corrections
-   * (like the ground): per active ragdoll part, the planes of the closed
-   * keyframed prop faces (end-of-step pose) that one of its vertices lies
+   * Keyframed meshes as one-sided limits of the joint anchor corrections
+   * (like the ground): per active ragdoll part, the planes of the limiting
+   * faces (gatherLimitFaces: closed keyframed props, and the skinned parts of
+   * closed keyframed character meshes; end-of-step pose) that one of its vertices lies
    * near (within MESH_BAND in front, MESH_BAND_IN behind, its projection on
    * the face inside the triangle), with that vertex's signed distance.
    * meshOff accumulates the part's translations since, so a limit's distance
@@ -1418,10 +1432,7 @@ export class SimWorld {
     this.meshConsStart.fill(0);
     this.meshConsEnd.fill(0);
     this.meshOff.fill(0);
-    let props = false;
-    for (let c = n; c < this.colliders.length; c++) if (this.colliders[c].kind === KIND_PROP && this.colliders[c].closed) props = true;
-    if (!props) return;
-    const K = this.K1;
+    if (!this.meshLimits) return;
     const band = MESH_BAND, bandIn = MESH_BAND_IN;
     let m = 0;
     for (const j of this.joints) {
@@ -1434,19 +1445,18 @@ export class SimWorld {
         const s = STATE_STRIDE * i;
         const cx = st[s], cy = st[s + 1], cz = st[s + 2], r = this.bodySize[i] + band;
         const qx = st[s + 3], qy = st[s + 4], qz = st[s + 5], qw = st[s + 6];
-        for (let c = n; c < this.colliders.length; c++) {
-          const C = this.colliders[c];
-          if (C.kind !== KIND_PROP || !C.closed || !this.mayCollide(i, c)) continue;
-          const T = C.tris, o = C.vOff;
-          for (let t = 0; t < T.length; t += 3) {
-            const ia = 3 * (o + T[t]), ib = 3 * (o + T[t + 1]), ic = 3 * (o + T[t + 2]);
-            const ax = K[ia], ay = K[ia + 1], az = K[ia + 2];
-            const bx = K[ib], by = K[ib + 1], bz = K[ib + 2];
-            const qcx = K[ic], qcy = K[ic + 1], qcz = K[ic + 2];
-            // sphere of the part against the triangle's box
-            if (cx + r < Math.min(ax, bx, qcx) || cx - r > Math.max(ax, bx, qcx)) continue;
-            if (cy + r < Math.min(ay, by, qcy) || cy - r > Math.max(ay, by, qcy)) continue;
-            if (cz + r < Math.min(az, bz, qcz) || cz - r > Math.max(az, bz, qcz)) continue;
+        const nf = this.gatherLimitFaces(i, cx, cy, cz, r), LF = this._lf;
+        if (nf > 0) {
+          this.placeTurnVerts(st, i);
+          this.placeChunks(st, i);
+        }
+        const W = this._turnVerts, CW = this._chunkW, CS = A.chunkStart, CV = A.chunkVerts, nch = CS.length - 1;
+        for (let f = 0; f < nf; f++) {
+          {
+            const fo = 10 * f;
+            const ax = LF[fo], ay = LF[fo + 1], az = LF[fo + 2];
+            const bx = LF[fo + 3], by = LF[fo + 4], bz = LF[fo + 5];
+            const qcx = LF[fo + 6], qcy = LF[fo + 7], qcz = LF[fo + 8];
             const e1x = bx - ax, e1y = by - ay, e1z = bz - az, e2x = qcx - ax, e2y = qcy - ay, e2z = qcz - az;
             let nx = e1y * e2z - e1z * e2y, ny = e1z * e2x - e1x * e2z, nz = e1x * e2y - e1y * e2x;
             const nl = Math.hypot(nx, ny, nz);
@@ -1456,13 +1466,17 @@ export class SimWorld {
             nz /= nl;
             const sc = nx * (cx - ax) + ny * (cy - ay) + nz * (cz - az);
             if (sc > r || sc < -r) continue;
-            const L = A.local;
-            for (let v = 0; v < A.nv; v++) {
-              const vx = L[3 * v], vy = L[3 * v + 1], vz = L[3 * v + 2];
-              const tx = 2 * (qy * vz - qz * vy), ty = 2 * (qz * vx - qx * vz), tz = 2 * (qx * vy - qy * vx);
-              const px = cx + vx + qw * tx + qy * tz - qz * ty;
-              const py = cy + vy + qw * ty + qz * tx - qx * tz;
-              const pz = cz + vz + qw * tz + qx * ty - qy * tx;
+            // a vertex within the band whose projection is inside the triangle lies in the triangle's box grown by the band
+            const bx0 = Math.min(ax, bx, qcx) - band, bx1 = Math.max(ax, bx, qcx) + band;
+            const by0 = Math.min(ay, by, qcy) - band, by1 = Math.max(ay, by, qcy) + band;
+            const bz0 = Math.min(az, bz, qcz) - band, bz1 = Math.max(az, bz, qcz) + band;
+            for (let ch = 0; ch < nch; ch++) {
+              const sx = CW[4 * ch], sy = CW[4 * ch + 1], sz = CW[4 * ch + 2], sr = CW[4 * ch + 3];
+              if (sx + sr < bx0 || sx - sr > bx1 || sy + sr < by0 || sy - sr > by1 || sz + sr < bz0 || sz - sr > bz1) continue;
+              for (let n = CS[ch]; n < CS[ch + 1]; n++) {
+              const v = CV[n];
+              const px = W[3 * v], py = W[3 * v + 1], pz = W[3 * v + 2];
+              if (px < bx0 || px > bx1 || py < by0 || py > by1 || pz < bz0 || pz > bz1) continue;
               const d = nx * (px - ax) + ny * (py - ay) + nz * (pz - az);
               if (d > band || d < -bandIn) continue;
               const ux = px - d * nx, uy = py - d * ny, uz = pz - d * nz;
@@ -1476,6 +1490,7 @@ export class SimWorld {
               M[4 * m + 2] = nz;
               M[4 * m + 3] = d;
               m++;
+              }
             }
           }
         }
@@ -1483,6 +1498,70 @@ export class SimWorld {
       }
     }
   }
+
+  /**
+   * The faces that limit dynamic body i's position corrections whose boxes
+   * reach the sphere (c, r), into _lf (10 numbers each: the three corners,
+   * the collider): the faces of closed keyframed prop meshes (end-of-step
+   * pose) and those of closed, outward-wound keyframed character meshes in
+   * the body parts skinned for this step (the detection skins the parts a
+   * dynamic body's box reaches; their end-of-step positions are in K1, in K0
+   * after the step's swap). Pairs that may not collide (masks, ignore rules)
+   * are left out. Returns the count.
+   */
+  private gatherLimitFaces(i: number, cx: number, cy: number, cz: number, r: number): number {
+    let nf = 0;
+    const A = this.colliders[i], ja = A.parts[0].joint;
+    for (let c = this.dynCount; c < this.colliders.length; c++) {
+      const M = this.colliders[c];
+      if (!M.outward || !this.mayCollide(i, c)) continue;
+      const character = M.kind === KIND_CHARACTER;
+      const K = character && this.swapped ? this.K0 : this.K1, S = this.swapped ? this.kStamp0 : this.kStamp1, ti = this.kfTimeIndex;
+      const T = M.tris, o = M.vOff;
+      const np = character ? M.activeParts.length : 1;
+      for (let q = 0; q < np; q++) {
+        let list: Uint32Array | null = null;
+        if (character) {
+          const p = M.activeParts[q];
+          if (!this.partActive(M, p)) continue;
+          // the part's box (swept over the last sub-step, so holding its end-of-step pose) against the sphere's
+          const pb = p.box;
+          if (cx + r < pb[0] || cx - r > pb[3] || cy + r < pb[1] || cy - r > pb[4] || cz + r < pb[2] || cz - r > pb[5]) continue;
+          if (this.ignore.length && this.ignoredParts(A, ja, M, p.joint)) continue;
+          list = p.tris;
+        }
+        const nt = list ? list.length : T.length / 3;
+        for (let k = 0; k < nt; k++) {
+          const t = 3 * (list ? list[k] : k);
+          const va = o + T[t], vb = o + T[t + 1], vc = o + T[t + 2];
+          if (character && (S[va] !== ti || S[vb] !== ti || S[vc] !== ti)) continue;
+          const ia = 3 * va, ib = 3 * vb, ic = 3 * vc;
+          const ax = K[ia], ay = K[ia + 1], az = K[ia + 2];
+          const bx = K[ib], by = K[ib + 1], bz = K[ib + 2];
+          const ex = K[ic], ey = K[ic + 1], ez = K[ic + 2];
+          // sphere against the triangle's box
+          if (cx + r < Math.min(ax, bx, ex) || cx - r > Math.max(ax, bx, ex)) continue;
+          if (cy + r < Math.min(ay, by, ey) || cy - r > Math.max(ay, by, ey)) continue;
+          if (cz + r < Math.min(az, bz, ez) || cz - r > Math.max(az, bz, ez)) continue;
+          this._lf = grown(this._lf, 10 * (nf + 1));
+          const F = this._lf, fo = 10 * nf++;
+          F[fo] = ax;
+          F[fo + 1] = ay;
+          F[fo + 2] = az;
+          F[fo + 3] = bx;
+          F[fo + 4] = by;
+          F[fo + 5] = bz;
+          F[fo + 6] = ex;
+          F[fo + 7] = ey;
+          F[fo + 8] = ez;
+          F[fo + 9] = c;
+        }
+      }
+    }
+    return nf;
+  }
+
+  private _lf = new Float64Array(640);
 
   /** Largest fraction (≤ 1) of translation (dx, dy, dz) of body i keeping its vertices near keyframed meshes from crossing their faces. */
   private meshScale(i: number, dx: number, dy: number, dz: number): number {
@@ -1629,7 +1708,7 @@ export class SimWorld {
           const ia = awakeA ? this.invInertiaAbout(st, j.bodyA, nx, ny, nz) : 0, ib = awakeB ? this.invInertiaAbout(st, j.bodyB, nx, ny, nz) : 0;
           const excess = angle - j.coneLimitRad;
           const thB = (excess * ib) / (ia + ib), thA = (-excess * ia) / (ia + ib);
-          // closed keyframed prop meshes are one-sided limits, as for the anchors: both turns scaled
+          // closed keyframed meshes are one-sided limits, as for the anchors: both turns scaled
           // together until a part vertex near a face would cross it
           const f = Math.min(this.turnScale(st, j.bodyB, px, py, pz, nx, ny, nz, thB), this.turnScale(st, j.bodyA, px, py, pz, nx, ny, nz, thA));
           if (f > 0) {
@@ -1661,7 +1740,7 @@ export class SimWorld {
   }
 
   /**
-   * Takes dynamic body i out of the closed keyframed prop meshes (end-of-step
+   * Takes dynamic body i out of the closed keyframed meshes (end-of-step
    * pose) it has a vertex in, by position only, as the ground projection
    * does: a vertex is inside when the nearest point of the mesh is inside a
    * face it lies behind (by at most PUSH_BAND); the deepest one is moved out
@@ -1703,7 +1782,7 @@ export class SimWorld {
   }
 
   /**
-   * The deepest vertex of dynamic body i inside a closed keyframed prop mesh
+   * The deepest vertex of dynamic body i inside a closed keyframed mesh
    * (see pushOutOfMeshes) into _push (depth, face normal, vertex position);
    * whether there is one.
    */
@@ -1711,17 +1790,16 @@ export class SimWorld {
     const C = this.colliders[i], s = STATE_STRIDE * i;
     const cx = st[s], cy = st[s + 1], cz = st[s + 2];
     const qx = st[s + 3], qy = st[s + 4], qz = st[s + 5], qw = st[s + 6];
-    const L = C.local, K = this.K1, rad = this.bodySize[i] + 1e-9;
+    const L = C.local, rad = this.bodySize[i] + 1e-9;
     let best = 0, placed = false;
-    for (let c = this.dynCount; c < this.colliders.length; c++) {
-      const M = this.colliders[c];
-      if (M.kind !== KIND_PROP || !M.closed || !this.mayCollide(i, c)) continue;
-      const T = M.tris, o = M.vOff;
-      for (let t = 0; t < T.length; t += 3) {
-        const ia = 3 * (o + T[t]), ib = 3 * (o + T[t + 1]), ic = 3 * (o + T[t + 2]);
-        const ax = K[ia], ay = K[ia + 1], az = K[ia + 2];
-        const bx = K[ib], by = K[ib + 1], bz = K[ib + 2];
-        const ex = K[ic], ey = K[ic + 1], ez = K[ic + 2];
+    // the faces near the body, and those a face nearer to one of its vertices (≤ PUSH_BAND away) may be
+    const nf = this.gatherLimitFaces(i, cx, cy, cz, rad + PUSH_BAND), LF = this._lf;
+    for (let fi = 0; fi < nf; fi++) {
+      {
+        const fo = 10 * fi;
+        const ax = LF[fo], ay = LF[fo + 1], az = LF[fo + 2];
+        const bx = LF[fo + 3], by = LF[fo + 4], bz = LF[fo + 5];
+        const ex = LF[fo + 6], ey = LF[fo + 7], ez = LF[fo + 8];
         if (cx + rad < Math.min(ax, bx, ex) || cx - rad > Math.max(ax, bx, ex)) continue;
         if (cy + rad < Math.min(ay, by, ey) || cy - rad > Math.max(ay, by, ey)) continue;
         if (cz + rad < Math.min(az, bz, ez) || cz - rad > Math.max(az, bz, ez)) continue;
@@ -1736,19 +1814,15 @@ export class SimWorld {
         if (sc > rad || sc < -rad - PUSH_BAND) continue;
         if (!placed) {
           placed = true;
-          this._turnVerts = grown(this._turnVerts, 3 * C.nv);
-          const W = this._turnVerts;
-          for (let v = 0; v < C.nv; v++) {
-            const lx = L[3 * v], ly = L[3 * v + 1], lz = L[3 * v + 2];
-            const tx = 2 * (qy * lz - qz * ly), ty = 2 * (qz * lx - qx * lz), tz = 2 * (qx * ly - qy * lx);
-            W[3 * v] = cx + lx + qw * tx + qy * tz - qz * ty;
-            W[3 * v + 1] = cy + ly + qw * ty + qz * tx - qx * tz;
-            W[3 * v + 2] = cz + lz + qw * tz + qx * ty - qy * tx;
-          }
+          this.placeTurnVerts(st, i);
         }
         const W = this._turnVerts;
+        const gx0 = Math.min(ax, bx, ex) - PUSH_BAND, gx1 = Math.max(ax, bx, ex) + PUSH_BAND;
+        const gy0 = Math.min(ay, by, ey) - PUSH_BAND, gy1 = Math.max(ay, by, ey) + PUSH_BAND;
+        const gz0 = Math.min(az, bz, ez) - PUSH_BAND, gz1 = Math.max(az, bz, ez) + PUSH_BAND;
         for (let v = 0; v < C.nv; v++) {
           const wx = W[3 * v], wy = W[3 * v + 1], wz = W[3 * v + 2];
+          if (wx < gx0 || wx > gx1 || wy < gy0 || wy > gy1 || wz < gz0 || wz > gz1) continue;
           const d = mx * (wx - ax) + my * (wy - ay) + mz * (wz - az);
           if (d >= 0 || d < -PUSH_BAND || -d <= best) continue;
           const ux = wx - d * mx, uy = wy - d * my, uz = wz - d * mz;
@@ -1757,7 +1831,7 @@ export class SimWorld {
           if (!inTri(ux, uy, uz, ex, ey, ez, ax, ay, az, mx, my, mz)) continue;
           // the face must be the nearest part of the mesh (else the vertex may be outside, or
           // nearer another face, through which it is taken out when that face comes)
-          if (this.nearerFace(M, t, wx, wy, wz, d * d)) continue;
+          if (this.nearerFace(nf, fi, wx, wy, wz, d * d)) continue;
           best = -d;
           _push[0] = best;
           _push[1] = mx;
@@ -1772,30 +1846,26 @@ export class SimWorld {
     return best > 0;
   }
 
-  /** Whether a triangle of keyframed collider M other than the one at t (tris offset) is nearer to p than √d2. */
-  private nearerFace(M: Collider, skip: number, px: number, py: number, pz: number, d2: number): boolean {
-    const T = M.tris, o = M.vOff, K = this.K1, X = _tri12, r = Math.sqrt(d2);
+  /** Whether a face of the gathered limit faces (_lf, nf of them) of the same collider as face `skip` is nearer to p than √d2. */
+  private nearerFace(nf: number, skip: number, px: number, py: number, pz: number, d2: number): boolean {
+    const F = this._lf, X = _tri12, r = Math.sqrt(d2), mc = F[10 * skip + 9];
     X[0] = px;
     X[1] = py;
     X[2] = pz;
-    for (let t = 0; t < T.length; t += 3) {
-      if (t === skip) continue;
-      const ia = 3 * (o + T[t]), ib = 3 * (o + T[t + 1]), ic = 3 * (o + T[t + 2]);
-      if (px + r < Math.min(K[ia], K[ib], K[ic]) || px - r > Math.max(K[ia], K[ib], K[ic])) continue;
-      if (py + r < Math.min(K[ia + 1], K[ib + 1], K[ic + 1]) || py - r > Math.max(K[ia + 1], K[ib + 1], K[ic + 1])) continue;
-      if (pz + r < Math.min(K[ia + 2], K[ib + 2], K[ic + 2]) || pz - r > Math.max(K[ia + 2], K[ib + 2], K[ic + 2])) continue;
-      for (let c = 0; c < 3; c++) {
-        X[3 + c] = K[ia + c];
-        X[6 + c] = K[ib + c];
-        X[9 + c] = K[ic + c];
-      }
+    for (let f = 0; f < nf; f++) {
+      const fo = 10 * f;
+      if (f === skip || F[fo + 9] !== mc) continue;
+      if (px + r < Math.min(F[fo], F[fo + 3], F[fo + 6]) || px - r > Math.max(F[fo], F[fo + 3], F[fo + 6])) continue;
+      if (py + r < Math.min(F[fo + 1], F[fo + 4], F[fo + 7]) || py - r > Math.max(F[fo + 1], F[fo + 4], F[fo + 7])) continue;
+      if (pz + r < Math.min(F[fo + 2], F[fo + 5], F[fo + 8]) || pz - r > Math.max(F[fo + 2], F[fo + 5], F[fo + 8])) continue;
+      for (let c = 0; c < 9; c++) X[3 + c] = F[fo + c];
       if (pointTriangleDistanceSq(X, 0, 3, 6, 9) < d2 * (1 - 1e-9)) return true;
     }
     return false;
   }
 
   /**
-   * Closed keyframed prop meshes as one-sided limits of a limit correction's
+   * Closed keyframed meshes (gatherLimitFaces) as one-sided limits of a limit correction's
    * turn (as of the anchor corrections' translations): the largest fraction
    * (≤ 1) of a turn of body i by angleRad about the world axis (unit n)
    * through p that takes none of its vertices near a face across it (to
@@ -1815,7 +1885,7 @@ export class SimWorld {
    * within the resting slop were let through).
    */
   private turnScale(st: Float64Array, i: number, px: number, py: number, pz: number, nx: number, ny: number, nz: number, angleRad: number): number {
-    if (angleRad === 0 || !this.closedProps) return 1;
+    if (angleRad === 0 || !this.meshLimits) return 1;
     const C = this.colliders[i];
     if (!C.groups) return 1;
     const s = STATE_STRIDE * i;
@@ -1824,21 +1894,15 @@ export class SimWorld {
     const reach = Math.abs(angleRad) * (Math.hypot(cx - px, cy - py, cz - pz) + this.bodySize[i]) * (1 + 1e-9) + 1e-12;
     const L = C.local;
     let f = 1;
-    const n = this.dynCount, K = this.K1, bandIn = MESH_BAND_IN, rad = this.bodySize[i] + reach;
+    const bandIn = MESH_BAND_IN, rad = this.bodySize[i] + reach, grow = reach > bandIn ? reach : bandIn;
     let placed = false;
-    for (let c = n; c < this.colliders.length; c++) {
-      const M = this.colliders[c];
-      if (M.kind !== KIND_PROP || !M.closed || !this.mayCollide(i, c)) continue;
-      const T = M.tris, o = M.vOff;
-      for (let t = 0; t < T.length; t += 3) {
-        const ia = 3 * (o + T[t]), ib = 3 * (o + T[t + 1]), ic = 3 * (o + T[t + 2]);
-        const ax = K[ia], ay = K[ia + 1], az = K[ia + 2];
-        const bx = K[ib], by = K[ib + 1], bz = K[ib + 2];
-        const ex = K[ic], ey = K[ic + 1], ez = K[ic + 2];
-        // sphere of the part's reach against the triangle's box
-        if (cx + rad < Math.min(ax, bx, ex) || cx - rad > Math.max(ax, bx, ex)) continue;
-        if (cy + rad < Math.min(ay, by, ey) || cy - rad > Math.max(ay, by, ey)) continue;
-        if (cz + rad < Math.min(az, bz, ez) || cz - rad > Math.max(az, bz, ez)) continue;
+    const nf = this.gatherLimitFaces(i, cx, cy, cz, rad), LF = this._lf;
+    for (let fi = 0; fi < nf; fi++) {
+      {
+        const fo = 10 * fi;
+        const ax = LF[fo], ay = LF[fo + 1], az = LF[fo + 2];
+        const bx = LF[fo + 3], by = LF[fo + 4], bz = LF[fo + 5];
+        const ex = LF[fo + 6], ey = LF[fo + 7], ez = LF[fo + 8];
         const e1x = bx - ax, e1y = by - ay, e1z = bz - az, e2x = ex - ax, e2y = ey - ay, e2z = ez - az;
         let mx = e1y * e2z - e1z * e2y, my = e1z * e2x - e1x * e2z, mz = e1x * e2y - e1y * e2x;
         const ml = Math.hypot(mx, my, mz);
@@ -1850,19 +1914,15 @@ export class SimWorld {
         if (sc > rad || sc < -rad) continue;
         if (!placed) {
           placed = true;
-          this._turnVerts = grown(this._turnVerts, 3 * C.nv);
-          const W = this._turnVerts;
-          for (let v = 0; v < C.nv; v++) {
-            const lx = L[3 * v], ly = L[3 * v + 1], lz = L[3 * v + 2];
-            const tx = 2 * (qy * lz - qz * ly), ty = 2 * (qz * lx - qx * lz), tz = 2 * (qx * ly - qy * lx);
-            W[3 * v] = cx + lx + qw * tx + qy * tz - qz * ty;
-            W[3 * v + 1] = cy + ly + qw * ty + qz * tx - qx * tz;
-            W[3 * v + 2] = cz + lz + qw * tz + qx * ty - qy * tx;
-          }
+          this.placeTurnVerts(st, i);
         }
         const W = this._turnVerts;
+        const gx0 = Math.min(ax, bx, ex) - grow, gx1 = Math.max(ax, bx, ex) + grow;
+        const gy0 = Math.min(ay, by, ey) - grow, gy1 = Math.max(ay, by, ey) + grow;
+        const gz0 = Math.min(az, bz, ez) - grow, gz1 = Math.max(az, bz, ez) + grow;
         for (let v = 0; v < C.nv; v++) {
           const wx = W[3 * v], wy = W[3 * v + 1], wz = W[3 * v + 2];
+          if (wx < gx0 || wx > gx1 || wy < gy0 || wy > gy1 || wz < gz0 || wz > gz1) continue;
           const d = mx * (wx - ax) + my * (wy - ay) + mz * (wz - az);
           if (d >= reach || d < -bandIn) continue;
           const ux = wx - d * mx, uy = wy - d * my, uz = wz - d * mz;
@@ -1883,6 +1943,38 @@ export class SimWorld {
   }
 
   private _turnVerts = new Float64Array(64);
+
+  private _chunkW = new Float64Array(64);
+
+  /** World centres and radii of dynamic body i's vertex chunks (chunkSphere) in state st into _chunkW. */
+  private placeChunks(st: Float64Array, i: number): void {
+    const C = this.colliders[i], S = C.chunkSphere, nch = C.chunkStart.length - 1, s = STATE_STRIDE * i;
+    this._chunkW = grown(this._chunkW, 4 * nch);
+    const CW = this._chunkW;
+    for (let k = 0; k < nch; k++) {
+      rotate(_e, 0, st, s + 3, S[4 * k], S[4 * k + 1], S[4 * k + 2]);
+      CW[4 * k] = st[s] + _e[0];
+      CW[4 * k + 1] = st[s + 1] + _e[1];
+      CW[4 * k + 2] = st[s + 2] + _e[2];
+      // padded for the rounding of the rotated vertices (as chunkSphere itself)
+      CW[4 * k + 3] = S[4 * k + 3] * (1 + 1e-9) + 1e-9;
+    }
+  }
+
+  /** World positions of dynamic body i's vertices in state st into _turnVerts. */
+  private placeTurnVerts(st: Float64Array, i: number): void {
+    const C = this.colliders[i], L = C.local, s = STATE_STRIDE * i;
+    const cx = st[s], cy = st[s + 1], cz = st[s + 2], qx = st[s + 3], qy = st[s + 4], qz = st[s + 5], qw = st[s + 6];
+    this._turnVerts = grown(this._turnVerts, 3 * C.nv);
+    const W = this._turnVerts;
+    for (let v = 0; v < C.nv; v++) {
+      const lx = L[3 * v], ly = L[3 * v + 1], lz = L[3 * v + 2];
+      const tx = 2 * (qy * lz - qz * ly), ty = 2 * (qz * lx - qx * lz), tz = 2 * (qx * ly - qy * lx);
+      W[3 * v] = cx + lx + qw * tx + qy * tz - qz * ty;
+      W[3 * v + 1] = cy + ly + qw * ty + qz * tx - qx * tz;
+      W[3 * v + 2] = cz + lz + qw * tz + qx * ty - qy * tx;
+    }
+  }
 
   /**
    * Twist (rad) of joint j's child about its axis relative to the parent,
@@ -3541,7 +3633,7 @@ export class SimWorld {
   private afterStep(h: number): void {
     const st = this.bodies.state;
     this.correctJoints(st, true);
-    if (this.closedProps) {
+    if (this.meshLimits) {
       // vertices inside keyframed prop meshes out (position only); a ragdoll's joints closed again
       const J = this.joints;
       for (const obj of this.objects) {
@@ -3883,6 +3975,17 @@ function skinMatricesUsed(mesh: SkinnedMesh, world: Float64Array, out: Float64Ar
     const k = used[q];
     mat4Multiply(out, 16 * k, world, 16 * sj[k], ibm, 16 * k);
   }
+}
+
+/** Whether a skinned mesh is closed and wound outward in its bind pose (its faces then limit ragdoll corrections), per mesh. */
+const outwardMeshes = new WeakMap<SkinnedMesh, boolean>();
+function outwardMesh(mesh: SkinnedMesh): boolean {
+  let o = outwardMeshes.get(mesh);
+  if (o === undefined) {
+    o = isClosedTriangles(mesh.indices) && signedVolume(mesh.positions, mesh.indices) > 0;
+    outwardMeshes.set(mesh, o);
+  }
+  return o;
 }
 
 const characterTopology = new WeakMap<SkinnedMesh, { edges: Uint32Array; parts: Part[]; groups: JointGroup[]; whole: JointGroup }>();
