@@ -835,12 +835,13 @@ export class SimWorld {
         });
       });
     }
+    const closed = kind !== KIND_CHARACTER && isClosedTriangles(tris) && signedVolume(local, tris) > 0;
     return {
       index: this.colliders.length, kind, body, docIndex, mesh, objectId, objectName, partName, object, vOff, nv: local.length / 3, tris, edges, parts, local,
       triBox: new Float64Array(6 * ntri), edgeBox: new Float64Array(3 * edges.length), restitution,
       triStamp: new Int32Array(ntri).fill(-1), edgeStamp: new Int32Array(edges.length / 2).fill(-1), friction, groups, mask, box: new Float64Array(6),
-      closed: kind !== KIND_CHARACTER && isClosedTriangles(tris) && signedVolume(local, tris) > 0,
-      outward: kind !== KIND_CHARACTER && isClosedTriangles(tris) && signedVolume(local, tris) > 0,
+      closed,
+      outward: closed,
       moving: true,
       lbox: localBox(local),
       jointGroups: [],
