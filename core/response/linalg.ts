@@ -384,6 +384,31 @@ export function applyDenseNull(n: number, rank: number, w: Float64Array, piv: In
   for (let j = 0; j < n; j++) out[piv[n + j]] = w[to + j];
 }
 
+/** Brings the pivot at (bi, bj) of the row-major n×n `a` to (k, k): swaps rows k, bi and columns k, bj, and their entries of the permutations p, q. */
+function swapPivot(a: Float64Array, n: number, k: number, bi: number, bj: number, p: Int32Array, q: Int32Array): void {
+  if (bi !== k) {
+    const rk = k * n, rb = bi * n;
+    for (let j = 0; j < n; j++) {
+      const tt = a[rk + j];
+      a[rk + j] = a[rb + j];
+      a[rb + j] = tt;
+    }
+    const tp = p[k];
+    p[k] = p[bi];
+    p[bi] = tp;
+  }
+  if (bj !== k) {
+    for (let i = 0; i < n; i++) {
+      const ri = i * n, tt = a[ri + k];
+      a[ri + k] = a[ri + bj];
+      a[ri + bj] = tt;
+    }
+    const tq = q[k];
+    q[k] = q[bj];
+    q[bj] = tq;
+  }
+}
+
 /**
  * In-place LU with complete pivoting of the n×n row-major `a`, stopped at the
  * numerical rank: row k of P·a·Q is row p[k] of a, column k is column q[k].
@@ -411,27 +436,7 @@ export function luCompletePivot(a: Float64Array, n: number, p: Int32Array, q: In
   const tol = nan ? NaN : relTol * Math.max(best, 0);
   for (let k = 0; k < n; k++) {
     if (!(best > tol) || best === 0) return k;
-    if (bi !== k) {
-      const rk = k * n, rb = bi * n;
-      for (let j = 0; j < n; j++) {
-        const tt = a[rk + j];
-        a[rk + j] = a[rb + j];
-        a[rb + j] = tt;
-      }
-      const tp = p[k];
-      p[k] = p[bi];
-      p[bi] = tp;
-    }
-    if (bj !== k) {
-      for (let i = 0; i < n; i++) {
-        const ri = i * n, tt = a[ri + k];
-        a[ri + k] = a[ri + bj];
-        a[ri + bj] = tt;
-      }
-      const tq = q[k];
-      q[k] = q[bj];
-      q[bj] = tq;
-    }
+    swapPivot(a, n, k, bi, bj, p, q);
     const rk = k * n, inv = 1 / a[rk + k];
     best = -1;
     bi = bj = k + 1;
@@ -534,27 +539,7 @@ export function luRookPivot(a: Float64Array, n: number, p: Int32Array, q: Int32A
         }
       if (!(best > tol) || best === 0) return k;
     }
-    if (bi !== k) {
-      const rk = k * n, rb = bi * n;
-      for (let j = 0; j < n; j++) {
-        const tt = a[rk + j];
-        a[rk + j] = a[rb + j];
-        a[rb + j] = tt;
-      }
-      const tp = p[k];
-      p[k] = p[bi];
-      p[bi] = tp;
-    }
-    if (bj !== k) {
-      for (let i = 0; i < n; i++) {
-        const ri = i * n, tt = a[ri + k];
-        a[ri + k] = a[ri + bj];
-        a[ri + bj] = tt;
-      }
-      const tq = q[k];
-      q[k] = q[bj];
-      q[bj] = tq;
-    }
+    swapPivot(a, n, k, bi, bj, p, q);
     const rk = k * n, inv = 1 / a[rk + k];
     for (let i = k + 1; i < n; i++) {
       const ri = i * n;
