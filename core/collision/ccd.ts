@@ -67,7 +67,13 @@ function det3(u: Float64Array, a: number, b: number, c: number): number {
  * coefficients bound it on [0, 1]; when all four have one strict sign (beyond
  * a rounding bound), the points are never coplanar and there is no contact.
  */
-function neverCoplanar(coords: ArrayLike<number>, off: number, triangleDomain: boolean): boolean {
+/**
+ * Bernstein coefficients (into `_bern`) of the coplanarity cubic of the four
+ * points of `coords` at `off` moving linearly from their first 12 numbers to
+ * the next 12, by blossoming the determinant of the edge vectors at t = 0 and
+ * t = 1; returns the largest |component| of those edge vectors.
+ */
+function coplanarityBernstein(coords: ArrayLike<number>, off: number, triangleDomain: boolean): number {
   const U = _uvw;
   // u, v, w at t = 0 (0..8) and t = 1 (9..17), relative to the base point
   for (let s = 0; s < 2; s++) {
@@ -84,9 +90,17 @@ function neverCoplanar(coords: ArrayLike<number>, off: number, triangleDomain: b
   const d000 = det3(U, 0, 3, 6), d111 = det3(U, 9, 12, 15);
   const d100 = det3(U, 9, 3, 6), d010 = det3(U, 0, 12, 6), d001 = det3(U, 0, 3, 15);
   const d011 = det3(U, 0, 12, 15), d101 = det3(U, 9, 3, 15), d110 = det3(U, 9, 12, 6);
-  const c0 = d000, c1 = (d100 + d010 + d001) / 3, c2 = (d011 + d101 + d110) / 3, c3 = d111;
+  const B = _bern;
+  B[0] = d000; B[1] = (d100 + d010 + d001) / 3; B[2] = (d011 + d101 + d110) / 3; B[3] = d111;
   let m = 0;
   for (let i = 0; i < 18; i++) { const a = Math.abs(U[i]); if (a > m) m = a; }
+  return m;
+}
+const _bern = new Float64Array(4);
+
+function neverCoplanar(coords: ArrayLike<number>, off: number, triangleDomain: boolean): boolean {
+  const m = coplanarityBernstein(coords, off, triangleDomain);
+  const c0 = _bern[0], c1 = _bern[1], c2 = _bern[2], c3 = _bern[3];
   // each determinant: 6 products of 3 terms (each a rounded difference) and 5
   // sums: error below 16·ε·6·m³; the averages add a little more.
   const err = 128 * EPS * m * m * m;
@@ -125,24 +139,8 @@ export function ccdNoContactWithin(vertexTriangle: boolean, coords: ArrayLike<nu
     P[i] = a + tFrom * d;
     P[12 + i] = a + tTo * d;
   }
-  const U = _uvw;
-  for (let s = 0; s < 2; s++) {
-    const o = s * 12, w = s * 9;
-    const base = vertexTriangle ? o + 3 : o;
-    const i1 = vertexTriangle ? o + 6 : o + 3, i2 = vertexTriangle ? o + 9 : o + 6, i3 = vertexTriangle ? o : o + 9;
-    for (let k = 0; k < 3; k++) {
-      const b = P[base + k];
-      U[w + k] = P[i1 + k] - b;
-      U[w + 3 + k] = P[i2 + k] - b;
-      U[w + 6 + k] = P[i3 + k] - b;
-    }
-  }
-  const d000 = det3(U, 0, 3, 6), d111 = det3(U, 9, 12, 15);
-  const d100 = det3(U, 9, 3, 6), d010 = det3(U, 0, 12, 6), d001 = det3(U, 0, 3, 15);
-  const d011 = det3(U, 0, 12, 15), d101 = det3(U, 9, 3, 15), d110 = det3(U, 9, 12, 6);
-  const c0 = d000, c1 = (d100 + d010 + d001) / 3, c2 = (d011 + d101 + d110) / 3, c3 = d111;
-  let m = 0;
-  for (let i = 0; i < 18; i++) { const a = Math.abs(U[i]); if (a > m) m = a; }
+  const m = coplanarityBernstein(P, 0, vertexTriangle);
+  const c0 = _bern[0], c1 = _bern[1], c2 = _bern[2], c3 = _bern[3];
   // |U|, |V| ≤ 2√3·m (components: differences of these points), |F| ≤ √3·(δ + 192·ε·M)
   // (err ≤ 16·ε·6M per component): |D| ≤ 12·√3·m²·(δ + 192·ε·M) < 24·m²·(…);
   // rounding: the determinants of these differences (as in neverCoplanar) and
