@@ -362,6 +362,15 @@ const CCD_MAX_BOXES = 20_000;
  * this, and touching pairs are held by the resting-contact impulses.
  */
 const SLOW_REACH = 1e-3;
+/**
+ * An impact record's pair impulse below this fraction of approach speed ×
+ * the pair's lighter dynamic mass is negligible: no record (the approach was
+ * stopped by other contacts of the solve). Stopping an approach v at a point
+ * of a body of mass m takes at least m_eff·v, with m_eff = 1/(n·K·n) the
+ * effective mass at the point (m/4 for a thin rod struck at its end), so 1 %
+ * leaves every real impact in, glancing ones included.
+ */
+const NEGLIGIBLE_IMPACT_FRACTION = 0.01;
 
 export class SimWorld {
   readonly doc: ImpulseDocument;
@@ -3560,25 +3569,56 @@ export class SimWorld {
   /** Called at every impact event, with the state just before ('pre') and just after ('post') the impulses. */
   onImpact: ((timeSec: number, phase: 'pre' | 'post') => void) | null = null;
 
+  /**
+   * One record per collider pair with an impact contact approaching faster
+   * than the restitution threshold. The record's impulse is the pair's whole
+   * impulse in this solve: every contact between the two colliders (the
+   * impact contacts, the touching and speculative ones gathered with them,
+   * the active-set ones; a vertex of either on a face of the other, signs
+   * taken for the first object), so it is the part of the first object's
+   * change of momentum that this pair caused. A pair whose impulse is
+   * negligible is not an impact and gets no record: other contacts of the
+   * same solve stopped the approach (a resting contact of another pair, the
+   * rest of a ragdoll). Negligible means below NEGLIGIBLE_IMPACT_FRACTION of
+   * the approach speed times the lighter dynamic mass of the pair (the part's
+   * mass for a ragdoll; the dynamic one against the ground or a keyframed
+   * object), far below what stopping that approach at a contact point takes.
+   */
   private recordImpacts(st: Float64Array, timeSec: number, first: number, n: number): void {
     const thr = this.opts.restitutionThresholdMps;
     const B = this.bodies;
-    // one record per collider pair, impulses summed
-    const seen: string[] = [];
+    const nc = this.contactCount;
+    const CA = this.contactColA, CB = this.contactColB, J = this.solImp;
+    const recorded = this.recordedPairs;
+    recorded.length = 0;
     for (let k = first; k < first + n; k++) {
-      const ca = this.contactColA[k], cb = this.contactColB[k];
-      if (this.contactApproach[k] < thr) continue;
-      const key = `${ca}:${cb}`;
-      if (seen.includes(key)) continue;
-      seen.push(key);
+      const ca = CA[k], cb = CB[k];
+      if (ca < 0 || this.contactApproach[k] < thr) continue;
+      // the pair once, whichever way round its contacts came (vertex of A on B or of B on A)
+      let dup = false;
+      for (let r = 0; r < recorded.length; r += 2) if ((recorded[r] === ca && recorded[r + 1] === cb) || (recorded[r] === cb && recorded[r + 1] === ca)) dup = true;
+      if (dup) continue;
+      recorded.push(ca, cb);
+      const A = this.colliders[ca];
+      const Bc = cb >= 0 ? this.colliders[cb] : null;
+      // report with the dynamic object first
+      const flip = A.kind !== KIND_DYNAMIC && Bc !== null && Bc.kind === KIND_DYNAMIC;
+      const first3 = flip ? Bc! : A;
+      const other = flip ? A : Bc;
+      const c1 = first3.index, c2 = other ? other.index : -1;
       let jx = 0, jy = 0, jz = 0;
       let px = 0, py = 0, pz = 0, cnt = 0;
       let approach = 0;
-      for (let m = first; m < first + n; m++) {
-        if (this.contactColA[m] !== ca || this.contactColB[m] !== cb) continue;
-        jx += this.solImp[3 * m];
-        jy += this.solImp[3 * m + 1];
-        jz += this.solImp[3 * m + 2];
+      for (let m = 0; m < nc; m++) {
+        // the contact impulse acts on its bodyA, from collider CA[m]
+        let s: number;
+        if (CA[m] === c1 && CB[m] === c2) s = 1;
+        else if (CA[m] === c2 && CB[m] === c1) s = -1;
+        else continue;
+        jx += s * J[3 * m];
+        jy += s * J[3 * m + 1];
+        jz += s * J[3 * m + 2];
+        if (m < first || m >= first + n) continue;
         const ct = this.contactPool[m];
         px += ct.point.x;
         py += ct.point.y;
@@ -3586,16 +3626,12 @@ export class SimWorld {
         approach = Math.max(approach, this.contactApproach[m]);
         cnt++;
       }
-      const ct = this.contactPool[k];
-      const A = this.colliders[ca];
-      const Bc = cb >= 0 ? this.colliders[cb] : null;
-      // report with the dynamic object first
-      let flip = false;
-      if (A.kind !== KIND_DYNAMIC && Bc && Bc.kind === KIND_DYNAMIC) flip = true;
-      const first3 = flip ? Bc! : A;
-      const other = flip ? A : Bc;
-      const s = flip ? -1 : 1;
       const bi = first3.body;
+      let lightKg = B.massKg[bi];
+      if (other && other.kind === KIND_DYNAMIC) lightKg = Math.min(lightKg, B.massKg[other.body]);
+      if (Math.hypot(jx, jy, jz) < NEGLIGIBLE_IMPACT_FRACTION * approach * lightKg) continue;
+      const ct = this.contactPool[k];
+      const s = ca === c1 ? 1 : -1;
       const pre: [number, number, number] = [st[STATE_STRIDE * bi + 7] * B.invMass[bi], st[STATE_STRIDE * bi + 8] * B.invMass[bi], st[STATE_STRIDE * bi + 9] * B.invMass[bi]];
       const post: [number, number, number] = [this.solLin[3 * bi], this.solLin[3 * bi + 1], this.solLin[3 * bi + 2]];
       this.impacts.push({
@@ -3605,13 +3641,16 @@ export class SimWorld {
         parts: [first3.partName, other ? other.partName || this.partNameOf(other, ct) : ''],
         point: [px / cnt, py / cnt, pz / cnt],
         normal: [s * ct.normal.x, s * ct.normal.y, s * ct.normal.z],
-        impulse: [s * jx, s * jy, s * jz],
+        impulse: [jx, jy, jz],
         preVelocity: pre,
         postVelocity: post,
         approachSpeed: approach,
       });
     }
   }
+
+  /** recordImpacts: the collider pairs recorded at the current impact (pairs of indices). */
+  private readonly recordedPairs: number[] = [];
 
   private partNameOf(C: Collider, ct: ContactInput): string {
     if (C.kind !== KIND_CHARACTER) return '';
