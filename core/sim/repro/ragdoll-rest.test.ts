@@ -19,6 +19,17 @@ import { sceneDoc } from '../testkit';
  * a small amount in one step, nothing sinks into the ground, and every part
  * comes to rest (the sleep criterion: 0.02 m/s for 0.3 s) within 6.5 s (it tumbles
  * for ~2.5 s after the fall, then creeps; asleep at ~6 s and ~5 s here).
+ *
+ * Second repro: dropped at 0 s, the left hand lay on the ground spinning
+ * about the vertical at 0.15 rad/s (1.5 cm/s at its centre of mass, about
+ * the wrist) from 4 s on, for ever, while every other part was at rest: each
+ * step the joint friction slowed it and the contact solve gave the spin back.
+ * The solver's sliding rule (the impulse keeps the direction of the sticking
+ * impulse) left one of its two ground contacts with friction pushing along
+ * the slip, fed by the kick the rest of the island lost, so the island's
+ * energy still dropped. Sliding friction that pushes along its slip is now
+ * solved again as sticking (SimWorld: frictionAlongSlip). Law: with sleeping
+ * off, no part still turns or drifts 6 s after the drop.
  */
 async function ragdollAlone(): Promise<ImpulseDocument> {
   const url = new URL('../../../assets/characters/mannequin.glb', import.meta.url);
@@ -30,6 +41,12 @@ async function ragdollAlone(): Promise<ImpulseDocument> {
   doc.clips[0].tracks = walk.tracks.map((t): Track => (t.target.kind === 'joint' ? { ...t, target: { ...t.target, character: 'ragdoll' } } : t));
   return doc;
 }
+
+/** Sleeping off: from SPIN_FROM_SEC to SPIN_TO_SEC after the drop every part turns slower than SPIN_RADPS and drifts slower than DRIFT_MPS. */
+const SPIN_FROM_SEC = 6;
+const SPIN_TO_SEC = 8;
+const SPIN_RADPS = 0.05;
+const DRIFT_MPS = 0.005;
 
 /** Energy tolerance per step (J): round-off and the ground projection of the few 10 µm a step may leave. */
 const STEP_GAIN_J = 0.25;
@@ -76,6 +93,32 @@ describe('repro: a ragdoll lying on the ground gains energy and never rests', ()
       expect(lowY, 'lowest vertex (m) relative to the ground').toBeGreaterThan(doc.groundY! - SINK_M);
       expect(asleepAt, `every part asleep (s after the drop) within ${REST_BY_SEC} s`).toBeGreaterThan(0);
       expect(w.stats.budgetExceeded, 'steps whose sub-step budget ran out').toBe(0);
+    }, 120_000);
+  }
+
+  for (const startTimeSec of [0, 0.5]) {
+    it(`dropped from the walk pose at ${startTimeSec} s, sleeping off: from ${SPIN_FROM_SEC} s to ${SPIN_TO_SEC} s no part turns faster than ${SPIN_RADPS} rad/s or drifts faster than ${DRIFT_MPS} m/s`, async () => {
+      const doc = await ragdollAlone();
+      const w = new SimWorld(doc, { dynamic: ['ragdoll'], startTimeSec, sleepTimeSec: 1e9 });
+      const B = w.bodies, st = B.state, h = w.stepSec, gy = B.gravity[1];
+      const parts = w.objects[0].ragdoll!.parts.map((p) => doc.characters[0].skeleton.joints[p.joint].name);
+      const om = new Float64Array(3);
+      let worstSpin = 0, spinPart = '', worstDrift = 0, driftPart = '';
+      while (w.timeSec < startTimeSec + SPIN_TO_SEC - 1e-9) {
+        w.step();
+        if (w.timeSec < startTimeSec + SPIN_FROM_SEC) continue;
+        for (let i = 0; i < B.count; i++) {
+          B.angularVelocity(st, i, om);
+          const spin = Math.hypot(om[0], om[1], om[2]);
+          const s = STATE_STRIDE * i, im = B.invMass[i];
+          // drift velocity (mid-step): without the last half kick of gravity
+          const drift = Math.hypot(st[s + 7] * im, st[s + 8] * im - 0.5 * h * gy, st[s + 9] * im);
+          if (spin > worstSpin) [worstSpin, spinPart] = [spin, `${parts[i]} at ${(w.timeSec - startTimeSec).toFixed(2)} s`];
+          if (drift > worstDrift) [worstDrift, driftPart] = [drift, `${parts[i]} at ${(w.timeSec - startTimeSec).toFixed(2)} s`];
+        }
+      }
+      expect(worstSpin, `fastest turning part (rad/s): ${spinPart}`).toBeLessThan(SPIN_RADPS);
+      expect(worstDrift, `fastest drifting part (m/s): ${driftPart}`).toBeLessThan(DRIFT_MPS);
     }, 120_000);
   }
 });
