@@ -4,6 +4,8 @@
 import { createEmptyDocument, defaultCollision, defaultMaterial } from '../document/defaults';
 import { boxMesh, icosphereMesh } from '../document/fixtures';
 import type { ImpulseDocument, Prop, Track } from '../document/types';
+import { STATE_STRIDE } from './rigid';
+import type { SimWorld } from './world';
 
 /** A ball prop (icosphere) with the given mass, restitution and friction, at `position`. */
 export function ballPropAt(id: string, radius: number, position: [number, number, number], physics: Partial<Prop['physics']> = {}, subdivisions = 2): Prop {
@@ -67,4 +69,12 @@ export function octahedronProp(id: string, r: number, position: [number, number,
     physics: { mode: 'dynamic', massKg: 1, restitution: 0.5, friction: 0.5, ...physics },
     collision: defaultCollision(),
   };
+}
+
+/** Kinetic plus gravitational potential energy (J) of a world's bodies, height along y. */
+export function mechanicalEnergy(w: SimWorld): number {
+  const B = w.bodies, st = B.state, g = -B.gravity[1];
+  let e = 0;
+  for (let i = 0; i < B.count; i++) e += B.kineticEnergy(st, i) + (g * st[STATE_STRIDE * i + 1]) / B.invMass[i];
+  return e;
 }

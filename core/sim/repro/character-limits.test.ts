@@ -5,9 +5,9 @@ import { importGltf } from '../../io/importGltf';
 import { Rig } from '../../skeleton/rig';
 import { computeSkinMatrices, skinPositions } from '../../skeleton/skinning';
 import { SimWorld } from '../world';
-import { STATE_STRIDE, normalizeQuat, quatMul, rotate } from '../rigid';
-import { sceneDoc } from '../testkit';
+import { sceneDoc, mechanicalEnergy } from '../testkit';
 import { pointTriangleDist2, winding } from './penetration';
+import { bend } from './bend';
 
 /**
  * Repro: keyframed skinned characters were not one-sided limits of the
@@ -110,52 +110,6 @@ async function ragdollOnCharacter(): Promise<{ doc: ImpulseDocument; w: SimWorld
   return { doc, w: new SimWorld(doc, { dynamic: ['R'], startTimeSec: 0 }), sk };
 }
 
-/** Turns the part of `jointName` and the parts below it about its joint point (see repro/limit-mesh). */
-function bend(w: SimWorld, jointName: string, mode: 'cone' | 'twist', angleRad: number): void {
-  const st = w.bodies.state;
-  const bi = w.bodies.names.findIndex((n) => n.endsWith(`:${jointName}`));
-  const j = w.joints.find((jj) => jj.bodyB === bi);
-  if (!j) throw new Error(`no joint with child part ${jointName}`);
-  const below = new Set([bi]);
-  for (let grew = true; grew; ) {
-    grew = false;
-    for (const jj of w.joints)
-      if (below.has(jj.bodyA) && !below.has(jj.bodyB)) {
-        below.add(jj.bodyB);
-        grew = true;
-      }
-  }
-  const r = new Float64Array(3), d = new Float64Array(3), e = new Float64Array(3);
-  const s = STATE_STRIDE * bi;
-  rotate(r, 0, st, s + 3, j.rB[0], j.rB[1], j.rB[2]);
-  const px = st[s] + r[0], py = st[s + 1] + r[1], pz = st[s + 2] + r[2];
-  rotate(d, 0, st, s + 3, j.axisB[0], j.axisB[1], j.axisB[2]);
-  let n: number[];
-  if (mode === 'twist') n = [d[0], d[1], d[2]];
-  else {
-    const l = Math.hypot(d[0], d[2]);
-    n = [-d[2] / l, 0, d[0] / l];
-    if (n[2] * d[0] - n[0] * d[2] < 0) n = [-n[0], 0, -n[2]];
-  }
-  const h = 0.5 * angleRad, q = Float64Array.of(n[0] * Math.sin(h), n[1] * Math.sin(h), n[2] * Math.sin(h), Math.cos(h));
-  for (const i of below) {
-    const o = STATE_STRIDE * i;
-    rotate(e, 0, q, 0, st[o] - px, st[o + 1] - py, st[o + 2] - pz);
-    st[o] = px + e[0];
-    st[o + 1] = py + e[1];
-    st[o + 2] = pz + e[2];
-    quatMul(st, o + 3, q, 0, st, o + 3);
-    normalizeQuat(st, o + 3);
-  }
-}
-
-function energy(w: SimWorld): number {
-  const B = w.bodies, st = B.state, g = -B.gravity[1];
-  let e = 0;
-  for (let i = 0; i < B.count; i++) e += B.kineticEnergy(st, i) + (g * st[STATE_STRIDE * i + 1]) / B.invMass[i];
-  return e;
-}
-
 const CASES: { label: string; joint?: string; mode?: 'cone' | 'twist'; angleRad?: number }[] = [
   { label: 'as it lies' },
   { label: 'LeftUpLeg 0.4 rad past its twist limit', joint: 'LeftUpLeg', mode: 'twist', angleRad: 0.8 + 0.4 },
@@ -168,10 +122,10 @@ describe('repro: keyframed characters are not one-sided limits of the ragdoll co
       const { w, sk } = await ragdollOnCharacter();
       if (c.joint) bend(w, c.joint, c.mode!, c.angleRad!);
       expect(depthIn(w, sk), 'depth into the keyframed skin at the start (m)').toBe(0);
-      let prev = energy(w), worstGain = -Infinity, deepest = 0, deepestAt = 0;
+      let prev = mechanicalEnergy(w), worstGain = -Infinity, deepest = 0, deepestAt = 0;
       for (let s = 1; s <= STEPS; s++) {
         w.step();
-        const e = energy(w);
+        const e = mechanicalEnergy(w);
         worstGain = Math.max(worstGain, e - prev);
         prev = e;
         if (s % 5 === 0) {

@@ -4,8 +4,7 @@ import type { ImpulseDocument } from '../../document/types';
 import { parseDocument } from '../../document/parse';
 import { SceneEvaluator } from '../../anim/evaluate';
 import { SimWorld } from '../world';
-import { STATE_STRIDE } from '../rigid';
-import { boxPropAt, linearTranslation, sceneDoc } from '../testkit';
+import { boxPropAt, linearTranslation, sceneDoc, mechanicalEnergy } from '../testkit';
 import { mulberry32 } from '../../math/random';
 import { depthInProp } from './penetration';
 
@@ -47,22 +46,15 @@ function shifts(seed: number, n: number): number[] {
   return out;
 }
 
-function energy(w: SimWorld): number {
-  const B = w.bodies, st = B.state, g = -B.gravity[1];
-  let e = 0;
-  for (let i = 0; i < B.count; i++) e += B.kineticEnergy(st, i) + (g * st[STATE_STRIDE * i + 1]) / B.invMass[i];
-  return e;
-}
-
 interface RunResult { events: number; exhausted: number; worstGainJ: number; deepestM: number }
 
 function run(doc: ImpulseDocument, opts: ConstructorParameters<typeof SimWorld>[1], steps: number, keyframedProp: number): RunResult {
   const w = new SimWorld(doc, opts);
   const ev = new SceneEvaluator(doc, opts.clipId);
-  let prev = energy(w), worstGainJ = -Infinity, deepestM = 0;
+  let prev = mechanicalEnergy(w), worstGainJ = -Infinity, deepestM = 0;
   for (let s = 0; s < steps; s++) {
     w.step();
-    const e = energy(w);
+    const e = mechanicalEnergy(w);
     worstGainJ = Math.max(worstGainJ, e - prev);
     prev = e;
     if (s % 4 === 3) deepestM = Math.max(deepestM, depthInProp(w, doc, ev, keyframedProp));

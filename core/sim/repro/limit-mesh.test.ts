@@ -4,9 +4,9 @@ import type { ImpulseDocument } from '../../document/types';
 import { importGltf } from '../../io/importGltf';
 import { SceneEvaluator } from '../../anim/evaluate';
 import { SimWorld } from '../world';
-import { STATE_STRIDE, normalizeQuat, quatMul, rotate } from '../rigid';
-import { boxPropAt, linearTranslation, sceneDoc } from '../testkit';
+import { boxPropAt, linearTranslation, sceneDoc, mechanicalEnergy } from '../testkit';
 import { depthInProp } from './penetration';
+import { bend } from './bend';
 
 /**
  * Repro: the cone and twist limit corrections (after every step, rotations of
@@ -72,56 +72,6 @@ async function lyingOnSlab(gap: number): Promise<{ doc: ImpulseDocument; w: SimW
   return make(SLAB_TOP + gap - low);
 }
 
-/**
- * Turns the part of skeleton joint `jointName` and the parts below it about
- * its joint point by `angleRad`: about the horizontal axis that lifts the
- * part's far end (cone) or about the part's own axis (twist).
- */
-function bend(w: SimWorld, jointName: string, mode: 'cone' | 'twist', angleRad: number): void {
-  const st = w.bodies.state;
-  const bi = w.bodies.names.findIndex((n) => n.endsWith(`:${jointName}`));
-  const j = w.joints.find((jj) => jj.bodyB === bi);
-  if (!j) throw new Error(`no joint with child part ${jointName}`);
-  const below = new Set([bi]);
-  for (let grew = true; grew; ) {
-    grew = false;
-    for (const jj of w.joints)
-      if (below.has(jj.bodyA) && !below.has(jj.bodyB)) {
-        below.add(jj.bodyB);
-        grew = true;
-      }
-  }
-  const r = new Float64Array(3), d = new Float64Array(3), e = new Float64Array(3);
-  const s = STATE_STRIDE * bi;
-  rotate(r, 0, st, s + 3, j.rB[0], j.rB[1], j.rB[2]);
-  const px = st[s] + r[0], py = st[s + 1] + r[1], pz = st[s + 2] + r[2];
-  rotate(d, 0, st, s + 3, j.axisB[0], j.axisB[1], j.axisB[2]);
-  let n: number[];
-  if (mode === 'twist') n = [d[0], d[1], d[2]];
-  else {
-    const l = Math.hypot(d[0], d[2]);
-    n = [-d[2] / l, 0, d[0] / l];
-    if (n[2] * d[0] - n[0] * d[2] < 0) n = [-n[0], 0, -n[2]]; // (n × d)_y > 0: the far end rises
-  }
-  const h = 0.5 * angleRad, q = Float64Array.of(n[0] * Math.sin(h), n[1] * Math.sin(h), n[2] * Math.sin(h), Math.cos(h));
-  for (const i of below) {
-    const o = STATE_STRIDE * i;
-    rotate(e, 0, q, 0, st[o] - px, st[o + 1] - py, st[o + 2] - pz);
-    st[o] = px + e[0];
-    st[o + 1] = py + e[1];
-    st[o + 2] = pz + e[2];
-    quatMul(st, o + 3, q, 0, st, o + 3);
-    normalizeQuat(st, o + 3);
-  }
-}
-
-function energy(w: SimWorld): number {
-  const B = w.bodies, st = B.state, g = -B.gravity[1];
-  let e = 0;
-  for (let i = 0; i < B.count; i++) e += B.kineticEnergy(st, i) + (g * st[STATE_STRIDE * i + 1]) / B.invMass[i];
-  return e;
-}
-
 const CASES: { joint: string; mode: 'cone' | 'twist'; angleRad: number }[] = [
   { joint: 'LeftLeg', mode: 'cone', angleRad: CONE + 0.4 },
   { joint: 'Head', mode: 'cone', angleRad: CONE + 0.4 },
@@ -137,10 +87,10 @@ describe('repro: joint limit corrections turn ragdoll parts into keyframed meshe
       bend(w, c.joint, c.mode, c.angleRad);
       const ev = new SceneEvaluator(doc);
       expect(depthInProp(w, doc, ev, 0), 'depth into the slab at the start (m)').toBe(0);
-      let prev = energy(w), worstGain = -Infinity, deepest = 0, deepestAt = 0;
+      let prev = mechanicalEnergy(w), worstGain = -Infinity, deepest = 0, deepestAt = 0;
       for (let s = 0; s < STEPS; s++) {
         w.step();
-        const e = energy(w);
+        const e = mechanicalEnergy(w);
         worstGain = Math.max(worstGain, e - prev);
         prev = e;
         const d = depthInProp(w, doc, ev, 0);
