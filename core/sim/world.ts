@@ -376,6 +376,8 @@ const SLOW_REACH = 1e-3;
  * leaves every real impact in, glancing ones included.
  */
 const NEGLIGIBLE_IMPACT_FRACTION = 0.01;
+/** Numbers per gathered limit face (gatherLimitFaces): corners 0..8, unit normal 9..11, collider 12. */
+const LF_STRIDE = 13;
 /** Most solves of an island again with the contacts whose sliding friction pushed along their slip made sticking. */
 const MAX_FRICTION_ROUNDS = 3;
 /** Slips (m/s) below which a sliding contact's friction is not checked for pushing along them (0.05 × the default sleep speed). */
@@ -1472,17 +1474,12 @@ export class SimWorld {
         const W = this._turnVerts, CW = this._chunkW, CS = A.chunkStart, CV = A.chunkVerts, nch = CS.length - 1;
         for (let f = 0; f < nf; f++) {
           {
-            const fo = 10 * f;
+            const fo = LF_STRIDE * f;
+            const nx = LF[fo + 9], ny = LF[fo + 10], nz = LF[fo + 11];
+            if (nx !== nx) continue; // degenerate face
             const ax = LF[fo], ay = LF[fo + 1], az = LF[fo + 2];
             const bx = LF[fo + 3], by = LF[fo + 4], bz = LF[fo + 5];
             const qcx = LF[fo + 6], qcy = LF[fo + 7], qcz = LF[fo + 8];
-            const e1x = bx - ax, e1y = by - ay, e1z = bz - az, e2x = qcx - ax, e2y = qcy - ay, e2z = qcz - az;
-            let nx = e1y * e2z - e1z * e2y, ny = e1z * e2x - e1x * e2z, nz = e1x * e2y - e1y * e2x;
-            const nl = Math.hypot(nx, ny, nz);
-            if (!(nl > 1e-15)) continue;
-            nx /= nl;
-            ny /= nl;
-            nz /= nl;
             const sc = nx * (cx - ax) + ny * (cy - ay) + nz * (cz - az);
             if (sc > r || sc < -r) continue;
             // a vertex within the band whose projection is inside the triangle lies in the triangle's box grown by the band
@@ -1520,8 +1517,8 @@ export class SimWorld {
 
   /**
    * The faces that limit dynamic body i's position corrections whose boxes
-   * reach the sphere (c, r), into _lf (10 numbers each: the three corners,
-   * the collider): the faces of closed keyframed prop meshes (end-of-step
+   * reach the sphere (c, r), into _lf (LF_STRIDE numbers each: the three
+   * corners, the unit normal (NaN when degenerate), the collider): the faces of closed keyframed prop meshes (end-of-step
    * pose) and those of closed, outward-wound keyframed character meshes in
    * the body parts skinned for this step (the detection skins the parts a
    * dynamic body's box reaches; their end-of-step positions are in K1, in K0
@@ -1562,8 +1559,8 @@ export class SimWorld {
           if (cx + r < Math.min(ax, bx, ex) || cx - r > Math.max(ax, bx, ex)) continue;
           if (cy + r < Math.min(ay, by, ey) || cy - r > Math.max(ay, by, ey)) continue;
           if (cz + r < Math.min(az, bz, ez) || cz - r > Math.max(az, bz, ez)) continue;
-          this._lf = grown(this._lf, 10 * (nf + 1));
-          const F = this._lf, fo = 10 * nf++;
+          this._lf = grown(this._lf, LF_STRIDE * (nf + 1));
+          const F = this._lf, fo = LF_STRIDE * nf++;
           F[fo] = ax;
           F[fo + 1] = ay;
           F[fo + 2] = az;
@@ -1573,14 +1570,23 @@ export class SimWorld {
           F[fo + 6] = ex;
           F[fo + 7] = ey;
           F[fo + 8] = ez;
-          F[fo + 9] = c;
+          // unit normal (NaN for a face too small to have one: every user skips it)
+          const e1x = bx - ax, e1y = by - ay, e1z = bz - az, e2x = ex - ax, e2y = ey - ay, e2z = ez - az;
+          const mx = e1y * e2z - e1z * e2y, my = e1z * e2x - e1x * e2z, mz = e1x * e2y - e1y * e2x;
+          const ml = Math.hypot(mx, my, mz);
+          if (ml > 1e-15) {
+            F[fo + 9] = mx / ml;
+            F[fo + 10] = my / ml;
+            F[fo + 11] = mz / ml;
+          } else F[fo + 9] = F[fo + 10] = F[fo + 11] = NaN;
+          F[fo + 12] = c;
         }
       }
     }
     return nf;
   }
 
-  private _lf = new Float64Array(640);
+  private _lf = new Float64Array(64 * LF_STRIDE);
 
   /** Largest fraction (≤ 1) of translation (dx, dy, dz) of body i keeping its vertices near keyframed meshes from crossing their faces. */
   private meshScale(i: number, dx: number, dy: number, dz: number): number {
@@ -1815,20 +1821,15 @@ export class SimWorld {
     const nf = this.gatherLimitFaces(i, cx, cy, cz, rad + PUSH_BAND), LF = this._lf;
     for (let fi = 0; fi < nf; fi++) {
       {
-        const fo = 10 * fi;
+        const fo = LF_STRIDE * fi;
         const ax = LF[fo], ay = LF[fo + 1], az = LF[fo + 2];
         const bx = LF[fo + 3], by = LF[fo + 4], bz = LF[fo + 5];
         const ex = LF[fo + 6], ey = LF[fo + 7], ez = LF[fo + 8];
         if (cx + rad < Math.min(ax, bx, ex) || cx - rad > Math.max(ax, bx, ex)) continue;
         if (cy + rad < Math.min(ay, by, ey) || cy - rad > Math.max(ay, by, ey)) continue;
         if (cz + rad < Math.min(az, bz, ez) || cz - rad > Math.max(az, bz, ez)) continue;
-        const e1x = bx - ax, e1y = by - ay, e1z = bz - az, e2x = ex - ax, e2y = ey - ay, e2z = ez - az;
-        let mx = e1y * e2z - e1z * e2y, my = e1z * e2x - e1x * e2z, mz = e1x * e2y - e1y * e2x;
-        const ml = Math.hypot(mx, my, mz);
-        if (!(ml > 1e-15)) continue;
-        mx /= ml;
-        my /= ml;
-        mz /= ml;
+        const mx = LF[fo + 9], my = LF[fo + 10], mz = LF[fo + 11];
+        if (mx !== mx) continue; // degenerate face
         const sc = mx * (cx - ax) + my * (cy - ay) + mz * (cz - az);
         if (sc > rad || sc < -rad - PUSH_BAND) continue;
         if (!placed) {
@@ -1867,13 +1868,13 @@ export class SimWorld {
 
   /** Whether a face of the gathered limit faces (_lf, nf of them) of the same collider as face `skip` is nearer to p than √d2. */
   private nearerFace(nf: number, skip: number, px: number, py: number, pz: number, d2: number): boolean {
-    const F = this._lf, X = _tri12, r = Math.sqrt(d2), mc = F[10 * skip + 9];
+    const F = this._lf, X = _tri12, r = Math.sqrt(d2), mc = F[LF_STRIDE * skip + 12];
     X[0] = px;
     X[1] = py;
     X[2] = pz;
     for (let f = 0; f < nf; f++) {
-      const fo = 10 * f;
-      if (f === skip || F[fo + 9] !== mc) continue;
+      const fo = LF_STRIDE * f;
+      if (f === skip || F[fo + 12] !== mc) continue;
       if (px + r < Math.min(F[fo], F[fo + 3], F[fo + 6]) || px - r > Math.max(F[fo], F[fo + 3], F[fo + 6])) continue;
       if (py + r < Math.min(F[fo + 1], F[fo + 4], F[fo + 7]) || py - r > Math.max(F[fo + 1], F[fo + 4], F[fo + 7])) continue;
       if (pz + r < Math.min(F[fo + 2], F[fo + 5], F[fo + 8]) || pz - r > Math.max(F[fo + 2], F[fo + 5], F[fo + 8])) continue;
@@ -1918,17 +1919,12 @@ export class SimWorld {
     const nf = this.gatherLimitFaces(i, cx, cy, cz, rad), LF = this._lf;
     for (let fi = 0; fi < nf; fi++) {
       {
-        const fo = 10 * fi;
+        const fo = LF_STRIDE * fi;
+        const mx = LF[fo + 9], my = LF[fo + 10], mz = LF[fo + 11];
+        if (mx !== mx) continue; // degenerate face
         const ax = LF[fo], ay = LF[fo + 1], az = LF[fo + 2];
         const bx = LF[fo + 3], by = LF[fo + 4], bz = LF[fo + 5];
         const ex = LF[fo + 6], ey = LF[fo + 7], ez = LF[fo + 8];
-        const e1x = bx - ax, e1y = by - ay, e1z = bz - az, e2x = ex - ax, e2y = ey - ay, e2z = ez - az;
-        let mx = e1y * e2z - e1z * e2y, my = e1z * e2x - e1x * e2z, mz = e1x * e2y - e1y * e2x;
-        const ml = Math.hypot(mx, my, mz);
-        if (!(ml > 1e-15)) continue;
-        mx /= ml;
-        my /= ml;
-        mz /= ml;
         const sc = mx * (cx - ax) + my * (cy - ay) + mz * (cz - az);
         if (sc > rad || sc < -rad) continue;
         if (!placed) {
