@@ -142,6 +142,12 @@ export interface WorldOptions {
    * deterministic). Default true; false only to check exactly that.
    */
   reuseRestingSolves?: boolean;
+  /**
+   * After an island solve, sliding contacts whose friction does positive work
+   * on their slip are solved again as sticking, at most this many rounds.
+   * Default 3; 0 leaves the solver's answer as it is.
+   */
+  frictionRounds?: number;
   ragdoll?: RagdollOptions;
 }
 
@@ -510,6 +516,7 @@ export class SimWorld {
       sleepSpeedMps: options.sleepSpeedMps ?? 0.02,
       sleepTimeSec: options.sleepTimeSec ?? 0.3,
       reuseRestingSolves: options.reuseRestingSolves ?? true,
+      frictionRounds: options.frictionRounds ?? MAX_FRICTION_ROUNDS,
     };
     this.timeSec = options.startTimeSec;
     this.startTimeSec = options.startTimeSec;
@@ -3361,7 +3368,7 @@ export class SimWorld {
       // few rounds, and their friction is restored for the next solve. (Made frictionless instead,
       // the parts slid freely: the mannequin dropped alone still moved at 11 s instead of 2.5 s.)
       let nOff = 0;
-      for (let round = 0; round < MAX_FRICTION_ROUNDS; round++) {
+      for (let round = 0; round < this.opts.frictionRounds; round++) {
         const added = this.frictionAlongSlip(nOff);
         if (added === nOff) break;
         nOff = added;
