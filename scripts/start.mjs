@@ -4,7 +4,7 @@
 // built renderer with the same handlers behind a local HTTP bridge and opens
 // it in this machine's Chromium (or prints the address when there is no display).
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ROOT, chromiumBinary, electronBinary } from './lib/electron.mjs';
@@ -32,7 +32,22 @@ function build(script) {
   const r = spawnSync('npm', ['run', '--silent', script], { cwd: ROOT, stdio: 'inherit', shell: process.platform === 'win32' });
   if (r.status !== 0) process.exit(r.status || 1);
 }
-if (!existsSync(rendererIndex)) build('build:renderer');
+/** Newest modification time (ms) of the files under `dirs` (0 when there are none). */
+function newestSource(dirs) {
+  let newest = 0;
+  const walk = (dir) => {
+    for (const e of readdirSync(dir, { withFileTypes: true })) {
+      const p = join(dir, e.name);
+      if (e.isDirectory()) walk(p);
+      else newest = Math.max(newest, statSync(p).mtimeMs);
+    }
+  };
+  for (const d of dirs) if (existsSync(d)) walk(d);
+  return newest;
+}
+// A renderer built before the sources last changed (a pull, an edit) would run old code: rebuild it.
+const stale = !process.env.IMPULSE_RENDERER_DIR && existsSync(rendererIndex) && newestSource(['renderer', 'core', 'electron/ipc', 'assets'].map((d) => join(ROOT, d))) > statSync(rendererIndex).mtimeMs;
+if (!existsSync(rendererIndex) || stale) build('build:renderer');
 // The main/preload/bridge bundles take a second: always current with the sources.
 build('build:electron');
 
