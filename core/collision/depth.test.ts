@@ -526,3 +526,68 @@ describe('BVH chunk boxes of skinned parts', () => {
     expect(checked).toBeGreaterThan(100);
   });
 });
+
+describe('part boxes from influence sets (without skinning)', () => {
+  for (const seed of [12, 13]) {
+    it(`seed ${seed}: the union of each influence set's mapped bind box holds every skinned vertex of the part, at both samples, and is tighter than the box from the joints`, () => {
+      const r = mulberry32(seed);
+      const doc = createEmptyDocument('sets');
+      const ch = chainCharacter('hero');
+      const m = ch.meshes[0];
+      const ball = icosphereMesh(0.4, 2);
+      for (let v = 0; v < ball.positions.length / 3; v++) ball.positions[v * 3 + 1] = ball.positions[v * 3 + 1] * 2 + 0.75;
+      m.positions = ball.positions;
+      m.indices = ball.indices;
+      m.joints = new Uint16Array(ball.positions.length / 3 * 4);
+      m.weights = new Float32Array(ball.positions.length / 3 * 4);
+      // four shared weight sets (one not normalised exactly, within the document tolerance)
+      const palette = [[0.75, 0.25, 0], [0.5, 0.3, 0.2 * (1 + 4e-5)], [1, 0, 0], [0.1, 0.6, 0.3]];
+      for (let v = 0; v < m.weights.length / 4; v++) {
+        const w = palette[v % 4];
+        m.joints.set([v % 4, (v + 1) % 4, (v + 2) % 4, 0], v * 4);
+        m.weights.set([w[0], w[1], w[2], 0], v * 4);
+      }
+      doc.characters.push(ch);
+      doc.clips = [{ id: 'c', name: 'c', frameRate: 10, startFrame: 0, endFrame: 10, tracks: randomRotationTracks(r, 'hero', 4, [0, 0.5, 1]) }];
+      doc.activeClip = 'c';
+      const scene = new CollisionScene(doc) as unknown as {
+        pose(t: number, keep: boolean): void; skinAll(): void; partBox(p: number, out: Float64Array): void;
+        parts: { verts: Uint32Array }[]; objects: { positions: Float64Array; prevPositions: Float64Array; parts: number[] }[];
+        looseBox(p: number, previous: boolean, out: Float64Array, o: number): void; chunksOf(p: number): { skin: { perVertex: boolean } };
+      };
+      const cur = new Float64Array(6), prev = new Float64Array(6), joints = new Float64Array(6);
+      let checked = 0, tighter = 0;
+      for (let f = 0; f <= 10; f++) {
+        scene.pose(f / 10, f > 0);
+        const o = scene.objects[0];
+        const boxes = new Map<number, [Float64Array, Float64Array]>();
+        for (const p of o.parts) {
+          // before any skinning of this sample: the boxes from the influence sets
+          expect(scene.chunksOf(p).skin.perVertex, `part ${p} shares its influence sets`).toBe(false);
+          scene.looseBox(p, false, cur, 0);
+          if (f > 0) scene.looseBox(p, true, prev, 0);
+          boxes.set(p, [cur.slice(), prev.slice()]);
+          scene.partBox(p, joints);
+          let vol = 1, jvol = 1;
+          for (let k = 0; k < 3; k++) { vol *= cur[3 + k] - cur[k]; jvol *= joints[3 + k] - joints[k]; }
+          if (vol < jvol) tighter++;
+        }
+        scene.skinAll();
+        for (const p of o.parts) {
+          const [c, q] = boxes.get(p)!;
+          for (const v of scene.parts[p].verts) for (let k = 0; k < 3; k++) {
+            const x = o.positions[v * 3 + k];
+            expect(x >= c[k] && x <= c[3 + k], `frame ${f} part ${p} vertex ${v} axis ${k}: ${x} in [${c[k]}, ${c[3 + k]}]`).toBe(true);
+            if (f > 0) {
+              const y = o.prevPositions[v * 3 + k];
+              expect(y >= q[k] && y <= q[3 + k], `frame ${f} previous sample, part ${p} vertex ${v} axis ${k}: ${y} in [${q[k]}, ${q[3 + k]}]`).toBe(true);
+            }
+            checked++;
+          }
+        }
+      }
+      expect(checked, 'vertices checked').toBeGreaterThan(1000);
+      expect(tighter, 'part-frames where the sets give a smaller box than the joints').toBeGreaterThan(10);
+    });
+  }
+});

@@ -471,6 +471,9 @@ export class CollisionScene {
       const tt = this._prevTight, ts = this._prevTightStamp;
       this._prevTight = this._tight; this._prevTightStamp = this._tightStamp;
       this._tight = tt; this._tightStamp = ts;
+      const sb = this._prevSetBox, ss = this._prevSetStamp;
+      this._prevSetBox = this._setBox; this._prevSetStamp = this._setStamp;
+      this._setBox = sb; this._setStamp = ss;
     }
     this.frameStamp++;
     const t = this.prevCrossing;
@@ -1013,6 +1016,12 @@ export class CollisionScene {
   /** Whether the boxes of the skinned vertices of parts pa and pb (at the current sample) overlap. */
   private tightBoxesOverlap(pa: number, pb: number): boolean {
     if (this._tightStamp.length < this.parts.length) { this._tightStamp = new Int32Array(this.parts.length).fill(-1); this._tight = new Float64Array(this.parts.length * 6); }
+    // first the boxes that contain the skinned vertices without skinning
+    // them (looseBox): a pair they keep apart is apart, unskinned
+    const L = this._looseT;
+    this.looseBox(pa, false, L, 0);
+    this.looseBox(pb, false, L, 6);
+    if (L[0] > L[9] || L[6] > L[3] || L[1] > L[10] || L[7] > L[4] || L[2] > L[11] || L[8] > L[5]) return false;
     const T = this._tight;
     this.tightBox(pa);
     this.tightBox(pb);
@@ -1031,6 +1040,11 @@ export class CollisionScene {
    */
   private sweptTightBoxesOverlap(pa: number, pb: number): boolean {
     const T = this._sweptT;
+    // first the boxes over the step that contain the skinned vertices at both
+    // samples without skinning them (looseBox at each sample)
+    this.sweptLooserBox(pa, T, 0);
+    this.sweptLooserBox(pb, T, 6);
+    if (T[0] > T[9] || T[6] > T[3] || T[1] > T[10] || T[7] > T[4] || T[2] > T[11] || T[8] > T[5]) return false;
     // a character part not skinned at the previous sample: first its box from
     // the joints there (it contains every skinned vertex), so pairs that miss
     // anyway skip skinning the previous sample
@@ -1045,6 +1059,52 @@ export class CollisionScene {
   }
 
   private readonly _sweptT = new Float64Array(12);
+  private readonly _looseT = new Float64Array(12);
+  /** Per part: setsBox at the current and at the previous sample, valid where the stamp is that sample's pose stamp (swapped by pose like the skinned boxes). */
+  private _setBox = new Float64Array(0);
+  private _setStamp = new Int32Array(0);
+  private _prevSetBox = new Float64Array(0);
+  private _prevSetStamp = new Int32Array(0);
+
+  /**
+   * A box containing part p's skinned vertices at the current (or previous)
+   * sample, without skinning: the skinned box when the part is skinned there,
+   * else for a character part whose vertices share influence sets the union
+   * of the sets' mapped bind boxes (setsBox, once per pose), else its box
+   * from the joints (props: the box of its vertices). Into out[o..o+5].
+   */
+  private looseBox(p: number, previous: boolean, out: Float64Array, o: number): void {
+    const part = this.parts[p], ob = this.objects[part.object], b = p * 6;
+    let src: Float64Array;
+    if (ob.kind !== 'character') src = previous ? this.prevBoxes : this.curBoxes;
+    else if (previous ? (this._prevTightStamp.length > p && this._prevTightStamp[p] === this.frameStamp - 1) : (this._tightStamp.length > p && this._tightStamp[p] === this.frameStamp)) src = previous ? this._prevTight : this._tight;
+    else {
+      const sp = this.chunksOf(p).skin;
+      if (sp.perVertex) src = previous ? this.prevBoxes : this.curBoxes;
+      else {
+        if (this._setStamp.length < this.parts.length) {
+          this._setStamp = new Int32Array(this.parts.length).fill(-1); this._setBox = new Float64Array(this.parts.length * 6);
+          this._prevSetStamp = new Int32Array(this.parts.length).fill(-1); this._prevSetBox = new Float64Array(this.parts.length * 6);
+        }
+        const want = previous ? this.frameStamp - 1 : this.frameStamp;
+        const st = previous ? this._prevSetStamp : this._setStamp;
+        src = previous ? this._prevSetBox : this._setBox;
+        if (st[p] !== want) { st[p] = want; setsBox(sp, previous ? ob.prevSkinMats : ob.skinMats, src, b); }
+      }
+    }
+    for (let k = 0; k < 6; k++) out[o + k] = src[b + k];
+  }
+
+  /** looseBox at the previous sample united with looseBox at the current one, into out[o..o+5]. */
+  private sweptLooserBox(p: number, out: Float64Array, o: number): void {
+    const L = this._looseT;
+    this.looseBox(p, true, L, 0);
+    this.looseBox(p, false, L, 6);
+    for (let k = 0; k < 3; k++) {
+      out[o + k] = L[k] < L[6 + k] ? L[k] : L[6 + k];
+      out[o + 3 + k] = L[3 + k] > L[9 + k] ? L[3 + k] : L[9 + k];
+    }
+  }
 
   private prevUnskinned(p: number): boolean {
     const part = this.parts[p];
@@ -1791,18 +1851,23 @@ export class CollisionScene {
   }
 
   /** Object o's parts in order of box distance from a point: into _order/_orderD, returns the count. */
-  private partsByDistance(o: CollisionObject, x: number, y: number, z: number): number {
+  private partsByDistance(o: CollisionObject, x: number, y: number, z: number, bound: number): number {
     const C = this.curBoxes;
     const np = o.parts.length;
     if (this._order.length < np) { this._order = new Int32Array(np); this._orderD = new Float64Array(np); }
     const ord = this._order, od = this._orderD;
+    // parts at least `bound` away are never searched (the callers stop at the
+    // first part whose box distance reaches their best, which starts at bound)
+    const limit = bound * bound;
+    let n = 0;
     for (let i = 0; i < np; i++) {
       const q = o.parts[i], d = boxDistSq(C, q * 6, x, y, z);
-      let k = i;
+      if (d >= limit) continue;
+      let k = n++;
       while (k > 0 && od[k - 1] > d) { od[k] = od[k - 1]; ord[k] = ord[k - 1]; k--; }
       od[k] = d; ord[k] = q;
     }
-    return np;
+    return n;
   }
 
   /**
@@ -1812,7 +1877,7 @@ export class CollisionScene {
    * Parts are skinned and refit when within reach.
    */
   private distanceTo(o: CollisionObject, x: number, y: number, z: number, bound: number, stopAt: number): number {
-    const np = this.partsByDistance(o, x, y, z);
+    const np = this.partsByDistance(o, x, y, z, bound);
     const ord = this._order, od = this._orderD, tri = this._tri1;
     let best = bound, found = -1;
     for (let i = 0; i < np; i++) {
@@ -1833,7 +1898,7 @@ export class CollisionScene {
    * `bound` (which must exceed the distance for a result).
    */
   private signedDistTo(o: CollisionObject, x: number, y: number, z: number, bound = Infinity): number {
-    const np = this.partsByDistance(o, x, y, z);
+    const np = this.partsByDistance(o, x, y, z, bound);
     const ord = this._order, od = this._orderD;
     let best = bound, sd = NaN;
     this._allowObj = o;
@@ -1990,6 +2055,8 @@ interface SkinProgram {
   /** Per set, its blended matrix (the 12 entries m0 m1 m2 m4 m5 m6 m8 m9 m10 m12 m13 m14) at the last skinning. */
   mats: Float64Array;
   perVertex: boolean;
+  /** Per set, the bind-space box of its vertices in this part (min xyz, max xyz): the set's blended matrix maps it over all of them (setsBox). */
+  setBind: Float64Array;
 }
 
 function makeSkinProgram(meshes: SkinMeshes, meshOffsets: number[], verts: Uint32Array): SkinProgram {
@@ -2021,9 +2088,19 @@ function makeSkinProgram(meshes: SkinMeshes, meshOffsets: number[], verts: Uint3
     out[i] = vv * 3;
   }
   first.push(w.length);
+  const setBind = new Float64Array(mesh.length * 6);
+  for (let c = 0; c < mesh.length; c++) { setBind.fill(Infinity, c * 6, c * 6 + 3); setBind.fill(-Infinity, c * 6 + 3, c * 6 + 6); }
+  for (let i = 0; i < n; i++) {
+    const b = set[i] * 6;
+    for (let k = 0; k < 3; k++) {
+      const x = bind[i * 3 + k];
+      if (x < setBind[b + k]) setBind[b + k] = x;
+      if (x > setBind[b + 3 + k]) setBind[b + 3 + k] = x;
+    }
+  }
   return {
     set, mesh: Int32Array.from(mesh), first: Int32Array.from(first), w: Float64Array.from(w), jo: Int32Array.from(jo), bind, out,
-    mats: new Float64Array(mesh.length * 12), perVertex: mesh.length * 2 > n,
+    mats: new Float64Array(mesh.length * 12), perVertex: mesh.length * 2 > n, setBind,
   };
 }
 
@@ -2094,6 +2171,40 @@ function chunkVertexBoxes(chunks: ChunkBoxes, P: Float64Array, cb: Float64Array)
     const b = c * 6;
     cb[b] = ax; cb[b + 1] = ay; cb[b + 2] = az; cb[b + 3] = bx; cb[b + 4] = by; cb[b + 5] = bz;
   }
+}
+
+const _setM = new Float64Array(12);
+
+/**
+ * A box around every vertex the program would skin, without skinning them:
+ * the union over its influence sets of the set's blended matrix applied to
+ * the set's bind-space box (an affine map of a box, bounded per row by the
+ * least and largest of each term), padded by 1e-9 of the terms' magnitude
+ * for the rounding of the blend and of the skinning sums (relative errors of
+ * a few 1e-16). Contains every skinned position (seeded test), so a pair
+ * these boxes keep apart is apart by the skinned boxes too. Into
+ * out[oo..oo+5]. One blend per set: cheap where sets are shared widely.
+ */
+function setsBox(sp: SkinProgram, skinMats: Float64Array[], out: Float64Array, oo: number): void {
+  const mesh = sp.mesh, first = sp.first, W = sp.w, JO = sp.jo, SB = sp.setBind, M = _setM;
+  let lx = Infinity, ly = Infinity, lz = Infinity, hx = -Infinity, hy = -Infinity, hz = -Infinity;
+  for (let c = 0; c < mesh.length; c++) {
+    blendInto(M, 0, skinMats[mesh[c]], W, JO, first[c], first[c + 1]);
+    const b = c * 6;
+    const ax = SB[b], ay = SB[b + 1], az = SB[b + 2], bx = SB[b + 3], by = SB[b + 4], bz = SB[b + 5];
+    for (let r = 0; r < 3; r++) {
+      const m0 = M[r], m1 = M[r + 3], m2 = M[r + 6], t = M[r + 9];
+      const p0 = m0 * ax, q0 = m0 * bx, p1 = m1 * ay, q1 = m1 * by, p2 = m2 * az, q2 = m2 * bz;
+      const lo = t + (p0 < q0 ? p0 : q0) + (p1 < q1 ? p1 : q1) + (p2 < q2 ? p2 : q2);
+      const hi = t + (p0 > q0 ? p0 : q0) + (p1 > q1 ? p1 : q1) + (p2 > q2 ? p2 : q2);
+      const mag = Math.abs(t) + Math.abs(p0) + Math.abs(q0) + Math.abs(p1) + Math.abs(q1) + Math.abs(p2) + Math.abs(q2);
+      const pad = 1e-9 * (mag + 1e-3);
+      if (r === 0) { if (lo - pad < lx) lx = lo - pad; if (hi + pad > hx) hx = hi + pad; }
+      else if (r === 1) { if (lo - pad < ly) ly = lo - pad; if (hi + pad > hy) hy = hi + pad; }
+      else { if (lo - pad < lz) lz = lo - pad; if (hi + pad > hz) hz = hi + pad; }
+    }
+  }
+  out[oo] = lx; out[oo + 1] = ly; out[oo + 2] = lz; out[oo + 3] = hx; out[oo + 4] = hy; out[oo + 5] = hz;
 }
 
 /** The blended skin matrix Σ w·S[slot] over weights k0..k1 (summed from 0 in that order, as skinPositions does) into M[mo..mo+11]. */
