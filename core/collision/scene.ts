@@ -1095,6 +1095,23 @@ export class CollisionScene {
     for (let k = 0; k < 6; k++) out[o + k] = src[b + k];
   }
 
+  /** Per part: looseBox at the current sample (at the pose stamp in _looseAllStamp), for the searches and inside tests against an object's parts. */
+  private _looseAll = new Float64Array(0);
+  private _looseAllStamp = new Int32Array(0);
+
+  /** Makes _looseAll current for part p (once per pose) and returns it (p's box at p·6). */
+  private looseOf(p: number): Float64Array {
+    if (this._looseAllStamp.length < this.parts.length) { this._looseAllStamp = new Int32Array(this.parts.length).fill(-1); this._looseAll = new Float64Array(this.parts.length * 6); }
+    if (this._looseAllStamp[p] !== this.frameStamp) { this._looseAllStamp[p] = this.frameStamp; this.looseBox(p, false, this._looseAll, p * 6); }
+    return this._looseAll;
+  }
+
+  /** _looseAll made current for every part of object o (boxes at the parts' indices · 6, as partBoxOffsets). */
+  private objectLooseBoxes(o: CollisionObject): Float64Array {
+    for (const p of o.parts) this.looseOf(p);
+    return this._looseAll;
+  }
+
   /** looseBox at the previous sample united with looseBox at the current one, into out[o..o+5]. */
   private sweptLooserBox(p: number, out: Float64Array, o: number): void {
     const L = this._looseT;
@@ -1883,6 +1900,8 @@ export class CollisionScene {
     for (let i = 0; i < np; i++) {
       if (od[i] >= best * best) break;
       const q = ord[i];
+      // not refit yet: first its box without skinning (no triangle nearer than best in it: nothing to find)
+      if (this.parts[q].refitStamp !== this.frameStamp && boxDistSq(this.looseOf(q), q * 6, x, y, z) >= best * best) continue;
       this.ensureRefit(q);
       const d = closestPointOnMesh(this.parts[q].bvh, o.positions, x, y, z, this._cp, tri, best, stopAt);
       if (d < best) { best = d; found = tri[0]; if (best <= stopAt) break; }
@@ -1905,6 +1924,7 @@ export class CollisionScene {
     for (let i = 0; i < np; i++) {
       const q = ord[i];
       if (od[i] >= best * best) break;
+      if (this.parts[q].refitStamp !== this.frameStamp && boxDistSq(this.looseOf(q), q * 6, x, y, z) >= best * best) continue;
       this.ensureRefit(q);
       const d = signedDistance(this.parts[q].bvh, o.positions, o.vt, x, y, z, this.ensureTriSkinned, best);
       if (d === d && Math.abs(d) < best) { best = Math.abs(d); sd = d; }
