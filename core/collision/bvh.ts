@@ -188,6 +188,7 @@ export class TriangleBVH {
    */
   refitSwept(positions: ArrayLike<number>, positionsEnd: ArrayLike<number> | null): void {
     this.chunkOf = null;
+    this.chunkHook = null;
     const f = this.f32;
     if (this.leafVerts === null) this.buildRefitLists();
     const lv = this.leafVerts!, lvo = this.leafVertOffsets!, leaves = this.leafNodes!, inner = this.innerNodes!, right = this.innerRight!;
@@ -256,6 +257,7 @@ export class TriangleBVH {
   refitLazy(positions: ArrayLike<number>, positionsEnd: ArrayLike<number> | null, chunkTriangles = 32): void {
     if (this.chunkRoots === null) this.buildChunks(chunkTriangles);
     if (this.leafVerts === null) this.buildRefitLists();
+    this.chunkHook = null;
     this.lazyPositions = positions;
     this.lazyPositionsEnd = positionsEnd;
     const f = this.f32, roots = this.chunkRoots!, cv = this.chunkVerts!, cvo = this.chunkVertOffsets!, fresh = this.chunkFresh!;
@@ -302,8 +304,32 @@ export class TriangleBVH {
     this.setChunkRootBoxes(boxes, boxesEnd);
   }
 
+  /**
+   * `refitLazyBoxes` where the positions are written on demand: `boxes` need
+   * only contain each chunk's vertices (they may be looser than their box),
+   * and `writeChunk(c)` is called before chunk c's nodes are first read from
+   * the positions: at once for a chunk whose root is a leaf (traversals read
+   * it without expanding it), else by `ensureChunk`. The tree prunes no
+   * less than one refit at the positions: every node box still contains its
+   * triangles, the nodes inside an expanded chunk are exact. Any other refit
+   * drops the callback.
+   */
+  refitLazyBoxesOnDemand(positions: ArrayLike<number>, boxes: Float64Array, writeChunk: (c: number) => void): void {
+    if (this.chunkRoots === null) this.buildChunks(32);
+    this.lazyPositions = positions;
+    this.lazyPositionsEnd = null;
+    this.setChunkRootBoxes(boxes, null);
+    const fresh = this.chunkFresh!;
+    for (let c = 0; c < fresh.length; c++) if (fresh[c] === 1) writeChunk(c);
+    this.chunkHook = writeChunk;
+  }
+
+  /** Set by refitLazyBoxesOnDemand: writes a chunk's positions before its nodes are refit. */
+  private chunkHook: ((c: number) => void) | null = null;
+
   /** Chunk roots from given chunk boxes (united with `boxesEnd` when given), then the top. */
   private setChunkRootBoxes(boxes: Float64Array, boxesEnd: Float64Array | null): void {
+    this.chunkHook = null;
     const f = this.f32, roots = this.chunkRoots!, fresh = this.chunkFresh!;
     const end = boxesEnd ?? boxes;
     for (let c = 0; c < roots.length; c++) {
@@ -343,6 +369,7 @@ export class TriangleBVH {
     const fresh = this.chunkFresh!;
     if (fresh[c] === 1) return;
     fresh[c] = 1;
+    if (this.chunkHook !== null) this.chunkHook(c);
     const positions = this.lazyPositions!, positionsEnd = this.lazyPositionsEnd;
     const f = this.f32, lv = this.leafVerts!, lvo = this.leafVertOffsets!, leaves = this.leafNodes!, inner = this.innerNodes!, right = this.innerRight!;
     for (let l = this.chunkLeafLo![c], le = this.chunkLeafHi![c]; l < le; l++) {

@@ -251,6 +251,13 @@ export class CollisionScene {
    * the same contacts (scene.test.ts).
    */
   plainOrderSearch = false;
+  /**
+   * Whether the discrete narrow phase may skin a part chunk by chunk as its
+   * traversal reaches them (narrowTree); false refits every tested part whole
+   * at its skinned positions (the test reference: the same contacts,
+   * ondemand.test.ts).
+   */
+  onDemandSkinning = true;
   private readonly sap = new PartSweepAndPrune();
   private partBoxes = new Float64Array(0);
   /** Unswept part boxes at the current and the previous sample. */
@@ -553,7 +560,7 @@ export class CollisionScene {
     for (let c = 0; c < nc; c++) for (let s = cvo[c]; s < cvo[c + 1]; s++) list[fill[local[s]]++] = c;
     const o = this.objects[part.object];
     const skin = o.kind === 'character' ? makeSkinProgram(this.doc.characters[o.index].meshes, o.meshOffsets, verts) : makeSkinProgram([], [0], new Uint32Array(0));
-    ch = { off, list, cv, cvo, box: new Float64Array(nc * 6), stamp: -1, prevBox: new Float64Array(nc * 6), prevStamp: -1, used: true, skin };
+    ch = { off, list, cv, cvo, box: new Float64Array(nc * 6), stamp: -1, prevBox: new Float64Array(nc * 6), prevStamp: -1, used: true, skin, cvLocal: local, onDemand: null };
     this.partChunks[p] = ch;
     return ch;
   }
@@ -681,6 +688,10 @@ export class CollisionScene {
       }
       found[i]!.depth = depth;
     }
+    // parts of crossing pairs: their trees are refit whole in the next narrow phase (see narrowTree)
+    if (this._crossedLast.length < P) this._crossedLast = new Uint8Array(P);
+    this._crossedLast.fill(0);
+    for (let k = 0; k < crossingPairs.length; k += 3) { this._crossedLast[crossingPairs[k + 1]] = 1; this._crossedLast[crossingPairs[k + 2]] = 1; }
     const out: FrameContact[] = [];
     for (const c of found) if (c !== null) out.push(c);
     this.containment(crossingObjects, out);
@@ -721,7 +732,7 @@ export class CollisionScene {
     const A = this.parts[pa], B = this.parts[pb];
     const pairKey = pa * this.parts.length + pb;
     const doCcd = continuous && !this.prevCrossing.has(pairKey);
-    if (doCcd ? !this.sweptTightBoxesOverlap(pa, pb) : !this.tightBoxesOverlap(pa, pb)) {
+    if (doCcd ? !this.sweptTightBoxesOverlap(pa, pb) : !this.narrowBoxesOverlap(pa, pb)) {
       // the joint-bounded boxes met, the skinned parts do not (at this sample,
       // or over the step for the continuous test): no refit needed
       this.crossLists.set(pairKey, NO_CROSSINGS);
@@ -729,7 +740,7 @@ export class CollisionScene {
     }
     // the continuous test traverses the trees over the motion, the discrete one the trees at the sample
     let treeA: TriangleBVH, treeB: TriangleBVH;
-    if (doCcd) { treeA = this.sweptTree(pa); treeB = this.sweptTree(pb); } else { this.ensureRefit(pa); this.ensureRefit(pb); treeA = A.bvh; treeB = B.bvh; }
+    if (doCcd) { treeA = this.sweptTree(pa); treeB = this.sweptTree(pb); } else { this.narrowTree(pa); this.narrowTree(pb); treeA = A.bvh; treeB = B.bvh; }
     const oa = this.objects[A.object], ob = this.objects[B.object];
     const self = A.object === B.object;
     const Pa = oa.positions, Pb = ob.positions, Qa = oa.prevPositions, Qb = ob.prevPositions;
@@ -1011,6 +1022,94 @@ export class CollisionScene {
       c = this.partTriBoxes[p] = { box: new Float64Array(bvh.order.length * 6), stamp: new Int32Array(bvh.nodeCount).fill(-1) };
     }
     return c;
+  }
+
+  /** Parts in a crossing pair at the last detect (any pose): the narrow phase refits them whole (see narrowTree). */
+  private _crossedLast = new Uint8Array(0);
+
+  /**
+   * Whether part p's tree for the discrete narrow phase is skinned on demand
+   * (chunk by chunk as the traversal reaches it, refitLazyBoxesOnDemand): a
+   * character part not skinned nor refit at this pose, whose vertices share
+   * influence sets, that was not in a crossing pair at the last detect (a
+   * crossing part is skinned and refit whole for its depth anyway).
+   */
+  private onDemandCandidate(p: number): boolean {
+    const part = this.parts[p];
+    if (part.refitStamp === this.frameStamp || part.skinStamp === this.frameStamp) return false;
+    if (!this.onDemandSkinning || this.objects[part.object].kind !== 'character') return false;
+    if (this._crossedLast.length > p && this._crossedLast[p] === 1) return false;
+    const ch = this.partChunks[p];
+    return !(ch ?? this.chunksOf(p)).skin.perVertex;
+  }
+
+  /**
+   * Part p's tree for the discrete narrow phase: refit at the skinned
+   * positions (ensureRefit) or, for an on-demand candidate, its chunk roots
+   * boxed from the influence sets (each set's blended matrix over the bind
+   * box of the chunk's vertices in it) and each chunk skinned when a
+   * traversal first expands it. The narrow phase's pairs are the same either
+   * way (a triangle pair is tested where the triangles' own boxes meet,
+   * reached in the same depth-first order); every other query refits whole.
+   */
+  private narrowTree(p: number): void {
+    const part = this.parts[p];
+    if (part.refitStamp === this.frameStamp) return;
+    const ch = this.chunksOf(p);
+    if (ch.onDemand !== null && ch.onDemand.stamp === this.frameStamp) return;
+    if (!this.onDemandCandidate(p)) { this.ensureRefit(p); return; }
+    const od = ch.onDemand ?? (ch.onDemand = this.makeOnDemand(p, ch));
+    od.stamp = this.frameStamp;
+    const o = this.objects[part.object];
+    onDemandChunkBoxes(ch.skin, od, o.skinMats);
+    part.bvh.refitLazyBoxesOnDemand(o.positions, od.boxes, od.write);
+  }
+
+  private makeOnDemand(p: number, ch: ChunkBoxes): OnDemandSkin {
+    const sp = ch.skin, cvo = ch.cvo, L = ch.cvLocal, nc = cvo.length - 1;
+    const off = new Int32Array(nc + 1), sets: number[] = [], bind: number[] = [];
+    const at = new Map<number, number>();
+    for (let c = 0; c < nc; c++) {
+      at.clear();
+      for (let q = cvo[c]; q < cvo[c + 1]; q++) {
+        const i = L[q], st = sp.set[i];
+        let e = at.get(st);
+        if (e === undefined) { at.set(st, (e = sets.length)); sets.push(st); bind.push(Infinity, Infinity, Infinity, -Infinity, -Infinity, -Infinity); }
+        for (let k = 0; k < 3; k++) {
+          const x = sp.bind[i * 3 + k];
+          if (x < bind[e * 6 + k]) bind[e * 6 + k] = x;
+          if (x > bind[e * 6 + 3 + k]) bind[e * 6 + 3 + k] = x;
+        }
+      }
+      off[c + 1] = sets.length;
+    }
+    const part = this.parts[p];
+    const od: OnDemandSkin = {
+      off, set: Int32Array.from(sets), bind: Float64Array.from(bind), mats: new Float64Array(sp.mesh.length * 12), boxes: new Float64Array(nc * 6), pad: new Float64Array(sp.mesh.length * 3),
+      vstamp: new Int32Array(sp.set.length).fill(-1), stamp: -1,
+      write: (c: number): void => {
+        // skinned whole since (positions current), or a tree left from an earlier pose
+        if (part.skinStamp === this.frameStamp || od.stamp !== this.frameStamp) return;
+        skinChunk(sp, ch, od, c, this.objects[part.object].positions, this.frameStamp);
+      },
+    };
+    return od;
+  }
+
+  /** Whether parts pa and pb can meet at the current sample, before the discrete narrow phase: their boxes without skinning (looseBox), then the skinned boxes of the parts not skinned on demand. */
+  private narrowBoxesOverlap(pa: number, pb: number): boolean {
+    const demandA = this.onDemandCandidate(pa), demandB = this.onDemandCandidate(pb);
+    if (!demandA && !demandB) return this.tightBoxesOverlap(pa, pb);
+    const L = this._looseT;
+    this.looseBox(pa, false, L, 0);
+    this.looseBox(pb, false, L, 6);
+    if (L[0] > L[9] || L[6] > L[3] || L[1] > L[10] || L[7] > L[4] || L[2] > L[11] || L[8] > L[5]) return false;
+    if (demandA && demandB) return true;
+    // the other part's skinned box
+    const q = demandA ? pb : pa, o = demandA ? 6 : 0;
+    this.tightBoxInto(q, this._tightQ);
+    for (let k = 0; k < 6; k++) L[o + k] = this._tightQ[k];
+    return !(L[0] > L[9] || L[6] > L[3] || L[1] > L[10] || L[7] > L[4] || L[2] > L[11] || L[8] > L[5]);
   }
 
   /** Whether the boxes of the skinned vertices of parts pa and pb (at the current sample) overlap. */
@@ -2048,6 +2147,32 @@ interface ChunkBoxes {
   prevStamp: number;
   /** The part's vertices' skinning data, compacted (see makeSkinProgram). */
   skin: SkinProgram;
+  /** Per entry of cv: the vertex's local index (into part.verts). */
+  cvLocal: Int32Array;
+  /** Skinning on demand per chunk (narrow phase), built on first use. */
+  onDemand: OnDemandSkin | null;
+}
+
+/**
+ * A part skinned chunk by chunk as the narrow phase's traversal reaches its
+ * chunks (refitLazyBoxesOnDemand): the chunk roots boxed from the influence
+ * sets, a chunk's vertices skinned when the traversal first expands it.
+ */
+interface OnDemandSkin {
+  /** Per chunk (CSR by off): the influence sets of its vertices, each with the bind-space box of the chunk's vertices in that set (6 numbers). */
+  off: Int32Array;
+  set: Int32Array;
+  bind: Float64Array;
+  /** The sets' blended matrices at the current sample (as in skinProgram) and the chunk root boxes from them. */
+  mats: Float64Array;
+  boxes: Float64Array;
+  /** Per set and axis: the rounding pad of its mapped boxes at the current sample. */
+  pad: Float64Array;
+  /** Pose stamp at which each vertex (local index) was skinned on demand. */
+  vstamp: Int32Array;
+  /** Pose stamp of the on-demand refit (the tree is in that state until another refit). */
+  stamp: number;
+  write: (c: number) => void;
 }
 
 /**
@@ -2225,6 +2350,65 @@ function setsBox(sp: SkinProgram, skinMats: Float64Array[], out: Float64Array, o
     }
   }
   out[oo] = lx; out[oo + 1] = ly; out[oo + 2] = lz; out[oo + 3] = hx; out[oo + 4] = hy; out[oo + 5] = hz;
+}
+
+/**
+ * The chunk root boxes of an on-demand part at the current sample: per chunk
+ * the union over its influence sets of the set's blended matrix (blended as
+ * skinProgram does, kept for skinChunk) applied to the bind box of the
+ * chunk's vertices in that set, padded as in setsBox.
+ */
+function onDemandChunkBoxes(sp: SkinProgram, od: OnDemandSkin, skinMats: Float64Array[]): void {
+  const mesh = sp.mesh, first = sp.first, W = sp.w, JO = sp.jo, M = od.mats, SP = od.pad, SB0 = sp.setBind;
+  for (let c = 0; c < mesh.length; c++) {
+    blendInto(M, c * 12, skinMats[mesh[c]], W, JO, first[c], first[c + 1]);
+    // the rounding pad of every chunk's part of this set: from the set's whole bind box (its terms bound the chunks')
+    const m = c * 12, b = c * 6;
+    const ex = Math.max(Math.abs(SB0[b]), Math.abs(SB0[b + 3])), ey = Math.max(Math.abs(SB0[b + 1]), Math.abs(SB0[b + 4])), ez = Math.max(Math.abs(SB0[b + 2]), Math.abs(SB0[b + 5]));
+    for (let r = 0; r < 3; r++) SP[c * 3 + r] = 1e-9 * (Math.abs(M[m + r + 9]) + 2 * (Math.abs(M[m + r]) * ex + Math.abs(M[m + r + 3]) * ey + Math.abs(M[m + r + 6]) * ez) + 1e-3);
+  }
+  const off = od.off, sets = od.set, SB = od.bind, out = od.boxes, nc = off.length - 1;
+  for (let c = 0; c < nc; c++) {
+    let lx = Infinity, ly = Infinity, lz = Infinity, hx = -Infinity, hy = -Infinity, hz = -Infinity;
+    for (let e = off[c]; e < off[c + 1]; e++) {
+      const st = sets[e], m = st * 12, b = e * 6, pd = st * 3;
+      const ax = SB[b], ay = SB[b + 1], az = SB[b + 2], bx = SB[b + 3], by = SB[b + 4], bz = SB[b + 5];
+      let m0 = M[m], m1 = M[m + 3], m2 = M[m + 6];
+      let p0 = m0 * ax, q0 = m0 * bx, p1 = m1 * ay, q1 = m1 * by, p2 = m2 * az, q2 = m2 * bz;
+      let t = M[m + 9], pad = SP[pd];
+      let lo = t + (p0 < q0 ? p0 : q0) + (p1 < q1 ? p1 : q1) + (p2 < q2 ? p2 : q2) - pad;
+      let hi = t + (p0 > q0 ? p0 : q0) + (p1 > q1 ? p1 : q1) + (p2 > q2 ? p2 : q2) + pad;
+      if (lo < lx) lx = lo; if (hi > hx) hx = hi;
+      m0 = M[m + 1]; m1 = M[m + 4]; m2 = M[m + 7];
+      p0 = m0 * ax; q0 = m0 * bx; p1 = m1 * ay; q1 = m1 * by; p2 = m2 * az; q2 = m2 * bz;
+      t = M[m + 10]; pad = SP[pd + 1];
+      lo = t + (p0 < q0 ? p0 : q0) + (p1 < q1 ? p1 : q1) + (p2 < q2 ? p2 : q2) - pad;
+      hi = t + (p0 > q0 ? p0 : q0) + (p1 > q1 ? p1 : q1) + (p2 > q2 ? p2 : q2) + pad;
+      if (lo < ly) ly = lo; if (hi > hy) hy = hi;
+      m0 = M[m + 2]; m1 = M[m + 5]; m2 = M[m + 8];
+      p0 = m0 * ax; q0 = m0 * bx; p1 = m1 * ay; q1 = m1 * by; p2 = m2 * az; q2 = m2 * bz;
+      t = M[m + 11]; pad = SP[pd + 2];
+      lo = t + (p0 < q0 ? p0 : q0) + (p1 < q1 ? p1 : q1) + (p2 < q2 ? p2 : q2) - pad;
+      hi = t + (p0 > q0 ? p0 : q0) + (p1 > q1 ? p1 : q1) + (p2 > q2 ? p2 : q2) + pad;
+      if (lo < lz) lz = lo; if (hi > hz) hz = hi;
+    }
+    const b = c * 6;
+    out[b] = lx; out[b + 1] = ly; out[b + 2] = lz; out[b + 3] = hx; out[b + 4] = hy; out[b + 5] = hz;
+  }
+}
+
+/** Skins chunk c's vertices not yet skinned at pose `stamp` into P, by the blended matrices of onDemandChunkBoxes (the arithmetic of skinProgram: bit-identical positions). */
+function skinChunk(sp: SkinProgram, ch: ChunkBoxes, od: OnDemandSkin, c: number, P: Float64Array, stamp: number): void {
+  const L = ch.cvLocal, cvo = ch.cvo, vst = od.vstamp, M = od.mats, sets = sp.set, B = sp.bind, O = sp.out;
+  for (let q = cvo[c], qe = cvo[c + 1]; q < qe; q++) {
+    const i = L[q];
+    if (vst[i] === stamp) continue;
+    vst[i] = stamp;
+    const m = sets[i] * 12, i3 = i * 3, x = B[i3], y = B[i3 + 1], z = B[i3 + 2], o3 = O[i];
+    P[o3] = M[m] * x + M[m + 3] * y + M[m + 6] * z + M[m + 9];
+    P[o3 + 1] = M[m + 1] * x + M[m + 4] * y + M[m + 7] * z + M[m + 10];
+    P[o3 + 2] = M[m + 2] * x + M[m + 5] * y + M[m + 8] * z + M[m + 11];
+  }
 }
 
 /** The blended skin matrix Σ w·S[slot] over weights k0..k1 (summed from 0 in that order, as skinPositions does) into M[mo..mo+11]. */

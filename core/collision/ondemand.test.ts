@@ -1,0 +1,120 @@
+import { describe, expect, it } from 'vitest';
+import { createEmptyDocument } from '../document';
+import { chainCharacter, icosphereMesh } from '../document/fixtures';
+import type { Character, Track } from '../document/types';
+import { SceneEvaluator } from '../anim';
+import { Rig, computeSkinMatrices, skinPositions } from '../skeleton';
+import { CollisionScene } from './scene';
+import { triTriOverlap } from './tritri';
+import { mulberry32 } from './testutil';
+
+/** A chain character whose body is a stretched icosphere (1 280 triangles) with a few shared weight sets: parts of several BVH chunks. */
+function ballChain(id: string, x: number): Character {
+  const ch = chainCharacter(id);
+  ch.transform.translation = [x, 0, 0];
+  ch.collision.selfCollision = false;
+  const m = ch.meshes[0];
+  const ball = icosphereMesh(0.35, 3);
+  const nv = ball.positions.length / 3;
+  for (let v = 0; v < nv; v++) ball.positions[v * 3 + 1] = ball.positions[v * 3 + 1] * 2.2 + 0.75;
+  m.positions = ball.positions;
+  m.indices = ball.indices;
+  m.joints = new Uint16Array(nv * 4);
+  m.weights = new Float32Array(nv * 4);
+  const palette = [[1, 0], [0.75, 0.25], [0.5, 0.5]];
+  for (let v = 0; v < nv; v++) {
+    const y = ball.positions[v * 3 + 1], j = Math.min(3, Math.max(0, Math.floor(y / 0.5))), w = palette[v % 3];
+    m.joints.set([j, Math.min(3, j + 1), 0, 0], v * 4);
+    m.weights.set([w[0], w[1], 0, 0], v * 4);
+  }
+  return ch;
+}
+
+function tracksOf(r: () => number, id: string, frames: number, sway: number): Track[] {
+  const tracks: Track[] = [];
+  const times = Array.from({ length: frames + 1 }, (_, f) => f / 10);
+  for (let j = 1; j < 4; j++) {
+    const amp = 0.6 * r(), ph = 6 * r(), values: number[] = [];
+    for (const t of times) { const a = amp * Math.sin(3 * t + ph); values.push(Math.sin(a / 2), 0, 0, Math.cos(a / 2)); }
+    tracks.push({ target: { kind: 'joint', character: id, joint: j }, path: 'rotation', interpolation: 'linear', times, values });
+  }
+  const values: number[] = [];
+  for (const t of times) values.push(sway * Math.sin(2.5 * t + r()), 0.3 * (r() - 0.5), 0);
+  tracks.push({ target: { kind: 'joint', character: id, joint: 0 }, path: 'translation', interpolation: 'linear', times, values });
+  return tracks;
+}
+
+describe('narrow phase with parts skinned chunk by chunk (on demand)', () => {
+  for (const seed of [21, 22]) {
+    it(`seed ${seed}: the crossing triangle pairs of every part pair equal a brute-force all-pairs count on fully skinned meshes, and the contacts equal those with whole-part skinning`, () => {
+      const r = mulberry32(seed);
+      const frames = 12;
+      const doc = createEmptyDocument('ondemand');
+      doc.characters.push(ballChain('a', -0.25), ballChain('b', 0.25));
+      doc.clips = [{ id: 'c', name: 'c', frameRate: 10, startFrame: 0, endFrame: frames, tracks: [...tracksOf(r, 'a', frames, 0.3), ...tracksOf(r, 'b', frames, -0.3)] }];
+      doc.activeClip = 'c';
+      const scene = new CollisionScene(doc, 'c');
+      const whole = new CollisionScene(doc, 'c');
+      whole.onDemandSkinning = false;
+      const ev = new SceneEvaluator(doc, 'c');
+      const rigs = doc.characters.map((c) => new Rig(c));
+      const P = doc.characters.map((c) => new Float64Array(c.meshes[0].positions.length));
+      const S = doc.characters.map((c) => new Float64Array(16 * c.meshes[0].skinJoints.length));
+      const T = new Float64Array(9), U = new Float64Array(9);
+      type Demand = { chunksOf(p: number): { onDemand: { stamp: number; vstamp: Int32Array } | null }; frameStamp: number };
+      let lazyParts = 0, partlySkinned = 0, crossingFrames = 0, boxed = 0;
+      for (let f = 0; f <= frames; f++) {
+        scene.pose(f / 10, false);
+        const got = scene.detect(false);
+        whole.pose(f / 10, false);
+        expect(JSON.stringify(got), `frame ${f}: contacts equal those with whole-part skinning`).toBe(JSON.stringify(whole.detect(false)));
+        const sd = scene as unknown as Demand;
+        for (let p = 0; p < scene.parts.length; p++) {
+          const od = sd.chunksOf(p).onDemand;
+          if (od === null || od.stamp !== sd.frameStamp) continue;
+          lazyParts++;
+          if (od.vstamp.some((s) => s !== sd.frameStamp)) partlySkinned++;
+        }
+        // the reference: both meshes skinned whole, every triangle pair of every part pair tested
+        doc.characters.forEach((c, ci) => {
+          ev.characterLocalPose(ci, f / 10, rigs[ci].local);
+          rigs[ci].computeWorld();
+          computeSkinMatrices(c.meshes[0], rigs[ci].world, S[ci]);
+          skinPositions(c.meshes[0], S[ci], P[ci]);
+        });
+        // every on-demand part's chunk boxes (from its influence sets) hold the chunk's skinned vertices
+        for (let p = 0; p < scene.parts.length; p++) {
+          const od = sd.chunksOf(p).onDemand as unknown as { stamp: number; boxes: Float64Array } | null;
+          if (od === null || od.stamp !== sd.frameStamp) continue;
+          const part = scene.parts[p], Pp = P[part.object];
+          const { verts, offsets } = part.bvh.lazyChunks();
+          for (let c = 0; c + 1 < offsets.length; c++) for (let q = offsets[c]; q < offsets[c + 1]; q++) for (let k = 0; k < 3; k++) {
+            const x = Pp[verts[q] + k];
+            expect(x >= od.boxes[c * 6 + k] && x <= od.boxes[c * 6 + 3 + k], `frame ${f} part ${p} chunk ${c} axis ${k}: ${x} in [${od.boxes[c * 6 + k]}, ${od.boxes[c * 6 + 3 + k]}]`).toBe(true);
+            boxed++;
+          }
+        }
+        const [oa, ob] = scene.objects;
+        const count = new Map<string, number>();
+        const Ia = oa.indices, Ib = ob.indices;
+        for (let ta = 0; ta < Ia.length / 3; ta++) {
+          for (let k = 0; k < 9; k++) T[k] = P[0][Ia[ta * 3 + Math.floor(k / 3)] * 3 + (k % 3)];
+          for (let tb = 0; tb < Ib.length / 3; tb++) {
+            for (let k = 0; k < 9; k++) U[k] = P[1][Ib[tb * 3 + Math.floor(k / 3)] * 3 + (k % 3)];
+            if (!triTriOverlap(T, 0, U, 0)) continue;
+            const key = `${scene.parts[oa.triPart[ta]].name}|${scene.parts[ob.triPart[tb]].name}`;
+            count.set(key, (count.get(key) ?? 0) + 1);
+          }
+        }
+        const mine = new Map<string, number>();
+        for (const c of got) if (c.kind === 'intersect') mine.set(c.a.objectId === 'a' ? `${c.a.part}|${c.b.part}` : `${c.b.part}|${c.a.part}`, c.trianglePairs);
+        expect([...mine].sort(), `frame ${f}: crossing triangle pairs per part pair`).toEqual([...count].sort());
+        if (count.size > 0) crossingFrames++;
+      }
+      expect(crossingFrames, 'frames with crossings to compare').toBeGreaterThan(3);
+      expect(lazyParts, 'part trees skinned on demand').toBeGreaterThan(5);
+      expect(boxed, 'chunk vertices checked against their boxes').toBeGreaterThan(1000);
+      expect(partlySkinned, 'on-demand parts left partly unskinned (the traversal reached only some chunks)').toBeGreaterThan(0);
+    });
+  }
+});
