@@ -314,6 +314,12 @@ interface Collider {
   chunkStart: Int32Array;
   chunkVerts: Uint32Array;
   chunkSphere: Float64Array;
+  /**
+   * The chunks' boxes (centre, half extents: 6 numbers each; principal
+   * frame, padded like the spheres): tighter than the spheres for flat
+   * chunks, they skip chunks that cannot hold a low enough vertex.
+   */
+  chunkBox: Float64Array;
   /** Chunk of each vertex. */
   chunkOf: Int32Array;
   /**
@@ -875,7 +881,7 @@ export class SimWorld {
       activeParts: [],
       boxStamp: -1,
       radius: kind === KIND_DYNAMIC ? maxNorm(local) : 0,
-      ...(kind === KIND_DYNAMIC ? vertexChunks(local) : { chunkStart: new Int32Array(1), chunkVerts: new Uint32Array(0), chunkSphere: new Float64Array(0), chunkOf: new Int32Array(0) }),
+      ...(kind === KIND_DYNAMIC ? vertexChunks(local) : { chunkStart: new Int32Array(1), chunkVerts: new Uint32Array(0), chunkSphere: new Float64Array(0), chunkBox: new Float64Array(0), chunkOf: new Int32Array(0) }),
     };
   }
 
@@ -1382,23 +1388,36 @@ export class SimWorld {
     if (_box6[1] > this.groundY! || _box6[1] >= limit) return _box6[1];
     const s = STATE_STRIDE * C.body;
     const qx = st[s + 3], qy = st[s + 4], qz = st[s + 5], qw = st[s + 6];
-    const L = C.local, CV = C.chunkVerts, CS = C.chunkStart;
+    const L = C.local, CV = C.chunkVerts, CS = C.chunkStart, CH = C.chunkSphere;
     const nc = CS.length - 1;
+    // second row of the rotation matrix, once (chunkLowY's numbers: the same expression per chunk)
+    const r10 = 2 * (qx * qy + qz * qw), r11 = 1 - 2 * (qx * qx + qz * qz), r12 = 2 * (qy * qz - qx * qw);
+    const py = st[s + 1];
     // chunks by the bound of their height: the lowest-bounded first, then only those that can be lower
     const low = this.scratchChunkLow(nc);
     let first = 0;
     for (let k = 0; k < nc; k++) {
-      low[k] = chunkLowY(C.chunkSphere, k, st, s);
+      const o = 4 * k;
+      low[k] = py + r10 * CH[o] + r11 * CH[o + 1] + r12 * CH[o + 2] - CH[o + 3];
       if (low[k] < low[first]) first = k;
     }
     let minY = Infinity;
-    const cut = limit - st[s + 1];
+    const cut = limit - py;
+    // a vertex's height from the row (r1 · v, the same polynomial in q and v as the quaternion
+    // rotation's, rounded differently by far less than tol) rules out the vertices that cannot be
+    // lower than minY; the others get the exact height as before
+    const tol = 1e-9 * (C.radius + 1e-3);
+    const CB = C.chunkBox, a10 = Math.abs(r10), a11 = Math.abs(r11), a12 = Math.abs(r12);
     for (let kk = -1; kk < nc; kk++) {
       const k = kk < 0 ? first : kk;
-      if (kk === first || !(low[k] < st[s + 1] + (minY < cut ? minY : cut))) continue;
+      if (kk === first || !(low[k] < py + (minY < cut ? minY : cut))) continue;
+      // a chunk whose box keeps every vertex above minY cannot lower it (the sphere may reach lower)
+      const b = 6 * k;
+      if (r10 * CB[b] + r11 * CB[b + 1] + r12 * CB[b + 2] - (a10 * CB[b + 3] + a11 * CB[b + 4] + a12 * CB[b + 5]) - tol >= minY) continue;
       for (let i = CS[k]; i < CS[k + 1]; i++) {
         const v = CV[i];
         const vx = L[3 * v], vy = L[3 * v + 1], vz = L[3 * v + 2];
+        if (r10 * vx + r11 * vy + r12 * vz - tol >= minY) continue;
         const tx = 2 * (qy * vz - qz * vy), tz = 2 * (qx * vy - qy * vx);
         const y = vy + qw * (2 * (qz * vx - qx * vz)) + qz * tx - qx * tz;
         if (y < minY) {
@@ -2111,11 +2130,18 @@ export class SimWorld {
         const qx = q1[ps + 3], qy = q1[ps + 4], qz = q1[ps + 5], qw = q1[ps + 6], qy0 = q1[ps + 1];
         const low = this.scratchCand(C.nv);
         let nLow = 0;
+        // heights from the rotation's second row rule out the vertices surely not below −touch (see lowestY)
+        const r10 = 2 * (qx * qy + qz * qw), r11 = 1 - 2 * (qx * qx + qz * qz), r12 = 2 * (qy * qz - qx * qw);
+        const cutY = g - touch - qy0 + heightTolerance(C, qy0, g);
+        const CB = C.chunkBox, a10 = Math.abs(r10), a11 = Math.abs(r11), a12 = Math.abs(r12);
         for (let k = 0; k + 1 < CS.length; k++) {
           if (!pass[k]) continue;
+          const b = 6 * k;
+          if (r10 * CB[b] + r11 * CB[b + 1] + r12 * CB[b + 2] - (a10 * CB[b + 3] + a11 * CB[b + 4] + a12 * CB[b + 5]) >= cutY) continue;
           for (let i = CS[k]; i < CS[k + 1]; i++) {
             const v = CV[i];
             const lx = L[3 * v], ly = L[3 * v + 1], lz = L[3 * v + 2];
+            if (r10 * lx + r11 * ly + r12 * lz >= cutY) continue;
             const tx = 2 * (qy * lz - qz * ly), ty = 2 * (qz * lx - qx * lz), tz = 2 * (qx * ly - qy * lx);
             if (qy0 + ly + qw * ty + qz * tx - qx * tz - g < -touch) low[nLow++] = v;
           }
@@ -2694,11 +2720,18 @@ export class SimWorld {
         let nCand = 0;
         const cand = this.scratchCand(C.nv);
         const CS = C.chunkStart, CV = C.chunkVerts;
+        // heights from the rotation's second row rule out the vertices surely beyond reach (see lowestY)
+        const r10 = 2 * (qx * qy + qz * qw), r11 = 1 - 2 * (qx * qx + qz * qz), r12 = 2 * (qy * qz - qx * qw);
+        const reach = specC * hs, cutY = g + (touch > reach ? touch : reach) - y0 + heightTolerance(C, y0, g);
+        const CB = C.chunkBox, a10 = Math.abs(r10), a11 = Math.abs(r11), a12 = Math.abs(r12);
         for (let k = 0; k + 1 < CS.length; k++) {
           if (!pass[k]) continue;
+          const b = 6 * k;
+          if (r10 * CB[b] + r11 * CB[b + 1] + r12 * CB[b + 2] - (a10 * CB[b + 3] + a11 * CB[b + 4] + a12 * CB[b + 5]) >= cutY) continue;
           for (let i = CS[k]; i < CS[k + 1]; i++) {
             const v = CV[i], o = 3 * (C.vOff + v);
             const lx = L[3 * v], ly = L[3 * v + 1], lz = L[3 * v + 2];
+            if (r10 * lx + r11 * ly + r12 * lz >= cutY) continue;
             const tx = 2 * (qy * lz - qz * ly), ty = 2 * (qz * lx - qx * lz), tz = 2 * (qx * ly - qy * lx);
             const py = y0 + ly + qw * ty + qz * tx - qx * tz;
             const d = py - g;
@@ -3171,11 +3204,18 @@ export class SimWorld {
       const q0 = this.pose0, ps = 7 * c, Lc = C.local;
       const x0 = q0[ps], y0 = q0[ps + 1], z0 = q0[ps + 2], qx = q0[ps + 3], qy = q0[ps + 4], qz = q0[ps + 5], qw = q0[ps + 6];
       const CS = C.chunkStart, CV = C.chunkVerts;
+      // heights from the rotation's second row rule out the vertices surely above the band (see lowestY)
+      const r10 = 2 * (qx * qy + qz * qw), r11 = 1 - 2 * (qx * qx + qz * qz), r12 = 2 * (qy * qz - qx * qw);
+      const cutY = g + band - y0 + heightTolerance(C, y0, g);
+      const CB = C.chunkBox, a10 = Math.abs(r10), a11 = Math.abs(r11), a12 = Math.abs(r12);
       for (let k = 0; k + 1 < CS.length; k++) {
         if (!pass[k]) continue;
+        const b = 6 * k;
+        if (r10 * CB[b] + r11 * CB[b + 1] + r12 * CB[b + 2] - (a10 * CB[b + 3] + a11 * CB[b + 4] + a12 * CB[b + 5]) >= cutY) continue;
         for (let n = CS[k]; n < CS[k + 1]; n++) {
           const v = CV[n];
           const lx = Lc[3 * v], ly = Lc[3 * v + 1], lz = Lc[3 * v + 2];
+          if (r10 * lx + r11 * ly + r12 * lz >= cutY) continue;
           const tx = 2 * (qy * lz - qz * ly), ty = 2 * (qz * lx - qx * lz), tz = 2 * (qx * ly - qy * lx);
           const py = y0 + ly + qw * ty + qz * tx - qx * tz;
           if (py - g >= band) continue;
@@ -4251,7 +4291,7 @@ function sortAscending(a: Uint32Array, n: number): void {
 const CHUNK_VERTS = 16;
 
 /** Splits flat xyz points into compact chunks of at most CHUNK_VERTS (median splits along the longest axis). */
-export function vertexChunks(X: Float64Array): { chunkStart: Int32Array; chunkVerts: Uint32Array; chunkSphere: Float64Array; chunkOf: Int32Array } {
+export function vertexChunks(X: Float64Array): { chunkStart: Int32Array; chunkVerts: Uint32Array; chunkSphere: Float64Array; chunkBox: Float64Array; chunkOf: Int32Array } {
   const nv = X.length / 3;
   const verts = new Uint32Array(nv);
   for (let v = 0; v < nv; v++) verts[v] = v;
@@ -4287,7 +4327,7 @@ export function vertexChunks(X: Float64Array): { chunkStart: Int32Array; chunkVe
   if (nv > 0) split(0, nv);
   starts.push(nv);
   const nc = starts.length - 1;
-  const sphere = new Float64Array(4 * nc);
+  const sphere = new Float64Array(4 * nc), box = new Float64Array(6 * nc);
   for (let k = 0; k < nc; k++) {
     const lo = [Infinity, Infinity, Infinity], hi = [-Infinity, -Infinity, -Infinity];
     for (let i = starts[k]; i < starts[k + 1]; i++)
@@ -4308,10 +4348,15 @@ export function vertexChunks(X: Float64Array): { chunkStart: Int32Array; chunkVe
     sphere[4 * k + 2] = cz;
     // padded for the rounding of the rotated vertices (relative 1e-9 of the lever, far above it)
     sphere[4 * k + 3] = Math.sqrt(r2) * (1 + 1e-9) + 1e-9 * Math.hypot(cx, cy, cz) + 1e-12;
+    const pad = 1e-9 * Math.hypot(cx, cy, cz) + 1e-12;
+    box[6 * k] = cx;
+    box[6 * k + 1] = cy;
+    box[6 * k + 2] = cz;
+    for (let c = 0; c < 3; c++) box[6 * k + 3 + c] = 0.5 * (hi[c] - lo[c]) * (1 + 1e-9) + pad;
   }
   const chunkOf = new Int32Array(nv);
   for (let k = 0; k < nc; k++) for (let i = starts[k]; i < starts[k + 1]; i++) chunkOf[verts[i]] = k;
-  return { chunkStart: Int32Array.from(starts), chunkVerts: verts, chunkSphere: sphere, chunkOf };
+  return { chunkStart: Int32Array.from(starts), chunkVerts: verts, chunkSphere: sphere, chunkBox: box, chunkOf };
 }
 
 /**
@@ -4348,6 +4393,18 @@ function selectRank(idx: Uint32Array, X: Float64Array, ax: number, a: number, b:
     else if (m >= i) lo = i;
     else return;
   }
+}
+
+/**
+ * Bound on how far a vertex height of dynamic collider C computed as
+ * y0 + r1 · v (the rotation matrix's second row) can differ from the
+ * quaternion rotation's y0 + v_y + q_w t_y + q_z t_x − q_x t_z (the same
+ * polynomial in q and v, rounded differently: a few ulps of |y0|, |g| and
+ * the body's radius), compared against the ground height g; far above it, so
+ * a vertex this bound rules out is ruled out by the exact height too.
+ */
+function heightTolerance(C: Collider, y0: number, g: number): number {
+  return 1e-9 * (Math.abs(y0) + Math.abs(g) + C.radius + 1e-3);
 }
 
 /**
