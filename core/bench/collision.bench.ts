@@ -198,6 +198,7 @@ const ROUNDS = 5;
 const PROFILED_ROUNDS = 3;
 const STAGES: [string, string][] = [
   ['ensureSkinned', 'skinning (parts a test needs)'],
+  ['skinChunkOnDemand', 'skinning on demand (the chunks the narrow phase reaches)'],
   ['narrow', 'narrow phase: BVH-vs-BVH (incl. its chunk refits) + triangle tests'],
   ['sideCache', 'depth: regions (crossings, breadth-first over the part)'],
   ['classifyRegion', 'depth: inside tests (one per region)'],

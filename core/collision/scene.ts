@@ -1083,17 +1083,20 @@ export class CollisionScene {
       }
       off[c + 1] = sets.length;
     }
-    const part = this.parts[p];
     const od: OnDemandSkin = {
       off, set: Int32Array.from(sets), bind: Float64Array.from(bind), mats: new Float64Array(sp.mesh.length * 12), boxes: new Float64Array(nc * 6), pad: new Float64Array(sp.mesh.length * 3),
       vstamp: new Int32Array(sp.set.length).fill(-1), stamp: -1,
-      write: (c: number): void => {
-        // skinned whole since (positions current), or a tree left from an earlier pose
-        if (part.skinStamp === this.frameStamp || od.stamp !== this.frameStamp) return;
-        skinChunk(sp, ch, od, c, this.objects[part.object].positions, this.frameStamp);
-      },
+      write: (c: number): void => this.skinChunkOnDemand(p, c),
     };
     return od;
+  }
+
+  /** The on-demand tree's callback: skins chunk c of part p (its vertices not skinned yet at this pose). */
+  private skinChunkOnDemand(p: number, c: number): void {
+    const part = this.parts[p], ch = this.partChunks[p]!, od = ch.onDemand!;
+    // skinned whole since (positions current), or a tree left from an earlier pose
+    if (part.skinStamp === this.frameStamp || od.stamp !== this.frameStamp) return;
+    skinChunk(ch.skin, ch, od, c, this.objects[part.object].positions, this.frameStamp);
   }
 
   /** Whether parts pa and pb can meet at the current sample, before the discrete narrow phase: their boxes without skinning (looseBox), then the skinned boxes of the parts not skinned on demand. */
