@@ -102,36 +102,16 @@ export function buildRagdoll(ch: Character, ci: number, evaluator: SceneEvaluato
   rig.computeWorldDerivative(localDot);
   const startLocal = Float64Array.from(rig.local);
 
-  // skinned positions at the start and the dominant joint of every triangle
+  // skinned positions at the start
   const meshVerts: Float64Array[] = [];
-  const dominant: Int32Array[] = [];
-  const triCount = new Float64Array(n);
   for (const mesh of ch.meshes) {
     const sm = computeSkinMatrices(mesh, rig.world, new Float64Array(16 * mesh.skinJoints.length));
     meshVerts.push(skinPositions(mesh, sm, new Float64Array(mesh.positions.length)));
-    const dom = dominantJointPerTriangle(mesh);
-    dominant.push(dom);
-    for (let t = 0; t < dom.length; t++) if (dom[t] >= 0) triCount[dom[t]]++;
   }
-  // choose the body joints
-  const order = [...Array(n).keys()].filter((j) => triCount[j] > 0).sort((a, b) => triCount[b] - triCount[a] || a - b);
-  if (order.length === 0) throw new Error(`character '${ch.name}': no skinned triangles, cannot build a ragdoll`);
-  const chosen = new Uint8Array(n);
-  for (let k = 0; k < Math.min(maxBodies, order.length); k++) chosen[order[k]] = 1;
   const parents = rig.parents;
-  const depth = new Int32Array(n);
-  for (let j = 0; j < n; j++) depth[j] = parents[j] < 0 ? 0 : depth[parents[j]] + 1;
-  let rootJoint = -1;
-  for (let j = 0; j < n; j++) if (chosen[j] && (rootJoint < 0 || depth[j] < depth[rootJoint])) rootJoint = j;
-  const owner = new Int32Array(n).fill(-1); // body joint owning joint j's skin
-  for (let j = 0; j < n; j++) {
-    let a = j;
-    while (a >= 0 && !chosen[a]) a = parents[a];
-    owner[j] = a >= 0 ? a : rootJoint;
-  }
-  const bodyJoints = [...Array(n).keys()].filter((j) => chosen[j]);
-  const partOfJoint = new Int32Array(n).fill(-1);
-  bodyJoints.forEach((j, k) => (partOfJoint[j] = k));
+  const topo = ragdollTopology(ch, parents, maxBodies);
+  const { chosen, rootJoint, bodyJoints, partOfJoint: partOfJointShared } = topo;
+  const partOfJoint = Int32Array.from(partOfJointShared);
 
   const parts: RagdollPart[] = [];
   const comWorld: number[][] = [];
@@ -142,35 +122,18 @@ export function buildRagdoll(ch: Character, ci: number, evaluator: SceneEvaluato
     mat4Decompose(rig.world, 16 * j, tq, 0, qq, 0, sq, 0);
     worldScale.set(sq, 3 * j);
   }
-  // triangles of each body (mesh, triangle), in mesh then triangle order: one pass over the meshes
-  const bodyTris: number[][] = bodyJoints.map(() => []);
-  ch.meshes.forEach((mesh, mi) => {
-    const dom = dominant[mi];
-    for (let t = 0; t < dom.length; t++) if (dom[t] >= 0) bodyTris[partOfJoint[owner[dom[t]]]].push(mi, t);
-  });
-  // vertex → index in the body being built (stamped with the body)
-  const vStamp = ch.meshes.map((m) => new Int32Array(m.positions.length / 3).fill(-1));
-  const vIndex = ch.meshes.map((m) => new Int32Array(m.positions.length / 3));
   for (let bk = 0; bk < bodyJoints.length; bk++) {
     const bj = bodyJoints[bk];
-    // gather triangles
-    const triList: number[] = [];
-    const pts: number[] = [];
-    const bt = bodyTris[bk];
-    for (let q = 0; q < bt.length; q += 2) {
-      const mi = bt[q], t = bt[q + 1];
-      const idxMesh = ch.meshes[mi].indices, V = meshVerts[mi], stamp = vStamp[mi], index = vIndex[mi];
-      for (let k = 0; k < 3; k++) {
-        const v = idxMesh[3 * t + k];
-        if (stamp[v] !== bk) {
-          stamp[v] = bk;
-          index[v] = pts.length / 3;
-          pts.push(V[3 * v], V[3 * v + 1], V[3 * v + 2]);
-        }
-        triList.push(index[v]);
-      }
+    // the body's vertices (mesh, vertex: in the order its triangles first reach them) at the start
+    const refs = topo.bodyVerts[bk];
+    const nv = refs.length / 2;
+    const pts = new Float64Array(3 * nv);
+    for (let v = 0; v < nv; v++) {
+      const V = meshVerts[refs[2 * v]], o = 3 * refs[2 * v + 1];
+      pts[3 * v] = V[o];
+      pts[3 * v + 1] = V[o + 1];
+      pts[3 * v + 2] = V[o + 2];
     }
-    const nv = pts.length / 3;
     // ellipsoid fit
     let mx = 0, my = 0, mz = 0;
     for (let v = 0; v < nv; v++) {
@@ -270,7 +233,7 @@ export function buildRagdoll(ch: Character, ci: number, evaluator: SceneEvaluato
         angularVelocity: [w.x, w.y, w.z],
       },
       local,
-      tris: Uint32Array.from(triList),
+      tris: topo.bodyTris[bk],
       head,
     });
     comWorld.push(com);
@@ -315,6 +278,99 @@ export function buildRagdoll(ch: Character, ci: number, evaluator: SceneEvaluato
     restitution: opts.restitution ?? 0.2,
     friction: opts.friction ?? 0.6,
   };
+}
+
+/** The pose-independent part of a ragdoll: which joints are bodies, and each body's triangles and vertices. */
+interface RagdollTopology {
+  chosen: Uint8Array;
+  rootJoint: number;
+  bodyJoints: number[];
+  partOfJoint: Int32Array;
+  /** Per body: its triangles over its own vertex numbering (shared between ragdolls of the same meshes: read only). */
+  bodyTris: Uint32Array[];
+  /** Per body: (mesh, vertex) of each of its vertices, in the order its triangles (mesh, then triangle order) first reach them. */
+  bodyVerts: Int32Array[];
+}
+
+/** Per meshes array: the topologies built from it, with the skeleton parents and body count they are for. */
+const topologies = new WeakMap<Character['meshes'], { parents: Int32Array; maxBodies: number; topo: RagdollTopology }[]>();
+
+/**
+ * Bodies from the skin (see buildRagdoll): every triangle belongs to the
+ * joint dominating it, the `maxBodies` joints with the most triangles become
+ * bodies, the others' skin goes to their nearest body ancestor. Depends on
+ * the meshes, the skeleton's parents and maxBodies only, not on the pose:
+ * built once per meshes array and kept (like the world's character part
+ * topology).
+ */
+function ragdollTopology(ch: Character, parents: Int32Array, maxBodies: number): RagdollTopology {
+  let list = topologies.get(ch.meshes);
+  if (!list) topologies.set(ch.meshes, (list = []));
+  for (const e of list) {
+    if (e.maxBodies !== maxBodies || e.parents.length !== parents.length) continue;
+    let same = true;
+    for (let j = 0; j < parents.length && same; j++) if (e.parents[j] !== parents[j]) same = false;
+    if (same) return e.topo;
+  }
+  const n = parents.length;
+  const dominant: Int32Array[] = [];
+  const triCount = new Float64Array(n);
+  for (const mesh of ch.meshes) {
+    const dom = dominantJointPerTriangle(mesh);
+    dominant.push(dom);
+    for (let t = 0; t < dom.length; t++) if (dom[t] >= 0) triCount[dom[t]]++;
+  }
+  // choose the body joints
+  const order = [...Array(n).keys()].filter((j) => triCount[j] > 0).sort((a, b) => triCount[b] - triCount[a] || a - b);
+  if (order.length === 0) throw new Error(`character '${ch.name}': no skinned triangles, cannot build a ragdoll`);
+  const chosen = new Uint8Array(n);
+  for (let k = 0; k < Math.min(maxBodies, order.length); k++) chosen[order[k]] = 1;
+  const depth = new Int32Array(n);
+  for (let j = 0; j < n; j++) depth[j] = parents[j] < 0 ? 0 : depth[parents[j]] + 1;
+  let rootJoint = -1;
+  for (let j = 0; j < n; j++) if (chosen[j] && (rootJoint < 0 || depth[j] < depth[rootJoint])) rootJoint = j;
+  const owner = new Int32Array(n).fill(-1); // body joint owning joint j's skin
+  for (let j = 0; j < n; j++) {
+    let a = j;
+    while (a >= 0 && !chosen[a]) a = parents[a];
+    owner[j] = a >= 0 ? a : rootJoint;
+  }
+  const bodyJoints = [...Array(n).keys()].filter((j) => chosen[j]);
+  const partOfJoint = new Int32Array(n).fill(-1);
+  bodyJoints.forEach((j, k) => (partOfJoint[j] = k));
+  // triangles of each body (mesh, triangle), in mesh then triangle order: one pass over the meshes
+  const bodyTriRefs: number[][] = bodyJoints.map(() => []);
+  ch.meshes.forEach((mesh, mi) => {
+    const dom = dominant[mi];
+    for (let t = 0; t < dom.length; t++) if (dom[t] >= 0) bodyTriRefs[partOfJoint[owner[dom[t]]]].push(mi, t);
+  });
+  // vertex → index in the body being built (stamped with the body)
+  const vStamp = ch.meshes.map((m) => new Int32Array(m.positions.length / 3).fill(-1));
+  const vIndex = ch.meshes.map((m) => new Int32Array(m.positions.length / 3));
+  const bodyTris: Uint32Array[] = [], bodyVerts: Int32Array[] = [];
+  for (let bk = 0; bk < bodyJoints.length; bk++) {
+    const triList: number[] = [];
+    const refs: number[] = [];
+    const bt = bodyTriRefs[bk];
+    for (let q = 0; q < bt.length; q += 2) {
+      const mi = bt[q], t = bt[q + 1];
+      const idxMesh = ch.meshes[mi].indices, stamp = vStamp[mi], index = vIndex[mi];
+      for (let k = 0; k < 3; k++) {
+        const v = idxMesh[3 * t + k];
+        if (stamp[v] !== bk) {
+          stamp[v] = bk;
+          index[v] = refs.length / 2;
+          refs.push(mi, v);
+        }
+        triList.push(index[v]);
+      }
+    }
+    bodyTris.push(Uint32Array.from(triList));
+    bodyVerts.push(Int32Array.from(refs));
+  }
+  const topo: RagdollTopology = { chosen, rootJoint, bodyJoints, partOfJoint, bodyTris, bodyVerts };
+  list.push({ parents: Int32Array.from(parents), maxBodies, topo });
+  return topo;
 }
 
 /**

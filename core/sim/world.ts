@@ -330,6 +330,9 @@ interface Collider {
   jointGroups: JointGroup[];
   /** Characters: the parts skinned in the current step (activatePart), so boxes are refreshed for those only. */
   activeParts: Part[];
+  /** Characters: union of the active parts' boxes (activeBox) and the part-box version (boxVersion) it is for. */
+  activeUnion: Float64Array;
+  activeUnionStamp: number;
   /**
    * Characters: the whole mesh as one joint group, bounded from the joints
    * at both ends of every step (the character's box, `box`); the groups of
@@ -780,7 +783,8 @@ export class SimWorld {
     bindPositions?: ArrayLike<number>,
   ): Collider {
     const ntri = tris.length / 3;
-    const edges = topo ? topo.edges : uniqueEdges(tris);
+    const tt = topo ? null : triangleTopology(tris);
+    const edges = topo ? topo.edges : tt!.edges;
     const parts: Part[] = [];
     if (topo) {
       // shared read-only topology, own boxes and stamps
@@ -868,7 +872,7 @@ export class SimWorld {
         });
       });
     }
-    const closed = kind !== KIND_CHARACTER && isClosedTriangles(tris) && signedVolume(local, tris) > 0;
+    const closed = kind !== KIND_CHARACTER && tt!.closed && signedVolume(local, tris) > 0;
     return {
       index: this.colliders.length, kind, body, docIndex, mesh, objectId, objectName, partName, object, vOff, nv: local.length / 3, tris, edges, parts, local,
       triBox: new Float64Array(6 * ntri), edgeBox: new Float64Array(3 * edges.length), restitution,
@@ -879,6 +883,8 @@ export class SimWorld {
       lbox: localBox(local),
       jointGroups: [],
       activeParts: [],
+      activeUnion: new Float64Array(6),
+      activeUnionStamp: -1,
       boxStamp: -1,
       radius: kind === KIND_DYNAMIC ? maxNorm(local) : 0,
       ...(kind === KIND_DYNAMIC ? vertexChunks(local) : { chunkStart: new Int32Array(1), chunkVerts: new Uint32Array(0), chunkSphere: new Float64Array(0), chunkBox: new Float64Array(0), chunkOf: new Int32Array(0) }),
@@ -949,6 +955,7 @@ export class SimWorld {
             }
         C.moving = moving;
         C.activeParts.length = 0; // a new step: no part skinned for it yet
+        this.boxVersion++;
         jointBoundedBox(C.whole!, sm, C.whole!.jbox1!);
       }
     }
@@ -1480,6 +1487,14 @@ export class SimWorld {
     this.meshConsEnd.fill(0);
     this.meshOff.fill(0);
     if (!this.meshLimits) return;
+    // no face to limit by (no closed keyframed prop, no skinned part of a closed keyframed
+    // character in this step): every part's list stays empty, as the gathering would leave it
+    let source = false;
+    for (let c = this.dynCount; c < this.colliders.length && !source; c++) {
+      const M = this.colliders[c];
+      if (M.outward && (M.kind !== KIND_CHARACTER || M.activeParts.length > 0)) source = true;
+    }
+    if (!source) return;
     const band = MESH_BAND, bandIn = MESH_BAND_IN;
     let m = 0;
     for (const j of this.joints) {
@@ -1556,8 +1571,15 @@ export class SimWorld {
     const A = this.colliders[i], ja = A.parts[0].joint;
     for (let c = this.dynCount; c < this.colliders.length; c++) {
       const M = this.colliders[c];
-      if (!M.outward || !this.mayCollide(i, c)) continue;
       const character = M.kind === KIND_CHARACTER;
+      if (!M.outward) continue;
+      if (character) {
+        // no part skinned in this step, or the sphere misses all their boxes: no face (the part loop skips them all)
+        if (M.activeParts.length === 0) continue;
+        const U = this.activeBox(M);
+        if (cx + r < U[0] || cx - r > U[3] || cy + r < U[1] || cy - r > U[4] || cz + r < U[2] || cz - r > U[5]) continue;
+      }
+      if (!this.mayCollide(i, c)) continue;
       const K = character && this.swapped ? this.K0 : this.K1, S = this.swapped ? this.kStamp0 : this.kStamp1, ti = this.kfTimeIndex;
       const T = M.tris, o = M.vOff;
       const np = character ? M.activeParts.length : 1;
@@ -1613,6 +1635,27 @@ export class SimWorld {
   }
 
   private _lf = new Float64Array(64 * LF_STRIDE);
+
+  /** Bumped whenever a part box (exactPartBox) or a character's active part list changes. */
+  private boxVersion = 0;
+
+  /** Union of the boxes of character collider M's active parts (kept until a part box or the list changes). */
+  private activeBox(M: Collider): Float64Array {
+    const U = M.activeUnion;
+    if (M.activeUnionStamp !== this.boxVersion) {
+      M.activeUnionStamp = this.boxVersion;
+      emptyBox(U);
+      const act = M.activeParts;
+      for (let q = 0; q < act.length; q++) {
+        const b = act[q].box;
+        for (let c = 0; c < 3; c++) {
+          if (b[c] < U[c]) U[c] = b[c];
+          if (b[3 + c] > U[3 + c]) U[3 + c] = b[3 + c];
+        }
+      }
+    }
+    return U;
+  }
 
   /** Largest fraction (≤ 1) of translation (dx, dy, dz) of body i keeping its vertices near keyframed meshes from crossing their faces. */
   private meshScale(i: number, dx: number, dy: number, dz: number): number {
@@ -2246,6 +2289,7 @@ export class SimWorld {
 
   /** Swept box of a part from its vertices in P0 / P1. */
   private exactPartBox(C: Collider, p: Part): void {
+    this.boxVersion++;
     const P0 = this.P0, P1 = this.P1, off = C.vOff, bx = p.box, vs = p.verts;
     emptyBox(bx);
     for (let k = 0; k < vs.length; k++) {
@@ -4147,6 +4191,18 @@ function skinMatricesUsed(mesh: SkinnedMesh, world: Float64Array, out: Float64Ar
 }
 
 /** Whether a skinned mesh is closed and wound outward in its bind pose (its faces then limit ragdoll corrections), per mesh. */
+/**
+ * Per triangle list (read only: a prop's indices, a ragdoll body's shared
+ * triangles): its unique edges and whether it is a closed, consistently
+ * wound 2-manifold (isClosedTriangles); depends on the indices only.
+ */
+const triangleTopologies = new WeakMap<Uint32Array, { edges: Uint32Array; closed: boolean }>();
+function triangleTopology(tris: Uint32Array): { edges: Uint32Array; closed: boolean } {
+  let t = triangleTopologies.get(tris);
+  if (!t) triangleTopologies.set(tris, (t = { edges: uniqueEdges(tris), closed: isClosedTriangles(tris) }));
+  return t;
+}
+
 const outwardMeshes = new WeakMap<SkinnedMesh, boolean>();
 function outwardMesh(mesh: SkinnedMesh): boolean {
   let o = outwardMeshes.get(mesh);
