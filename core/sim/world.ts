@@ -320,6 +320,8 @@ interface Collider {
    * chunks, they skip chunks that cannot hold a low enough vertex.
    */
   chunkBox: Float64Array;
+  /** `local` in chunk order: the coordinates of vertex chunkVerts[i] at 3i (the ground scans read them in that order). */
+  chunkLocal: Float64Array;
   /** Chunk of each vertex. */
   chunkOf: Int32Array;
   /**
@@ -887,7 +889,7 @@ export class SimWorld {
       activeUnionStamp: -1,
       boxStamp: -1,
       radius: kind === KIND_DYNAMIC ? maxNorm(local) : 0,
-      ...(kind === KIND_DYNAMIC ? vertexChunks(local) : { chunkStart: new Int32Array(1), chunkVerts: new Uint32Array(0), chunkSphere: new Float64Array(0), chunkBox: new Float64Array(0), chunkOf: new Int32Array(0) }),
+      ...(kind === KIND_DYNAMIC ? chunked(local) : { chunkStart: new Int32Array(1), chunkVerts: new Uint32Array(0), chunkSphere: new Float64Array(0), chunkBox: new Float64Array(0), chunkLocal: new Float64Array(0), chunkOf: new Int32Array(0) }),
     };
   }
 
@@ -1395,7 +1397,7 @@ export class SimWorld {
     if (_box6[1] > this.groundY! || _box6[1] >= limit) return _box6[1];
     const s = STATE_STRIDE * C.body;
     const qx = st[s + 3], qy = st[s + 4], qz = st[s + 5], qw = st[s + 6];
-    const L = C.local, CV = C.chunkVerts, CS = C.chunkStart, CH = C.chunkSphere;
+    const CL = C.chunkLocal, CV = C.chunkVerts, CS = C.chunkStart, CH = C.chunkSphere;
     const nc = CS.length - 1;
     // second row of the rotation matrix, once (chunkLowY's numbers: the same expression per chunk)
     const r10 = 2 * (qx * qy + qz * qw), r11 = 1 - 2 * (qx * qx + qz * qz), r12 = 2 * (qy * qz - qx * qw);
@@ -1422,14 +1424,13 @@ export class SimWorld {
       const b = 6 * k;
       if (r10 * CB[b] + r11 * CB[b + 1] + r12 * CB[b + 2] - (a10 * CB[b + 3] + a11 * CB[b + 4] + a12 * CB[b + 5]) - tol >= minY) continue;
       for (let i = CS[k]; i < CS[k + 1]; i++) {
-        const v = CV[i];
-        const vx = L[3 * v], vy = L[3 * v + 1], vz = L[3 * v + 2];
+        const vx = CL[3 * i], vy = CL[3 * i + 1], vz = CL[3 * i + 2];
         if (r10 * vx + r11 * vy + r12 * vz - tol >= minY) continue;
         const tx = 2 * (qy * vz - qz * vy), tz = 2 * (qx * vy - qy * vx);
         const y = vy + qw * (2 * (qz * vx - qx * vz)) + qz * tx - qx * tz;
         if (y < minY) {
           minY = y;
-          this.lowVertex = v;
+          this.lowVertex = CV[i];
         }
       }
     }
@@ -2169,7 +2170,7 @@ export class SimWorld {
         const specC = C.object >= 0 && this.objects[C.object].kind === 'character' ? Math.max(this.opts.speculativeSpeedMps, 3) : 0;
         // end heights of the low chunks' vertices from the pose (P1 of a dynamic body is always its
         // pose1's placement: the same numbers); the vertices ending below −touch, in vertex order
-        const q1 = this.pose1, ps = 7 * c, L = C.local, CS = C.chunkStart, CV = C.chunkVerts;
+        const q1 = this.pose1, ps = 7 * c, CL = C.chunkLocal, CS = C.chunkStart, CV = C.chunkVerts;
         const qx = q1[ps + 3], qy = q1[ps + 4], qz = q1[ps + 5], qw = q1[ps + 6], qy0 = q1[ps + 1];
         const low = this.scratchCand(C.nv);
         let nLow = 0;
@@ -2182,9 +2183,9 @@ export class SimWorld {
           const b = 6 * k;
           if (r10 * CB[b] + r11 * CB[b + 1] + r12 * CB[b + 2] - (a10 * CB[b + 3] + a11 * CB[b + 4] + a12 * CB[b + 5]) >= cutY) continue;
           for (let i = CS[k]; i < CS[k + 1]; i++) {
-            const v = CV[i];
-            const lx = L[3 * v], ly = L[3 * v + 1], lz = L[3 * v + 2];
+            const lx = CL[3 * i], ly = CL[3 * i + 1], lz = CL[3 * i + 2];
             if (r10 * lx + r11 * ly + r12 * lz >= cutY) continue;
+            const v = CV[i];
             const tx = 2 * (qy * lz - qz * ly), ty = 2 * (qz * lx - qx * lz), tz = 2 * (qx * ly - qy * lx);
             if (qy0 + ly + qw * ty + qz * tx - qx * tz - g < -touch) low[nLow++] = v;
           }
@@ -2758,7 +2759,7 @@ export class SimWorld {
         if (lowChunks(C, this.pose0, 7 * c, g + Math.max(touch, down * hs), pass) === 0 && !heldStep) continue;
         // the vertices of the low chunks from the pose (the numbers placeVertices gives: P0 of an
         // active body is its pose0's placement), written to P0 where the later steps read them
-        const q0 = this.pose0, ps = 7 * c, L = C.local;
+        const q0 = this.pose0, ps = 7 * c, L = C.local, CL = C.chunkLocal;
         const x0 = q0[ps], y0 = q0[ps + 1], z0 = q0[ps + 2], qx = q0[ps + 3], qy = q0[ps + 4], qz = q0[ps + 5], qw = q0[ps + 6];
         // candidates: touching vertices that approach, and slow ones that would reach the ground in this sub-step
         let nCand = 0;
@@ -2773,9 +2774,9 @@ export class SimWorld {
           const b = 6 * k;
           if (r10 * CB[b] + r11 * CB[b + 1] + r12 * CB[b + 2] - (a10 * CB[b + 3] + a11 * CB[b + 4] + a12 * CB[b + 5]) >= cutY) continue;
           for (let i = CS[k]; i < CS[k + 1]; i++) {
-            const v = CV[i], o = 3 * (C.vOff + v);
-            const lx = L[3 * v], ly = L[3 * v + 1], lz = L[3 * v + 2];
+            const lx = CL[3 * i], ly = CL[3 * i + 1], lz = CL[3 * i + 2];
             if (r10 * lx + r11 * ly + r12 * lz >= cutY) continue;
+            const v = CV[i], o = 3 * (C.vOff + v);
             const tx = 2 * (qy * lz - qz * ly), ty = 2 * (qz * lx - qx * lz), tz = 2 * (qx * ly - qy * lx);
             const py = y0 + ly + qw * ty + qz * tx - qx * tz;
             const d = py - g;
@@ -3245,7 +3246,7 @@ export class SimWorld {
     this.agcStart[c] = o;
     const pass = this.scratchChunkPass(C.chunkStart.length - 1);
     if (lowChunks(C, this.pose0, 7 * c, g + band, pass) > 0) {
-      const q0 = this.pose0, ps = 7 * c, Lc = C.local;
+      const q0 = this.pose0, ps = 7 * c, CL = C.chunkLocal;
       const x0 = q0[ps], y0 = q0[ps + 1], z0 = q0[ps + 2], qx = q0[ps + 3], qy = q0[ps + 4], qz = q0[ps + 5], qw = q0[ps + 6];
       const CS = C.chunkStart, CV = C.chunkVerts;
       // heights from the rotation's second row rule out the vertices surely above the band (see lowestY)
@@ -3257,9 +3258,9 @@ export class SimWorld {
         const b = 6 * k;
         if (r10 * CB[b] + r11 * CB[b + 1] + r12 * CB[b + 2] - (a10 * CB[b + 3] + a11 * CB[b + 4] + a12 * CB[b + 5]) >= cutY) continue;
         for (let n = CS[k]; n < CS[k + 1]; n++) {
-          const v = CV[n];
-          const lx = Lc[3 * v], ly = Lc[3 * v + 1], lz = Lc[3 * v + 2];
+          const lx = CL[3 * n], ly = CL[3 * n + 1], lz = CL[3 * n + 2];
           if (r10 * lx + r11 * ly + r12 * lz >= cutY) continue;
+          const v = CV[n];
           const tx = 2 * (qy * lz - qz * ly), ty = 2 * (qz * lx - qx * lz), tz = 2 * (qx * ly - qy * lx);
           const py = y0 + ly + qw * ty + qz * tx - qx * tz;
           if (py - g >= band) continue;
@@ -4413,6 +4414,18 @@ export function vertexChunks(X: Float64Array): { chunkStart: Int32Array; chunkVe
   const chunkOf = new Int32Array(nv);
   for (let k = 0; k < nc; k++) for (let i = starts[k]; i < starts[k + 1]; i++) chunkOf[verts[i]] = k;
   return { chunkStart: Int32Array.from(starts), chunkVerts: verts, chunkSphere: sphere, chunkBox: box, chunkOf };
+}
+
+/** vertexChunks of X with X's coordinates in chunk order (chunkLocal). */
+function chunked(X: Float64Array): ReturnType<typeof vertexChunks> & { chunkLocal: Float64Array } {
+  const ch = vertexChunks(X), V = ch.chunkVerts;
+  const chunkLocal = new Float64Array(3 * V.length);
+  for (let i = 0; i < V.length; i++) {
+    chunkLocal[3 * i] = X[3 * V[i]];
+    chunkLocal[3 * i + 1] = X[3 * V[i] + 1];
+    chunkLocal[3 * i + 2] = X[3 * V[i] + 2];
+  }
+  return { ...ch, chunkLocal };
 }
 
 /**
