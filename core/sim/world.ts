@@ -2740,7 +2740,8 @@ export class SimWorld {
         const C = this.colliders[c];
         if (!this.awake[C.body] || !C.groups || !this.active[C.body]) continue;
         // ragdoll parts: every ground approach up to 3 m/s is speculative (no exact time of impact needed for limbs)
-        const specC = C.object >= 0 && this.objects[C.object].kind === 'character' ? Math.max(spec, 3) : spec;
+        const ragdollPart = C.object >= 0 && this.objects[C.object].kind === 'character';
+        const specC = ragdollPart ? Math.max(spec, 3) : spec;
         // no vertex within reach of the ground: nothing to gather
         emptyBox(_box6);
         orientedBoxInto(C.lbox, st, STATE_STRIDE * C.body, _box6);
@@ -2755,8 +2756,18 @@ export class SimWorld {
         const down = Math.min(specC, Math.max(0, -vy0 + Math.sqrt(wx * wx + wz * wz) * C.radius)) * (1 + 1e-9) + 1e-12;
         const heldStep = this.colGroundHitStep[c] === this.stats.steps;
         const woke = this.wokeStep[C.body] === this.stats.steps; // woken in this step: at rest, not approaching
-        const pass = this.scratchChunkPass(C.chunkStart.length - 1);
+        const nch = C.chunkStart.length - 1;
+        const pass = this.scratchChunkPass(nch);
         if (lowChunks(C, this.pose0, 7 * c, g + Math.max(touch, down * hs), pass) === 0 && !heldStep) continue;
+        // a ragdoll part's vertices within the band (what bandVertices finds for the active set after
+        // the solve: the same test, numbers and order) are kept while the band's chunks are read
+        const band = Math.max(touch, specC * hs);
+        let passB = pass, rec = -1;
+        if (ragdollPart) {
+          passB = this._chunkPassB = grown(this._chunkPassB, nch);
+          lowChunks(C, this.pose0, 7 * c, g + band, passB);
+          rec = this.startBandRecord(c);
+        }
         // the vertices of the low chunks from the pose (the numbers placeVertices gives: P0 of an
         // active body is its pose0's placement), written to P0 where the later steps read them
         const q0 = this.pose0, ps = 7 * c, L = C.local, CL = C.chunkLocal;
@@ -2770,7 +2781,8 @@ export class SimWorld {
         const reach = specC * hs, cutY = g + (touch > reach ? touch : reach) - y0 + heightTolerance(C, y0, g);
         const CB = C.chunkBox, a10 = Math.abs(r10), a11 = Math.abs(r11), a12 = Math.abs(r12);
         for (let k = 0; k + 1 < CS.length; k++) {
-          if (!pass[k]) continue;
+          const pk = pass[k], bk = rec >= 0 && passB[k];
+          if (!pk && !bk) continue;
           const b = 6 * k;
           if (r10 * CB[b] + r11 * CB[b + 1] + r12 * CB[b + 2] - (a10 * CB[b + 3] + a11 * CB[b + 4] + a12 * CB[b + 5]) >= cutY) continue;
           for (let i = CS[k]; i < CS[k + 1]; i++) {
@@ -2781,9 +2793,20 @@ export class SimWorld {
             const py = y0 + ly + qw * ty + qz * tx - qx * tz;
             const d = py - g;
             if (d >= touch && !(d < specC * hs)) continue;
-            P[o] = x0 + lx + qw * tx + qy * tz - qz * ty;
+            const px = x0 + lx + qw * tx + qy * tz - qz * ty, pz = z0 + lz + qw * tz + qx * ty - qy * tx;
+            if (bk) {
+              this.agcBuf = grown(this.agcBuf, this.agcLen + 4);
+              const Q = this.agcBuf, q = this.agcLen;
+              Q[q] = v;
+              Q[q + 1] = px;
+              Q[q + 2] = py;
+              Q[q + 3] = pz;
+              this.agcLen = q + 4;
+            }
+            if (!pk) continue;
+            P[o] = px;
             P[o + 1] = py;
-            P[o + 2] = z0 + lz + qw * tz + qx * ty - qy * tx;
+            P[o + 2] = pz;
             if (this.groundMark[C.vOff + v] === this.markStamp) continue;
             const vn = vy0 + wz * (P[o] - cx) - wx * (P[o + 2] - cz);
             if (vn >= 0 && !(d < touch && woke)) continue;
@@ -2791,10 +2814,11 @@ export class SimWorld {
             cand[nCand++] = v;
           }
         }
+        if (rec >= 0) this.agcEnd[c] = this.agcLen;
         // ragdoll vertices the active set had to add after a solve in this step or the last one are
         // candidates while within the band (then reduced with the others)
         if (specC > spec && this.activeKeep.length) {
-          const n0 = nCand, band = Math.max(touch, specC * hs);
+          const n0 = nCand;
           for (let k = 0; k + 1 < CS.length; k++) {
             if (!pass[k]) continue;
             for (let i = CS[k]; i < CS[k + 1]; i++) {
@@ -3228,6 +3252,24 @@ export class SimWorld {
   private agcBuf = new Float64Array(256);
   private agcLen = 0;
   private agcCall = -1;
+
+  private _chunkPassB = new Uint8Array(64);
+
+  /** Starts collider c's band vertices in agcBuf for the current solve (markStamp): gatherTouching appends them; returns their start. */
+  private startBandRecord(c: number): number {
+    if (this.agcStamp.length < this.dynCount) {
+      this.agcStamp = new Int32Array(this.dynCount).fill(-1);
+      this.agcStart = new Int32Array(this.dynCount);
+      this.agcEnd = new Int32Array(this.dynCount);
+    }
+    if (this.agcCall !== this.markStamp) {
+      this.agcCall = this.markStamp;
+      this.agcLen = 0;
+    }
+    this.agcStamp[c] = this.markStamp;
+    this.agcStart[c] = this.agcEnd[c] = this.agcLen;
+    return this.agcLen;
+  }
 
   /** The vertices of dynamic collider c within `band` above the ground at pose0 (chunk by chunk, as the ground scans read them) into agcBuf. */
   private bandVertices(c: number, g: number, band: number): void {
