@@ -2763,6 +2763,7 @@ export class SimWorld {
         // the solve: the same test, numbers and order) are kept while the band's chunks are read
         const band = Math.max(touch, specC * hs);
         let passB = pass, rec = -1;
+        const keepAdded = specC > spec && this.activeKeep.length > 0;
         if (ragdollPart) {
           passB = this._chunkPassB = grown(this._chunkPassB, nch);
           lowChunks(C, this.pose0, 7 * c, g + band, passB);
@@ -2808,6 +2809,12 @@ export class SimWorld {
             P[o + 1] = py;
             P[o + 2] = pz;
             if (this.groundMark[C.vOff + v] === this.markStamp) continue;
+            // ragdoll vertices the active set had to add after a solve in this step or the last one
+            // are candidates while within the band (then reduced with the others)
+            if (keepAdded && this.activeKeep[C.vOff + v] >= this.stats.steps) {
+              cand[nCand++] = v;
+              continue;
+            }
             const vn = vy0 + wz * (P[o] - cx) - wx * (P[o + 2] - cz);
             if (vn >= 0 && !(d < touch && woke)) continue;
             if (d >= touch && (-vn > specC || d + vn * hs >= 0)) continue;
@@ -2815,30 +2822,6 @@ export class SimWorld {
           }
         }
         if (rec >= 0) this.agcEnd[c] = this.agcLen;
-        // ragdoll vertices the active set had to add after a solve in this step or the last one are
-        // candidates while within the band (then reduced with the others)
-        if (specC > spec && this.activeKeep.length) {
-          const n0 = nCand;
-          for (let k = 0; k + 1 < CS.length; k++) {
-            if (!pass[k]) continue;
-            for (let i = CS[k]; i < CS[k + 1]; i++) {
-              const v = CV[i];
-              if (this.activeKeep[C.vOff + v] < this.stats.steps || this.groundMark[C.vOff + v] === this.markStamp) continue;
-              let dup = false;
-              for (let m = 0; m < n0; m++) if (cand[m] === v) dup = true;
-              if (dup) continue;
-              const o = 3 * (C.vOff + v);
-              const lx = L[3 * v], ly = L[3 * v + 1], lz = L[3 * v + 2];
-              const tx = 2 * (qy * lz - qz * ly), ty = 2 * (qz * lx - qx * lz), tz = 2 * (qx * ly - qy * lx);
-              const py = y0 + ly + qw * ty + qz * tx - qx * tz;
-              if (py - g >= band) continue;
-              P[o] = x0 + lx + qw * tx + qy * tz - qz * ty;
-              P[o + 1] = py;
-              P[o + 2] = z0 + lz + qw * tz + qx * ty - qy * tx;
-              cand[nCand++] = v;
-            }
-          }
-        }
         // in vertex order (the order the contacts are made in)
         sortAscending(cand, nCand);
         // contact data reduction (Zachwieja 3.8): a flat patch is held by its extreme points
