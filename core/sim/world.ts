@@ -343,6 +343,8 @@ interface Collider {
   whole?: JointGroup;
   /** Characters: time index of the step `box` is for. */
   boxStamp: number;
+  /** Characters: first part of each joint group (jointGroups), and the part count at the end. */
+  groupStart?: Int32Array;
 }
 
 interface JointGroup {
@@ -356,6 +358,9 @@ interface JointGroup {
   box: Float64Array;
   /** Time index of the step `box` (and jbox0 / jbox1) is for; -1 never. */
   stamp?: number;
+  /** Parts of the group skinned (activatePart) in the step activeStamp. */
+  active?: number;
+  activeStamp?: number;
 }
 
 /** A found contact (CCD hit or touching pair). */
@@ -717,7 +722,11 @@ export class SimWorld {
         }
         const C = this.makeCollider(KIND_CHARACTER, -1, ci, mi, ch.id, ch.name, '', -1, vOff, new Float64Array(0), mesh.indices, null, 0.3, 0.5, ch.collision.groups, ch.collision.mask, topo);
         C.outward = outwardMesh(mesh);
-        C.jointGroups = topo.groups.map((g) => ({ ...g, box: new Float64Array(6), jbox0: new Float64Array(6), jbox1: new Float64Array(6), stamp: -1 }));
+        C.jointGroups = topo.groups.map((g) => ({ ...g, box: new Float64Array(6), jbox0: new Float64Array(6), jbox1: new Float64Array(6), stamp: -1, active: 0, activeStamp: -1 }));
+        // the parts of a joint group are consecutive: group gi holds parts groupStart[gi] .. groupStart[gi + 1]
+        const gs = (C.groupStart = new Int32Array(C.jointGroups.length + 1));
+        for (let k = C.parts.length - 1; k >= 0; k--) gs[C.parts[k].group] = k;
+        gs[C.jointGroups.length] = C.parts.length;
         C.whole = { ...topo.whole, box: new Float64Array(6), jbox0: new Float64Array(6), jbox1: new Float64Array(6) };
         this.colliders.push(C);
         C.nv = mesh.positions.length / 3;
@@ -1041,6 +1050,12 @@ export class SimWorld {
     for (let k = 0; k < vs.length; k++) this.activateVertex(C, vs[k]);
     p.skinned = this.kfTimeIndex;
     C.activeParts.push(p);
+    const G = C.jointGroups[p.group];
+    if (G.activeStamp !== this.kfTimeIndex) {
+      G.activeStamp = this.kfTimeIndex;
+      G.active = 0;
+    }
+    G.active!++;
     this.exactPartBox(C, p);
   }
 
@@ -2228,9 +2243,21 @@ export class SimWorld {
           this.ensureP0(b);
           this.ensureP1(b);
         }
+        const character = Bc.kind === KIND_CHARACTER, BP = Bc.parts, GS = Bc.groupStart, nG = character ? Bc.jointGroups.length : 1;
         for (const pa of A.parts) {
-          for (const pb of Bc.parts) {
-            if (Bc.kind === KIND_CHARACTER && !this.partActive(Bc, pb)) {
+          // characters group by group: a group with no part skinned in this step whose box (from
+          // the joints) misses pa is passed over whole, as its parts one by one would be
+          for (let gi = 0; gi < nG; gi++) {
+            let q0 = 0, q1 = BP.length;
+            if (character) {
+              const G = Bc.jointGroups[gi];
+              if (!(G.activeStamp === this.kfTimeIndex && G.active! > 0) && !boxesOverlap(pa.box, 0, this.groupBox(Bc, gi), 0, 0)) continue;
+              q0 = GS![gi];
+              q1 = GS![gi + 1];
+            }
+          for (let q = q0; q < q1; q++) {
+            const pb = BP[q];
+            if (character && !this.partActive(Bc, pb)) {
               // bounded from the joints so far: its joint's box, its own box, then skin it for
               // this step and test its exact box
               if (!boxesOverlap(pa.box, 0, this.groupBox(Bc, pb.group), 0, 0)) continue;
@@ -2242,6 +2269,7 @@ export class SimWorld {
             if (this.ignore.length && this.ignoredParts(A, pa.joint, Bc, pb.joint)) continue;
             const t = this.partPair(A, pa, Bc, pb, hs);
             if (t < tmin) tmin = t;
+          }
           }
         }
       }
