@@ -57,8 +57,15 @@ describe('contact-space solve of the contact-state passes', () => {
       const friction = [0.3, 0.8, Infinity, 0][k % 4], eps = [0, 0.3, 0.6][k % 3];
       const isl = island(7300 + k, friction, eps);
       const options: SolveOptions = { restitution: (['paper', 'poisson', 'normalOnly'] as const)[k % 3], contactGroups: k % 2 ? 'schur' : 'auto' };
+      const laws = cs.frictionLawStats.solves + ref.frictionLawStats.solves;
       cs.solve(isl.bodies, isl.joints, isl.contacts, options, a);
       ref.solve(isl.bodies, isl.joints, isl.contacts, options, b);
+      // (where the friction was solved again by Coulomb's law — the paper's sliding rule left a
+      // sliding contact's friction pushing along its slip — both answers come from that same
+      // solve (in contact space either way), started from answers that differ by round-off; its
+      // split of the friction among redundant sticking contacts follows its iteration, not a
+      // least-norm rule. Those islands are checked for the laws only, above.)
+      const lawSolved = cs.frictionLawStats.solves + ref.frictionLawStats.solves > laws;
       const model = friction === 0 ? 'frictionless' : friction === Infinity ? 'rough' : 'coulomb';
       // (normalOnly with ε > 0 may add energy by design: its laws are those of the other models minus that one)
       if (options.restitution !== 'normalOnly' || eps === 0) expectLaws(`island ${k}`, isl.bodies, isl.joints, isl.contacts, a, model);
@@ -66,6 +73,7 @@ describe('contact-space solve of the contact-state passes', () => {
       for (let c = 0; c < isl.contacts.length; c++) if (a.contactState[c] !== b.contactState[c]) states = false;
       if (!states) continue;
       same++;
+      if (lawSolved) continue;
       let vs = 0, rmax = 0;
       for (const bd of isl.bodies) vs = Math.max(vs, len(bd.linearVelocity) + len(bd.angularVelocity));
       for (let i = 0; i < 3 * isl.contacts.length; i++) rmax = Math.max(rmax, Math.abs(b.contactImpulse[i]));
