@@ -478,6 +478,14 @@ export class SimWorld {
   private skinMats0: Float64Array[][] = [];
   private skinMats1: Float64Array[][] = [];
   private readonly skinDots: Float64Array[][] = [];
+  /**
+   * Per keyframed character and mesh: the first of its meshes with the same
+   * skin (skin joints and inverse bind matrices number for number), whose
+   * skin matrix buffers it shares (the same products), and for those first
+   * meshes the union of the used slots of the meshes sharing them.
+   */
+  private readonly skinRep: Int32Array[] = [];
+  private readonly skinUnion: Int32Array[][] = [];
   private readonly propDot: Float64Array[] = [];
   private kfVelTime = NaN;
   /** Prop world matrices at the start and end of the step (keyframed props). */
@@ -688,9 +696,34 @@ export class SimWorld {
       this.rigs[ci] = rig;
       this.charPose[ci] = new Float64Array(rig.jointCount * 10);
       this.charPoseDot[ci] = new Float64Array(rig.jointCount * 10);
-      this.skinMats0[ci] = ch.meshes.map((m) => new Float64Array(16 * m.skinJoints.length));
-      this.skinMats1[ci] = ch.meshes.map((m) => new Float64Array(16 * m.skinJoints.length));
-      this.skinDots[ci] = ch.meshes.map((m) => new Float64Array(16 * m.skinJoints.length));
+      const repOf = (this.skinRep[ci] = new Int32Array(ch.meshes.length));
+      this.skinMats0[ci] = [];
+      this.skinMats1[ci] = [];
+      this.skinDots[ci] = [];
+      this.skinUnion[ci] = [];
+      for (let mi = 0; mi < ch.meshes.length; mi++) {
+        const m = ch.meshes[mi];
+        let r = 0;
+        while (r < mi && !(repOf[r] === r && sameSkin(ch.meshes[r], m))) r++;
+        repOf[mi] = r;
+        if (r === mi) {
+          this.skinMats0[ci].push(new Float64Array(16 * m.skinJoints.length));
+          this.skinMats1[ci].push(new Float64Array(16 * m.skinJoints.length));
+          this.skinDots[ci].push(new Float64Array(16 * m.skinJoints.length));
+          this.skinUnion[ci].push(usedSkinSlots(m));
+        } else {
+          this.skinMats0[ci].push(this.skinMats0[ci][r]);
+          this.skinMats1[ci].push(this.skinMats1[ci][r]);
+          this.skinDots[ci].push(this.skinDots[ci][r]);
+          this.skinUnion[ci].push(new Int32Array(0));
+          const a = this.skinUnion[ci][r], b = usedSkinSlots(m), on = new Uint8Array(m.skinJoints.length);
+          for (let k = 0; k < a.length; k++) on[a[k]] = 1;
+          for (let k = 0; k < b.length; k++) on[b[k]] = 1;
+          const u: number[] = [];
+          for (let k = 0; k < on.length; k++) if (on[k]) u.push(k);
+          this.skinUnion[ci][r] = Int32Array.from(u);
+        }
+      }
       for (let mi = 0; mi < ch.meshes.length; mi++) {
         const mesh = ch.meshes[mi];
         // checks the skin's joints once (the steps compute only the slots with weight)
@@ -956,7 +989,8 @@ export class SimWorld {
         const mesh = this.doc.characters[ci].meshes[C.mesh];
         const sm = this.skinMats1[ci][C.mesh], sm0 = this.skinMats0[ci][C.mesh];
         const used = usedSkinSlots(mesh);
-        skinMatricesUsed(mesh, this.rigs[ci].world, sm, used);
+        // meshes sharing a skin share its matrices: made once, for the first of them, for all their used slots
+        if (this.skinRep[ci][C.mesh] === C.mesh) skinMatricesUsed(mesh, this.rigs[ci].world, sm, this.skinUnion[ci][C.mesh]);
         let moving = false;
         for (let q = 0; q < used.length && !moving; q++)
           for (let k = 16 * used[q], e = k + 16; k < e; k++)
@@ -1079,7 +1113,7 @@ export class SimWorld {
             rig.computeWorldDerivative(this.charPoseDot[ci]);
           }
           const mesh = this.doc.characters[ci].meshes[K.mesh];
-          skinMatricesUsed(mesh, rig.worldDot, this.skinDots[ci][K.mesh], usedSkinSlots(mesh));
+          if (this.skinRep[ci][K.mesh] === K.mesh) skinMatricesUsed(mesh, rig.worldDot, this.skinDots[ci][K.mesh], this.skinUnion[ci][K.mesh]);
         }
       }
       this.kfVelTime = timeSec;
@@ -4220,6 +4254,16 @@ const _o10 = new Float64Array(10);
 const _k9 = new Float64Array(9);
 /** Part topology of character meshes (edges, parts by dominant joint, slot bounds), per mesh. */
 /** Skin slots of a mesh that some vertex has a non-zero weight on: the only ones skinning reads. */
+/** Whether two meshes have the same skin: skin joints and inverse bind matrices number for number. */
+function sameSkin(a: SkinnedMesh, b: SkinnedMesh): boolean {
+  if (a.skinJoints.length !== b.skinJoints.length || a.inverseBindMatrices.length !== b.inverseBindMatrices.length) return false;
+  for (let k = 0; k < a.skinJoints.length; k++) if (a.skinJoints[k] !== b.skinJoints[k]) return false;
+  const A = a.inverseBindMatrices, B = b.inverseBindMatrices;
+  if (A === B) return true;
+  for (let k = 0; k < A.length; k++) if (!Object.is(A[k], B[k])) return false;
+  return true;
+}
+
 const usedSlots = new WeakMap<SkinnedMesh, Int32Array>();
 function usedSkinSlots(mesh: SkinnedMesh): Int32Array {
   let u = usedSlots.get(mesh);
