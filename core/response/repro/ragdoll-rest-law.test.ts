@@ -4,7 +4,7 @@ import type { ImpulseDocument, Track } from '../../document/types';
 import { importGltf } from '../../io/importGltf';
 import { SimWorld } from '../../sim/world';
 import { STATE_STRIDE } from '../../sim/rigid';
-import { boxPropAt, sceneDoc } from '../../sim/testkit';
+import { boxPropAt, linearTranslation, sceneDoc } from '../../sim/testkit';
 
 /**
  * Repro (core/sim/repro/ragdoll-rest, second case), now for the solver: the
@@ -63,4 +63,18 @@ describe('repro: sliding friction that fed a ragdoll hand\'s spin, without the s
       expect(worstDrift, `fastest drifting part (m/s): ${driftPart}`).toBeLessThan(DRIFT_MPS);
     }, 240_000);
   }
+
+  it('a box sliding on the ground with speed v (μ 0.4, 3 m/s; four corner contacts) still stops after v²/(2 μ g), with frictionRounds 0', () => {
+    const v0 = 3, mu = 0.4, G = 9.81;
+    const doc = sceneDoc([boxPropAt('box', [0.2, 0.1, 0.2], [0, 0.1, 0], { friction: mu, restitution: 0 })], {
+      tracks: [linearTranslation('box', 0, [-v0, 0.1, 0], 1, [0, 0.1, 0])],
+    });
+    const w = new SimWorld(doc, { dynamic: ['box'], startTimeSec: 0.5, frictionRounds: 0 });
+    const x0 = w.bodies.state[0];
+    while (w.timeSec < 0.5 + 2 - 1e-9) w.step();
+    const d = w.bodies.state[0] - x0;
+    const expected = (v0 * v0) / (2 * mu * G);
+    expect(Math.abs(d - expected) / expected, `slid ${d} m, expected ${expected} m`).toBeLessThan(2e-3);
+    expect(Math.abs(w.bodies.state[1] - 0.1), 'stays on the ground').toBeLessThan(1e-5);
+  });
 });
