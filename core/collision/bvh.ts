@@ -340,9 +340,9 @@ export class TriangleBVH {
       f[o + 3] = up32(boxes[b + 3] > end[b + 3] ? boxes[b + 3] : end[b + 3]);
       f[o + 4] = up32(boxes[b + 4] > end[b + 4] ? boxes[b + 4] : end[b + 4]);
       f[o + 5] = up32(boxes[b + 5] > end[b + 5] ? boxes[b + 5] : end[b + 5]);
-      // a leaf chunk root is exact as it is
-      fresh[c] = (this.u32[o + 7] & LEAF) !== 0 ? 1 : 0;
     }
+    // a leaf chunk root is exact as it is
+    fresh.set(this.chunkLeafRoot!);
     this.refitTop();
   }
 
@@ -386,6 +386,8 @@ export class TriangleBVH {
   private chunkRoots: Int32Array | null = null;
   private chunkIndex: Int32Array | null = null;
   private chunkFresh: Uint8Array | null = null;
+  /** Per chunk: 1 when its root is a leaf (exact as soon as the root is boxed). */
+  private chunkLeafRoot: Uint8Array | null = null;
   private chunkVerts: Int32Array | null = null;
   private chunkVertOffsets: Int32Array | null = null;
   private chunkLeafLo: Int32Array | null = null;
@@ -443,6 +445,7 @@ export class TriangleBVH {
     this.chunkRoots = Int32Array.from(roots);
     this.chunkIndex = chunkIndex;
     this.chunkFresh = new Uint8Array(roots.length);
+    this.chunkLeafRoot = Uint8Array.from(roots, (r) => ((u[r * NODE_WORDS + 7] & LEAF) !== 0 ? 1 : 0));
     this.chunkVerts = Int32Array.from(verts);
     this.chunkVertOffsets = Int32Array.from(voff);
     this.chunkLeafLo = leafLo; this.chunkLeafHi = leafHi; this.chunkInnerLo = innerLo; this.chunkInnerHi = innerHi;

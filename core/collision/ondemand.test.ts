@@ -118,3 +118,76 @@ describe('narrow phase with parts skinned chunk by chunk (on demand)', () => {
     });
   }
 });
+
+describe('depth with parts skinned on demand', () => {
+  type Side = { stamp: number; roiList: Int32Array; roiCount: number };
+  type Od = { stamp: number; vstamp: Int32Array; count: number };
+  type Inner = {
+    sides: Map<number, Side>; detectStamp: number; frameStamp: number;
+    chunksOf(p: number): { onDemand: Od | null };
+    exactBox(p: number, out: Float64Array): void;
+  };
+  for (const seed of [31, 32, 33]) {
+    it(`seed ${seed}: parts in crossing pairs kept on demand give the contacts (depths) of whole-part skinning; their exact boxes (branch and bound over chunks) equal the boxes of the fully skinned vertices, and their regions of interest the full scan's`, () => {
+      const r = mulberry32(seed);
+      const frames = 12;
+      const doc = createEmptyDocument('ondemand-depth');
+      // closer than the narrow-phase test: deeper crossings, larger regions
+      doc.characters.push(ballChain('a', -0.18), ballChain('b', 0.18));
+      doc.clips = [{ id: 'c', name: 'c', frameRate: 10, startFrame: 0, endFrame: frames, tracks: [...tracksOf(r, 'a', frames, 0.25), ...tracksOf(r, 'b', frames, -0.25)] }];
+      doc.activeClip = 'c';
+      const scene = new CollisionScene(doc, 'c');
+      scene.onDemandShare = 1; // every part on demand, crossing or not
+      const whole = new CollisionScene(doc, 'c');
+      whole.onDemandSkinning = false;
+      const ev = new SceneEvaluator(doc, 'c');
+      const rigs = doc.characters.map((c) => new Rig(c));
+      const P = doc.characters.map((c) => new Float64Array(c.meshes[0].positions.length));
+      const S = doc.characters.map((c) => new Float64Array(16 * c.meshes[0].skinJoints.length));
+      const sd = scene as unknown as Inner, wd = whole as unknown as Inner;
+      const box = new Float64Array(6);
+      let depths = 0, crossingOnDemand = 0, roiCompared = 0, boxesCompared = 0, boxesPartly = 0;
+      for (let f = 0; f <= frames; f++) {
+        scene.pose(f / 10, false);
+        whole.pose(f / 10, false);
+        const got = scene.detect(false), want = whole.detect(false);
+        expect(JSON.stringify(got), `frame ${f}: contacts (depth, point, normal) equal those with whole-part skinning`).toBe(JSON.stringify(want));
+        for (const c of got) if (c.kind === 'intersect' && c.depth > 0) depths++;
+        // the regions of interest: the same vertices in the same order as the full scan over the part
+        for (const [key, s] of sd.sides) {
+          if (s.stamp !== sd.detectStamp) continue;
+          const w = wd.sides.get(key);
+          expect(w !== undefined && w.stamp === wd.detectStamp, `frame ${f} side ${key}: used by both scenes`).toBe(true);
+          expect(Array.from(s.roiList.subarray(0, s.roiCount)), `frame ${f} side ${key}: vertices in the region of interest`).toEqual(Array.from(w!.roiList.subarray(0, w!.roiCount)));
+          roiCompared += s.roiCount;
+        }
+        for (let p = 0; p < scene.parts.length; p++) {
+          const od = sd.chunksOf(p).onDemand;
+          if (od !== null && od.stamp === sd.frameStamp && scene.parts[p].skinStamp !== sd.frameStamp && got.some((c) => c.kind === 'intersect' && [c.a, c.b].some((s) => s.part === scene.parts[p].name && s.objectId === scene.objects[scene.parts[p].object].id))) crossingOnDemand++;
+        }
+        // exact boxes against the reference: both meshes skinned whole
+        doc.characters.forEach((c, ci) => {
+          ev.characterLocalPose(ci, f / 10, rigs[ci].local);
+          rigs[ci].computeWorld();
+          computeSkinMatrices(c.meshes[0], rigs[ci].world, S[ci]);
+          skinPositions(c.meshes[0], S[ci], P[ci]);
+        });
+        for (let p = 0; p < scene.parts.length; p++) {
+          const part = scene.parts[p], Pp = P[part.object];
+          sd.exactBox(p, box);
+          const ref = [Infinity, Infinity, Infinity, -Infinity, -Infinity, -Infinity];
+          for (const v of part.verts) for (let k = 0; k < 3; k++) { ref[k] = Math.min(ref[k], Pp[v * 3 + k]); ref[3 + k] = Math.max(ref[3 + k], Pp[v * 3 + k]); }
+          for (let k = 0; k < 6; k++) expect(box[k] === ref[k], `frame ${f} part ${p} bound ${k}: ${box[k]} = ${ref[k]}`).toBe(true);
+          boxesCompared++;
+          const od = sd.chunksOf(p).onDemand;
+          if (od !== null && od.stamp === sd.frameStamp && part.skinStamp !== sd.frameStamp && od.vstamp.some((s) => s !== sd.frameStamp)) boxesPartly++;
+        }
+      }
+      expect(depths, 'crossing part pairs with a depth').toBeGreaterThan(5);
+      expect(crossingOnDemand, 'parts of crossing pairs skinned on demand (not whole)').toBeGreaterThan(5);
+      expect(roiCompared, 'region-of-interest vertices compared').toBeGreaterThan(100);
+      expect(boxesPartly, 'exact boxes found with part of the part left unskinned').toBeGreaterThan(5);
+      expect(boxesCompared).toBeGreaterThan(50);
+    });
+  }
+});

@@ -252,12 +252,20 @@ export class CollisionScene {
    */
   plainOrderSearch = false;
   /**
-   * Whether the discrete narrow phase may skin a part chunk by chunk as its
-   * traversal reaches them (narrowTree); false refits every tested part whole
-   * at its skinned positions (the test reference: the same contacts,
-   * ondemand.test.ts).
+   * Whether the discrete narrow phase and the depth may skin a part chunk by
+   * chunk as their traversals and scans reach it (queryTree); false refits
+   * every tested part whole at its skinned positions (the test reference:
+   * the same contacts, ondemand.test.ts).
    */
   onDemandSkinning = true;
+  /**
+   * A part in a crossing pair at the last detect is skinned on demand again
+   * only if at most this share of its vertices was skinned when it last was
+   * (its depth reads the region around the crossing; beyond this share,
+   * skinning it whole and refitting costs less than the on-demand boxes).
+   * Any value gives the same contacts; 1 keeps every part on demand (tests).
+   */
+  onDemandShare = 0.5;
   private readonly sap = new PartSweepAndPrune();
   private partBoxes = new Float64Array(0);
   /** Unswept part boxes at the current and the previous sample. */
@@ -630,7 +638,7 @@ export class CollisionScene {
   /** Refits every part of an object (before inside / distance queries against it). */
   private _rayObj: CollisionObject | null = null;
   /** Makes part i (of _rayObj's parts) current: the callback of pointInPartsLazy. */
-  private readonly refitPartOfRayObj = (i: number): void => { this.ensureRefit(this._rayObj!.parts[i]); };
+  private readonly refitPartOfRayObj = (i: number): void => { this.queryTree(this._rayObj!.parts[i]); };
 
   private ensureObjectRefit(oi: number): void {
     for (const p of this.objects[oi].parts) this.ensureRefit(p);
@@ -688,7 +696,6 @@ export class CollisionScene {
       }
       found[i]!.depth = depth;
     }
-    // parts of crossing pairs: their trees are refit whole in the next narrow phase (see narrowTree)
     if (this._crossedLast.length < P) this._crossedLast = new Uint8Array(P);
     this._crossedLast.fill(0);
     for (let k = 0; k < crossingPairs.length; k += 3) { this._crossedLast[crossingPairs[k + 1]] = 1; this._crossedLast[crossingPairs[k + 2]] = 1; }
@@ -740,7 +747,7 @@ export class CollisionScene {
     }
     // the continuous test traverses the trees over the motion, the discrete one the trees at the sample
     let treeA: TriangleBVH, treeB: TriangleBVH;
-    if (doCcd) { treeA = this.sweptTree(pa); treeB = this.sweptTree(pb); } else { this.narrowTree(pa); this.narrowTree(pb); treeA = A.bvh; treeB = B.bvh; }
+    if (doCcd) { treeA = this.sweptTree(pa); treeB = this.sweptTree(pb); } else { this.queryTree(pa); this.queryTree(pb); treeA = A.bvh; treeB = B.bvh; }
     const oa = this.objects[A.object], ob = this.objects[B.object];
     const self = A.object === B.object;
     const Pa = oa.positions, Pb = ob.positions, Qa = oa.prevPositions, Qb = ob.prevPositions;
@@ -1024,41 +1031,49 @@ export class CollisionScene {
     return c;
   }
 
-  /** Parts in a crossing pair at the last detect (any pose): the narrow phase refits them whole (see narrowTree). */
-  private _crossedLast = new Uint8Array(0);
-
   /**
-   * Whether part p's tree for the discrete narrow phase is skinned on demand
-   * (chunk by chunk as the traversal reaches it, refitLazyBoxesOnDemand): a
-   * character part not skinned nor refit at this pose, whose vertices share
-   * influence sets, that was not in a crossing pair at the last detect (a
-   * crossing part is skinned and refit whole for its depth anyway).
+   * Whether part p's tree for the discrete queries (narrow phase, depth) is
+   * skinned on demand (chunk by chunk as a traversal reaches it,
+   * refitLazyBoxesOnDemand): a character part not skinned nor refit at this
+   * pose, whose vertices share influence sets.
    */
   private onDemandCandidate(p: number): boolean {
     const part = this.parts[p];
     if (part.refitStamp === this.frameStamp || part.skinStamp === this.frameStamp) return false;
     if (!this.onDemandSkinning || this.objects[part.object].kind !== 'character') return false;
-    if (this._crossedLast.length > p && this._crossedLast[p] === 1) return false;
-    const ch = this.partChunks[p];
-    return !(ch ?? this.chunksOf(p)).skin.perVertex;
+    const ch = this.partChunks[p] ?? this.chunksOf(p);
+    if (ch.skin.perVertex) return false;
+    // in a crossing pair at the last detect, and most of it skinned when last on demand: whole is cheaper
+    const od = ch.onDemand;
+    return !(this._crossedLast.length > p && this._crossedLast[p] === 1 && od !== null && od.lastShare > this.onDemandShare);
   }
 
+  /** Parts in a crossing pair at the last detect (any pose). */
+  private _crossedLast = new Uint8Array(0);
+
   /**
-   * Part p's tree for the discrete narrow phase: refit at the skinned
-   * positions (ensureRefit) or, for an on-demand candidate, its chunk roots
-   * boxed from the influence sets (each set's blended matrix over the bind
-   * box of the chunk's vertices in it) and each chunk skinned when a
-   * traversal first expands it. The narrow phase's pairs are the same either
-   * way (a triangle pair is tested where the triangles' own boxes meet,
-   * reached in the same depth-first order); every other query refits whole.
+   * Part p's tree for the discrete queries at the current sample (narrow
+   * phase, crossing lists, inside tests and distance searches of the depth):
+   * refit at the skinned positions (ensureRefit) or, for an on-demand
+   * candidate, its chunk roots boxed from the influence sets (each set's
+   * blended matrix over the bind box of the chunk's vertices in it) and each
+   * chunk skinned when a traversal first expands it. A query's answer is the
+   * same either way: every node box contains its triangles, and the
+   * triangles a query reads are those of the chunks it expanded (the narrow
+   * phase tests the same triangle pairs in the same order: a pair is tested
+   * where the triangles' own boxes meet). Code that reads a part's positions
+   * outside a traversal skins what it reads first (demandOf, skinLocal,
+   * triCurrent).
    */
-  private narrowTree(p: number): void {
+  private queryTree(p: number): void {
     const part = this.parts[p];
     if (part.refitStamp === this.frameStamp) return;
     const ch = this.chunksOf(p);
     if (ch.onDemand !== null && ch.onDemand.stamp === this.frameStamp) return;
     if (!this.onDemandCandidate(p)) { this.ensureRefit(p); return; }
     const od = ch.onDemand ?? (ch.onDemand = this.makeOnDemand(p, ch));
+    if (od.stamp >= 0) od.lastShare = od.count / od.vstamp.length;
+    od.count = 0;
     od.stamp = this.frameStamp;
     const o = this.objects[part.object];
     onDemandChunkBoxes(ch.skin, od, o.skinMats);
@@ -1087,8 +1102,101 @@ export class CollisionScene {
       off, set: Int32Array.from(sets), bind: Float64Array.from(bind), mats: new Float64Array(sp.mesh.length * 12), boxes: new Float64Array(nc * 6), pad: new Float64Array(sp.mesh.length * 3),
       vstamp: new Int32Array(sp.set.length).fill(-1), stamp: -1,
       write: (c: number): void => this.skinChunkOnDemand(p, c),
+      ebox: new Float64Array(nc * 6), estamp: new Int32Array(nc).fill(-1), count: 0, lastShare: 0,
     };
     return od;
+  }
+
+  /** Part p's on-demand skinning when its positions are written on demand at this pose (its tree on demand, the part not skinned whole), else null. */
+  private demandOf(p: number): OnDemandSkin | null {
+    const part = this.parts[p], fs = this.frameStamp;
+    if (part.skinStamp === fs) return null;
+    const ch = this.partChunks[p];
+    const od = ch === undefined ? null : ch.onDemand;
+    return od !== null && od.stamp === fs ? od : null;
+  }
+
+  /** Skins chunk c of on-demand part p (the vertices not skinned yet) and boxes its vertices exactly into od.ebox, once per pose. */
+  private chunkExact(p: number, od: OnDemandSkin, c: number): void {
+    const fs = this.frameStamp;
+    if (od.estamp[c] === fs) return;
+    od.estamp[c] = fs;
+    const ch = this.partChunks[p]!, P = this.objects[this.parts[p].object].positions;
+    skinChunk(ch.skin, ch, od, c, P, fs);
+    const cv = ch.cv, E = od.ebox;
+    let ax = Infinity, ay = Infinity, az = Infinity, bx = -Infinity, by = -Infinity, bz = -Infinity;
+    for (let q = ch.cvo[c], qe = ch.cvo[c + 1]; q < qe; q++) {
+      const v = cv[q], X = P[v], Y = P[v + 1], Z = P[v + 2];
+      if (X < ax) ax = X; if (X > bx) bx = X;
+      if (Y < ay) ay = Y; if (Y > by) by = Y;
+      if (Z < az) az = Z; if (Z > bz) bz = Z;
+    }
+    const b = c * 6;
+    E[b] = ax; E[b + 1] = ay; E[b + 2] = az; E[b + 3] = bx; E[b + 4] = by; E[b + 5] = bz;
+  }
+
+  /**
+   * The box of part p's skinned vertices at the current sample (the same
+   * numbers as tightBoxInto: each bound is one vertex's coordinate) into
+   * out[0..5]. For a part skinned on demand, without skinning it whole: per
+   * bound, branch and bound over its chunks, the chunk whose box from the
+   * influence sets (which contains its vertices) reaches furthest skinned
+   * and boxed first, until no unskinned chunk's box reaches beyond the
+   * bound found; cached for the pose like a skinned box.
+   */
+  private exactBox(p: number, out: Float64Array): void {
+    if (this._tightStamp.length < this.parts.length) { this._tightStamp = new Int32Array(this.parts.length).fill(-1); this._tight = new Float64Array(this.parts.length * 6); }
+    const fs = this.frameStamp, T = this._tight, b = p * 6;
+    if (this._tightStamp[p] !== fs) {
+      this.queryTree(p);
+      const od = this.demandOf(p);
+      if (od === null) this.tightBox(p);
+      else {
+        const L = od.boxes, E = od.ebox, es = od.estamp, nc = es.length;
+        // first per bound the chunk whose box reaches furthest, then every
+        // chunk whose box still reaches beyond a bound found so far
+        for (let k = 0; k < 6; k++) {
+          let pick = 0;
+          for (let c = 1; c < nc; c++) if (k < 3 ? L[c * 6 + k] < L[pick * 6 + k] : L[c * 6 + k] > L[pick * 6 + k]) pick = c;
+          this.chunkExact(p, od, pick);
+        }
+        let lx = Infinity, ly = Infinity, lz = Infinity, hx = -Infinity, hy = -Infinity, hz = -Infinity;
+        for (let c = 0; c < nc; c++) {
+          if (es[c] !== fs) continue;
+          const o = c * 6;
+          if (E[o] < lx) lx = E[o]; if (E[o + 1] < ly) ly = E[o + 1]; if (E[o + 2] < lz) lz = E[o + 2];
+          if (E[o + 3] > hx) hx = E[o + 3]; if (E[o + 4] > hy) hy = E[o + 4]; if (E[o + 5] > hz) hz = E[o + 5];
+        }
+        for (let c = 0; c < nc; c++) {
+          const o = c * 6;
+          if (es[c] === fs || !(L[o] < lx || L[o + 1] < ly || L[o + 2] < lz || L[o + 3] > hx || L[o + 4] > hy || L[o + 5] > hz)) continue;
+          this.chunkExact(p, od, c);
+          if (E[o] < lx) lx = E[o]; if (E[o + 1] < ly) ly = E[o + 1]; if (E[o + 2] < lz) lz = E[o + 2];
+          if (E[o + 3] > hx) hx = E[o + 3]; if (E[o + 4] > hy) hy = E[o + 4]; if (E[o + 5] > hz) hz = E[o + 5];
+        }
+        T[b] = lx; T[b + 1] = ly; T[b + 2] = lz; T[b + 3] = hx; T[b + 4] = hy; T[b + 5] = hz;
+        this._tightStamp[p] = fs;
+      }
+    }
+    for (let k = 0; k < 6; k++) out[k] = T[b + k];
+  }
+
+  /**
+   * Whether triangle t of object o is at its current position: its part
+   * skinned at this pose, or skinned on demand (then its three vertices are
+   * skinned now if not yet). False for a triangle of a part not skinned at
+   * all at this pose.
+   */
+  private triCurrent(o: CollisionObject, t: number): boolean {
+    const q = o.parts[o.triPart[t]], fs = this.frameStamp;
+    if (this.parts[q].skinStamp === fs) return true;
+    const od = this.demandOf(q);
+    if (od === null) return false;
+    const topo = this.topoOf(q), s = topo.triSlot[t] * 3, L = topo.triLocal, sp = this.partChunks[q]!.skin;
+    skinLocal(sp, od, L[s], o.positions, fs);
+    skinLocal(sp, od, L[s + 1], o.positions, fs);
+    skinLocal(sp, od, L[s + 2], o.positions, fs);
+    return true;
   }
 
   /** The on-demand tree's callback: skins chunk c of part p (its vertices not skinned yet at this pose). */
@@ -1453,11 +1561,15 @@ export class CollisionScene {
       vertsBox(A.verts, oa.positions, ba);
       vertsBox(B.verts, ob.positions, bb);
     } else {
-      // the trees at the sample (a pair found by the continuous test traversed the swept trees only)
-      this.ensureRefit(pa);
-      this.ensureRefit(pb);
-      this.tightBoxInto(pa, ba);
-      this.tightBoxInto(pb, bb);
+      // the trees at the sample (a pair found by the continuous test traversed
+      // the swept trees only): refit whole for self-collision and open meshes,
+      // else as the queries reach them (closedSideDepth)
+      if (oa === ob || !oa.closed || !ob.closed) {
+        this.ensureRefit(pa);
+        this.ensureRefit(pb);
+      }
+      this.exactBox(pa, ba);
+      this.exactBox(pb, bb);
     }
     for (let k = 0; k < 3; k++) {
       box[k] = ba[k] > bb[k] ? ba[k] : bb[k];
@@ -1508,10 +1620,10 @@ export class CollisionScene {
   private _order = new Int32Array(0);
   private _orderD = new Float64Array(0);
 
-  /** Called before an incident triangle is read for a pseudo-normal: skins its part. */
+  /** Called before an incident triangle is read for a pseudo-normal: skins it (its vertices, or its whole part when not skinned on demand). */
   private readonly ensureTriSkinned = (t: number): boolean => {
     const o = this._allowObj!;
-    this.ensureSkinned(o.parts[o.triPart[t]], false);
+    if (!this.triCurrent(o, t)) this.ensureSkinned(o.parts[o.triPart[t]], false);
     return true;
   };
 
@@ -1634,15 +1746,16 @@ export class CollisionScene {
         stamp: -1, comp: new Int32Array(nv), compStart: new Int32Array(nv + 1), compQueue: new Int32Array(nv),
         compBound: new Float64Array(nv), compInside: new Int8Array(nv), compEst: new Uint8Array(nv),
         ubc: new Float64Array(nv), seed: new Int32Array(nv), est: new Float64Array(nv), hint: new Int32Array(nv), exact: new Uint8Array(nv),
-        prev: new Int32Array(nv), roiList: new Int32Array(nv), roiCount: 0,
+        prev: new Int32Array(nv), roiList: new Int32Array(nv), roiCount: 0, seen: new Int32Array(nv),
       };
+      sc.comp.fill(-3);
       this.sides.set(key, sc);
     }
     if (sc.stamp === this.detectStamp) return sc;
     sc.stamp = this.detectStamp;
     const topo = this.topoOf(pmi);
     const I = om.indices, P = om.positions, verts = me.verts;
-    this.ensureRefit(pmi);
+    this.queryTree(pmi);
     // crossing triangles of the part (with an ooi triangle each crosses)
     if (this._triStamp.length < I.length / 3) this._triStamp = new Uint32Array(I.length / 3);
     const stamp = ++_sstamp;
@@ -1661,12 +1774,40 @@ export class CollisionScene {
       if (meBox[3 + k] < roi[3 + k]) roi[3 + k] = meBox[3 + k];
     }
     const roiList = sc.roiList;
+    // comp is -3 (outside) but for the vertices of the last use's list
+    for (let r = 0; r < sc.roiCount; r++) comp[roiList[r]] = -3;
     let nr = 0;
-    for (let i = 0; i < nv; i++) {
-      const v = verts[i] * 3, x = P[v], y = P[v + 1], z = P[v + 2];
-      if (x < roi[0] || x > roi[3] || y < roi[1] || y > roi[4] || z < roi[2] || z > roi[5]) { comp[i] = -3; continue; }
+    const od = this.demandOf(pmi);
+    if (od === null) {
+      for (let i = 0; i < nv; i++) {
+        const v = verts[i] * 3, x = P[v], y = P[v + 1], z = P[v + 2];
+        if (x < roi[0] || x > roi[3] || y < roi[1] || y > roi[4] || z < roi[2] || z > roi[5]) continue;
+        roiList[nr++] = i;
+      }
+    } else {
+      // skinned on demand: only the chunks whose box meets the box (the
+      // exact box of a chunk skinned already, else its box from the influence
+      // sets), each skinned if not yet; the same vertices in the same order
+      const ch = this.partChunks[pmi]!, cvo = ch.cvo, cv = ch.cv, L = ch.cvLocal, nch = cvo.length - 1, fs = this.frameStamp;
+      const seen = sc.seen, mark = ++_vstamp;
+      for (let c = 0; c < nch; c++) {
+        const B = od.estamp[c] === fs ? od.ebox : od.boxes, b = c * 6;
+        if (B[b] > roi[3] || B[b + 3] < roi[0] || B[b + 1] > roi[4] || B[b + 4] < roi[1] || B[b + 2] > roi[5] || B[b + 5] < roi[2]) continue;
+        skinChunk(ch.skin, ch, od, c, P, fs);
+        for (let q = cvo[c], qe = cvo[c + 1]; q < qe; q++) {
+          const i = L[q];
+          if (seen[i] === mark) continue;
+          seen[i] = mark;
+          const v = cv[q], x = P[v], y = P[v + 1], z = P[v + 2];
+          if (x < roi[0] || x > roi[3] || y < roi[1] || y > roi[4] || z < roi[2] || z > roi[5]) continue;
+          roiList[nr++] = i;
+        }
+      }
+      roiList.subarray(0, nr).sort();
+    }
+    for (let r = 0; r < nr; r++) {
+      const i = roiList[r];
       comp[i] = -1;
-      roiList[nr++] = i;
       // the nearest triangle found at an earlier use (any triangle of ooi bounds the distance)
       prev[i] = exact[i] !== 0 ? hint[i] : -1;
       ubc[i] = Infinity;
@@ -1791,12 +1932,12 @@ export class CollisionScene {
       comp[i] = mark;
       bfs[w++] = i;
     }
-    const Po = oo.positions, Io = oo.indices, cp = this._cp, prev = sc.prev, ooChar = oo.kind === 'character', stamp = this.frameStamp;
+    const Po = oo.positions, Io = oo.indices, cp = this._cp, prev = sc.prev, ooChar = oo.kind === 'character';
     for (let h = 0; h < w; h++) {
       const i = bfs[h], v = verts[i] * 3;
       const x = P[v], y = P[v + 1], z = P[v + 2];
       const t = prev[i];
-      if (t >= 0 && exact[i] !== 2 && (!ooChar || this.parts[oo.parts[oo.triPart[t]]].skinStamp === stamp)) {
+      if (t >= 0 && exact[i] !== 2 && (!ooChar || this.triCurrent(oo, t))) {
         // last frame's nearest triangle, where it is now: usually the nearest again
         closestPointOnTriangle(x, y, z, Po, Io[t * 3] * 3, Io[t * 3 + 1] * 3, Io[t * 3 + 2] * 3, cp);
         const ex = cp[0] - x, ey = cp[1] - y, ez = cp[2] - z;
@@ -1835,11 +1976,12 @@ export class CollisionScene {
    * Upper bound of the distance from a point to object o's surface: from
    * triangle t, over the triangles across the feature (edge or vertex) its
    * closest point lies on, while they get nearer. Only triangles of parts
-   * skinned at this sample count (others' positions are stale). The
-   * triangle into _tri1.
+   * skinned at this sample, whole or on demand (then the triangle's vertices
+   * are skinned as the walk reaches it), count (others' positions are
+   * stale). The triangle into _tri1.
    */
   private walkCloser(o: CollisionObject, x: number, y: number, z: number, t: number): number {
-    const I = o.indices, P = o.positions, vt = o.vt, cp = this._cp, parts = this.parts, stamp = this.frameStamp;
+    const I = o.indices, P = o.positions, vt = o.vt, cp = this._cp;
     const local = o.kind === 'character';
     let region = closestPointOnTriangleRegion(x, y, z, P, I[t * 3] * 3, I[t * 3 + 1] * 3, I[t * 3 + 2] * 3, cp);
     let ex = cp[0] - x, ey = cp[1] - y, ez = cp[2] - z;
@@ -1852,7 +1994,7 @@ export class CollisionScene {
       for (let k = vt.offsets[a]; k < vt.offsets[a + 1]; k++) {
         const u = vt.tris[k];
         if (u === t || (b >= 0 && I[u * 3] !== b && I[u * 3 + 1] !== b && I[u * 3 + 2] !== b)) continue;
-        if (local && parts[o.parts[o.triPart[u]]].skinStamp !== stamp) continue;
+        if (local && !this.triCurrent(o, u)) continue;
         const r = closestPointOnTriangleRegion(x, y, z, P, I[u * 3] * 3, I[u * 3 + 1] * 3, I[u * 3 + 2] * 3, cp);
         ex = cp[0] - x; ey = cp[1] - y; ez = cp[2] - z;
         const du = Math.sqrt(ex * ex + ey * ey + ez * ez);
@@ -1917,7 +2059,7 @@ export class CollisionScene {
   private markCrossing(pmi: number, ooi: number, stamp: number): number {
     const me = this.parts[pmi], om = this.objects[me.object];
     const meBox = this._boxM;
-    this.tightBoxInto(pmi, meBox);
+    this.exactBox(pmi, meBox);
     const oo = this.objects[ooi], C = this.curBoxes, NP = this.parts.length, ts = this._triStamp;
     const roi = this._roi;
     roi[0] = roi[1] = roi[2] = Infinity;
@@ -1929,8 +2071,8 @@ export class CollisionScene {
       let list = this.crossLists.get(pmi * NP + q), first = 0;
       if (list === undefined) { list = this.crossLists.get(q * NP + pmi); first = 1; }
       if (list === undefined) {
-        this.ensureRefit(pmi);
-        this.ensureRefit(q);
+        this.queryTree(pmi);
+        this.queryTree(q);
         const Pm = om.positions, Po = oo.positions, Im = om.indices, Io = oo.indices;
         const Pt = this._P, Qt = this._Q;
         const l = this.crossList(pmi * NP + q);
@@ -1947,7 +2089,7 @@ export class CollisionScene {
       if (list.length > 0) {
         // the box of q's skinned vertices (q was skinned to find the crossings)
         const T = this._tightQ;
-        this.tightBoxInto(q, T);
+        this.exactBox(q, T);
         for (let k = 0; k < 3; k++) {
           if (T[k] < roi[k]) roi[k] = T[k];
           if (T[3 + k] > roi[3 + k]) roi[3 + k] = T[3 + k];
@@ -2004,7 +2146,7 @@ export class CollisionScene {
       const q = ord[i];
       // not refit yet: first its box without skinning (no triangle nearer than best in it: nothing to find)
       if (this.parts[q].refitStamp !== this.frameStamp && boxDistSq(this.looseOf(q), q * 6, x, y, z) >= best * best) continue;
-      this.ensureRefit(q);
+      this.queryTree(q);
       const d = closestPointOnMesh(this.parts[q].bvh, o.positions, x, y, z, this._cp, tri, best, stopAt);
       if (d < best) { best = d; found = tri[0]; if (best <= stopAt) break; }
     }
@@ -2027,7 +2169,7 @@ export class CollisionScene {
       const q = ord[i];
       if (od[i] >= best * best) break;
       if (this.parts[q].refitStamp !== this.frameStamp && boxDistSq(this.looseOf(q), q * 6, x, y, z) >= best * best) continue;
-      this.ensureRefit(q);
+      this.queryTree(q);
       const d = signedDistance(this.parts[q].bvh, o.positions, o.vt, x, y, z, this.ensureTriSkinned, best);
       if (d === d && Math.abs(d) < best) { best = Math.abs(d); sd = d; }
     }
@@ -2176,6 +2318,12 @@ interface OnDemandSkin {
   /** Pose stamp of the on-demand refit (the tree is in that state until another refit). */
   stamp: number;
   write: (c: number) => void;
+  /** Per chunk: the exact box of its skinned vertices (chunkExact), valid where estamp is the pose stamp. */
+  ebox: Float64Array;
+  estamp: Int32Array;
+  /** Vertices skinned on demand at pose `stamp`, and the share of the part's vertices they were at the last pose before. */
+  count: number;
+  lastShare: number;
 }
 
 /**
@@ -2407,11 +2555,24 @@ function skinChunk(sp: SkinProgram, ch: ChunkBoxes, od: OnDemandSkin, c: number,
     const i = L[q];
     if (vst[i] === stamp) continue;
     vst[i] = stamp;
+    od.count++;
     const m = sets[i] * 12, i3 = i * 3, x = B[i3], y = B[i3 + 1], z = B[i3 + 2], o3 = O[i];
     P[o3] = M[m] * x + M[m + 3] * y + M[m + 6] * z + M[m + 9];
     P[o3 + 1] = M[m + 1] * x + M[m + 4] * y + M[m + 7] * z + M[m + 10];
     P[o3 + 2] = M[m + 2] * x + M[m + 5] * y + M[m + 8] * z + M[m + 11];
   }
+}
+
+/** Skins the part's vertex of local index i at pose `stamp` into P if not yet (the arithmetic of skinChunk). */
+function skinLocal(sp: SkinProgram, od: OnDemandSkin, i: number, P: Float64Array, stamp: number): void {
+  const vst = od.vstamp;
+  if (vst[i] === stamp) return;
+  vst[i] = stamp;
+  od.count++;
+  const M = od.mats, B = sp.bind, m = sp.set[i] * 12, i3 = i * 3, x = B[i3], y = B[i3 + 1], z = B[i3 + 2], o3 = sp.out[i];
+  P[o3] = M[m] * x + M[m + 3] * y + M[m + 6] * z + M[m + 9];
+  P[o3 + 1] = M[m + 1] * x + M[m + 4] * y + M[m + 7] * z + M[m + 10];
+  P[o3 + 2] = M[m + 2] * x + M[m + 5] * y + M[m + 8] * z + M[m + 11];
 }
 
 /** The blended skin matrix Σ w·S[slot] over weights k0..k1 (summed from 0 in that order, as skinPositions does) into M[mo..mo+11]. */
@@ -2468,6 +2629,8 @@ interface SideCache {
   /** Vertices in the box of the part and the other object's parts it crosses (the only ones a pair can count). */
   roiList: Int32Array;
   roiCount: number;
+  /** Per vertex: the stamp of the last on-demand scan that looked at it. */
+  seen: Int32Array;
 }
 
 /** Min-heap by key[h[i]] over h[0..n): restores the order below slot k. */
