@@ -23,7 +23,8 @@ import type { ContactInput, ContactStateValue, JointInput, RigidBodyInput, Solve
  * answer can leave a sliding contact without restitution whose friction pushes
  * along its slip (positive work at the contact, while the island's energy
  * still falls: a ragdoll's hand spun on the ground for ever). Such answers are
- * solved again: those contacts' tangential impulses become unknowns of
+ * solved again: first with those contacts perfectly rough (kept when each then
+ * sticks inside its own cone), else their tangential impulses become unknowns of
  * Coulomb's complementarity problem with the round cone (sticking without slip
  * inside it, or sliding on it against the slip), solved over the contact-space
  * matrix A (block descent, then semismooth Newton), the other contacts keeping
@@ -124,6 +125,10 @@ const FRICTION_CYCLES = 8;
 const FRICTION_SWEEPS = 20;
 /** `frictionLaw`: from this round on, a free set that grows takes every frictional contact. */
 const FRICTION_GROW_ROUNDS = 3;
+/** `frictionLaw`: W + δI with δ this fraction of W's largest diagonal entry. */
+const FRICTION_REGULARIZATION = 0;
+/** `frictionLawFirst`: rounds of making pushing sliding contacts perfectly rough. */
+const FRICTION_RESTICK_ROUNDS = 3;
 /** `frictionLaw`: times a separated contact may come back. */
 const FRICTION_LAW_REJOINS = 2;
 
@@ -533,6 +538,9 @@ export class ImpulseSolver {
   private slSlide = new Uint8Array(0); // per contact: sliding in the last `frictionSolve`
   private slFree = new Uint8Array(0); // per contact: its friction solved by `frictionSolve` (`frictionLaw`)
   private slAGi = F64(0);
+  private lawSlip = 0; // SolveOptions.frictionLawSlipMps of this solve
+  private slRough = new Uint8Array(0); // per contact: made perfectly rough by `frictionLawFirst`
+  private slGamma = F64(0);
   private csPassRows = 0; // secondary rows of that pass (secRows, sMu, csRowG, csRowC)
   /** Passes solved in contact space, those whose rows contradicted each other, basis rows materialized (tests, benchmarks). */
   contactSpaceStats = { passes: 0, leastSquares: 0, slots: 0, firstPasses: 0, rows: 0, rowsCubed: 0, rowsCubedFirst: 0, rowsAdded: 0, rowsRemoved: 0 };
@@ -580,7 +588,7 @@ export class ImpulseSolver {
    * slip), their linear solves, Newton steps on sliding directions, and those that reached the
    * cap (sliding contacts left frictionless); for tests and benchmarks.
    */
-  frictionLawStats = { solves: 0, passes: 0, newtonSteps: 0, dropped: 0, stalled: 0 };
+  frictionLawStats = { resticks: 0, solves: 0, passes: 0, newtonSteps: 0, dropped: 0, stalled: 0 };
 
   /** Linear solves done by this solver since it was made (all calls, guards included); for benchmarks. */
   linearSolves = 0;
@@ -724,6 +732,8 @@ export class ImpulseSolver {
       throw new ResponseInputError(`options.restitution: unknown model '${String(restModel)}'`);
 
     this.treeReady = false;
+    this.lawSlip = options.frictionLawSlipMps ?? 0;
+    if (!(this.lawSlip >= 0)) throw new ResponseInputError(`options.frictionLawSlipMps: must be ≥ 0 (got ${String(options.frictionLawSlipMps)})`);
     this.loadBodies(bodies);
     this.ensureConstraints(joints.length + contacts.length);
     this.loadJoints(joints);
@@ -745,7 +755,7 @@ export class ImpulseSolver {
       this.epsOn = 1;
       const it = this.runContactStates(unilateral, dense, groupMode, vScale, restModel);
       this.writeResult(out, it);
-      if (unilateral && !dense && frictionModel === 'coulomb') this.frictionLaw(vScale, restModel, out);
+      if (unilateral && !dense && frictionModel === 'coulomb') this.frictionLawFirst(unilateral, groupMode, vScale, restModel, out);
       out.restitutionScale = 1;
       return out;
     }
@@ -777,7 +787,7 @@ export class ImpulseSolver {
       if (ok) {
         this.writeResult(out, it);
         let lawOk = true;
-        if (!dense && frictionModel === 'coulomb' && this.frictionLaw(vScale, restModel, out) > 0) {
+        if (!dense && frictionModel === 'coulomb' && this.frictionLawFirst(unilateral, groupMode, vScale, restModel, out) > 0) {
           // (Coulomb's friction solved again: its answer too must leave no contact approaching)
           for (let c = 0; c < nc && lawOk; c++) if (this.contactState[c] !== ContactState.Static && this.normalVelocity(c, true) < -1e-9 * vScale) lawOk = false;
         }
@@ -1292,14 +1302,15 @@ export class ImpulseSolver {
    * loop's cycling rule). The free set only grows, so this ends; the paper's answer is kept
    * where it holds. Writes the answer into out; returns the linear solves (0: answer kept).
    */
-  private frictionLaw(vScale: number, restModel: string, out: ImpulseSolution): number {
+  private frictionLaw(vScale: number, restModel: string, out: ImpulseSolution, preset = false): number {
     const nc = this.nc, nd = this.nd, epsT = restModel === 'paper' ? 1 : 0;
     this.slW = growF(this.slW, 2 * nc);
     this.slFree = growU(this.slFree, nc);
-    this.slFree.fill(0, 0, nc);
     let any = false;
+    if (preset) for (let c = 0; c < nc && !any; c++) any = this.slFree[c] === 1;
+    else this.slFree.fill(0, 0, nc);
     for (let c = 0; c < nc; c++) {
-      if (out.contactState[c] === ContactState.Slide && this.slidePushes(c, vScale, epsT)) {
+      if (out.contactState[c] === ContactState.Slide && this.slidePushes(c, vScale, epsT, this.lawSlip)) {
         this.slFree[c] = 1;
         any = true;
       }
@@ -1418,10 +1429,65 @@ export class ImpulseSolver {
   }
 
   /**
+   * Coulomb's law at sliding contacts without restitution, first the cheap way: a sliding contact
+   * whose friction pushes along its slip is made perfectly rough (sticking, γ = ∞) and the
+   * contact-state loop run again from the states it had (up to FRICTION_RESTICK_ROUNDS rounds, as
+   * new such contacts appear); if every contact made rough then sticks inside its own cone (and no
+   * sliding contact pushes along its slip), that answer keeps every law: it is kept. Otherwise the
+   * rough contacts outside their cones and the pushing ones are solved by Coulomb's law
+   * (`frictionLaw`). Returns the linear solves (0: the answer kept as it was).
+   */
+  private frictionLawFirst(unilateral: boolean, groupMode: 'auto' | 'schur' | 'eliminate', vScale: number, restModel: string, out: ImpulseSolution): number {
+    const nc = this.nc, epsT = restModel === 'paper' ? 1 : 0;
+    this.slW = growF(this.slW, 2 * nc);
+    this.slRough = growU(this.slRough, nc);
+    this.slRough.fill(0, 0, nc);
+    this.slGamma = growF(this.slGamma, nc);
+    let solves = 0, rough = false;
+    try {
+      for (let round = 0; round < FRICTION_RESTICK_ROUNDS; round++) {
+        let any = false;
+        for (let c = 0; c < nc; c++) {
+          if (this.slRough[c] || out.contactState[c] !== ContactState.Slide || !this.slidePushes(c, vScale, epsT, this.lawSlip)) continue;
+          this.slRough[c] = 1;
+          this.slGamma[c] = this.contactGamma[c];
+          this.contactGamma[c] = Infinity;
+          this.contactState[c] = ContactState.Stick;
+          any = rough = true;
+        }
+        if (!any) break;
+        this.frictionLawStats.resticks++;
+        const it = this.runContactStates(unilateral, false, groupMode, vScale, restModel);
+        solves += it;
+        this.writeResult(out, out.iterations + it);
+      }
+    } finally {
+      for (let c = 0; c < nc; c++) if (this.slRough[c]) this.contactGamma[c] = this.slGamma[c];
+    }
+    if (!rough) return 0;
+    // the rough contacts: inside their own cones? the sliding ones: none pushing along its slip?
+    this.slFree = growU(this.slFree, nc);
+    this.slFree.fill(0, 0, nc);
+    let bad = false;
+    const I = out.contactImpulse, f = this.contactFrame;
+    for (let c = 0; c < nc; c++) {
+      const st = out.contactState[c];
+      if (this.slRough[c] && st === ContactState.Stick) {
+        const o = 9 * c, ln = I[3 * c] * f[o] + I[3 * c + 1] * f[o + 1] + I[3 * c + 2] * f[o + 2];
+        const lt = Math.hypot(I[3 * c] - ln * f[o], I[3 * c + 1] - ln * f[o + 1], I[3 * c + 2] - ln * f[o + 2]);
+        if (!(lt <= this.contactGamma[c] * Math.max(ln, 0) * (1 + 1e-9))) this.slFree[c] = 1;
+      } else if (st === ContactState.Slide && this.slidePushes(c, vScale, epsT, this.lawSlip)) this.slFree[c] = 1;
+      if (this.slFree[c]) bad = true;
+    }
+    if (!bad) return solves;
+    return solves + this.frictionLaw(vScale, restModel, out, true);
+  }
+
+  /**
    * Whether sliding contact c's friction γλP pushes along its slip w after the last solve (x
    * formed): P·w > 1e-10 |w| with |w| above 1e-10 vScale. Fills slW[2c..2c+1].
    */
-  private slidePushes(c: number, vScale: number, epsT: number): boolean {
+  private slidePushes(c: number, vScale: number, epsT: number, minSlip = 0): boolean {
     const g = this.contactGamma[c];
     // (with restitution at the contact its slip after is not the one its friction acted on
     // throughout: the paper's rule scales the whole impulse, friction included, by 1 + ε)
@@ -1429,7 +1495,7 @@ export class ImpulseSolver {
     const f = this.contactFrame, w = this.slip(c, epsT), o = 9 * c, S = this.contactSlide;
     const p1 = S[3 * c] * f[o + 3] + S[3 * c + 1] * f[o + 4] + S[3 * c + 2] * f[o + 5];
     const p2 = S[3 * c] * f[o + 6] + S[3 * c + 1] * f[o + 7] + S[3 * c + 2] * f[o + 8];
-    return w > 1e-10 * vScale && p1 * this.slW[2 * c] + p2 * this.slW[2 * c + 1] > 1e-10 * w;
+    return w > Math.max(1e-10 * vScale, minSlip) && p1 * this.slW[2 * c] + p2 * this.slW[2 * c + 1] > 1e-10 * w;
   }
 
   /**
@@ -1515,6 +1581,12 @@ export class ImpulseSolver {
         W[i * n2 + j] = v;
       }
     }
+    // (W + δI, δ a 1e-11 of its largest diagonal entry: redundant sticking contacts leave W
+    // singular and their split of the friction free; this picks the least-norm split and keeps the
+    // Newton systems regular, at slips of 1e-11 of the friction's effect)
+    let wmax = 0;
+    for (let i = 0; i < n2; i++) wmax = Math.max(wmax, W[i * n2 + i]);
+    for (let i = 0; i < n2; i++) W[i * n2 + i] += FRICTION_REGULARIZATION * wmax;
     let scale = 0;
     for (let i = 0; i < m; i++) {
       const c = this.slList[i], qc = row[c];
