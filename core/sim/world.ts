@@ -1451,6 +1451,26 @@ export class SimWorld {
     // second row of the rotation matrix, once (chunkLowY's numbers: the same expression per chunk)
     const r10 = 2 * (qx * qy + qz * qw), r11 = 1 - 2 * (qx * qx + qz * qz), r12 = 2 * (qy * qz - qx * qw);
     const py = st[s + 1];
+    const cut = limit - py;
+    // the same orientation as at this body's last full answer (only translated since, as the joint
+    // anchor corrections do): its lowest vertex is the same. Taken when the scan below would reach
+    // its chunk (the chunk's bound below py + min(minY, cut) for any minY at or above that vertex's
+    // height): the scan then sets minY to its height, as the only vertex of that height
+    // (projectRagdollGround's limit below the ground included: then the answer is at least the limit)
+    if (this.lowQ.length < 4 * this.dynCount) {
+      this.lowQ = new Float64Array(4 * this.dynCount);
+      this.lowM = new Float64Array(this.dynCount);
+      this.lowV = new Int32Array(this.dynCount).fill(-1);
+    }
+    const LQ = this.lowQ, lq = 4 * c, lv = this.lowV[c];
+    if (lv >= 0 && Object.is(LQ[lq], qx) && Object.is(LQ[lq + 1], qy) && Object.is(LQ[lq + 2], qz) && Object.is(LQ[lq + 3], qw)) {
+      const m = this.lowM[c], o = 4 * C.chunkOf[lv];
+      if (py + r10 * CH[o] + r11 * CH[o + 1] + r12 * CH[o + 2] - CH[o + 3] < py + (m < cut ? m : cut)) {
+        this.lowVertex = lv;
+        const y = st[s + 1] + m;
+        return y < limit ? y : Math.max(limit, y);
+      }
+    }
     // chunks by the bound of their height: the lowest-bounded first, then only those that can be lower
     const low = this.scratchChunkLow(nc);
     let first = 0;
@@ -1459,8 +1479,7 @@ export class SimWorld {
       low[k] = py + r10 * CH[o] + r11 * CH[o + 1] + r12 * CH[o + 2] - CH[o + 3];
       if (low[k] < low[first]) first = k;
     }
-    let minY = Infinity;
-    const cut = limit - py;
+    let minY = Infinity, ties = 0, lowest = -1;
     // a vertex's height from the row (r1 · v, the same polynomial in q and v as the quaternion
     // rotation's, rounded differently by far less than tol) rules out the vertices that cannot be
     // lower than minY; the others get the exact height as before
@@ -1479,13 +1498,31 @@ export class SimWorld {
         const y = vy + qw * (2 * (qz * vx - qx * vz)) + qz * tx - qx * tz;
         if (y < minY) {
           minY = y;
-          this.lowVertex = CV[i];
-        }
+          lowest = CV[i];
+          ties = 1;
+        } else if (y === minY) ties++;
       }
+    }
+    if (lowest >= 0) this.lowVertex = lowest;
+    // below the cut the scan saw every vertex that could be as low (the others were ruled out as
+    // higher): minY is the lowest height of all, kept for this orientation when one vertex has it
+    // (an answer above the cut leaves the kept one: it is for its own orientation)
+    if (minY < cut && ties === 1) {
+      LQ[lq] = qx;
+      LQ[lq + 1] = qy;
+      LQ[lq + 2] = qz;
+      LQ[lq + 3] = qw;
+      this.lowM[c] = minY;
+      this.lowV[c] = lowest;
     }
     const y = st[s + 1] + minY;
     return y < limit ? y : Math.max(limit, y);
   }
+
+  /** Per dynamic body: the orientation of its last lowestY answer below the cut with one lowest vertex, that height (relative to the centre) and vertex; lowV −1 none. */
+  private lowQ = new Float64Array(0);
+  private lowM = new Float64Array(0);
+  private lowV = new Int32Array(0);
 
   /** Per dynamic body: height of its lowest vertex above the ground (+∞ far from it), kept by the joint anchor corrections. */
   private clearance = new Float64Array(0);
