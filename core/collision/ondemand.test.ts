@@ -54,6 +54,7 @@ describe('narrow phase with parts skinned chunk by chunk (on demand)', () => {
       doc.clips = [{ id: 'c', name: 'c', frameRate: 10, startFrame: 0, endFrame: frames, tracks: [...tracksOf(r, 'a', frames, 0.3), ...tracksOf(r, 'b', frames, -0.3)] }];
       doc.activeClip = 'c';
       const scene = new CollisionScene(doc, 'c');
+      scene.chunkTriangles = 32; // parts of several chunks
       const whole = new CollisionScene(doc, 'c');
       whole.onDemandSkinning = false;
       const ev = new SceneEvaluator(doc, 'c');
@@ -87,7 +88,7 @@ describe('narrow phase with parts skinned chunk by chunk (on demand)', () => {
           const od = sd.chunksOf(p).onDemand as unknown as { stamp: number; boxes: Float64Array } | null;
           if (od === null || od.stamp !== sd.frameStamp) continue;
           const part = scene.parts[p], Pp = P[part.object];
-          const { verts, offsets } = part.bvh.lazyChunks();
+          const { verts, offsets } = part.bvh.lazyChunks(32);
           for (let c = 0; c + 1 < offsets.length; c++) for (let q = offsets[c]; q < offsets[c + 1]; q++) for (let k = 0; k < 3; k++) {
             const x = Pp[verts[q] + k];
             expect(x >= od.boxes[c * 6 + k] && x <= od.boxes[c * 6 + 3 + k], `frame ${f} part ${p} chunk ${c} axis ${k}: ${x} in [${od.boxes[c * 6 + k]}, ${od.boxes[c * 6 + 3 + k]}]`).toBe(true);
@@ -138,6 +139,7 @@ describe('depth with parts skinned on demand', () => {
       doc.activeClip = 'c';
       const scene = new CollisionScene(doc, 'c');
       scene.onDemandShare = 1; // every part on demand, crossing or not
+      scene.chunkTriangles = 32; // parts of several chunks
       const whole = new CollisionScene(doc, 'c');
       whole.onDemandSkinning = false;
       const ev = new SceneEvaluator(doc, 'c');

@@ -50,7 +50,7 @@
 import type { ImpulseDocument } from '../document/types';
 import { SceneEvaluator } from '../anim';
 import { Rig, computeSkinMatrices, dominantJointPerTriangle, skeletonHops, skinPositions } from '../skeleton';
-import { TriangleBVH } from './bvh';
+import { CHUNK_TRIANGLES, TriangleBVH } from './bvh';
 import { PartSweepAndPrune, partPairIgnored as isIgnored, settingsCollide as groupsCollide } from './sap';
 import { CCD_REACH, FEATURE_EDGE_EDGE, FEATURE_VERTEX_TRIANGLE, MOTION_BOX, earliestOfFeatures, touchWindowMotion, touchWindowNormals, featurePoint, firstContact, motionBoxInto } from './backtrack';
 import { reduceContacts } from './contacts';
@@ -266,6 +266,8 @@ export class CollisionScene {
    * Any value gives the same contacts; 1 keeps every part on demand (tests).
    */
   onDemandShare = 0.5;
+  /** Triangles per chunk of the part trees' lazy refits and on-demand skinning (bvh.ts CHUNK_TRIANGLES; set before the first pose). */
+  chunkTriangles = CHUNK_TRIANGLES;
   private readonly sap = new PartSweepAndPrune();
   private partBoxes = new Float64Array(0);
   /** Unswept part boxes at the current and the previous sample. */
@@ -558,7 +560,7 @@ export class CollisionScene {
     let ch = this.partChunks[p];
     if (ch !== undefined) return ch;
     const part = this.parts[p], verts = part.verts;
-    const { verts: cv, offsets: cvo } = part.bvh.lazyChunks();
+    const { verts: cv, offsets: cvo } = part.bvh.lazyChunks(this.chunkTriangles);
     const nc = cvo.length - 1;
     const off = new Int32Array(verts.length + 1);
     const local = new Int32Array(cv.length);
@@ -605,7 +607,7 @@ export class CollisionScene {
     // lazy: chunk boxes now (gathered by the skinning when it ran for this
     // pose), a chunk's inside when a traversal first reaches it
     if (o.kind === 'character') part.bvh.refitLazyBoxes(o.positions, this.chunkBoxes(p, false).box);
-    else part.bvh.refitLazy(o.positions, null);
+    else part.bvh.refitLazy(o.positions, null, this.chunkTriangles);
   }
 
   /** Per part: its tree for the continuous test (built on first use) and the pose stamp of its last swept refit. */
@@ -628,9 +630,9 @@ export class CollisionScene {
       if (o.kind === 'character') {
         const ch = this.chunkBoxes(p, false);
         this.chunkBoxes(p, true);
-        t.lazyChunks();
+        t.lazyChunks(this.chunkTriangles);
         t.refitLazyBoxesSwept(o.positions, o.prevPositions, ch.box, ch.prevBox);
-      } else t.refitLazy(o.positions, o.prevPositions);
+      } else t.refitLazy(o.positions, o.prevPositions, this.chunkTriangles);
     }
     return t;
   }
