@@ -102,14 +102,14 @@ export function suggestMotion(doc: ImpulseDocument, options: SuggestOptions, onP
   // props: samples at every step and at every impact (where the velocity jumps: slopeIn ≠ slopeOut)
   // props: samples at every step and at their impacts (each prop has its own sample times: at an
   // impact elsewhere its island may already be at the end of the step)
-  const pTimes = propObjs.map(() => [] as number[]);
-  const pPreferred = propObjs.map(() => [] as number[]);
-  const propT = propObjs.map(() => [] as number[]);
-  const propQ = propObjs.map(() => [] as number[]);
-  const propTin = propObjs.map(() => [] as number[]);
-  const propQin = propObjs.map(() => [] as number[]);
-  const propTout = propObjs.map(() => [] as number[]);
-  const propQout = propObjs.map(() => [] as number[]);
+  const pTimes = propObjs.map(() => new Samples());
+  const pPreferred = propObjs.map(() => new Samples());
+  const propT = propObjs.map(() => new Samples());
+  const propQ = propObjs.map(() => new Samples());
+  const propTin = propObjs.map(() => new Samples());
+  const propQin = propObjs.map(() => new Samples());
+  const propTout = propObjs.map(() => new Samples());
+  const propQout = propObjs.map(() => new Samples());
   // characters: one sample per frame (their keys go on frames)
   const charPose = charObjs.map((o) => new Float64Array(10 * o.ragdoll!.parents.length * frameCount));
   const o10 = new Float64Array(10), lin = new Float64Array(3), ang = new Float64Array(3), qd = new Float64Array(4);
@@ -125,38 +125,40 @@ export function suggestMotion(doc: ImpulseDocument, options: SuggestOptions, onP
     qd[3] = 0.5 * (-wx * qx - wy * qy - wz * qz);
   };
   const samplePropsAt = (timeSec: number, preferredSample: boolean, phase: 'both' | 'pre' | 'post') => {
-    propObjs.forEach((obj, i) => {
-      if (phase !== 'both' && !world.bodyCurrent(obj.bodies[0])) return;
+    for (let i = 0; i < propObjs.length; i++) {
+      const obj = propObjs[i];
+      if (phase !== 'both' && !world.bodyCurrent(obj.bodies[0])) continue;
       const times = pTimes[i];
       const k = times.length;
       if (phase !== 'post') {
-        if (k > 0 && timeSec <= times[k - 1] + 1e-9) {
+        if (k > 0 && timeSec <= times.a[k - 1] + 1e-9) {
           // same instant as the last sample (several impacts at once): only the outgoing slope changes
-          if (phase === 'pre') return;
+          if (phase === 'pre') continue;
         } else {
-          times.push(timeSec);
-          pPreferred[i].push(preferredSample ? 1 : 0);
+          times.push1(timeSec);
+          pPreferred[i].push1(preferredSample ? 1 : 0);
           world.propOrigin(obj, o10);
           const Q = propQ[i];
           let s = 1;
-          if (Q.length >= 4 && o10[3] * Q[Q.length - 4] + o10[4] * Q[Q.length - 3] + o10[5] * Q[Q.length - 2] + o10[6] * Q[Q.length - 1] < 0) s = -1;
-          propT[i].push(o10[0], o10[1], o10[2]);
-          Q.push(s * o10[3], s * o10[4], s * o10[5], s * o10[6]);
-          slopes(i, Q, Q.length - 4);
-          propTin[i].push(lin[0], lin[1], lin[2]);
-          propQin[i].push(qd[0], qd[1], qd[2], qd[3]);
-          propTout[i].push(lin[0], lin[1], lin[2]);
-          propQout[i].push(qd[0], qd[1], qd[2], qd[3]);
-          return;
+          const n = Q.length, A = Q.a;
+          if (n >= 4 && o10[3] * A[n - 4] + o10[4] * A[n - 3] + o10[5] * A[n - 2] + o10[6] * A[n - 1] < 0) s = -1;
+          propT[i].push3(o10[0], o10[1], o10[2]);
+          Q.push4(s * o10[3], s * o10[4], s * o10[5], s * o10[6]);
+          slopes(i, Q.a, Q.length - 4);
+          propTin[i].push3(lin[0], lin[1], lin[2]);
+          propQin[i].push4(qd[0], qd[1], qd[2], qd[3]);
+          propTout[i].push3(lin[0], lin[1], lin[2]);
+          propQout[i].push4(qd[0], qd[1], qd[2], qd[3]);
+          continue;
         }
       }
       // post: replace the outgoing slopes of the last sample
       const Q = propQ[i];
-      slopes(i, Q, Q.length - 4);
+      slopes(i, Q.a, Q.length - 4);
       const T = propTout[i], R = propQout[i];
-      for (let c = 0; c < 3; c++) T[T.length - 3 + c] = lin[c];
-      for (let c = 0; c < 4; c++) R[R.length - 4 + c] = qd[c];
-    });
+      for (let c = 0; c < 3; c++) T.a[T.length - 3 + c] = lin[c];
+      for (let c = 0; c < 4; c++) R.a[R.length - 4 + c] = qd[c];
+    }
   };
   if (propObjs.length > 0) world.onImpact = (t, phase) => samplePropsAt(t, true, phase);
 
@@ -233,11 +235,11 @@ export function suggestMotion(doc: ImpulseDocument, options: SuggestOptions, onP
     else maxAng = Math.max(maxAng, r.maxError);
   };
   propObjs.forEach((obj, i) => {
-    const pt = Float64Array.from(pTimes[i]), pp = Uint8Array.from(pPreferred[i]);
+    const pt = pTimes[i].toArray(), pp = Uint8Array.from(pPreferred[i].toArray());
     const target: TrackTarget = { kind: 'prop', prop: obj.id };
-    const T = Float64Array.from(propT[i]), Q = Float64Array.from(propQ[i]);
-    addTrack(target, 'translation', { kind: 'vector', times: pt, values: T, slopeIn: Float64Array.from(propTin[i]), slopeOut: Float64Array.from(propTout[i]), preferred: pp }, posTol);
-    addTrack(target, 'rotation', { kind: 'rotation', times: pt, values: Q, slopeIn: Float64Array.from(propQin[i]), slopeOut: Float64Array.from(propQout[i]), preferred: pp }, angTol);
+    const T = propT[i].toArray(), Q = propQ[i].toArray();
+    addTrack(target, 'translation', { kind: 'vector', times: pt, values: T, slopeIn: propTin[i].toArray(), slopeOut: propTout[i].toArray(), preferred: pp }, posTol);
+    addTrack(target, 'rotation', { kind: 'rotation', times: pt, values: Q, slopeIn: propQin[i].toArray(), slopeOut: propQout[i].toArray(), preferred: pp }, angTol);
     // per-frame trajectory for the ghost
     const v = new Float64Array(7 * frameCount);
     for (let k = 0, f = 0; k < pt.length && f < frameCount; k++) {
@@ -306,6 +308,43 @@ export function suggestMotion(doc: ImpulseDocument, options: SuggestOptions, onP
       aborted,
     },
   };
+}
+
+/** Numbers pushed one sample at a time (a Float64Array that doubles when full): a prop's samples in a suggestion. */
+class Samples {
+  a = new Float64Array(256);
+  length = 0;
+  private room(n: number): void {
+    if (this.length + n <= this.a.length) return;
+    const b = new Float64Array(2 * this.a.length);
+    b.set(this.a);
+    this.a = b;
+  }
+  push1(x: number): void {
+    this.room(1);
+    this.a[this.length++] = x;
+  }
+  push3(x: number, y: number, z: number): void {
+    this.room(3);
+    const a = this.a, n = this.length;
+    a[n] = x;
+    a[n + 1] = y;
+    a[n + 2] = z;
+    this.length = n + 3;
+  }
+  push4(x: number, y: number, z: number, w: number): void {
+    this.room(4);
+    const a = this.a, n = this.length;
+    a[n] = x;
+    a[n + 1] = y;
+    a[n + 2] = z;
+    a[n + 3] = w;
+    this.length = n + 4;
+  }
+  /** The numbers pushed, as their own array. */
+  toArray(): Float64Array {
+    return this.a.slice(0, this.length);
+  }
 }
 
 let _bp = new Float64Array(0);
