@@ -365,7 +365,7 @@ describe('islands and body-part volumes', () => {
 });
 
 describe('ground-scan chunks', () => {
-  it('seed 29: chunks partition the vertices (ascending within each, at most 16) and bound every rotated vertex height from the pose alone', () => {
+  it('seed 29: chunks partition the vertices (ascending within each, at most 16) and bound every rotated vertex height from the pose alone (spheres and boxes)', () => {
     const rand = mulberry32(29);
     for (let trial = 0; trial < 40; trial++) {
       const nv = 1 + Math.floor(rand() * 400);
@@ -377,7 +377,7 @@ describe('ground-scan chunks', () => {
         X[3 * v + 1] = sy * (rand() - 0.5);
         X[3 * v + 2] = sz * (rand() - 0.5);
       }
-      const { chunkStart, chunkVerts, chunkSphere, chunkOf } = vertexChunks(X);
+      const { chunkStart, chunkVerts, chunkSphere, chunkBox, chunkOf } = vertexChunks(X);
       const seen = new Uint8Array(nv);
       for (let k = 0; k + 1 < chunkStart.length; k++) {
         expect(chunkStart[k + 1] - chunkStart[k], `chunk ${k} size`).toBeLessThanOrEqual(16);
@@ -399,15 +399,20 @@ describe('ground-scan chunks', () => {
         for (let c = 3; c < 7; c++) pose[c] /= Math.sqrt(n2);
         const [qx, qy, qz, qw] = [pose[3], pose[4], pose[5], pose[6]];
         let lowest = Infinity, lowestBound = Infinity;
+        const r10 = 2 * (qx * qy + qz * qw), r11 = 1 - 2 * (qx * qx + qz * qz), r12 = 2 * (qy * qz - qx * qw);
         for (let k = 0; k + 1 < chunkStart.length; k++) {
           const bound = chunkLowY(chunkSphere, k, pose, 0);
           lowestBound = Math.min(lowestBound, bound);
+          // the box: centre height less the extents along the row
+          const b = 6 * k;
+          const boxBound = pose[1] + r10 * chunkBox[b] + r11 * chunkBox[b + 1] + r12 * chunkBox[b + 2] - (Math.abs(r10) * chunkBox[b + 3] + Math.abs(r11) * chunkBox[b + 4] + Math.abs(r12) * chunkBox[b + 5]);
           for (let i = chunkStart[k]; i < chunkStart[k + 1]; i++) {
             const v = chunkVerts[i];
             const vx = X[3 * v], vy = X[3 * v + 1], vz = X[3 * v + 2];
             // y of q v q* + position, brute force through the rotation matrix
             const y = pose[1] + 2 * (qx * qy + qz * qw) * vx + (1 - 2 * (qx * qx + qz * qz)) * vy + 2 * (qy * qz - qx * qw) * vz;
             expect(y, `trial ${trial} pose ${p}: vertex ${v} above its chunk's bound`).toBeGreaterThanOrEqual(bound);
+            expect(y, `trial ${trial} pose ${p}: vertex ${v} above its chunk's box bound`).toBeGreaterThanOrEqual(boxBound);
             lowest = Math.min(lowest, y);
           }
         }
