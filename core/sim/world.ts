@@ -221,6 +221,8 @@ export interface SimJoint {
   twistLimitRad: number;
   /** Relative rotation q_A⁻¹ q_B (principal frames) at the start: zero twist. */
   qRel0: Float64Array;
+  /** Index in SimWorld.joints. */
+  index: number;
 }
 
 const KIND_DYNAMIC = 0, KIND_PROP = 1, KIND_CHARACTER = 2;
@@ -609,7 +611,7 @@ export class SimWorld {
         this.joints.push({
           bodyA: first + j.partA, bodyB: first + j.partB, rA: Float64Array.from(j.rA), rB: Float64Array.from(j.rB),
           coneAxisA: Float64Array.from(j.coneAxisA), axisB: Float64Array.from(j.axisB), coneLen: j.coneLen, coneLimitRad: j.coneLimitRad,
-          twistLimitRad: j.twistLimitRad, qRel0: new Float64Array(4),
+          twistLimitRad: j.twistLimitRad, qRel0: new Float64Array(4), index: this.joints.length,
         });
       this.objects.push({ kind: 'character', id: ch.id, name: ch.name, index: ci, bodies, ragdoll: rd });
     }
@@ -1816,12 +1818,40 @@ export class SimWorld {
     return (this._chunkPass = grown(this._chunkPass, n));
   }
 
+  /**
+   * Per joint: the orientations of its two bodies its anchors were last
+   * turned by (4 numbers each) and the turned anchors (3 each): the anchor
+   * sweeps translate the bodies, so most corrections turn the same anchors by
+   * the same orientations again.
+   */
+  private anchorQ = new Float64Array(0);
+  private anchorR = new Float64Array(0);
+
+  /** _a (j === A side) or _b: anchor r of joint k turned by the orientation at st[s + 3..], kept per orientation. */
+  private turnedAnchor(out: Float64Array, k: number, side: number, st: Float64Array, s: number, r: Float64Array): void {
+    if (this.anchorQ.length < 8 * this.joints.length) {
+      this.anchorQ = new Float64Array(8 * this.joints.length).fill(NaN);
+      this.anchorR = new Float64Array(6 * this.joints.length);
+    }
+    const Q = this.anchorQ, R = this.anchorR, q = 8 * k + 4 * side, o = 6 * k + 3 * side;
+    if (!(Object.is(Q[q], st[s + 3]) && Object.is(Q[q + 1], st[s + 4]) && Object.is(Q[q + 2], st[s + 5]) && Object.is(Q[q + 3], st[s + 6]))) {
+      rotate(R, o, st, s + 3, r[0], r[1], r[2]);
+      Q[q] = st[s + 3];
+      Q[q + 1] = st[s + 4];
+      Q[q + 2] = st[s + 5];
+      Q[q + 3] = st[s + 6];
+    }
+    out[0] = R[o];
+    out[1] = R[o + 1];
+    out[2] = R[o + 2];
+  }
+
   /** Pulls a ball joint's anchors together (mass-weighted translation); leaves the joint point in _p. */
   private correctAnchor(st: Float64Array, j: SimJoint): boolean {
     const im = this.bodies.invMass;
     const sa = STATE_STRIDE * j.bodyA, sb = STATE_STRIDE * j.bodyB;
-    rotate(_a, 0, st, sa + 3, j.rA[0], j.rA[1], j.rA[2]);
-    rotate(_b, 0, st, sb + 3, j.rB[0], j.rB[1], j.rB[2]);
+    this.turnedAnchor(_a, j.index, 0, st, sa, j.rA);
+    this.turnedAnchor(_b, j.index, 1, st, sb, j.rB);
     const wa = this.awake[j.bodyA] ? im[j.bodyA] : 0, wb = this.awake[j.bodyB] ? im[j.bodyB] : 0;
     const w = wa + wb;
     if (w === 0) return false;
