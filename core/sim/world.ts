@@ -1900,8 +1900,8 @@ export class SimWorld {
     let turned = false;
     const sa = STATE_STRIDE * j.bodyA, sb = STATE_STRIDE * j.bodyB;
     // joint point: midpoint of the two anchors
-    rotate(_a, 0, st, sa + 3, j.rA[0], j.rA[1], j.rA[2]);
-    rotate(_b, 0, st, sb + 3, j.rB[0], j.rB[1], j.rB[2]);
+    this.turnedAnchor(_a, j.index, 0, st, sa, j.rA);
+    this.turnedAnchor(_b, j.index, 1, st, sb, j.rB);
     const px = 0.5 * (st[sa] + _a[0] + st[sb] + _b[0]), py = 0.5 * (st[sa + 1] + _a[1] + st[sb + 1] + _b[1]), pz = 0.5 * (st[sa + 2] + _a[2] + st[sb + 2] + _b[2]);
     if (j.coneLimitRad < Math.PI) {
       rotate(_c, 0, st, sa + 3, j.coneAxisA[0], j.coneAxisA[1], j.coneAxisA[2]);
@@ -3167,8 +3167,8 @@ export class SimWorld {
       if (!this.awake[j.bodyA] && !this.awake[j.bodyB]) continue;
       if (!this.active[j.bodyA]) continue;
       const sa = STATE_STRIDE * j.bodyA, sb = STATE_STRIDE * j.bodyB;
-      rotate(_a, 0, st, sa + 3, j.rA[0], j.rA[1], j.rA[2]);
-      rotate(_b, 0, st, sb + 3, j.rB[0], j.rB[1], j.rB[2]);
+      this.turnedAnchor(_a, j.index, 0, st, sa, j.rA);
+      this.turnedAnchor(_b, j.index, 1, st, sb, j.rB);
       if (n >= this.jointPool.length) this.jointPool.push({ kind: 'ball', bodyA: 0, bodyB: 0, point: { x: 0, y: 0, z: 0 } });
       const ji = this.jointPool[n++];
       ji.bodyA = j.bodyA;
