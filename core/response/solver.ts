@@ -1424,7 +1424,8 @@ export class ImpulseSolver {
     this.frictionLawStats.passes += rounds;
     this.writeResult(out, out.iterations + rounds);
     // (a free contact's rows are sticking ones; its friction decides between sticking and sliding)
-    for (let c = 0; c < nc; c++) if (this.slFree[c] && out.contactState[c] === ContactState.Stick && this.slSlide[c]) out.contactState[c] = ContactState.Slide;
+    for (let c = 0; c < nc; c++)
+      if (this.slFree[c] && out.contactState[c] === ContactState.Stick && this.slSlide[c]) out.contactState[c] = this.slSlide[c] === 2 ? ContactState.Frictionless : ContactState.Slide;
     return rounds;
   }
 
@@ -1683,10 +1684,14 @@ export class ImpulseSolver {
         }
         fv.set(ft);
         Fv.set(Ft);
+        // (a step that did not at least halve the residual: back to the descent)
+        const slow = next > 0.5 * res;
         res = next;
+        if (slow) break;
       }
     }
-    if (res > 1e3 * goal) {
+    const stalled = res > 1e3 * goal;
+    if (stalled) {
       // (the Newton method stopped short: the free contacts go without friction, which does no work)
       this.frictionLawStats.stalled++;
       fv.fill(0, 0, n2);
@@ -1714,9 +1719,9 @@ export class ImpulseSolver {
       const c = this.slList[i];
       F[2 * c] = fv[2 * i];
       F[2 * c + 1] = fv[2 * i + 1];
-      // (sliding: on its cone; a converged sticking one has no slip)
+      // (sliding: on its cone; a converged sticking one has no slip; 2: without friction)
       const r = gammaOf(i) * Math.max(lv[i], 0);
-      this.slSlide[c] = r > 0 && Math.hypot(fv[2 * i], fv[2 * i + 1]) >= r * (1 - 1e-9) ? 1 : 0;
+      this.slSlide[c] = stalled || !(gammaOf(i) > 0) ? 2 : r > 0 && Math.hypot(fv[2 * i], fv[2 * i + 1]) >= r * (1 - 1e-9) ? 1 : 0;
     }
     for (let q = 0; q < s; q++) {
       let v = mu[q];
