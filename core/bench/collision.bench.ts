@@ -8,7 +8,8 @@
  *
  *   ours:  the full per-frame check of core/collision: SceneEvaluator + Rig,
  *          body-part boxes from the joints, sweep-and-prune, skinning of the
- *          parts a test needs, lazy part-BVH refit, BVH-vs-BVH, exact
+ *          parts (or, on demand, of the chunks) a test needs, lazy part-BVH
+ *          refit, BVH-vs-BVH, exact
  *          triangle–triangle tests, and per crossing part pair its contact
  *          point, normal and penetration depth (plus, in the continuous row,
  *          CCD with micro-backtracking since the previous frame)
@@ -200,6 +201,7 @@ const STAGES: [string, string][] = [
   ['ensureSkinned', 'skinning (parts a test needs)'],
   ['skinChunkOnDemand', 'skinning on demand (the chunks the narrow phase reaches)'],
   ['narrow', 'narrow phase: BVH-vs-BVH (incl. its chunk refits) + triangle tests'],
+  ['exactBox', 'depth: exact part boxes (branch and bound over chunks, incl. their skinning)'],
   ['sideCache', 'depth: regions (crossings, breadth-first over the part)'],
   ['classifyRegion', 'depth: inside tests (one per region)'],
   ['estimateRegion', 'depth: distance bounds of inside regions'],
