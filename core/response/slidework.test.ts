@@ -4,8 +4,8 @@ import { ContactState, ImpulseSolution, ImpulseSolver } from './index';
 import type { ContactInput, JointInput, RigidBodyInput, SolveOptions } from './index';
 import { dot, len, makeLyingRagdoll, makeSimIsland, relativeVelocity, seededRandom } from './fixtures';
 
-// Coulomb: a sliding contact's friction opposes its slip, so at the contact it
-// only takes energy out. The paper's sliding rule (the impulse keeps the
+// Coulomb (slidingFriction 'coulomb'): a sliding contact's friction opposes its
+// slip, so at the contact it only takes energy out. The paper's sliding rule (the impulse keeps the
 // direction of the sticking impulse) could leave a sliding contact whose
 // friction pushed along its post-solve slip (J_t · v_t > 0) while the island's
 // total energy still fell (the guard of `solve` did not see it; a ragdoll's
@@ -67,6 +67,26 @@ function expectFrictionLaws(label: string, bodies: RigidBodyInput[], contacts: C
 }
 
 describe('sliding friction opposes its slip (no positive work at a sliding contact) and stays in the cone', () => {
+  it("the paper's rule (slidingFriction 'paper', the default) breaks it on the recorded ragdoll calls", () => {
+    let broken = 0;
+    for (const c of ragdollCalls) {
+      const sol = new ImpulseSolver().solve(c.bodies, c.joints, c.contacts, c.options);
+      // sliding ε = 0 contacts whose friction does positive work on a slip faster than 1 mm/s
+      let pushing = 0;
+      for (let i = 0; i < c.contacts.length; i++) {
+        const ct = c.contacts[i], n = ct.normal;
+        if (sol.contactState[i] !== ContactState.Slide || (ct.restitution ?? 0) > 0) continue;
+        const I = { x: sol.contactImpulse[3 * i], y: sol.contactImpulse[3 * i + 1], z: sol.contactImpulse[3 * i + 2] };
+        const rn = dot(I, n), J = { x: I.x - rn * n.x, y: I.y - rn * n.y, z: I.z - rn * n.z };
+        const v = relativeVelocity(c.bodies, sol, ct.bodyA, ct.bodyB, ct.point), vn = dot(v, n);
+        const vt = { x: v.x - vn * n.x, y: v.y - vn * n.y, z: v.z - vn * n.z };
+        if (len(vt) > 1e-3 && dot(J, vt) > 1e-6 * len(J) * len(vt)) pushing++;
+      }
+      if (pushing > 0) broken++;
+    }
+    expect(broken, 'recorded calls whose paper answer has friction pushing along a slip').toBe(ragdollCalls.length);
+  });
+
   it('seeded simulator-like islands (ragdoll, props, self-contacts), ε = 0, Coulomb γ 0.2–1, three models, cold and warm', () => {
     let checked = 0;
     for (let seed = 12000; seed < 12080; seed++) {
@@ -74,9 +94,9 @@ describe('sliding friction opposes its slip (no positive work at a sliding conta
       const { bodies, joints, contacts } = makeSimIsland(seed, gamma, 0, jointsOnly);
       for (const restitution of ['paper', 'poisson', 'normalOnly'] as const) {
         const solver = new ImpulseSolver();
-        const sol = solver.solve(bodies, joints, contacts, { restitution });
+        const sol = solver.solve(bodies, joints, contacts, { restitution, slidingFriction: 'coulomb' });
         checked += expectFrictionLaws(`seed ${seed}, ${restitution}`, bodies, contacts, sol);
-        const warm = solver.solve(bodies, joints, contacts, { restitution, warmStart: true });
+        const warm = solver.solve(bodies, joints, contacts, { restitution, warmStart: true, slidingFriction: 'coulomb' });
         checked += expectFrictionLaws(`seed ${seed}, ${restitution}, warm`, bodies, contacts, warm);
       }
     }
@@ -88,7 +108,7 @@ describe('sliding friction opposes its slip (no positive work at a sliding conta
     for (let seed = 12100; seed < 12140; seed++) {
       const rand = seededRandom(seed);
       const { bodies, joints, contacts } = makeLyingRagdoll(rand, 4, { restitution: 0, friction: 0.2 + 0.6 * rand(), approachMps: 0.3, driftMps: 0.4, spinRadPerSec: 0.8, solveJoints: jointsOnly });
-      const sol = new ImpulseSolver().solve(bodies, joints, contacts);
+      const sol = new ImpulseSolver().solve(bodies, joints, contacts, { slidingFriction: 'coulomb' });
       checked += expectFrictionLaws(`ragdoll seed ${seed}`, bodies, contacts, sol);
     }
     expect(checked, 'sliding contacts with a slip checked').toBeGreaterThan(20);
@@ -98,7 +118,7 @@ describe('sliding friction opposes its slip (no positive work at a sliding conta
     let checked = 0, poisson = 0;
     for (const c of [...calls, ...ragdollCalls]) {
       const solver = new ImpulseSolver();
-      const sol = solver.solve(c.bodies, c.joints, c.contacts, c.options);
+      const sol = solver.solve(c.bodies, c.joints, c.contacts, { ...c.options, slidingFriction: 'coulomb' });
       // (the Poisson phases' total is a compression impulse and a restitution-phase impulse, each
       // opposing its own phase's slip; their sum is checked for the cone only)
       const phases = solver.restitutionStats.poissonCalls > 0;

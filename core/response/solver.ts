@@ -18,7 +18,7 @@ import type { ContactInput, ContactStateValue, JointInput, RigidBodyInput, Solve
  * velocities: their columns leave the system and their known velocity moves to
  * the right-hand side (section 3.3).
  *
- * Coulomb's law at sliding contacts (`frictionLaw`): the paper's sliding rule
+ * Coulomb's law at sliding contacts (`slidingFriction: 'coulomb'`, frictionLaw): the paper's sliding rule
  * keeps the direction of the sticking impulse; with several contacts an
  * answer can leave a sliding contact without restitution whose friction pushes
  * along its slip (positive work at the contact, while the island's energy
@@ -590,6 +590,12 @@ export class ImpulseSolver {
    */
   frictionLawStats = { resticks: 0, solves: 0, passes: 0, newtonSteps: 0, dropped: 0, stalled: 0 };
 
+  /**
+   * Sliding friction when a call's options do not say (`SolveOptions.slidingFriction`):
+   * 'paper' (default) or 'coulomb' (frictionLaw).
+   */
+  slidingFriction: 'paper' | 'coulomb' = 'paper';
+
   /** Linear solves done by this solver since it was made (all calls, guards included); for benchmarks. */
   linearSolves = 0;
 
@@ -732,6 +738,9 @@ export class ImpulseSolver {
       throw new ResponseInputError(`options.restitution: unknown model '${String(restModel)}'`);
 
     this.treeReady = false;
+    const sliding = options.slidingFriction ?? this.slidingFriction;
+    if (sliding !== 'paper' && sliding !== 'coulomb') throw new ResponseInputError(`options.slidingFriction: unknown rule '${String(sliding)}'`);
+    const law = sliding === 'coulomb' && frictionModel === 'coulomb' && !dense;
     this.lawSlip = options.frictionLawSlipMps ?? 0;
     if (!(this.lawSlip >= 0)) throw new ResponseInputError(`options.frictionLawSlipMps: must be ≥ 0 (got ${String(options.frictionLawSlipMps)})`);
     this.loadBodies(bodies);
@@ -755,7 +764,7 @@ export class ImpulseSolver {
       this.epsOn = 1;
       const it = this.runContactStates(unilateral, dense, groupMode, vScale, restModel);
       this.writeResult(out, it);
-      if (unilateral && !dense && frictionModel === 'coulomb') this.frictionLawFirst(unilateral, groupMode, vScale, restModel, out);
+      if (unilateral && law) this.frictionLawFirst(unilateral, groupMode, vScale, restModel, out);
       out.restitutionScale = 1;
       return out;
     }
@@ -787,7 +796,7 @@ export class ImpulseSolver {
       if (ok) {
         this.writeResult(out, it);
         let lawOk = true;
-        if (!dense && frictionModel === 'coulomb' && this.frictionLawFirst(unilateral, groupMode, vScale, restModel, out) > 0) {
+        if (law && this.frictionLawFirst(unilateral, groupMode, vScale, restModel, out) > 0) {
           // (Coulomb's friction solved again: its answer too must leave no contact approaching)
           for (let c = 0; c < nc && lawOk; c++) if (this.contactState[c] !== ContactState.Static && this.normalVelocity(c, true) < -1e-9 * vScale) lawOk = false;
         }

@@ -160,7 +160,17 @@ export interface SolveOptions {
    */
   warmStart?: boolean;
   /**
-   * Coulomb's law at sliding contacts without restitution (default 0): an
+   * Friction at sliding contacts without restitution. 'paper': the paper's
+   * rule (the sliding impulse keeps the direction of the sticking impulse),
+   * which with several contacts can leave a sliding contact whose friction
+   * pushes along its slip. 'coulomb': such answers are solved again so that
+   * every sliding contact's friction opposes its slip and stays in its cone
+   * (`ImpulseSolver` frictionLaw; the paper's answer is kept wherever it has
+   * no such contact). Default: the solver's `slidingFriction` ('paper').
+   */
+  slidingFriction?: 'paper' | 'coulomb';
+  /**
+   * With slidingFriction 'coulomb' (default 0): an
    * answer whose sliding contact has friction pushing along its slip is
    * solved again with Coulomb's complementarity problem (`ImpulseSolver`,
    * frictionLaw) when that slip is faster than this, m/s. 0 enforces the law

@@ -5,6 +5,13 @@ import { importGltf } from '../../io/importGltf';
 import { SimWorld } from '../../sim/world';
 import { STATE_STRIDE } from '../../sim/rigid';
 import { boxPropAt, linearTranslation, sceneDoc } from '../../sim/testkit';
+import type { ImpulseSolver } from '../solver';
+
+/** The simulator's solver answering with Coulomb's sliding friction (until the simulator passes slidingFriction 'coulomb' itself). */
+function coulombSliding(w: SimWorld): SimWorld {
+  (w as unknown as { solver: ImpulseSolver }).solver.slidingFriction = 'coulomb';
+  return w;
+}
 
 /**
  * Repro (core/sim/repro/ragdoll-rest, second case), now for the solver: the
@@ -14,8 +21,9 @@ import { boxPropAt, linearTranslation, sceneDoc } from '../../sim/testkit';
  * with friction pushing along its slip after an active-set re-solve, and the
  * simulator worked around it by solving such contacts again as sticking
  * (`frictionRounds`, up to 3 rounds). The solver now solves those contacts'
- * friction by Coulomb's law (ImpulseSolver.frictionLaw), so the simulator
- * runs here with `frictionRounds: 0` (its answer as the solver gives it).
+ * friction by Coulomb's law (SolveOptions.slidingFriction 'coulomb',
+ * ImpulseSolver frictionLaw; here set on the simulator's solver), so the
+ * simulator runs with `frictionRounds: 0` (its answer as the solver gives it).
  * Law (as in the sim's repro): with sleeping off, from 6 s to 8 s after the
  * drop no part turns faster than 0.05 rad/s or drifts faster than 5 mm/s.
  * And a box sliding on the ground still stops after v²/(2 μ g).
@@ -40,7 +48,7 @@ describe('repro: sliding friction that fed a ragdoll hand\'s spin, without the s
   for (const startTimeSec of [0, 0.5]) {
     it(`dropped from the walk pose at ${startTimeSec} s, sleeping off: from ${SPIN_FROM_SEC} s to ${SPIN_TO_SEC} s no part turns faster than ${SPIN_RADPS} rad/s or drifts faster than ${DRIFT_MPS} m/s`, async () => {
       const doc = await ragdollAlone();
-      const w = new SimWorld(doc, { dynamic: ['ragdoll'], startTimeSec, sleepTimeSec: 1e9, frictionRounds: 0 });
+      const w = coulombSliding(new SimWorld(doc, { dynamic: ['ragdoll'], startTimeSec, sleepTimeSec: 1e9, frictionRounds: 0 }));
       const B = w.bodies, st = B.state, h = w.stepSec, gy = B.gravity[1];
       const parts = w.objects[0].ragdoll!.parts.map((p) => doc.characters[0].skeleton.joints[p.joint].name);
       const om = new Float64Array(3);
@@ -69,7 +77,7 @@ describe('repro: sliding friction that fed a ragdoll hand\'s spin, without the s
     const doc = sceneDoc([boxPropAt('box', [0.2, 0.1, 0.2], [0, 0.1, 0], { friction: mu, restitution: 0 })], {
       tracks: [linearTranslation('box', 0, [-v0, 0.1, 0], 1, [0, 0.1, 0])],
     });
-    const w = new SimWorld(doc, { dynamic: ['box'], startTimeSec: 0.5, frictionRounds: 0 });
+    const w = coulombSliding(new SimWorld(doc, { dynamic: ['box'], startTimeSec: 0.5, frictionRounds: 0 }));
     const x0 = w.bodies.state[0];
     while (w.timeSec < 0.5 + 2 - 1e-9) w.step();
     const d = w.bodies.state[0] - x0;
