@@ -8,11 +8,19 @@ import { useEphemeral } from '../state/ephemeral';
 import { activeClip } from '../state/keys';
 import { runCommand } from '../commands';
 import { useJobs } from '../workers/engine';
+import { setFrame } from '../actions';
+import { groupImpacts } from './impactGroups';
 import { acceptSuggestion, rejectSuggestion, resolveRange, resolveTargets, suggestionOf, useSuggest } from './suggestStore';
 
 function nameOf(doc: ReturnType<typeof useDocStore.getState>['history']['doc'], id: string): string {
   if (id === 'ground') return 'Ground';
   return doc.props.find((p) => p.id === id)?.name ?? doc.characters.find((c) => c.id === id)?.name ?? id;
+}
+
+/** Stops playback and puts the playhead on the frame of an impact (rounded down: the impact happens during that frame). */
+function goToFrame(frame: number): void {
+  useEphemeral.setState({ playing: false });
+  setFrame(Math.floor(frame + 1e-9));
 }
 
 export function SuggestPanel() {
@@ -28,6 +36,7 @@ export function SuggestPanel() {
     useSuggest.setState({ targets: on ? [...new Set([...cur, id])] : cur.filter((x) => x !== id) });
   };
   const sug = suggestionOf(result);
+  const fps = clip?.frameRate ?? 30;
   return (
     <div className="suggest-panel" data-testid="suggest-panel">
       <h5>Simulate</h5>
@@ -81,11 +90,13 @@ export function SuggestPanel() {
             frame)
           </div>
           <ul className="impacts" data-testid="impacts">
-            {result.impacts.map((im, i) => (
-              <li key={i} data-testid="impact" data-frame={im.frame}>
-                frame {(im.timeSec * (clip?.frameRate ?? 30)).toFixed(1)}: {nameOf(doc, im.a)}
-                {im.parts[0] ? ` · ${im.parts[0]}` : ''} ↔ {nameOf(doc, im.b)}
-                {im.parts[1] ? ` · ${im.parts[1]}` : ''} · {im.impulse.toFixed(3)} N·s
+            {groupImpacts(result.impacts, fps).map((g, i) => (
+              <li key={i} data-testid="impact" data-frame={Math.floor(g.firstFrame)} data-count={g.count}>
+                <button className="impact-jump" title={g.count > 1 ? 'Go to the strongest impact of this run' : 'Go to this impact'} onClick={() => goToFrame(g.peakFrame)}>
+                  {g.count > 1 ? `frames ${g.firstFrame.toFixed(1)}–${g.lastFrame.toFixed(1)}` : `frame ${g.firstFrame.toFixed(1)}`}: {nameOf(doc, g.a)}
+                  {g.parts[0] ? ` · ${g.parts[0]}` : ''} ↔ {nameOf(doc, g.b)}
+                  {g.parts[1] ? ` · ${g.parts[1]}` : ''} · {g.count > 1 ? `${g.count} impacts, strongest ${g.peakImpulse.toFixed(3)} N·s` : `${g.peakImpulse.toFixed(3)} N·s`}
+                </button>
               </li>
             ))}
           </ul>
