@@ -142,12 +142,6 @@ export interface WorldOptions {
    * deterministic). Default true; false only to check exactly that.
    */
   reuseRestingSolves?: boolean;
-  /**
-   * After an island solve, sliding contacts whose friction does positive work
-   * on their slip are solved again as sticking, at most this many rounds.
-   * Default 3; 0 leaves the solver's answer as it is.
-   */
-  frictionRounds?: number;
   ragdoll?: RagdollOptions;
 }
 
@@ -202,10 +196,8 @@ export interface WorldStats {
   islandReuses: number;
   /** Wall time spent in the impulse solver (core/response), ms: for profiling only, never used by the simulation. */
   solverMs: number;
-  /** Ragdoll ground contacts added after a solve whose velocities would have carried a vertex into the ground (then solved again). */
+  /** Contacts added after a solve whose velocities would have carried a vertex into the ground (ragdolls) or a held mesh pair into each other (then solved again). */
   activeSetContacts: number;
-  /** Island solves repeated with the sliding contacts whose friction pushed along their slip made sticking (counted in islandSolves too). */
-  frictionResolves: number;
 }
 
 /** A ragdoll joint in the world (anchors and axes in the bodies' principal frames). */
@@ -402,10 +394,6 @@ const SLOW_REACH = 1e-3;
 const NEGLIGIBLE_IMPACT_FRACTION = 0.01;
 /** Numbers per gathered limit face (gatherLimitFaces): corners 0..8, unit normal 9..11, collider 12. */
 const LF_STRIDE = 13;
-/** Most solves of an island again with the contacts whose sliding friction pushed along their slip made sticking. */
-const MAX_FRICTION_ROUNDS = 3;
-/** Slips (m/s) below which a sliding contact's friction is not checked for pushing along them (0.05 × the default sleep speed). */
-const FEED_SLIP_MPS = 1e-3;
 
 export class SimWorld {
   readonly doc: ImpulseDocument;
@@ -413,7 +401,7 @@ export class SimWorld {
   readonly bodies: RigidBodySet;
   readonly objects: SimObject[] = [];
   readonly impacts: ImpactRecord[] = [];
-  readonly stats: WorldStats = { steps: 0, subSteps: 0, impactEvents: 0, solves: 0, islandSolves: 0, islandReuses: 0, ccdQueries: 0, budgetExceeded: 0, bodiesKept: 0, solverMs: 0, activeSetContacts: 0, frictionResolves: 0 };
+  readonly stats: WorldStats = { steps: 0, subSteps: 0, impactEvents: 0, solves: 0, islandSolves: 0, islandReuses: 0, ccdQueries: 0, budgetExceeded: 0, bodiesKept: 0, solverMs: 0, activeSetContacts: 0 };
   /** Fixed step, seconds. */
   readonly stepSec: number;
   readonly frameRate: number;
@@ -496,7 +484,13 @@ export class SimWorld {
   private readonly slowTime: Float64Array;
   private readonly bodySize: Float64Array;
   private readonly opts: Required<Omit<WorldOptions, 'clipId' | 'ragdoll' | 'dynamic' | 'startTimeSec'>>;
-  private readonly solver = new ImpulseSolver();
+  /**
+   * Sliding friction by Coulomb's law (against each contact's slip, inside its
+   * cone) where the paper's sliding rule would leave it pushing along the
+   * slip: a ragdoll's hand lying on the ground kept spinning at 0.15 rad/s
+   * for ever, fed by its own friction (repro/ragdoll-rest).
+   */
+  private readonly solver = Object.assign(new ImpulseSolver(), { slidingFriction: 'coulomb' as const });
   /** Ragdoll joint friction, s⁻¹ (RagdollOptions.jointDampingPerSec). */
   private readonly jointDamping: number;
   private readonly ignore: { a: string; aj: number; b: string; bj: number }[];
@@ -542,7 +536,6 @@ export class SimWorld {
       sleepSpeedMps: options.sleepSpeedMps ?? 0.02,
       sleepTimeSec: options.sleepTimeSec ?? 0.3,
       reuseRestingSolves: options.reuseRestingSolves ?? true,
-      frictionRounds: options.frictionRounds ?? MAX_FRICTION_ROUNDS,
     };
     this.timeSec = options.startTimeSec;
     this.startTimeSec = options.startTimeSec;
@@ -1207,6 +1200,7 @@ export class SimWorld {
     const st = this.bodies.state;
     this.poseKeyframed(this.startTimeSec + (this.stats.steps + 1) * h, this.stats.steps + 1);
     this.stepF = 0;
+    this.unresolvedCount = 0;
     // character features of the persistent (resting) contacts are read every sub-step
     for (const pc of this.persist) {
       const A = this.colliders[pc.cA], B = this.colliders[pc.cB];
@@ -2230,7 +2224,21 @@ export class SimWorld {
 
   // ------------------------------------------------------------ detection
 
-  private pushHit(kind: number, cA: number, fA: number, cB: number, fB: number, t: number, u: number, v: number, nx: number, ny: number, nz: number, approach: number): void {
+  /**
+   * Hits of this step (kind, cA, fA, cB, fB; 5 per hit) whose impact event found no contact
+   * approaching at the velocity level (resolveImpact): an impact cannot act on them, and
+   * backtracking to them again would repeat the same event until the sub-step budget ran out.
+   */
+  private unresolved = new Int32Array(40);
+  private unresolvedCount = 0;
+
+  /** Adds a hit to the list (false: a hit of `unresolved`, left out). */
+  private pushHit(kind: number, cA: number, fA: number, cB: number, fB: number, t: number, u: number, v: number, nx: number, ny: number, nz: number, approach: number): boolean {
+    const U = this.unresolved;
+    for (let k = 0; k < this.unresolvedCount; k++) {
+      const o = 5 * k;
+      if (U[o] === kind && U[o + 1] === cA && U[o + 2] === fA && U[o + 3] === cB && U[o + 4] === fB) return false;
+    }
     const n = this.hitCount;
     if (n >= this.hitKind.length) {
       const k = new Int32Array(2 * n), I = new Int32Array(8 * n), F = new Float64Array(14 * n);
@@ -2256,6 +2264,7 @@ export class SimWorld {
     F[o + 5] = nz;
     F[o + 6] = approach;
     this.hitCount = n + 1;
+    return true;
   }
 
   /**
@@ -2321,8 +2330,7 @@ export class SimWorld {
             // velocity, the projection after the step the position); an impact could not stop it
             if (y0 <= this.opts.touchDistance && this.pointVelocityY(st, C.body, P1[o - 1], P1[o], P1[o + 1]) >= 0) continue;
             const t = y0 <= 0 ? 0 : y0 / (y0 - y1);
-            this.pushHit(HitKind.Ground, c, v, -1, -1, t, 0, 0, 0, 1, 0, (y0 - y1) / hs);
-            if (t < tmin) tmin = t;
+            if (this.pushHit(HitKind.Ground, c, v, -1, -1, t, 0, 0, 0, 1, 0, (y0 - y1) / hs) && t < tmin) tmin = t;
           }
         }
       }
@@ -2651,8 +2659,7 @@ export class SimWorld {
         // a slow approach of a pair in resting contact is the resting contacts' business (held at
         // the start of every sub-step); backtracking to it would only repeat the same tiny step
         if (pcVT && pcVT.held && -dn / hs < this.opts.restitutionThresholdMps) continue;
-        this.pushHit(HitKind.VertexTriangle, V.index, v, T.index, t, th, u, w, nx, ny, nz, -dn / hs);
-        if (th < tmin) tmin = th;
+        if (this.pushHit(HitKind.VertexTriangle, V.index, v, T.index, t, th, u, w, nx, ny, nz, -dn / hs) && th < tmin) tmin = th;
       }
     }
     return tmin;
@@ -2736,8 +2743,7 @@ export class SimWorld {
         const dn = dx * nx + dy * ny + dz * nz;
         if (!(dn < -1e-9)) continue;
         if (pcEE && pcEE.held && -dn / hs < this.opts.restitutionThresholdMps) continue;
-        this.pushHit(HitKind.EdgeEdge, ca, e, cb, f, th, u, w, nx, ny, nz, -dn / hs);
-        if (th < tmin) tmin = th;
+        if (this.pushHit(HitKind.EdgeEdge, ca, e, cb, f, th, u, w, nx, ny, nz, -dn / hs) && th < tmin) tmin = th;
       }
     }
     return tmin;
@@ -3069,7 +3075,28 @@ export class SimWorld {
       if (dist > rest) continue;
       if (!this.awake[A.body] && (Bc.kind !== KIND_DYNAMIC || !this.awake[Bc.body])) continue;
       const woke = this.wokeStep[A.body] === this.stats.steps || (Bc.kind === KIND_DYNAMIC && this.wokeStep[Bc.body] === this.stats.steps);
+      const before = this.contactCount;
       this.addMeshContact(st, pc.cA, pc.cB, pc.kind, pc.fA, pc.fB, px, py, pz, nx, ny, nz, _st[0], _st[1], hs, !woke);
+      if (this.contactCount > before) continue;
+      // held but not approaching now: a candidate of the active set (addMeshContactsAfterSolve)
+      const m = this.meshCandCount;
+      if (m >= this.meshCandPc.length) {
+        const c = new Int32Array(2 * m);
+        c.set(this.meshCandPc);
+        this.meshCandPc = c;
+        this.meshCandF = grown(this.meshCandF, 16 * m);
+      }
+      this.meshCandPc[m] = w - 1;
+      const F = this.meshCandF, o = 8 * m;
+      F[o] = px;
+      F[o + 1] = py;
+      F[o + 2] = pz;
+      F[o + 3] = nx;
+      F[o + 4] = ny;
+      F[o + 5] = nz;
+      F[o + 6] = _st[0];
+      F[o + 7] = _st[1];
+      this.meshCandCount = m + 1;
     }
     this.persist.length = w;
   }
@@ -3228,8 +3255,12 @@ export class SimWorld {
    * or the impact at the time of first contact (impact = true: the contacts
    * found by CCD within the window join the touching ones).
    */
+  /** Impact contacts gathered by the last solveContacts (0 when not an impact). */
+  private impactContacts = 0;
+
   private solveContacts(st: Float64Array, timeSec: number, hs: number, impact: boolean, tau = 0): boolean {
     this.contactCount = 0;
+    this.meshCandCount = 0;
     this.markStamp++;
     this._kfTime = timeSec;
     this.reserveDynamicBodies();
@@ -3247,6 +3278,7 @@ export class SimWorld {
       }
     }
     const nImpact = this.contactCount - firstImpact;
+    this.impactContacts = nImpact;
     this.gatherTouching(st, hs);
     const nJoints = this.gatherJoints(st);
     if (this.contactCount === 0 && nJoints === 0) return false;
@@ -3267,7 +3299,7 @@ export class SimWorld {
     // and the islands are solved again; the continuous detection leaves these slow vertices to the
     // contacts of the sub-step, so none may be missing
     // (only the islands of the added contacts are solved again; the others keep their answer)
-    for (let round = 0, before = this.contactCount; round < MAX_ACTIVE_SET_ROUNDS && this.addGroundContactsAfterSolve(hs); round++) {
+    for (let round = 0, before = this.contactCount; round < MAX_ACTIVE_SET_ROUNDS && (+this.addGroundContactsAfterSolve(hs) | +this.addMeshContactsAfterSolve(hs)); round++) {
       if (round === 0) this.islandFirst.set(this.islandOf);
       this.ensureSolveBuffers(this.contactCount);
       this.solveIslands(nJoints, before, this.contactCount - before);
@@ -3304,6 +3336,53 @@ export class SimWorld {
    * below the ground within the sub-step and that has no ground contact in
    * this solve yet. Returns whether it added any.
    */
+  /** Held persistent mesh pairs of this solve that were not approaching when gathered (gatherTouching): persist index, and point, normal, u, w (8 numbers). */
+  private meshCandPc = new Int32Array(16);
+  private meshCandF = new Float64Array(128);
+  private meshCandCount = 0;
+
+  /**
+   * The active set for keyframed and dynamic meshes, as addGroundContactsAfterSolve
+   * for the ground: every held persistent pair (within the resting slop) that
+   * was left out of this solve because it was not approaching, and that the
+   * solved velocities (solLin, solAng) make approach, joins the contacts (then
+   * its island is solved again). Without it a solve could carry a ragdoll's
+   * hand into the table it rests on; the continuous detection then found the
+   * hit at the start of the sub-step, whose impact contact was not approaching
+   * at the velocity level, and the same impact repeated until the sub-step
+   * budget ran out. Returns whether it added any.
+   */
+  private addMeshContactsAfterSolve(hs: number): boolean {
+    const st = this._loadState, L = this.solLin, W = this.solAng, F = this.meshCandF, nd = this.dynCount;
+    const before = this.contactCount;
+    for (let m = 0; m < this.meshCandCount; m++) {
+      const k = this.meshCandPc[m];
+      if (k < 0) continue;
+      const pc = this.persist[k], o = 8 * m;
+      const px = F[o], py = F[o + 1], pz = F[o + 2], nx = F[o + 3], ny = F[o + 4], nz = F[o + 5], u = F[o + 6], w = F[o + 7];
+      let vn = 0, solved = false;
+      for (let side = 0; side < 2; side++) {
+        const c = side === 0 ? pc.cA : pc.cB, C = this.colliders[c], sg = side === 0 ? 1 : -1;
+        const i = C.body;
+        if (C.kind === KIND_DYNAMIC && i < nd && this.islandOf[i] >= 0) {
+          solved = true;
+          const s = STATE_STRIDE * i, rx = px - st[s], ry = py - st[s + 1], rz = pz - st[s + 2];
+          const wx = W[3 * i], wy = W[3 * i + 1], wz = W[3 * i + 2];
+          vn += sg * ((L[3 * i] + wy * rz - wz * ry) * nx + (L[3 * i + 1] + wz * rx - wx * rz) * ny + (L[3 * i + 2] + wx * ry - wy * rx) * nz);
+        } else {
+          this.contactVelocity(st, c, pc.kind, side === 0 ? pc.fA : pc.fB, side as 0 | 1, u, w, px, py, pz, this._kfTime);
+          vn += sg * (_v[0] * nx + _v[1] * ny + _v[2] * nz);
+        }
+      }
+      if (!solved || !(vn < -1e-9)) continue;
+      this.meshCandPc[m] = -1;
+      this.addMeshContact(st, pc.cA, pc.cB, pc.kind, pc.fA, pc.fB, px, py, pz, nx, ny, nz, u, w, hs, false);
+    }
+    if (this.contactCount === before) return false;
+    this.stats.activeSetContacts += this.contactCount - before;
+    return true;
+  }
+
   private addGroundContactsAfterSolve(hs: number): boolean {
     if (this.groundY === null || hs <= 0) return false;
     const g = this.groundY, touch = this.opts.touchDistance;
@@ -3598,24 +3677,6 @@ export class SimWorld {
       const t0 = performance.now();
       this.solver.solve(bview, jview, cview, {}, sol);
       this.stats.islandSolves++;
-      // Coulomb: sliding friction opposes the slip, so it can only take energy out at its contact.
-      // The solver's sliding rule (the paper's: the impulse keeps the direction of the sticking
-      // impulse) can leave a sliding contact's friction pushing along the slip, feeding a part's
-      // motion while the island as a whole loses energy (a ragdoll's hand kept spinning on the
-      // ground against its joint friction); those contacts are solved again as sticking (perfectly
-      // rough: the slip is stopped, not driven; the impulse may leave the cone for this solve), a
-      // few rounds, and their friction is restored for the next solve. (Made frictionless instead,
-      // the parts slid freely: the mannequin dropped alone still moved at 11 s instead of 2.5 s.)
-      let nOff = 0;
-      for (let round = 0; round < this.opts.frictionRounds; round++) {
-        const added = this.frictionAlongSlip(nOff);
-        if (added === nOff) break;
-        nOff = added;
-        this.solver.solve(bview, jview, cview, {}, sol);
-        this.stats.islandSolves++;
-        this.stats.frictionResolves++;
-      }
-      for (let k = 0; k < nOff; k++) cview[this.offContact[k]].friction = this.offFriction[k];
       this.stats.solverMs += performance.now() - t0;
       for (let i = root; i < nd; i++) {
         if (isl[i] !== root) continue;
@@ -3643,65 +3704,6 @@ export class SimWorld {
       this.jointPool[k].bodyA = this.jtBodyA[k];
       this.jointPool[k].bodyB = this.jtBodyB[k];
     }
-  }
-
-  /** Contacts of the island (contactView) that frictionAlongSlip made sticking, and their friction. */
-  private offContact = new Int32Array(16);
-  private offFriction = new Float64Array(16);
-
-  /**
-   * Adds to offContact (already holding nOff) every sliding contact of the
-   * island's last solve (islandSolution over bodyView / contactView) whose
-   * friction impulse does positive work on its slip: J_t · v_t > 0, v_t the
-   * tangential velocity of A relative to B at the point after the solve,
-   * slipping faster than FEED_SLIP_MPS. Their friction is set to ∞
-   * (sticking; the coefficient is kept in offFriction). Returns the new count.
-   */
-  private frictionAlongSlip(nOff: number): number {
-    const sol = this.islandSolution, bv = this.bodyView, cv = this.contactView;
-    const L = sol.linearVelocity, W = sol.angularVelocity, J = sol.contactImpulse;
-    for (let k = 0; k < cv.length; k++) {
-      if (sol.contactState[k] !== ContactState.Slide) continue;
-      const ct = cv[k];
-      if (!(ct.friction! > 0)) continue;
-      const nx = ct.normal.x, ny = ct.normal.y, nz = ct.normal.z;
-      let vx = 0, vy = 0, vz = 0;
-      for (let side = 0; side < 2; side++) {
-        const b = side === 0 ? ct.bodyA : ct.bodyB;
-        if (b < 0) continue;
-        const c = bv[b].centerOfMass, sg = side === 0 ? 1 : -1;
-        const rx = ct.point.x - c.x, ry = ct.point.y - c.y, rz = ct.point.z - c.z;
-        const wx = W[3 * b], wy = W[3 * b + 1], wz = W[3 * b + 2];
-        vx += sg * (L[3 * b] + wy * rz - wz * ry);
-        vy += sg * (L[3 * b + 1] + wz * rx - wx * rz);
-        vz += sg * (L[3 * b + 2] + wx * ry - wy * rx);
-      }
-      const vn = vx * nx + vy * ny + vz * nz;
-      vx -= vn * nx;
-      vy -= vn * ny;
-      vz -= vn * nz;
-      let jx = J[3 * k], jy = J[3 * k + 1], jz = J[3 * k + 2];
-      const jn = jx * nx + jy * ny + jz * nz;
-      jx -= jn * nx;
-      jy -= jn * ny;
-      jz -= jn * nz;
-      // positive power beyond round-off, at a slip that matters (slower ones cannot keep a part awake)
-      const v2 = vx * vx + vy * vy + vz * vz;
-      if (v2 < FEED_SLIP_MPS * FEED_SLIP_MPS) continue;
-      const p = jx * vx + jy * vy + jz * vz;
-      if (!(p > 1e-9 * Math.sqrt((jx * jx + jy * jy + jz * jz) * v2))) continue;
-      if (nOff >= this.offContact.length) {
-        const c = new Int32Array(2 * nOff);
-        c.set(this.offContact);
-        this.offContact = c;
-        this.offFriction = grown(this.offFriction, 2 * nOff);
-      }
-      this.offContact[nOff] = k;
-      this.offFriction[nOff] = ct.friction!;
-      ct.friction = Infinity;
-      nOff++;
-    }
-    return nOff;
   }
 
   /** Per island root: the solver input of its last resting solve (signature) and its answer. */
@@ -3867,14 +3869,11 @@ export class SimWorld {
           else pz = 0.5 * (q + r);
         }
       }
-      const before = this.contactCount;
       this.addMeshContact(st, cA, cB, kind, fA, fB, px, py, pz, nx, ny, nz, u, w, hs, true);
-      if (this.contactCount > before) {
-        // remember the pair for resting contact
-        let dup = false;
-        for (const pc of this.persist) if (pc.kind === kind && pc.cA === cA && pc.fA === fA && pc.cB === cB && pc.fB === fB) dup = true;
-        if (!dup) this.persist.push({ kind, cA, fA, cB, fB, n: Float64Array.of(nx, ny, nz), held: true });
-      }
+      // remember the pair for resting contact, also when it is not approaching at this instant
+      let dup = false;
+      for (const pc of this.persist) if (pc.kind === kind && pc.cA === cA && pc.fA === fA && pc.cB === cB && pc.fB === fB) dup = true;
+      if (!dup) this.persist.push({ kind, cA, fA, cB, fB, n: Float64Array.of(nx, ny, nz), held: true });
     }
   }
 
@@ -3892,6 +3891,26 @@ export class SimWorld {
     this.onImpact?.(timeSec, 'pre');
     this.solveContacts(this.bodies.state, timeSec, hs, true, tau);
     this.onImpact?.(timeSec, 'post');
+    if (this.impactContacts > 0) return;
+    // no hit of the event is approaching at the velocity level (the motion into the face came
+    // within the sub-step: position corrections, a solve without that pair): those hits are left
+    // to the resting contacts for the rest of this step
+    for (let h = 0; h < this.hitCount; h++) {
+      if (F[7 * h] > tau + window) continue;
+      const n = this.unresolvedCount;
+      if (5 * n + 5 > this.unresolved.length) {
+        const g = new Int32Array(2 * this.unresolved.length);
+        g.set(this.unresolved);
+        this.unresolved = g;
+      }
+      const U = this.unresolved, o = 5 * n;
+      U[o] = this.hitKind[h];
+      U[o + 1] = I[4 * h];
+      U[o + 2] = I[4 * h + 1];
+      U[o + 3] = I[4 * h + 2];
+      U[o + 4] = I[4 * h + 3];
+      this.unresolvedCount = n + 1;
+    }
   }
 
   /** Called at every impact event, with the state just before ('pre') and just after ('post') the impulses. */

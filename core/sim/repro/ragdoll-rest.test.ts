@@ -27,9 +27,10 @@ import { sceneDoc } from '../testkit';
  * The solver's sliding rule (the impulse keeps the direction of the sticking
  * impulse) left one of its two ground contacts with friction pushing along
  * the slip, fed by the kick the rest of the island lost, so the island's
- * energy still dropped. Sliding friction that pushes along its slip is now
- * solved again as sticking (SimWorld: frictionAlongSlip). Law: with sleeping
- * off, no part still turns or drifts 6 s after the drop.
+ * energy still dropped. The simulator's solver now takes Coulomb's law at such
+ * contacts (SolveOptions.slidingFriction 'coulomb', core/response frictionLaw:
+ * friction against the slip, inside the cone). Law: with sleeping off, no part
+ * still turns or drifts 6 s after the drop.
  */
 async function ragdollAlone(): Promise<ImpulseDocument> {
   const url = new URL('../../../assets/characters/mannequin.glb', import.meta.url);
