@@ -1125,16 +1125,7 @@ export class CollisionScene {
     od.estamp[c] = fs;
     const ch = this.partChunks[p]!, P = this.objects[this.parts[p].object].positions;
     skinChunk(ch.skin, ch, od, c, P, fs);
-    const cv = ch.cv, E = od.ebox;
-    let ax = Infinity, ay = Infinity, az = Infinity, bx = -Infinity, by = -Infinity, bz = -Infinity;
-    for (let q = ch.cvo[c], qe = ch.cvo[c + 1]; q < qe; q++) {
-      const v = cv[q], X = P[v], Y = P[v + 1], Z = P[v + 2];
-      if (X < ax) ax = X; if (X > bx) bx = X;
-      if (Y < ay) ay = Y; if (Y > by) by = Y;
-      if (Z < az) az = Z; if (Z > bz) bz = Z;
-    }
-    const b = c * 6;
-    E[b] = ax; E[b + 1] = ay; E[b + 2] = az; E[b + 3] = bx; E[b + 4] = by; E[b + 5] = bz;
+    chunkVertexBox(ch, c, P, od.ebox);
   }
 
   /**
@@ -2457,18 +2448,21 @@ function skinProgram(sp: SkinProgram, skinMats: Float64Array[], outP: Float64Arr
 
 /** Each BVH chunk's vertex box (min xyz, max xyz, in the order of `lazyChunks`) from positions P, in registers over its vertex list. */
 function chunkVertexBoxes(chunks: ChunkBoxes, P: Float64Array, cb: Float64Array): void {
-  const cv = chunks.cv, cvo = chunks.cvo, nc = cvo.length - 1;
-  for (let c = 0; c < nc; c++) {
-    let ax = Infinity, ay = Infinity, az = Infinity, bx = -Infinity, by = -Infinity, bz = -Infinity;
-    for (let q = cvo[c], qe = cvo[c + 1]; q < qe; q++) {
-      const v = cv[q], X = P[v], Y = P[v + 1], Z = P[v + 2];
-      if (X < ax) ax = X; if (X > bx) bx = X;
-      if (Y < ay) ay = Y; if (Y > by) by = Y;
-      if (Z < az) az = Z; if (Z > bz) bz = Z;
-    }
-    const b = c * 6;
-    cb[b] = ax; cb[b + 1] = ay; cb[b + 2] = az; cb[b + 3] = bx; cb[b + 4] = by; cb[b + 5] = bz;
+  for (let c = 0, nc = chunks.cvo.length - 1; c < nc; c++) chunkVertexBox(chunks, c, P, cb);
+}
+
+/** Chunk c's vertex box (min xyz, max xyz) from positions P into cb[6c..6c+5], in registers over its vertex list. */
+function chunkVertexBox(chunks: ChunkBoxes, c: number, P: Float64Array, cb: Float64Array): void {
+  const cv = chunks.cv;
+  let ax = Infinity, ay = Infinity, az = Infinity, bx = -Infinity, by = -Infinity, bz = -Infinity;
+  for (let q = chunks.cvo[c], qe = chunks.cvo[c + 1]; q < qe; q++) {
+    const v = cv[q], X = P[v], Y = P[v + 1], Z = P[v + 2];
+    if (X < ax) ax = X; if (X > bx) bx = X;
+    if (Y < ay) ay = Y; if (Y > by) by = Y;
+    if (Z < az) az = Z; if (Z > bz) bz = Z;
   }
+  const b = c * 6;
+  cb[b] = ax; cb[b + 1] = ay; cb[b + 2] = az; cb[b + 3] = bx; cb[b + 4] = by; cb[b + 5] = bz;
 }
 
 const _setM = new Float64Array(12);

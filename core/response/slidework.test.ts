@@ -19,8 +19,8 @@ import { dot, len, makeLyingRagdoll, makeSimIsland, relativeVelocity, seededRand
 // (an impact with restitution among the contacts): there a contact's total
 // friction is the compression phase's plus the restitution phase's, each
 // turned against its own phase's slip, and their sum can still point along
-// the slip after (recorded call 69, contact 0); the simulator keeps its check
-// for that case (SimWorld.frictionAlongSlip, ε = 0 contacts).
+// the slip after (recorded call 69, contact 0); frictionLaw leaves contacts
+// with restitution to the paper's rule (the simulator no longer re-solves them).
 
 const jointsOnly = (b: RigidBodyInput[], j: JointInput[]) => new ImpulseSolver().solve(b, j, []);
 

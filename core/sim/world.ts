@@ -3464,19 +3464,8 @@ export class SimWorld {
 
   /** The vertices of dynamic collider c within `band` above the ground at pose0 (chunk by chunk, as the ground scans read them) into agcBuf. */
   private bandVertices(c: number, g: number, band: number): void {
-    if (this.agcStamp.length < this.dynCount) {
-      this.agcStamp = new Int32Array(this.dynCount).fill(-1);
-      this.agcStart = new Int32Array(this.dynCount);
-      this.agcEnd = new Int32Array(this.dynCount);
-    }
-    if (this.agcCall !== this.markStamp) {
-      this.agcCall = this.markStamp;
-      this.agcLen = 0;
-    }
-    this.agcStamp[c] = this.markStamp;
+    let o = this.startBandRecord(c);
     const C = this.colliders[c];
-    let o = this.agcLen;
-    this.agcStart[c] = o;
     const pass = this.scratchChunkPass(C.chunkStart.length - 1);
     if (lowChunks(C, this.pose0, 7 * c, g + band, pass) > 0) {
       const q0 = this.pose0, ps = 7 * c, CL = C.chunkLocal;
