@@ -3250,14 +3250,14 @@ export class SimWorld {
     return n;
   }
 
+  /** Impact contacts gathered by the last solveContacts (0 when not an impact). */
+  private impactContacts = 0;
+
   /**
    * Resting contacts and joints at the start of a sub-step (impact = false),
    * or the impact at the time of first contact (impact = true: the contacts
    * found by CCD within the window join the touching ones).
    */
-  /** Impact contacts gathered by the last solveContacts (0 when not an impact). */
-  private impactContacts = 0;
-
   private solveContacts(st: Float64Array, timeSec: number, hs: number, impact: boolean, tau = 0): boolean {
     this.contactCount = 0;
     this.meshCandCount = 0;
@@ -3329,13 +3329,6 @@ export class SimWorld {
     return true;
   }
 
-  /**
-   * Adds a ground contact (speculative when not touching: the gap may close
-   * exactly, no further) for every ragdoll vertex within the speculative
-   * band whose velocity after the last solve (solLin, solAng) would take it
-   * below the ground within the sub-step and that has no ground contact in
-   * this solve yet. Returns whether it added any.
-   */
   /** Held persistent mesh pairs of this solve that were not approaching when gathered (gatherTouching): persist index, and point, normal, u, w (8 numbers). */
   private meshCandPc = new Int32Array(16);
   private meshCandF = new Float64Array(128);
@@ -3383,6 +3376,13 @@ export class SimWorld {
     return true;
   }
 
+  /**
+   * Adds a ground contact (speculative when not touching: the gap may close
+   * exactly, no further) for every ragdoll vertex within the speculative
+   * band whose velocity after the last solve (solLin, solAng) would take it
+   * below the ground within the sub-step and that has no ground contact in
+   * this solve yet. Returns whether it added any.
+   */
   private addGroundContactsAfterSolve(hs: number): boolean {
     if (this.groundY === null || hs <= 0) return false;
     const g = this.groundY, touch = this.opts.touchDistance;
