@@ -1,0 +1,150 @@
+/**
+ * Character skins and mesh topology for the simulated world (SimWorld): skin
+ * comparison, the skin slots a mesh uses and their skin matrices, per-mesh
+ * caches (triangle topology, outward winding, character part topology), and
+ * the bounds of a character part from its joints alone (slotBounds,
+ * jointBoundedBox).
+ */
+import type { SkinnedMesh } from '../document/types';
+import { mat4Multiply } from '../math/mat4';
+import { isClosedTriangles, uniqueEdges } from './geometry';
+import { signedVolume } from './meshGeometry';
+import type { JointGroup, Part } from './collider';
+
+/** Whether two meshes have the same skin: skin joints and inverse bind matrices number for number. */
+export function sameSkin(a: SkinnedMesh, b: SkinnedMesh): boolean {
+  if (a.skinJoints.length !== b.skinJoints.length || a.inverseBindMatrices.length !== b.inverseBindMatrices.length) return false;
+  for (let k = 0; k < a.skinJoints.length; k++) if (a.skinJoints[k] !== b.skinJoints[k]) return false;
+  const A = a.inverseBindMatrices, B = b.inverseBindMatrices;
+  if (A === B) return true;
+  for (let k = 0; k < A.length; k++) if (!Object.is(A[k], B[k])) return false;
+  return true;
+}
+
+/** Skin slots of a mesh that some vertex has a non-zero weight on: the only ones skinning reads. */
+const usedSlots = new WeakMap<SkinnedMesh, Int32Array>();
+export function usedSkinSlots(mesh: SkinnedMesh): Int32Array {
+  let u = usedSlots.get(mesh);
+  if (!u) {
+    const on = new Uint8Array(mesh.skinJoints.length);
+    const J = mesh.joints, W = mesh.weights;
+    for (let i = 0; i < W.length; i++) if (W[i] !== 0) on[J[i]] = 1;
+    const list: number[] = [];
+    for (let k = 0; k < on.length; k++) if (on[k]) list.push(k);
+    u = Int32Array.from(list);
+    usedSlots.set(mesh, u);
+  }
+  return u;
+}
+
+/** computeSkinMatrices for the given slots only (the mesh's skin checked once by the caller). */
+export function skinMatricesUsed(mesh: SkinnedMesh, world: Float64Array, out: Float64Array, used: Int32Array): void {
+  const ibm = mesh.inverseBindMatrices, sj = mesh.skinJoints;
+  for (let q = 0; q < used.length; q++) {
+    const k = used[q];
+    mat4Multiply(out, 16 * k, world, 16 * sj[k], ibm, 16 * k);
+  }
+}
+
+/**
+ * Per triangle list (read only: a prop's indices, a ragdoll body's shared
+ * triangles): its unique edges and whether it is a closed, consistently
+ * wound 2-manifold (isClosedTriangles); depends on the indices only.
+ */
+const triangleTopologies = new WeakMap<Uint32Array, { edges: Uint32Array; closed: boolean }>();
+export function triangleTopology(tris: Uint32Array): { edges: Uint32Array; closed: boolean } {
+  let t = triangleTopologies.get(tris);
+  if (!t) triangleTopologies.set(tris, (t = { edges: uniqueEdges(tris), closed: isClosedTriangles(tris) }));
+  return t;
+}
+
+/** Whether a skinned mesh is closed and wound outward in its bind pose (its faces then limit ragdoll corrections), per mesh. */
+const outwardMeshes = new WeakMap<SkinnedMesh, boolean>();
+export function outwardMesh(mesh: SkinnedMesh): boolean {
+  let o = outwardMeshes.get(mesh);
+  if (o === undefined) {
+    o = isClosedTriangles(mesh.indices) && signedVolume(mesh.positions, mesh.indices) > 0;
+    outwardMeshes.set(mesh, o);
+  }
+  return o;
+}
+
+/** Part topology of character meshes (edges, parts by dominant joint, slot bounds), per mesh. */
+export const characterTopology = new WeakMap<SkinnedMesh, { edges: Uint32Array; parts: Part[]; groups: JointGroup[]; whole: JointGroup }>();
+
+/** Resets a 6-number box (min xyz, max xyz) to empty (no TypedArray.set call: this runs per part and pass). */
+export function emptyBox(b: Float64Array): void {
+  b[0] = b[1] = b[2] = Infinity;
+  b[3] = b[4] = b[5] = -Infinity;
+}
+
+
+/** Per-slot bind-space boxes and weight-sum range of a character part (see Part.slots). Exported for tests. */
+export function slotBounds(mesh: SkinnedMesh, p: Pick<Part, 'verts' | 'slots' | 'slotBox' | 'wsMin' | 'wsMax' | 'jbox0' | 'jbox1'>): void {
+  const J = mesh.joints, W = mesh.weights, P = mesh.positions;
+  const slotOf = new Map<number, number>();
+  const boxes: number[] = [];
+  let wsMin = Infinity, wsMax = -Infinity;
+  for (let k = 0; k < p.verts.length; k++) {
+    const v = p.verts[k];
+    let ws = 0;
+    for (let i = 0; i < 4; i++) {
+      const w = W[4 * v + i];
+      if (w === 0) continue;
+      ws += w;
+      const slot = J[4 * v + i];
+      let b = slotOf.get(slot);
+      if (b === undefined) {
+        b = slotOf.size;
+        slotOf.set(slot, b);
+        boxes.push(Infinity, Infinity, Infinity, -Infinity, -Infinity, -Infinity);
+      }
+      for (let c = 0; c < 3; c++) {
+        const x = P[3 * v + c];
+        if (x < boxes[6 * b + c]) boxes[6 * b + c] = x;
+        if (x > boxes[6 * b + 3 + c]) boxes[6 * b + 3 + c] = x;
+      }
+    }
+    if (ws < wsMin) wsMin = ws;
+    if (ws > wsMax) wsMax = ws;
+  }
+  p.slots = Int32Array.from(slotOf.keys());
+  p.slotBox = Float64Array.from(boxes);
+  p.wsMin = wsMin === Infinity ? 1 : wsMin;
+  p.wsMax = wsMax === -Infinity ? 1 : wsMax;
+  p.jbox0 = new Float64Array(6);
+  p.jbox1 = new Float64Array(6);
+}
+
+/**
+ * Box of a character part posed with skin matrices S, from its per-slot
+ * bind boxes (centre / half-extent through |S|), scaled by the weight-sum
+ * range, padded for rounding.
+ */
+export function jointBoundedBox(p: Pick<Part, 'slots' | 'slotBox' | 'wsMin' | 'wsMax'>, S: Float64Array, out: Float64Array): void {
+  emptyBox(out);
+  const slots = p.slots!, B = p.slotBox!;
+  for (let k = 0; k < slots.length; k++) {
+    const o = 16 * slots[k], b = 6 * k;
+    const cx = 0.5 * (B[b] + B[b + 3]), cy = 0.5 * (B[b + 1] + B[b + 4]), cz = 0.5 * (B[b + 2] + B[b + 5]);
+    const ex = 0.5 * (B[b + 3] - B[b]), ey = 0.5 * (B[b + 4] - B[b + 1]), ez = 0.5 * (B[b + 5] - B[b + 2]);
+    for (let c = 0; c < 3; c++) {
+      const m = S[o + c] * cx + S[o + 4 + c] * cy + S[o + 8 + c] * cz + S[o + 12 + c];
+      const e = Math.abs(S[o + c]) * ex + Math.abs(S[o + 4 + c]) * ey + Math.abs(S[o + 8 + c]) * ez;
+      if (m - e < out[c]) out[c] = m - e;
+      if (m + e > out[3 + c]) out[3 + c] = m + e;
+    }
+  }
+  const lo = p.wsMin!, hi = p.wsMax!;
+  for (let c = 0; c < 3; c++) {
+    let a = out[c], b = out[3 + c];
+    if (lo !== 1 || hi !== 1) {
+      const x0 = lo * a, x1 = hi * a, y0 = lo * b, y1 = hi * b;
+      a = Math.min(x0, x1, y0, y1);
+      b = Math.max(x0, x1, y0, y1);
+    }
+    const pad = 1e-9 * (Math.abs(a) + Math.abs(b)) + 1e-12;
+    out[c] = a - pad;
+    out[3 + c] = b + pad;
+  }
+}
