@@ -9,7 +9,7 @@ import type { SkinnedMesh } from '../document/types';
 import { mat4Multiply } from '../math/mat4';
 import { isClosedTriangles, uniqueEdges } from './geometry';
 import { signedVolume } from './meshGeometry';
-import type { JointGroup, Part } from './collider';
+import type { JointBounds, JointGroup, Part } from './collider';
 
 /** Whether two meshes have the same skin: skin joints and inverse bind matrices number for number. */
 export function sameSkin(a: SkinnedMesh, b: SkinnedMesh): boolean {
@@ -80,7 +80,7 @@ export function emptyBox(b: Float64Array): void {
 
 
 /** Per-slot bind-space boxes and weight-sum range of a character part (see Part.slots). Exported for tests. */
-export function slotBounds(mesh: SkinnedMesh, p: Pick<Part, 'verts' | 'slots' | 'slotBox' | 'wsMin' | 'wsMax' | 'jbox0' | 'jbox1'>): void {
+export function slotBounds(mesh: SkinnedMesh, p: JointBounds & Pick<Part, 'verts'>): void {
   const J = mesh.joints, W = mesh.weights, P = mesh.positions;
   const slotOf = new Map<number, number>();
   const boxes: number[] = [];
@@ -121,7 +121,7 @@ export function slotBounds(mesh: SkinnedMesh, p: Pick<Part, 'verts' | 'slots' | 
  * bind boxes (centre / half-extent through |S|), scaled by the weight-sum
  * range, padded for rounding.
  */
-export function jointBoundedBox(p: Pick<Part, 'slots' | 'slotBox' | 'wsMin' | 'wsMax'>, S: Float64Array, out: Float64Array): void {
+export function jointBoundedBox(p: JointBounds, S: Float64Array, out: Float64Array): void {
   emptyBox(out);
   const slots = p.slots!, B = p.slotBox!;
   for (let k = 0; k < slots.length; k++) {

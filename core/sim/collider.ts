@@ -4,7 +4,25 @@
  * groups. Shared by world.ts and the helper modules.
  */
 
-export interface Part {
+/**
+ * Characters only: skin slots influencing a set of vertices (a part or a
+ * joint group), the bind-space box of the vertices weighted to each slot,
+ * and the range of the vertices' weight sums. An LBS vertex is (weight sum)
+ * × a convex combination of its slots' transforms of it, so the posed
+ * vertices lie in the box union over slots of S_slot · slotBox, scaled by
+ * that range: they are bounded from the joints alone, without skinning.
+ */
+export interface JointBounds {
+  slots?: Int32Array;
+  slotBox?: Float64Array;
+  wsMin?: number;
+  wsMax?: number;
+  /** Joint-bounded boxes at the start and end of the step. */
+  jbox0?: Float64Array;
+  jbox1?: Float64Array;
+}
+
+export interface Part extends JointBounds {
   /** Skeleton joint (characters) or -1. */
   joint: number;
   tris: Uint32Array;
@@ -14,21 +32,6 @@ export interface Part {
   vtVerts: Uint32Array;
   /** Swept box of the part over the current sub-step (characters: bounded from the joints until the part is skinned). */
   box: Float64Array;
-  /**
-   * Characters only: skin slots influencing the part, the bind-space box of
-   * the part's vertices weighted to each slot, and the range of the
-   * vertices' weight sums. An LBS vertex is (weight sum) × a convex
-   * combination of its slots' transforms of it, so the posed part lies in
-   * the box union over slots of S_slot · slotBox, scaled by that range:
-   * the part is bounded from the joints alone, without skinning.
-   */
-  slots?: Int32Array;
-  slotBox?: Float64Array;
-  wsMin?: number;
-  wsMax?: number;
-  /** Joint-bounded boxes at the start and end of the step. */
-  jbox0?: Float64Array;
-  jbox1?: Float64Array;
   /** Characters: time index of the step the part was last skinned for (-1 never). */
   skinned: number;
   /** Characters: its joint group (Collider.jointGroups) and the step its jbox0/jbox1 are for. */
@@ -126,13 +129,7 @@ export interface Collider {
   groupStart?: Int32Array;
 }
 
-export interface JointGroup {
-  slots?: Int32Array;
-  slotBox?: Float64Array;
-  wsMin?: number;
-  wsMax?: number;
-  jbox0?: Float64Array;
-  jbox1?: Float64Array;
+export interface JointGroup extends JointBounds {
   verts: Uint32Array;
   box: Float64Array;
   /** Time index of the step `box` (and jbox0 / jbox1) is for; -1 never. */
