@@ -538,7 +538,6 @@ export class ImpulseSolver {
   private slSlide = new Uint8Array(0); // per contact: sliding in the last `frictionSolve`
   private slFree = new Uint8Array(0); // per contact: its friction solved by `frictionSolve` (`frictionLaw`)
   private slAGi = F64(0);
-  private lawSlip = 0; // SolveOptions.frictionLawSlipMps of this solve
   private slRough = new Uint8Array(0); // per contact: made perfectly rough by `frictionLawFirst`
   private slGamma = F64(0);
   private csPassRows = 0; // secondary rows of that pass (secRows, sMu, csRowG, csRowC)
@@ -741,8 +740,6 @@ export class ImpulseSolver {
     const sliding = options.slidingFriction ?? this.slidingFriction;
     if (sliding !== 'paper' && sliding !== 'coulomb') throw new ResponseInputError(`options.slidingFriction: unknown rule '${String(sliding)}'`);
     const law = sliding === 'coulomb' && frictionModel === 'coulomb' && !dense;
-    this.lawSlip = options.frictionLawSlipMps ?? 0;
-    if (!(this.lawSlip >= 0)) throw new ResponseInputError(`options.frictionLawSlipMps: must be ≥ 0 (got ${String(options.frictionLawSlipMps)})`);
     this.loadBodies(bodies);
     this.ensureConstraints(joints.length + contacts.length);
     this.loadJoints(joints);
@@ -1319,7 +1316,7 @@ export class ImpulseSolver {
     if (preset) for (let c = 0; c < nc && !any; c++) any = this.slFree[c] === 1;
     else this.slFree.fill(0, 0, nc);
     for (let c = 0; c < nc; c++) {
-      if (out.contactState[c] === ContactState.Slide && this.slidePushes(c, vScale, epsT, this.lawSlip)) {
+      if (out.contactState[c] === ContactState.Slide && this.slidePushes(c, vScale, epsT)) {
         this.slFree[c] = 1;
         any = true;
       }
@@ -1458,7 +1455,7 @@ export class ImpulseSolver {
       for (let round = 0; round < FRICTION_RESTICK_ROUNDS; round++) {
         let any = false;
         for (let c = 0; c < nc; c++) {
-          if (this.slRough[c] || out.contactState[c] !== ContactState.Slide || !this.slidePushes(c, vScale, epsT, this.lawSlip)) continue;
+          if (this.slRough[c] || out.contactState[c] !== ContactState.Slide || !this.slidePushes(c, vScale, epsT)) continue;
           this.slRough[c] = 1;
           this.slGamma[c] = this.contactGamma[c];
           this.contactGamma[c] = Infinity;
@@ -1486,7 +1483,7 @@ export class ImpulseSolver {
         const o = 9 * c, ln = I[3 * c] * f[o] + I[3 * c + 1] * f[o + 1] + I[3 * c + 2] * f[o + 2];
         const lt = Math.hypot(I[3 * c] - ln * f[o], I[3 * c + 1] - ln * f[o + 1], I[3 * c + 2] - ln * f[o + 2]);
         if (!(lt <= this.contactGamma[c] * Math.max(ln, 0) * (1 + 1e-9))) this.slFree[c] = 1;
-      } else if (st === ContactState.Slide && this.slidePushes(c, vScale, epsT, this.lawSlip)) this.slFree[c] = 1;
+      } else if (st === ContactState.Slide && this.slidePushes(c, vScale, epsT)) this.slFree[c] = 1;
       if (this.slFree[c]) bad = true;
     }
     if (!bad) return solves;
@@ -1497,7 +1494,7 @@ export class ImpulseSolver {
    * Whether sliding contact c's friction γλP pushes along its slip w after the last solve (x
    * formed): P·w > 1e-10 |w| with |w| above 1e-10 vScale. Fills slW[2c..2c+1].
    */
-  private slidePushes(c: number, vScale: number, epsT: number, minSlip = 0): boolean {
+  private slidePushes(c: number, vScale: number, epsT: number): boolean {
     const g = this.contactGamma[c];
     // (with restitution at the contact its slip after is not the one its friction acted on
     // throughout: the paper's rule scales the whole impulse, friction included, by 1 + ε)
@@ -1505,7 +1502,7 @@ export class ImpulseSolver {
     const f = this.contactFrame, w = this.slip(c, epsT), o = 9 * c, S = this.contactSlide;
     const p1 = S[3 * c] * f[o + 3] + S[3 * c + 1] * f[o + 4] + S[3 * c + 2] * f[o + 5];
     const p2 = S[3 * c] * f[o + 6] + S[3 * c + 1] * f[o + 7] + S[3 * c + 2] * f[o + 8];
-    return w > Math.max(1e-10 * vScale, minSlip) && p1 * this.slW[2 * c] + p2 * this.slW[2 * c + 1] > 1e-10 * w;
+    return w > 1e-10 * vScale && p1 * this.slW[2 * c] + p2 * this.slW[2 * c + 1] > 1e-10 * w;
   }
 
   /**

@@ -169,15 +169,6 @@ export interface SolveOptions {
    * no such contact). Default: the solver's `slidingFriction` ('paper').
    */
   slidingFriction?: 'paper' | 'coulomb';
-  /**
-   * With slidingFriction 'coulomb' (default 0): an
-   * answer whose sliding contact has friction pushing along its slip is
-   * solved again with Coulomb's complementarity problem (`ImpulseSolver`,
-   * frictionLaw) when that slip is faster than this, m/s. 0 enforces the law
-   * at every slip above round-off; a simulator may pass a speed below which a
-   * slip cannot matter (e.g. under its sleep speed) to spare those solves.
-   */
-  frictionLawSlipMps?: number;
 }
 
 /** Final state of a contact after the solve. */
