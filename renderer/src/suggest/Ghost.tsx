@@ -17,20 +17,12 @@ import { computeSkinMatrices, skinPositions } from '../../../core/skeleton/skinn
 import { getDoc } from '../state/documentStore';
 import { useEphemeral } from '../state/ephemeral';
 import { runtime } from '../scene/runtime';
+import { liveSampleIndex, onionFrames } from './ghostFrames';
 import { suggestionOf, useSuggest } from './suggestStore';
 
 const GHOST_COLOR = new THREE.Color('#5fd0ff');
 const MAX_PROP_COPIES = 14;
-const MAX_CHARACTER_COPIES = 6;
-
-/** Indices (into entry.frames) of the onion-skin copies: evenly spaced, always including the first and last. */
-export function onionFrames(count: number, maxCopies: number): number[] {
-  if (count <= 0) return [];
-  if (count <= maxCopies) return Array.from({ length: count }, (_, i) => i);
-  const out: number[] = [];
-  for (let k = 0; k < maxCopies; k++) out.push(Math.round((k * (count - 1)) / (maxCopies - 1)));
-  return [...new Set(out)];
-}
+const MAX_CHARACTER_COPIES = 4;
 
 function PropGhost({ entry }: { entry: TrajectoryEntry }) {
   const prop = getDoc().props.find((p) => p.id === entry.object || p.name === entry.object);
@@ -102,6 +94,13 @@ function PropGhost({ entry }: { entry: TrajectoryEntry }) {
   );
 }
 
+/**
+ * A simulated character: the suggested pose at the playhead, drawn solid
+ * enough to read as one body (it writes depth, so its own far side does not
+ * show through), plus a few faint onion copies for the shape of the motion.
+ * Many overlapping half-transparent copies of a tumbling body read as a
+ * cloud, so the copies stay faint and the playhead pose carries the detail.
+ */
 function CharacterGhost({ entry }: { entry: TrajectoryEntry }) {
   const character = getDoc().characters.find((c) => c.id === entry.object || c.name === entry.object);
   const copies = useMemo(() => onionFrames(entry.frames.length, MAX_CHARACTER_COPIES), [entry]);
@@ -109,38 +108,63 @@ function CharacterGhost({ entry }: { entry: TrajectoryEntry }) {
     if (!character) return null;
     const rig = new Rig(character);
     const nj = character.skeleton.joints.length;
-    const material = new THREE.MeshStandardMaterial({ color: GHOST_COLOR, transparent: true, opacity: 0.25, depthWrite: false, side: THREE.DoubleSide });
-    const geometries: THREE.BufferGeometry[] = [];
-    for (const fi of copies) {
+    const skins = character.meshes.map((mesh) => new Float64Array(16 * mesh.skinJoints.length));
+    const geometryAt = (fi: number, out?: THREE.BufferGeometry[]): THREE.BufferGeometry[] => {
       rig.local.set(entry.values.subarray(fi * 10 * nj, (fi + 1) * 10 * nj));
       rig.computeWorld();
-      for (const mesh of character.meshes) {
-        const skin = new Float64Array(16 * mesh.skinJoints.length);
-        computeSkinMatrices(mesh, rig.world, skin);
-        const pos = new Float32Array(mesh.positions.length);
-        skinPositions(mesh, skin, pos);
-        const g = new THREE.BufferGeometry();
-        g.setAttribute('position', new THREE.BufferAttribute(pos, 3));
-        g.setIndex(new THREE.BufferAttribute(mesh.indices, 1));
+      return character.meshes.map((mesh, k) => {
+        computeSkinMatrices(mesh, rig.world, skins[k]);
+        let g = out?.[k];
+        if (!g) {
+          g = new THREE.BufferGeometry();
+          g.setAttribute('position', new THREE.BufferAttribute(new Float32Array(mesh.positions.length), 3));
+          g.setIndex(new THREE.BufferAttribute(mesh.indices, 1));
+        }
+        const position = g.getAttribute('position') as THREE.BufferAttribute;
+        skinPositions(mesh, skins[k], position.array as Float32Array);
+        position.needsUpdate = true;
         g.computeVertexNormals();
-        geometries.push(g);
-      }
-    }
-    return { material, geometries };
+        g.computeBoundingSphere();
+        return g;
+      });
+    };
+    const onion = copies.flatMap((fi) => geometryAt(fi));
+    const live = geometryAt(0);
+    const onionMaterial = new THREE.MeshStandardMaterial({ color: GHOST_COLOR, transparent: true, opacity: 0.1, depthWrite: false });
+    const liveMaterial = new THREE.MeshStandardMaterial({ color: GHOST_COLOR, transparent: true, opacity: 0.55, depthWrite: true });
+    return { onion, live, onionMaterial, liveMaterial, geometryAt };
   }, [character, copies, entry]);
   useEffect(
     () => () => {
-      built?.material.dispose();
-      built?.geometries.forEach((g) => g.dispose());
+      if (!built) return;
+      built.onionMaterial.dispose();
+      built.liveMaterial.dispose();
+      built.onion.forEach((g) => g.dispose());
+      built.live.forEach((g) => g.dispose());
     },
     [built],
   );
+  const liveGroup = useRef<THREE.Group>(null);
+  const shown = useRef(-2);
+  useFrame(() => {
+    const g = liveGroup.current;
+    if (!built || !g) return;
+    const i = liveSampleIndex(entry.frames, useEphemeral.getState().frame);
+    g.visible = i >= 0;
+    if (i >= 0 && i !== shown.current) built.geometryAt(i, built.live);
+    shown.current = i;
+  });
   if (!built) return null;
   return (
     <group name={`ghost:${entry.object}`}>
-      {built.geometries.map((g, i) => (
-        <mesh key={i} geometry={g} material={built.material} frustumCulled={false} renderOrder={5} raycast={() => null} />
+      {built.onion.map((g, i) => (
+        <mesh key={i} geometry={g} material={built.onionMaterial} frustumCulled={false} renderOrder={5} raycast={() => null} />
       ))}
+      <group ref={liveGroup} name={`ghost-live:${entry.object}`}>
+        {built.live.map((g, i) => (
+          <mesh key={i} geometry={g} material={built.liveMaterial} frustumCulled={false} renderOrder={6} raycast={() => null} />
+        ))}
+      </group>
     </group>
   );
 }
