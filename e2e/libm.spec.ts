@@ -75,3 +75,17 @@ test('libm gives node 20 Math.* bits in Chromium, where Chromium\'s own Math.* d
   console.log(lines.join('\n'));
   expect(chromiumDiffers, "Chromium's own Math.* differs from node 20's on some inputs (else this test proves nothing)").toBeGreaterThan(0);
 });
+
+test('the sample mannequin as a ragdoll from frame 20 gives the same suggestion in Chromium as in node (impulse suggest)', async ({ page }, info) => {
+  test.setTimeout(300_000);
+  await openProbe(page);
+  const text = readFileSync(SAMPLE, 'utf8');
+  const inPage: SuggestionProbe = await page.evaluate((t) => window.__libmProbe!.probeSuggestion(t), text);
+  const inNode = probeSuggestion(text);
+  await info.attach('ragdoll-suggestion.json', { body: JSON.stringify({ chromium: inPage, node: inNode }, null, 2), contentType: 'application/json' });
+  console.log(`ragdoll from frame 20: Chromium ${inPage.impacts} impacts, ${inPage.keys} keys, hash ${inPage.hash}; node ${inNode.impacts} impacts, ${inNode.keys} keys, hash ${inNode.hash}`);
+  expect(inPage.impacts, 'Chromium finds impacts (the mannequin falls, hits the table and the ground)').toBeGreaterThan(10);
+  expect(inPage.impacts, 'same number of impacts in Chromium and node').toBe(inNode.impacts);
+  expect(inPage.keys, 'same number of keys').toBe(inNode.keys);
+  expect(inPage.hash, 'same tracks, impacts and trajectory, bit for bit (hash of their JSON)').toBe(inNode.hash);
+});

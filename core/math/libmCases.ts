@@ -62,6 +62,19 @@ export function nudge(r: Rng, x: number, n: number): number {
   return _f[0];
 }
 
+/** 2^e for integer e in [−1074, 1023], built from its bits. */
+export function powerOfTwo(e: number): number {
+  if (e >= -1022) {
+    _u[0] = 0;
+    _u[1] = (e + 1023) << 20;
+  } else {
+    const bit = e + 1074; // subnormal: one mantissa bit
+    _u[0] = bit < 32 ? (1 << bit) >>> 0 : 0;
+    _u[1] = bit < 32 ? 0 : 1 << (bit - 32);
+  }
+  return _f[0];
+}
+
 function uniform(r: Rng, a: number, b: number): number {
   return a + (b - a) * r();
 }
@@ -137,7 +150,7 @@ function logs(): Gen[] {
     (r) => logUniform(r, -1023, 1023, true),
     (r) => uniform(r, 0, 10),
     (r) => nudge(r, 1, 1 << 22),
-    (r) => nudge(r, 2 ** Math.floor(uniform(r, -1074, 1024)), 4),
+    (r) => nudge(r, powerOfTwo(Math.floor(uniform(r, -1074, 1024))), 4),
     (r) => nudge(r, [Math.SQRT2, Math.SQRT1_2, 1.5, 0.75][Math.floor(r() * 4)], 1 << 16),
     special,
   ];
