@@ -3,6 +3,7 @@
  * random tracks, and high-order finite differences. Not part of the public API.
  */
 import type { Interpolation, Track, TrackPath, TrackTarget } from '../document/types';
+import { hypot4 } from '../math/libm';
 
 export { mulberry32 as rng } from '../math/random';
 
@@ -10,7 +11,7 @@ export function randomUnitQuat(r: () => number, out: number[] = [0, 0, 0, 0], o 
   // Marsaglia-style: normalise a random 4-vector (rejecting tiny ones).
   for (;;) {
     const x = r() * 2 - 1, y = r() * 2 - 1, z = r() * 2 - 1, w = r() * 2 - 1;
-    const l = Math.hypot(x, y, z, w);
+    const l = hypot4(x, y, z, w);
     if (l < 0.1 || l > 1) continue;
     out[o] = x / l;
     out[o + 1] = y / l;
@@ -46,7 +47,7 @@ export function randomTrack(r: () => number, path: TrackPath, interpolation: Int
       let q: number[];
       if (prev && r() < (opts.nearProb ?? 0.15)) {
         q = prev.map((c) => c + (r() - 0.5) * 1e-7);
-        const l = Math.hypot(q[0], q[1], q[2], q[3]);
+        const l = hypot4(q[0], q[1], q[2], q[3]);
         q = q.map((c) => c / l);
       } else q = randomUnitQuat(r);
       if (interpolation === 'cubic') {

@@ -14,6 +14,7 @@
  * into a buffer the caller owns; nothing is allocated per sample.
  */
 import type { Interpolation, Track, TrackPath } from '../document/types';
+import { atan2, cos, hypot4, sin } from '../math/libm';
 
 /** Anything indexable that can be written: `Float64Array`, `Float32Array`, `number[]`. */
 export type FlatOut = { [i: number]: number };
@@ -97,7 +98,7 @@ export class TrackSampler {
       // glTF requires unit rotation keys; tolerate rounding, refuse zero.
       for (let k = 0; k < n; k++) {
         const o = groups === 3 ? (3 * k + 1) * 4 : 4 * k;
-        const l = Math.hypot(values[o], values[o + 1], values[o + 2], values[o + 3]);
+        const l = hypot4(values[o], values[o + 1], values[o + 2], values[o + 3]);
         if (!(l > 1e-12)) throw new TrackError(`${label}: rotation key ${k} is a zero quaternion`);
         if (groups === 1) {
           values[o] /= l;
@@ -338,11 +339,11 @@ export function slerpUnit(
   const rz = aw * bz - az * bw - ax * by + ay * bx;
   const rw = aw * bw + ax * bx + ay * by + az * bz;
   const sinTheta = Math.sqrt(rx * rx + ry * ry + rz * rz);
-  const theta = Math.atan2(sinTheta, rw); // in [0, π/2] since rw >= 0
+  const theta = atan2(sinTheta, rw); // in [0, π/2] since rw >= 0
   // r^u = (r̂ sin(uθ), cos(uθ)); k = sin(uθ)/sinθ → u as θ → 0.
-  const k = sinTheta > 1e-12 ? Math.sin(u * theta) / sinTheta : u;
+  const k = sinTheta > 1e-12 ? sin(u * theta) / sinTheta : u;
   const ex = rx * k, ey = ry * k, ez = rz * k;
-  const ew = Math.cos(u * theta);
+  const ew = cos(u * theta);
   // q = a ⊗ r^u
   const qx = aw * ex + ax * ew + ay * ez - az * ey;
   const qy = aw * ey + ay * ew + az * ex - ax * ez;

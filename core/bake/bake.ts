@@ -43,6 +43,7 @@ import { SceneEvaluator, TRS_STRIDE } from '../anim';
 import type { TrackSampler } from '../anim';
 import { type ChannelKind, type DenseSignal, type KeyCurve, type ReduceResult, curveError, keysAtEverySample, valueError, reduceSignal, toFloat32Curve } from './reduce';
 import { float32Down, float32Up, keyFollows, nextKeyTime32 } from './time32';
+import { hypot4 } from '../math/libm';
 
 export interface Tolerances {
   /** Metres. */
@@ -301,7 +302,7 @@ function originalCurve(sampler: TrackSampler, start: number, duration: number, d
       const tAt = tRel + start;
       cubicRaw(sampler, tAt + inside * SIDE_SEC, dims, tmp, dp);
       cubicRaw(sampler, tAt, dims, vAt, unused);
-      const scale = dims === 4 ? 1 / Math.hypot(vAt[0], vAt[1], vAt[2], vAt[3]) : 1;
+      const scale = dims === 4 ? 1 / hypot4(vAt[0], vAt[1], vAt[2], vAt[3]) : 1;
       for (let c = 0; c < dims; c++) values.push(dp[c] * scale);
       for (let c = 0; c < dims; c++) values.push(vAt[c] * scale);
       for (let c = 0; c < dims; c++) values.push(dp[c] * scale);

@@ -48,6 +48,7 @@ import { mat4Multiply } from '../math/mat4';
 import { type BakeOptions, type BakedClip, bakeDocument, pruneStaticChannels, withClipLength } from './bake';
 import { type BodyDescription, KHRPhysicsRigidBodies, OMIPhysicsBody, OMIPhysicsShape } from './physicsExtensions';
 import { type PositionDequant, dequantMatrix, positionDequant, quantizeNormals, quantizePositions, quantizeWeights } from './quantize';
+import { hypot3 } from '../math/libm';
 
 export type PhysicsExtension = 'none' | 'khr' | 'omi';
 
@@ -122,7 +123,7 @@ function createMaterial(doc: Document, m: Material): GltfMaterial {
 function unitNormals(normals: Float32Array): Float32Array {
   const out = new Float32Array(normals.length);
   for (let i = 0; i < normals.length; i += 3) {
-    const l = Math.hypot(normals[i], normals[i + 1], normals[i + 2]);
+    const l = hypot3(normals[i], normals[i + 1], normals[i + 2]);
     if (l > 0) {
       out[i] = normals[i] / l;
       out[i + 1] = normals[i + 1] / l;

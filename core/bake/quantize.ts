@@ -15,6 +15,7 @@
  *   each weight within one step of its float value.
  */
 
+import { hypot3 } from '../math/libm';
 export interface PositionDequant {
   /** Centre of the positions' bounding box. */
   offset: [number, number, number];
@@ -75,7 +76,7 @@ export function quantizeNormals(normals: ArrayLike<number>, bits: 8 | 16): Int8A
   const max = bits === 8 ? 127 : I16;
   const out = bits === 8 ? new Int8Array(normals.length) : new Int16Array(normals.length);
   for (let i = 0; i < normals.length; i += 3) {
-    const l = Math.hypot(normals[i], normals[i + 1], normals[i + 2]);
+    const l = hypot3(normals[i], normals[i + 1], normals[i + 2]);
     if (!(l > 0)) {
       out[i + 1] = max;
       continue;

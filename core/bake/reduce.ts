@@ -26,6 +26,7 @@
 
 import { slerpFlat } from '../math/quat';
 import { keyFollows } from './time32';
+import { acos, asin, hypot4, sin } from '../math/libm';
 
 export type ChannelKind = 'vector' | 'rotation';
 export type GltfInterpolation = 'STEP' | 'LINEAR' | 'CUBICSPLINE';
@@ -100,7 +101,7 @@ export function valueError(kind: ChannelKind, a: ArrayLike<number>, ao: number, 
   const cx = a[ao] * ia - b[bo] * s, cy = a[ao + 1] * ia - b[bo + 1] * s;
   const cz = a[ao + 2] * ia - b[bo + 2] * s, cw = a[ao + 3] * ia - b[bo + 3] * s;
   const chord = Math.sqrt(cx * cx + cy * cy + cz * cz + cw * cw);
-  return 4 * Math.asin(Math.min(1, chord / 2));
+  return 4 * asin(Math.min(1, chord / 2));
 }
 
 /**
@@ -142,7 +143,7 @@ function interpolateHermite(
   const h11 = (u3 - u2) * dt;
   for (let c = 0; c < dims; c++) out[c] = h00 * p[p0 + c] + h10 * p[m0 + c] + h01 * p[p1 + c] + h11 * p[m1 + c];
   if (dims === 4) {
-    const l = Math.hypot(out[0], out[1], out[2], out[3]);
+    const l = hypot4(out[0], out[1], out[2], out[3]);
     if (l > 0) {
       out[0] /= l;
       out[1] /= l;
@@ -299,8 +300,8 @@ function worstSlerp(t: Float64Array, v: Float64Array, a: number, b: number): num
     bw = -bw;
   }
   const nearlyEqual = cos > 1 - 1e-9;
-  const theta = nearlyEqual ? 0 : Math.acos(Math.min(1, cos));
-  const invSin = nearlyEqual ? 0 : 1 / Math.sin(theta);
+  const theta = nearlyEqual ? 0 : acos(Math.min(1, cos));
+  const invSin = nearlyEqual ? 0 : 1 / sin(theta);
   let worst = -1, at = -1;
   for (let i = a + 1; i < b; i++) {
     const u = (t[i] - ta) * inv;
@@ -309,8 +310,8 @@ function worstSlerp(t: Float64Array, v: Float64Array, a: number, b: number): num
       s0 = 1 - u;
       s1 = u;
     } else {
-      s0 = Math.sin((1 - u) * theta) * invSin;
-      s1 = Math.sin(u * theta) * invSin;
+      s0 = sin((1 - u) * theta) * invSin;
+      s1 = sin(u * theta) * invSin;
     }
     const x = s0 * ax + s1 * bx, y = s0 * ay + s1 * by, z = s0 * az + s1 * bz, w = s0 * aw + s1 * bw;
     const o = 4 * i;
@@ -391,7 +392,7 @@ function fitDouglasPeucker(signal: DenseSignal, tolerance: number, cubic: boolea
     }
     // Errors are compared in a cheap monotone form: squared distance for
     // vectors, 1 - |q·q'| for unit quaternions (= 2 sin²(angle / 4)).
-    const threshold = kind === 'vector' ? tolerance * tolerance : 2 * Math.sin(tolerance / 4) ** 2;
+    const threshold = kind === 'vector' ? tolerance * tolerance : 2 * sin(tolerance / 4) ** 2;
     const stack: number[] = [0, n - 1];
     while (stack.length > 0) {
       const b = stack.pop()!;

@@ -6,6 +6,7 @@
  * thesis recommends over a plain average); any other set the average.
  */
 
+import { hypot3 } from '../math/libm';
 const _hull = new Int32Array(4096);
 const _proj = new Float64Array(2 * 4096);
 const _ord = new Int32Array(4096);
@@ -55,7 +56,7 @@ export function reduceContacts(pts: ArrayLike<number>, count: number, out: Float
   // Plane through the three; in-plane axes e1 = d, e2 = normal × d.
   const ax = pts[i2 * 3] - pts[i0 * 3], ay = pts[i2 * 3 + 1] - pts[i0 * 3 + 1], az = pts[i2 * 3 + 2] - pts[i0 * 3 + 2];
   let nx = dy * az - dz * ay, ny = dz * ax - dx * az, nz = dx * ay - dy * ax;
-  const nl = Math.hypot(nx, ny, nz);
+  const nl = hypot3(nx, ny, nz);
   nx /= nl; ny /= nl; nz /= nl;
   for (let i = 0; i < count; i++) {
     const px = pts[i * 3] - pts[i0 * 3], py = pts[i * 3 + 1] - pts[i0 * 3 + 1], pz = pts[i * 3 + 2] - pts[i0 * 3 + 2];

@@ -13,6 +13,7 @@
  * solids (a conservative rejection test).
  */
 
+import { hypot3 } from '../math/libm';
 export interface ConvexPolyhedron {
   /** World positions, xyz per vertex. */
   positions: Float64Array;
@@ -33,7 +34,7 @@ export function convexFromMesh(positions: Float64Array, indices: ArrayLike<numbe
     const ux = positions[b] - positions[a], uy = positions[b + 1] - positions[a + 1], uz = positions[b + 2] - positions[a + 2];
     const vx = positions[c] - positions[a], vy = positions[c + 1] - positions[a + 1], vz = positions[c + 2] - positions[a + 2];
     let nx = uy * vz - uz * vy, ny = uz * vx - ux * vz, nz = ux * vy - uy * vx;
-    const l = Math.hypot(nx, ny, nz) || 1;
+    const l = hypot3(nx, ny, nz) || 1;
     nx /= l; ny /= l; nz /= l;
     planes[t * 4] = nx; planes[t * 4 + 1] = ny; planes[t * 4 + 2] = nz;
     planes[t * 4 + 3] = nx * positions[a] + ny * positions[a + 1] + nz * positions[a + 2];
@@ -54,7 +55,7 @@ export function updateConvexPlanes(p: ConvexPolyhedron, indices: ArrayLike<numbe
     const ux = P[b] - P[a], uy = P[b + 1] - P[a + 1], uz = P[b + 2] - P[a + 2];
     const vx = P[c] - P[a], vy = P[c + 1] - P[a + 1], vz = P[c + 2] - P[a + 2];
     let nx = uy * vz - uz * vy, ny = uz * vx - ux * vz, nz = ux * vy - uy * vx;
-    const l = Math.hypot(nx, ny, nz) || 1;
+    const l = hypot3(nx, ny, nz) || 1;
     nx /= l; ny /= l; nz /= l;
     pl[t * 4] = nx; pl[t * 4 + 1] = ny; pl[t * 4 + 2] = nz;
     pl[t * 4 + 3] = nx * P[a] + ny * P[a + 1] + nz * P[a + 2];

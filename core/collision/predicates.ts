@@ -6,6 +6,8 @@
  * them integers and the determinant exact.
  */
 
+import { pow } from '../math/libm';
+
 const EPS = 2 ** -53; // unit roundoff
 const O3_BOUND = (7 + 56 * EPS) * EPS;
 const O2_BOUND = (3 + 16 * EPS) * EPS;
@@ -33,7 +35,7 @@ function toScaledBigInts(vals: Float64Array, n: number): bigint[] {
   const out: bigint[] = new Array(n);
   for (let i = 0; i < n; i++) {
     const k = fractionBits(vals[i]);
-    out[i] = BigInt(vals[i] * 2 ** k) << BigInt(K - k);
+    out[i] = BigInt(vals[i] * pow(2, k)) << BigInt(K - k);
   }
   return out;
 }

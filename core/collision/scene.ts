@@ -58,6 +58,7 @@ import { convexFromMesh, convexPolyhedraIntersect, isConvexMesh, updateConvexPla
 import { closestPointOnMesh, closestPointOnTriangle, forEachLeafNodePair, forEachLeafPair, pointInParts, pointInPartsLazy, verticesInBox } from './query';
 import { closestPointOnTriangleRegion, signedDistance, vertexTriangles, type VertexTriangles } from './signed';
 import { triTriIntersect, triTriOverlap } from './tritri';
+import { hypot3 } from '../math/libm';
 
 /** Numbers per triangle motion box (a module constant: read once, not per pair). */
 const MOTION_STRIDE = MOTION_BOX;
@@ -957,7 +958,7 @@ export class CollisionScene {
     let depth = 0;
     if (crossings > 0) {
       reduceContacts(this._pts, npts, point);
-      const l = Math.hypot(nx, ny, nz);
+      const l = hypot3(nx, ny, nz);
       if (l > 0) { normal[0] = nx / l; normal[1] = ny / l; normal[2] = nz / l; }
       // depth: set by detect once every crossing pair of the frame is known
     } else {
@@ -970,7 +971,7 @@ export class CollisionScene {
         Q[j * 3 + k] = Qb[vb] + t * (Pb[vb] - Qb[vb]);
       }
       accumulateNormal(P, Q, this._cp);
-      const l = Math.hypot(this._cp[0], this._cp[1], this._cp[2]);
+      const l = hypot3(this._cp[0], this._cp[1], this._cp[2]);
       if (l > 0) { normal[0] = this._cp[0] / l; normal[1] = this._cp[1] / l; normal[2] = this._cp[2] / l; }
     }
     return {
@@ -2874,7 +2875,7 @@ function boxDiagonal(P: ArrayLike<number>): number {
     if (P[i + 1] < ly) ly = P[i + 1]; if (P[i + 1] > hy) hy = P[i + 1];
     if (P[i + 2] < lz) lz = P[i + 2]; if (P[i + 2] > hz) hz = P[i + 2];
   }
-  return P.length === 0 ? 0 : Math.hypot(hx - lx, hy - ly, hz - lz);
+  return P.length === 0 ? 0 : hypot3(hx - lx, hy - ly, hz - lz);
 }
 /** Triangles per BVH leaf: small leaves prune more triangle pairs in BVH-vs-BVH. */
 const LEAF_SIZE = 4;

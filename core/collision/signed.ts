@@ -11,6 +11,7 @@
  * part of a character, for self-collision) and against open meshes.
  */
 import { NODE_BYTES, TriangleBVH } from './bvh';
+import { atan2 } from '../math/libm';
 
 const W = NODE_BYTES / 4;
 
@@ -96,7 +97,7 @@ function cornerAngle(P: ArrayLike<number>, I: ArrayLike<number>, t: number, v: n
   const ux = P[b] - P[a], uy = P[b + 1] - P[a + 1], uz = P[b + 2] - P[a + 2];
   const vx = P[c] - P[a], vy = P[c + 1] - P[a + 1], vz = P[c + 2] - P[a + 2];
   const cx = uy * vz - uz * vy, cy = uz * vx - ux * vz, cz = ux * vy - uy * vx;
-  return Math.atan2(Math.sqrt(cx * cx + cy * cy + cz * cz), ux * vx + uy * vy + uz * vz);
+  return atan2(Math.sqrt(cx * cx + cy * cy + cz * cz), ux * vx + uy * vy + uz * vz);
 }
 
 /**

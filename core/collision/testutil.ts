@@ -1,4 +1,5 @@
 /** Seeded generator for tests and benchmarks (the core's mulberry32). */
+import { atan2, cos, hypot3, sin } from '../math/libm';
 export { mulberry32 } from '../math/random';
 
 export interface TestMesh {
@@ -24,7 +25,7 @@ export function uvSphere(seg: number, rings: number, cx: number, cy: number, cz:
     const th = (Math.PI * i) / rings;
     for (let j = 0; j < seg; j++) {
       const ph = (2 * Math.PI * j) / seg;
-      put(1 + (i - 1) * seg + j, Math.sin(th) * Math.cos(ph), Math.cos(th), Math.sin(th) * Math.sin(ph));
+      put(1 + (i - 1) * seg + j, sin(th) * cos(ph), cos(th), sin(th) * sin(ph));
     }
   }
   const idx: number[] = [];
@@ -64,10 +65,10 @@ export function windingNumber(m: TestMesh, px: number, py: number, pz: number): 
     const a = [P[I[t] * 3] - px, P[I[t] * 3 + 1] - py, P[I[t] * 3 + 2] - pz];
     const b = [P[I[t + 1] * 3] - px, P[I[t + 1] * 3 + 1] - py, P[I[t + 1] * 3 + 2] - pz];
     const c = [P[I[t + 2] * 3] - px, P[I[t + 2] * 3 + 1] - py, P[I[t + 2] * 3 + 2] - pz];
-    const la = Math.hypot(a[0], a[1], a[2]), lb = Math.hypot(b[0], b[1], b[2]), lc = Math.hypot(c[0], c[1], c[2]);
+    const la = hypot3(a[0], a[1], a[2]), lb = hypot3(b[0], b[1], b[2]), lc = hypot3(c[0], c[1], c[2]);
     const det = a[0] * (b[1] * c[2] - b[2] * c[1]) - a[1] * (b[0] * c[2] - b[2] * c[0]) + a[2] * (b[0] * c[1] - b[1] * c[0]);
     const ab = a[0] * b[0] + a[1] * b[1] + a[2] * b[2], bc = b[0] * c[0] + b[1] * c[1] + b[2] * c[2], ca = c[0] * a[0] + c[1] * a[1] + c[2] * a[2];
-    w += 2 * Math.atan2(det, la * lb * lc + ab * lc + bc * la + ca * lb);
+    w += 2 * atan2(det, la * lb * lc + ab * lc + bc * la + ca * lb);
   }
   return w / (4 * Math.PI);
 }

@@ -4,6 +4,7 @@
  */
 import { createEmptyDocument, defaultCharacterCollision, defaultCollision, defaultMaterial, identityTransform } from './defaults';
 import type { Character, Clip, ImpulseDocument, Prop, SkinnedMesh, Track } from './types';
+import { hypot3 } from '../math/libm';
 
 export interface TriMesh {
   positions: Float32Array;
@@ -58,7 +59,7 @@ export function icosphereMesh(r: number, subdivisions: number): TriMesh {
     [0, -1, t], [0, 1, t], [0, -1, -t], [0, 1, -t],
     [t, 0, -1], [t, 0, 1], [-t, 0, -1], [-t, 0, 1],
   ].map(([x, y, z]) => {
-    const l = Math.hypot(x, y, z);
+    const l = hypot3(x, y, z);
     return [x / l, y / l, z / l];
   });
   let faces: number[][] = [
@@ -74,7 +75,7 @@ export function icosphereMesh(r: number, subdivisions: number): TriMesh {
       let m = cache.get(key);
       if (m === undefined) {
         const [x, y, z] = [0, 1, 2].map((k) => (verts[a][k] + verts[b][k]) / 2);
-        const l = Math.hypot(x, y, z);
+        const l = hypot3(x, y, z);
         m = verts.length;
         verts.push([x / l, y / l, z / l]);
         cache.set(key, m);

@@ -8,6 +8,7 @@
  * far-from-origin meshes keep their precision.
  */
 import type { Prop } from './types';
+import { hypot3 } from '../math/libm';
 
 export interface MassProperties {
   /** m³ (after scale). */
@@ -260,7 +261,7 @@ function boundingDiagonal(positions: ArrayLike<number>, indices: ArrayLike<numbe
     if (z > maxZ) maxZ = z;
   }
   if (minX > maxX) return 0;
-  return Math.hypot(maxX - minX, maxY - minY, maxZ - minZ);
+  return hypot3(maxX - minX, maxY - minY, maxZ - minZ);
 }
 
 /**

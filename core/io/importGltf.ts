@@ -41,6 +41,7 @@ import { defaultCharacterCollision, defaultCollision } from '../document/default
 import { isClosedMesh } from '../document/massProperties';
 import { MAX_CLIP_FRAMES, MAX_MAGNITUDE, MIN_KEY_INTERVAL_SEC } from '../document/validate';
 import { GltfImportError, readContainer } from './gltfContainer';
+import { hypot3 } from '../math/libm';
 
 export { GltfImportError } from './gltfContainer';
 
@@ -834,7 +835,7 @@ function bakeMatrix(tri: TriangleData, m: ArrayLike<number>, mo: number): void {
     const nx = inv[0] * x + inv[1] * y + inv[2] * z;
     const ny = inv[4] * x + inv[5] * y + inv[6] * z;
     const nz = inv[8] * x + inv[9] * y + inv[10] * z;
-    const len = Math.hypot(nx, ny, nz) || 1;
+    const len = hypot3(nx, ny, nz) || 1;
     nrm[v] = nx / len;
     nrm[v + 1] = ny / len;
     nrm[v + 2] = nz / len;

@@ -2,3 +2,4 @@ export * from './vec3';
 export * from './quat';
 export * from './mat3';
 export * from './mat4';
+export * from './libm';

@@ -3,6 +3,7 @@
  * element (row r, column c) is at `offset + c * 4 + r`.
  * Every function writes into `out` at `oo`; `out` may alias an input.
  */
+import { hypot3 } from './libm';
 export type Mat4Out = { [i: number]: number };
 
 export function mat4Identity(out: Mat4Out, oo = 0): void {
@@ -146,9 +147,9 @@ export function mat4Decompose(
   s: Mat4Out,
   so: number,
 ): void {
-  let sx = Math.hypot(m[mo], m[mo + 1], m[mo + 2]);
-  const sy = Math.hypot(m[mo + 4], m[mo + 5], m[mo + 6]);
-  const sz = Math.hypot(m[mo + 8], m[mo + 9], m[mo + 10]);
+  let sx = hypot3(m[mo], m[mo + 1], m[mo + 2]);
+  const sy = hypot3(m[mo + 4], m[mo + 5], m[mo + 6]);
+  const sz = hypot3(m[mo + 8], m[mo + 9], m[mo + 10]);
   const det =
     m[mo] * (m[mo + 5] * m[mo + 10] - m[mo + 9] * m[mo + 6]) -
     m[mo + 4] * (m[mo + 1] * m[mo + 10] - m[mo + 9] * m[mo + 2]) +

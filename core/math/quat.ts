@@ -1,4 +1,5 @@
 import type { QuatLike, Vec3Like } from './vec3';
+import { acos, cos as libmCos, hypot4, sin as libmSin } from './libm';
 
 /** Mutable unit quaternion in the style of three.js `Quaternion` (x, y, z, w). */
 export class Quat implements QuatLike {
@@ -37,11 +38,11 @@ export class Quat implements QuatLike {
   }
   setFromAxisAngle(axis: Vec3Like, angleRad: number): this {
     const h = angleRad / 2,
-      s = Math.sin(h);
-    return this.set(axis.x * s, axis.y * s, axis.z * s, Math.cos(h));
+      s = libmSin(h);
+    return this.set(axis.x * s, axis.y * s, axis.z * s, libmCos(h));
   }
   length(): number {
-    return Math.hypot(this.x, this.y, this.z, this.w);
+    return hypot4(this.x, this.y, this.z, this.w);
   }
   normalize(): this {
     const l = this.length();
@@ -121,16 +122,16 @@ export function slerpFlat(
     s0 = 1 - t;
     s1 = t;
   } else {
-    const theta = Math.acos(Math.min(1, cos));
-    const sin = Math.sin(theta);
-    s0 = Math.sin((1 - t) * theta) / sin;
-    s1 = Math.sin(t * theta) / sin;
+    const theta = acos(Math.min(1, cos));
+    const sin = libmSin(theta);
+    s0 = libmSin((1 - t) * theta) / sin;
+    s1 = libmSin(t * theta) / sin;
   }
   let x = s0 * ax + s1 * bx,
     y = s0 * ay + s1 * by,
     z = s0 * az + s1 * bz,
     w = s0 * aw + s1 * bw;
-  const l = Math.hypot(x, y, z, w);
+  const l = hypot4(x, y, z, w);
   x /= l;
   y /= l;
   z /= l;

@@ -2,6 +2,7 @@ import type { Vec3Like } from '../math';
 import { mat3Invert } from '../math';
 import { ResponseInputError } from './types';
 import type { RigidBodyInput } from './types';
+import { hypot3 } from '../math/libm';
 
 /*
  * Baraff's single-unknown frictionless impulse (Kamat's survey, section 3;
@@ -45,7 +46,7 @@ function pointVelocityAlong(body: RigidBodyInput | null, p: Vec3Like, n: Vec3Lik
  * approaching contact ((ṗ_A − ṗ_B)·n < 0, then j > 0).
  */
 export function baraffImpulse(a: RigidBodyInput, b: RigidBodyInput | null, point: Vec3Like, normal: Vec3Like, restitution: number): number {
-  const ln = Math.hypot(normal.x, normal.y, normal.z);
+  const ln = hypot3(normal.x, normal.y, normal.z);
   if (!(Math.abs(ln - 1) < 1e-9)) throw new ResponseInputError(`baraffImpulse: normal must be a unit vector (length ${ln})`);
   const vrel = pointVelocityAlong(a, point, normal) - pointVelocityAlong(b, point, normal);
   let denom = 0;

@@ -9,6 +9,7 @@ import type { ImpulseSolution } from './solver';
  */
 
 import { mulberry32 } from '../math/random';
+import { cos, hypot2, hypot3, hypot4, sin } from '../math/libm';
 export { mulberry32 as seededRandom } from '../math/random';
 
 export function v3(x: number, y: number, z: number): Vec3Like {
@@ -22,7 +23,7 @@ export function randomVec(rand: () => number, scale: number): Vec3Like {
 export function randomUnit(rand: () => number): Vec3Like {
   for (;;) {
     const v = randomVec(rand, 1);
-    const l = Math.hypot(v.x, v.y, v.z);
+    const l = hypot3(v.x, v.y, v.z);
     if (l > 0.1 && l <= 1) return v3(v.x / l, v.y / l, v.z / l);
   }
 }
@@ -34,7 +35,7 @@ export function randomInertia(rand: () => number, massKg: number, size: number):
   const d = [(massKg * (sy * sy + sz * sz)) / 12, (massKg * (sx * sx + sz * sz)) / 12, (massKg * (sx * sx + sy * sy)) / 12];
   // random rotation from a random unit quaternion
   let qx = 2 * rand() - 1, qy = 2 * rand() - 1, qz = 2 * rand() - 1, qw = 2 * rand() - 1;
-  const l = Math.hypot(qx, qy, qz, qw);
+  const l = hypot4(qx, qy, qz, qw);
   qx /= l;
   qy /= l;
   qz /= l;
@@ -84,7 +85,7 @@ export function makeChain(n: number, rand: () => number, linkLength = 0.3): { bo
   const joints: JointInput[] = [];
   for (let i = 0; i < n; i++) {
     const m = 0.5 + rand();
-    const c = v3((i + 0.5) * linkLength, 0.05 * Math.sin(i), 0.05 * Math.cos(i * 0.7));
+    const c = v3((i + 0.5) * linkLength, 0.05 * sin(i), 0.05 * cos(i * 0.7));
     bodies.push({
       id: `link${i}`,
       massKg: m,
@@ -95,7 +96,7 @@ export function makeChain(n: number, rand: () => number, linkLength = 0.3): { bo
       restitution: 0.5,
       friction: 0.4,
     });
-    if (i > 0) joints.push({ kind: 'ball', id: `j${i}`, bodyA: i - 1, bodyB: i, point: v3(i * linkLength, 0.025 * (Math.sin(i) + Math.sin(i - 1)), 0) });
+    if (i > 0) joints.push({ kind: 'ball', id: `j${i}`, bodyA: i - 1, bodyB: i, point: v3(i * linkLength, 0.025 * (sin(i) + sin(i - 1)), 0) });
   }
   return { bodies, joints };
 }
@@ -155,7 +156,7 @@ export function momentum(bodies: readonly RigidBodyInput[], sol: ImpulseSolution
     A.x += Iw[0] + m * (c.y * v.z - c.z * v.y);
     A.y += Iw[1] + m * (c.z * v.x - c.x * v.z);
     A.z += Iw[2] + m * (c.x * v.y - c.y * v.x);
-    scale += m * Math.hypot(v.x, v.y, v.z) * (1 + Math.hypot(c.x, c.y, c.z)) + Math.hypot(Iw[0], Iw[1], Iw[2]);
+    scale += m * hypot3(v.x, v.y, v.z) * (1 + hypot3(c.x, c.y, c.z)) + hypot3(Iw[0], Iw[1], Iw[2]);
   }
   return { linear: L, angular: A, scale };
 }
@@ -164,7 +165,7 @@ export function dot(a: Vec3Like, b: Vec3Like): number {
   return a.x * b.x + a.y * b.y + a.z * b.z;
 }
 export function len(a: Vec3Like): number {
-  return Math.hypot(a.x, a.y, a.z);
+  return hypot3(a.x, a.y, a.z);
 }
 
 /** A random contact between bodies a and b (b = -1: world) whose normal makes them approach. */
@@ -222,7 +223,7 @@ export function makeLyingRagdoll(
   const eps = opts.restitution ?? 0, gamma = opts.friction ?? 0.5, vIn = opts.approachMps ?? 0.5, drift = opts.driftMps ?? 0.3, spin = opts.spinRadPerSec ?? 0.5;
   const bottoms: Array<{ ax: number; az: number; bx: number; bz: number; w: number }> = [];
   for (const [id, parent, x0, z0, x1, z1, hw, hh] of P) {
-    const L = Math.hypot(x1 - x0, z1 - z0), ux = (x1 - x0) / L, uz = (z1 - z0) / L;
+    const L = hypot2(x1 - x0, z1 - z0), ux = (x1 - x0) / L, uz = (z1 - z0) / L;
     // box with axis (ux, 0, uz), width direction (−uz, 0, ux), height y; principal moments rotated about y
     const m = 1000 * (2 * hw) * (2 * hh) * L;
     const Ia = (m * (4 * hw * hw + 4 * hh * hh)) / 12, Iw = (m * (L * L + 4 * hh * hh)) / 12, Iy = (m * (L * L + 4 * hw * hw)) / 12;
@@ -251,7 +252,7 @@ export function makeLyingRagdoll(
   }
   for (let i = 0; i < bodies.length; i++) {
     const { ax, az, bx, bz, w } = bottoms[i];
-    const L = Math.hypot(bx - ax, bz - az), wx = (-(bz - az) / L) * w, wz = ((bx - ax) / L) * w;
+    const L = hypot2(bx - ax, bz - az), wx = (-(bz - az) / L) * w, wz = ((bx - ax) / L) * w;
     const pts = contactsPerPart === 2 ? [v3(ax, 0, az), v3(bx, 0, bz)] : [v3(ax + wx, 0, az + wz), v3(ax - wx, 0, az - wz), v3(bx + wx, 0, bz + wz), v3(bx - wx, 0, bz - wz)];
     for (const p of pts) contacts.push({ id: `${bodies[i].id}:${contacts.length}`, bodyA: i, bodyB: -1, point: p, normal: v3(0, 1, 0) });
   }

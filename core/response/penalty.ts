@@ -1,6 +1,7 @@
 import type { Vec3Like } from '../math';
 import { ResponseInputError } from './types';
 import type { ContactInput, RigidBodyInput } from './types';
+import { hypot3 } from '../math/libm';
 
 /*
  * Spring (penalty) response for resting contact, Moore & Wilhelms 1988,
@@ -58,7 +59,7 @@ export function penaltyContactForce(
   const b = contact.bodyB >= 0 ? bodies[contact.bodyB] : null;
   if (contact.bodyB >= 0 && !b) throw new ResponseInputError(`penaltyContactForce: bodyB ${contact.bodyB} is missing`);
   const n = contact.normal;
-  const l = Math.hypot(n.x, n.y, n.z);
+  const l = hypot3(n.x, n.y, n.z);
   if (!(l > 1e-12)) throw new ResponseInputError(`penaltyContactForce: contact${contact.id ? ` "${contact.id}"` : ''} normal has zero length`);
   const nx = n.x / l, ny = n.y / l, nz = n.z / l;
   const vn = pointVelocity(a, contact.point, nx, ny, nz) - (b ? pointVelocity(b, contact.point, nx, ny, nz) : 0);

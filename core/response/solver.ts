@@ -2,6 +2,7 @@ import type { Vec3Like } from '../math';
 import { applyDenseRobust, cholInPlace, cholSolve, factorDenseRobust, factorSymmetricRobust, invertDefinite, luCompletePivot, luFactor, luSolve, pivotedCholesky, refineDenseRobust, refineSymmetricRobust, solveDenseRobust, solveSymmetricRobust, symmetricEigen } from './linalg';
 import { ContactState, CONTACT_STATE_NAMES, ResponseInputError } from './types';
 import type { ContactInput, ContactStateValue, JointInput, RigidBodyInput, SolveOptions } from './types';
+import { hypot2, hypot3 } from '../math/libm';
 
 /*
  * Analytic impulse solver after Moore & Wilhelms 1988, section 3.2.
@@ -277,7 +278,7 @@ function tangentBasis(nx: number, ny: number, nz: number, out: Float64Array, o: 
   else az = 1;
   // t1 = normalize(a × n)
   let tx = ay * nz - az * ny, ty = az * nx - ax * nz, tz = ax * ny - ay * nx;
-  const l = Math.hypot(tx, ty, tz);
+  const l = hypot3(tx, ty, tz);
   tx /= l;
   ty /= l;
   tz /= l;
@@ -1157,7 +1158,7 @@ export class ImpulseSolver {
         if (st === ContactState.Stick) {
           const g = this.contactGamma[c];
           const ln = this.rowLambda[r0], l1 = this.rowLambda[r0 + 1], l2 = this.rowLambda[r0 + 2];
-          const lt = Math.hypot(l1, l2);
+          const lt = hypot2(l1, l2);
           // the paper's cone test γ R·k ≥ |R − k(R·k)| (fails for a pulling R·k < 0 too)
           const inside = g === Infinity ? !unilateral || ln >= -1e-9 * scale : lt <= g * ln * (1 + 1e-9) + 1e-12 * scale;
           if (inside) continue;
@@ -1288,7 +1289,7 @@ export class ImpulseSolver {
     const w1 = wx * f[o + 3] + wy * f[o + 4] + wz * f[o + 5], w2 = wx * f[o + 6] + wy * f[o + 7] + wz * f[o + 8];
     this.slW[2 * c] = w1;
     this.slW[2 * c + 1] = w2;
-    return Math.hypot(w1, w2);
+    return hypot2(w1, w2);
   }
 
   /**
@@ -1371,7 +1372,7 @@ export class ImpulseSolver {
           }
           const r0 = this.cRow0[this.nj + c];
           if (st === ContactState.Stick) {
-            const l1 = this.rowLambda[r0 + 1], l2 = this.rowLambda[r0 + 2], lt = Math.hypot(l1, l2);
+            const l1 = this.rowLambda[r0 + 1], l2 = this.rowLambda[r0 + 2], lt = hypot2(l1, l2);
             const inside = g === Infinity ? ln >= -1e-9 * scale : lt <= g * ln * (1 + 1e-9) + 1e-12 * scale;
             if (inside) continue;
             changed = true;
@@ -1481,7 +1482,7 @@ export class ImpulseSolver {
       const st = out.contactState[c];
       if (this.slRough[c] && st === ContactState.Stick) {
         const o = 9 * c, ln = I[3 * c] * f[o] + I[3 * c + 1] * f[o + 1] + I[3 * c + 2] * f[o + 2];
-        const lt = Math.hypot(I[3 * c] - ln * f[o], I[3 * c + 1] - ln * f[o + 1], I[3 * c + 2] - ln * f[o + 2]);
+        const lt = hypot3(I[3 * c] - ln * f[o], I[3 * c + 1] - ln * f[o + 1], I[3 * c + 2] - ln * f[o + 2]);
         if (!(lt <= this.contactGamma[c] * Math.max(ln, 0) * (1 + 1e-9))) this.slFree[c] = 1;
       } else if (st === ContactState.Slide && this.slidePushes(c, vScale, epsT)) this.slFree[c] = 1;
       if (this.slFree[c]) bad = true;
@@ -1625,7 +1626,7 @@ export class ImpulseSolver {
         wv[2 * i] = w1;
         wv[2 * i + 1] = w2;
         const r = gammaOf(i) * Math.max(ln, 0);
-        const y1 = x[2 * i] - rho[i] * w1, y2 = x[2 * i + 1] - rho[i] * w2, yl = Math.hypot(y1, y2);
+        const y1 = x[2 * i] - rho[i] * w1, y2 = x[2 * i + 1] - rho[i] * w2, yl = hypot2(y1, y2);
         const k = yl > r ? r / yl : 1;
         out[2 * i] = x[2 * i] - k * y1;
         out[2 * i + 1] = x[2 * i + 1] - k * y2;
@@ -1650,7 +1651,7 @@ export class ImpulseSolver {
         // generalized Jacobian (lv, wv at fv from the last evalF of fv)
         for (let i = 0; i < m; i++) {
           const g = gammaOf(i), ln = lv[i], r = g * Math.max(ln, 0);
-          const y1 = fv[2 * i] - rho[i] * wv[2 * i], y2 = fv[2 * i + 1] - rho[i] * wv[2 * i + 1], yl = Math.hypot(y1, y2);
+          const y1 = fv[2 * i] - rho[i] * wv[2 * i], y2 = fv[2 * i + 1] - rho[i] * wv[2 * i + 1], yl = hypot2(y1, y2);
           const r0 = 2 * i * n2, r1 = (2 * i + 1) * n2;
           if (yl <= r) {
             // sticking: F_i = ρ w_i
@@ -1710,7 +1711,7 @@ export class ImpulseSolver {
         let ln = l0[i];
         for (let j = 0; j < n2; j++) ln += N[i * n2 + j] * fv[j];
         lv[i] = ln;
-        const r = gammaOf(i) * Math.max(ln, 0), l = Math.hypot(fv[2 * i], fv[2 * i + 1]);
+        const r = gammaOf(i) * Math.max(ln, 0), l = hypot2(fv[2 * i], fv[2 * i + 1]);
         if (l > r * (1 + 1e-12)) {
           const k = (r * (1 - 1e-12)) / l;
           fv[2 * i] *= k;
@@ -1727,7 +1728,7 @@ export class ImpulseSolver {
       F[2 * c + 1] = fv[2 * i + 1];
       // (sliding: on its cone; a converged sticking one has no slip; 2: without friction)
       const r = gammaOf(i) * Math.max(lv[i], 0);
-      this.slSlide[c] = stalled || !(gammaOf(i) > 0) ? 2 : r > 0 && Math.hypot(fv[2 * i], fv[2 * i + 1]) >= r * (1 - 1e-9) ? 1 : 0;
+      this.slSlide[c] = stalled || !(gammaOf(i) > 0) ? 2 : r > 0 && hypot2(fv[2 * i], fv[2 * i + 1]) >= r * (1 - 1e-9) ? 1 : 0;
     }
     for (let q = 0; q < s; q++) {
       let v = mu[q];
@@ -1778,12 +1779,12 @@ export class ImpulseSolver {
             n1 = -(d * g1 - b * g2) / det;
             n2v = -(a * g2 - b * g1) / det;
           }
-          if (!(det > 1e-14 * (a * d + tiny)) || Math.hypot(n1, n2v) > r) {
+          if (!(det > 1e-14 * (a * d + tiny)) || hypot2(n1, n2v) > r) {
             if (!(r > 0)) {
               n1 = n2v = 0;
             } else {
               // eigen-decomposition of the 2×2 block, then |f(κ)| = r for κ ≥ 0
-              const tr = 0.5 * (a + d), df = Math.hypot(0.5 * (a - d), b);
+              const tr = 0.5 * (a + d), df = hypot2(0.5 * (a - d), b);
               const e1 = tr + df, e2 = Math.max(tr - df, 0);
               let q1x = 1, q1y = 0;
               if (df > 0) {
@@ -1795,11 +1796,11 @@ export class ImpulseSolver {
                   q1x = 0;
                   q1y = 1;
                 }
-                const l = Math.hypot(q1x, q1y);
+                const l = hypot2(q1x, q1y);
                 q1x /= l;
                 q1y /= l;
               }
-              const h1 = q1x * g1 + q1y * g2, h2 = -q1y * g1 + q1x * g2, hl = Math.hypot(h1, h2);
+              const h1 = q1x * g1 + q1y * g2, h2 = -q1y * g1 + q1x * g2, hl = hypot2(h1, h2);
               // |f(κ)| − r, f(κ) = −(W_ii + κ I)⁻¹ g, decreases in κ; its root lies in
               // [|g|/r − e₁, |g|/r − e₂]; Newton from the left end (above the root) rises to it
               let k = Math.max(hl / r - e1, 1e-12 * (e1 + hl / r));
@@ -1818,7 +1819,7 @@ export class ImpulseSolver {
               const c1 = hl > 0 ? -h1 / (e1 + k) : 0, c2 = hl > 0 ? -h2 / (e2 + k) : 0;
               n1 = q1x * c1 - q1y * c2;
               n2v = q1y * c1 + q1x * c2;
-              const l = Math.hypot(n1, n2v);
+              const l = hypot2(n1, n2v);
               if (l > r) {
                 n1 *= r / l;
                 n2v *= r / l;
@@ -2033,7 +2034,7 @@ export class ImpulseSolver {
         const ax = jt.kind === 'linearSlide' ? jt.axis : jt.normal;
         const field = jt.kind === 'linearSlide' ? 'axis' : 'normal';
         if (!finite3(ax)) throw new ResponseInputError(`${label('joints', j, jt?.id)}: ${field} must be a finite {x, y, z}`);
-        const l = Math.hypot(ax.x, ax.y, ax.z);
+        const l = hypot3(ax.x, ax.y, ax.z);
         if (!(l > 1e-12)) throw new ResponseInputError(`${label('joints', j, jt?.id)}: ${field} has zero length`);
         const nx = ax.x / l, ny = ax.y / l, nz = ax.z / l;
         if (jt.kind === 'linearSlide') {
@@ -2069,7 +2070,7 @@ export class ImpulseSolver {
       if (ct.bodyA === ct.bodyB) throw new ResponseInputError(`${label('contacts', c, ct?.id)}: bodyA and bodyB are the same body (${ct.bodyA})`);
       if (!finite3(ct.point)) throw new ResponseInputError(`${label('contacts', c, ct?.id)}: point must be a finite {x, y, z}`);
       if (!finite3(ct.normal)) throw new ResponseInputError(`${label('contacts', c, ct?.id)}: normal must be a finite {x, y, z}`);
-      const l = Math.hypot(ct.normal.x, ct.normal.y, ct.normal.z);
+      const l = hypot3(ct.normal.x, ct.normal.y, ct.normal.z);
       if (!(l > 1e-12)) throw new ResponseInputError(`${label('contacts', c, ct?.id)}: normal has zero length`);
       const nx = ct.normal.x / l, ny = ct.normal.y / l, nz = ct.normal.z / l;
       const f = this.contactFrame, o = 9 * c;

@@ -5,6 +5,7 @@
  * selection helpers.
  */
 import type { Collider } from './collider';
+import { hypot3 } from '../math/libm';
 
 const _emptyBox = Float64Array.of(Infinity, Infinity, Infinity, -Infinity, -Infinity, -Infinity);
 /** Box of flat xyz points. */
@@ -43,7 +44,7 @@ export function orientedBoxInto(lb: Float64Array, st: Float64Array, s: number, o
 /** Largest length of the flat xyz vectors in X. */
 export function maxNorm(X: Float64Array): number {
   let m = 0;
-  for (let i = 0; i < X.length; i += 3) m = Math.max(m, Math.hypot(X[i], X[i + 1], X[i + 2]));
+  for (let i = 0; i < X.length; i += 3) m = Math.max(m, hypot3(X[i], X[i + 1], X[i + 2]));
   return m;
 }
 
@@ -117,8 +118,8 @@ export function vertexChunks(X: Float64Array): { chunkStart: Int32Array; chunkVe
     sphere[4 * k + 1] = cy;
     sphere[4 * k + 2] = cz;
     // padded for the rounding of the rotated vertices (relative 1e-9 of the lever, far above it)
-    sphere[4 * k + 3] = Math.sqrt(r2) * (1 + 1e-9) + 1e-9 * Math.hypot(cx, cy, cz) + 1e-12;
-    const pad = 1e-9 * Math.hypot(cx, cy, cz) + 1e-12;
+    sphere[4 * k + 3] = Math.sqrt(r2) * (1 + 1e-9) + 1e-9 * hypot3(cx, cy, cz) + 1e-12;
+    const pad = 1e-9 * hypot3(cx, cy, cz) + 1e-12;
     box[6 * k] = cx;
     box[6 * k + 1] = cy;
     box[6 * k + 2] = cz;

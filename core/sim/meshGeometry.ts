@@ -6,6 +6,7 @@
  * position corrections.
  */
 import type { Collider } from './collider';
+import { atan, cos, hypot3, sin, tan } from '../math/libm';
 
 function signedPlane(X: Float64Array, p: number, a: number, b: number, c: number): number {
   const ax = X[a], ay = X[a + 1], az = X[a + 2];
@@ -15,7 +16,7 @@ function signedPlane(X: Float64Array, p: number, a: number, b: number, c: number
 }
 
 /** Four directions 90° apart at a generic angle (no ties on axis-aligned or 45° patches). */
-const PATCH_DIRS = [0, 1, 2, 3].flatMap((k) => [Math.cos(0.3 + (k * Math.PI) / 2), Math.sin(0.3 + (k * Math.PI) / 2)]);
+const PATCH_DIRS = [0, 1, 2, 3].flatMap((k) => [cos(0.3 + (k * Math.PI) / 2), sin(0.3 + (k * Math.PI) / 2)]);
 
 /** Keeps the vertices of a ground contact patch that are extreme along 4 directions in the ground plane (in place; returns the count). */
 export function reduceGroundPatch(P: Float64Array, vOff: number, cand: Uint32Array, n: number): number {
@@ -172,8 +173,8 @@ export function turnFraction(c: number, a: number, b: number, angleRad: number):
       if (r2 > 0 && r2 < u) u = r2;
     }
   }
-  if (u === Infinity || (abs < Math.PI && u >= Math.tan(0.5 * abs))) return 1;
-  const s = (2 * Math.atan(u)) / abs;
+  if (u === Infinity || (abs < Math.PI && u >= tan(0.5 * abs))) return 1;
+  const s = (2 * atan(u)) / abs;
   return s < 1 ? s : 1;
 }
 
@@ -181,5 +182,5 @@ export function turnFraction(c: number, a: number, b: number, angleRad: number):
 export function inTri(ux: number, uy: number, uz: number, ax: number, ay: number, az: number, bx: number, by: number, bz: number, nx: number, ny: number, nz: number): boolean {
   const ex = bx - ax, ey = by - ay, ez = bz - az, wx = ux - ax, wy = uy - ay, wz = uz - az;
   const cx = ey * wz - ez * wy, cy = ez * wx - ex * wz, cz = ex * wy - ey * wx;
-  return nx * cx + ny * cy + nz * cz >= -1e-9 * Math.hypot(ex, ey, ez);
+  return nx * cx + ny * cy + nz * cz >= -1e-9 * hypot3(ex, ey, ez);
 }

@@ -4,6 +4,7 @@
  * simulator is its principal frame (the symplectic splitting integrator needs it).
  */
 import { quatFromRotationMatrix } from '../math/mat4';
+import { hypot4 } from '../math/libm';
 
 export interface PrincipalAxes {
   /** Principal moments (eigenvalues), ascending. */
@@ -71,6 +72,6 @@ export function principalAxes(m: ArrayLike<number>, what = 'inertia tensor'): Pr
   const c2 = [c0[1] * c1[2] - c0[2] * c1[1], c0[2] * c1[0] - c0[0] * c1[2], c0[0] * c1[1] - c0[1] * c1[0]];
   const q = [0, 0, 0, 1];
   quatFromRotationMatrix(q, 0, c0[0], c1[0], c2[0], c0[1], c1[1], c2[1], c0[2], c1[2], c2[2]);
-  const l = Math.hypot(q[0], q[1], q[2], q[3]);
+  const l = hypot4(q[0], q[1], q[2], q[3]);
   return { moments, rotation: [q[0] / l, q[1] / l, q[2] / l, q[3] / l] };
 }

@@ -27,6 +27,7 @@ import { computeSkinMatrices, skinPositions, dominantJointPerTriangle } from '..
 import { mat4Compose, mat4Decompose, mat4Invert, mat4Multiply } from '../math/mat4';
 import { principalAxes } from './principal';
 import { rotate, rotateInv, type RigidBodyInit } from './rigid';
+import { hypot3 } from '../math/libm';
 
 export interface RagdollOptions {
   /** Most bodies per character (default 20). */
@@ -257,7 +258,7 @@ export function buildRagdoll(ch: Character, ci: number, evaluator: SceneEvaluato
     rotateInv(e, qWorld[k], 0, p[0] - comWorld[k][0], p[1] - comWorld[k][1], p[2] - comWorld[k][2]);
     rB.set(e);
     const dx = comWorld[k][0] - p[0], dy = comWorld[k][1] - p[1], dz = comWorld[k][2] - p[2];
-    const len = Math.hypot(dx, dy, dz);
+    const len = hypot3(dx, dy, dz);
     if (len > 1e-9) {
       rotateInv(e, qWorld[pa], 0, dx / len, dy / len, dz / len);
       coneAxisA.set(e);

@@ -8,6 +8,7 @@
  * mass plus optional accumulated external forces and torques.
  */
 import { principalAxes } from './principal';
+import { cos, hypot4, pow, sin } from '../math/libm';
 
 /** x (3), q (4), P (3), L (3). */
 export const STATE_STRIDE = 13;
@@ -236,11 +237,11 @@ export class RigidBodySet {
     rotateInv(_t, st, s + 3, st[s + 10], st[s + 11], st[s + 12]);
     const angle = (_t[axis] / this.moments[3 * i + axis]) * tau;
     const half = angle / 2,
-      sn = Math.sin(half);
+      sn = sin(half);
     _q[0] = axis === 0 ? sn : 0;
     _q[1] = axis === 1 ? sn : 0;
     _q[2] = axis === 2 ? sn : 0;
-    _q[3] = Math.cos(half);
+    _q[3] = cos(half);
     quatMul(st, s + 3, st, s + 3, _q, 0);
   }
 
@@ -268,7 +269,7 @@ export class RigidBodySet {
       if (err <= tol || h <= minStep) {
         st.set(half);
         const order = method === 'rk4' ? 4 : method === 'euler' ? 1 : 2;
-        const grow = err === 0 ? 2 : Math.min(2, Math.max(0.5, 0.9 * Math.pow(tol / err, 1 / (order + 1))));
+        const grow = err === 0 ? 2 : Math.min(2, Math.max(0.5, 0.9 * pow(tol / err, 1 / (order + 1))));
         return { taken: h, next: h * grow };
       }
       h /= 2;
@@ -298,7 +299,7 @@ export function quatMul(out: { [i: number]: number }, oo: number, q: ArrayLike<n
 }
 
 export function normalizeQuat(a: { [i: number]: number }, o: number): void {
-  const l = Math.hypot(a[o], a[o + 1], a[o + 2], a[o + 3]);
+  const l = hypot4(a[o], a[o + 1], a[o + 2], a[o + 3]);
   a[o] /= l;
   a[o + 1] /= l;
   a[o + 2] /= l;

@@ -15,6 +15,7 @@ import { reduceSignal, type DenseSignal, type KeyCurve } from '../bake/reduce';
 import { SimWorld, SimulationError, type ImpactRecord, type WorldOptions, type WorldStats } from './world';
 import { ragdollPose } from './ragdoll';
 import { STATE_STRIDE } from './rigid';
+import { hypot3 } from '../math/libm';
 
 export interface SuggestOptions {
   /** Names or ids of the props / characters to simulate. */
@@ -271,7 +272,7 @@ export function suggestMotion(doc: ImpulseDocument, options: SuggestOptions, onP
         const t = new Float64Array(3 * frameCount);
         for (let k = 0; k < frameCount; k++) for (let c = 0; c < 3; c++) t[3 * k + c] = P[10 * nj * k + 10 * j + c];
         // root translations are in the skeleton's units: scale the tolerance by the character's placement scale
-        const s = Math.hypot(rd.rootMatrix[0], rd.rootMatrix[1], rd.rootMatrix[2]) || 1;
+        const s = hypot3(rd.rootMatrix[0], rd.rootMatrix[1], rd.rootMatrix[2]) || 1;
         addTrack(target, 'translation', { kind: 'vector', times: ftimes, values: t }, posTol / s, s);
       }
     }

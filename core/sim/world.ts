@@ -93,6 +93,7 @@ import type { Collider, JointGroup, Part } from './collider';
 import { disp, edgeEdgeReach, inTri, lerp, placeVertices, reduceGroundLine, reduceGroundPatch, sameSideEE, sameSideVT, signedPlaneNormalized, signedVolume, turnFraction, vertexTriangleReach } from './meshGeometry';
 import { characterTopology, emptyBox, jointBoundedBox, outwardMesh, sameSkin, skinMatricesUsed, slotBounds, triangleTopology, usedSkinSlots } from './characterSkin';
 import { chunked, chunkLowY, heightTolerance, localBox, lowChunks, maxNorm, orientedBoxInto, sortAscending } from './chunks';
+import { acos, atan2, cos, exp, hypot3, sin } from '../math/libm';
 
 export { vertexTriangleReach, edgeEdgeReach } from './meshGeometry';
 export { slotBounds, jointBoundedBox } from './characterSkin';
@@ -678,7 +679,7 @@ export class SimWorld {
     this.swapKeyframed();
     for (let i = 0; i < this.dynCount; i++) {
       const s = this.bodies.state;
-      const speed = Math.hypot(s[STATE_STRIDE * i + 7], s[STATE_STRIDE * i + 8], s[STATE_STRIDE * i + 9]);
+      const speed = hypot3(s[STATE_STRIDE * i + 7], s[STATE_STRIDE * i + 8], s[STATE_STRIDE * i + 9]);
       if (!Number.isFinite(speed)) throw new SimulationError(`body '${this.bodies.names[i]}': initial velocity is not finite`);
     }
   }
@@ -1183,7 +1184,7 @@ export class SimWorld {
   private dampJoints(st: Float64Array, hs: number): void {
     const c = this.jointDamping;
     if (c <= 0 || this.joints.length === 0) return;
-    const f = 1 - Math.exp(-c * hs);
+    const f = 1 - exp(-c * hs);
     const B = this.bodies, on = this.active;
     for (const j of this.joints) {
       const a = j.bodyA, b = j.bodyB;
@@ -1572,7 +1573,7 @@ export class SimWorld {
           // unit normal (NaN for a face too small to have one: every user skips it)
           const e1x = bx - ax, e1y = by - ay, e1z = bz - az, e2x = ex - ax, e2y = ey - ay, e2z = ez - az;
           const mx = e1y * e2z - e1z * e2y, my = e1z * e2x - e1x * e2z, mz = e1x * e2y - e1y * e2x;
-          const ml = Math.hypot(mx, my, mz);
+          const ml = hypot3(mx, my, mz);
           if (ml > 1e-15) {
             F[fo + 9] = mx / ml;
             F[fo + 10] = my / ml;
@@ -1769,11 +1770,11 @@ export class SimWorld {
       rotate(_c, 0, st, sa + 3, j.coneAxisA[0], j.coneAxisA[1], j.coneAxisA[2]);
       rotate(_d, 0, st, sb + 3, j.axisB[0], j.axisB[1], j.axisB[2]);
       const cosA = _c[0] * _d[0] + _c[1] * _d[1] + _c[2] * _d[2];
-      const angle = Math.acos(cosA > 1 ? 1 : cosA < -1 ? -1 : cosA);
+      const angle = acos(cosA > 1 ? 1 : cosA < -1 ? -1 : cosA);
       if (angle > j.coneLimitRad) {
         // axis d × c turns the child's axis d towards the parent's c
         let nx = _d[1] * _c[2] - _d[2] * _c[1], ny = _d[2] * _c[0] - _d[0] * _c[2], nz = _d[0] * _c[1] - _d[1] * _c[0];
-        const nl = Math.hypot(nx, ny, nz);
+        const nl = hypot3(nx, ny, nz);
         if (nl > 1e-12) {
           nx /= nl;
           ny /= nl;
@@ -1959,7 +1960,7 @@ export class SimWorld {
     const s = STATE_STRIDE * i;
     const cx = st[s], cy = st[s + 1], cz = st[s + 2];
     const qx = st[s + 3], qy = st[s + 4], qz = st[s + 5], qw = st[s + 6];
-    const reach = Math.abs(angleRad) * (Math.hypot(cx - px, cy - py, cz - pz) + this.bodySize[i]) * (1 + 1e-9) + 1e-12;
+    const reach = Math.abs(angleRad) * (hypot3(cx - px, cy - py, cz - pz) + this.bodySize[i]) * (1 + 1e-9) + 1e-12;
     const L = C.local;
     let f = 1;
     const bandIn = MESH_BAND_IN, rad = this.bodySize[i] + reach, grow = reach > bandIn ? reach : bandIn;
@@ -2063,7 +2064,7 @@ export class SimWorld {
       s = -s;
       c = -c;
     }
-    return 2 * Math.atan2(s, c);
+    return 2 * atan2(s, c);
   }
 
   /** n · I_world⁻¹ · n of body i (unit n). */
@@ -2077,11 +2078,11 @@ export class SimWorld {
   private rotateAbout(st: Float64Array, i: number, px: number, py: number, pz: number, nx: number, ny: number, nz: number, angleRad: number): void {
     if (angleRad === 0) return;
     const s = STATE_STRIDE * i;
-    const h = 0.5 * angleRad, sh = Math.sin(h);
+    const h = 0.5 * angleRad, sh = sin(h);
     _q5[0] = nx * sh;
     _q5[1] = ny * sh;
     _q5[2] = nz * sh;
-    _q5[3] = Math.cos(h);
+    _q5[3] = cos(h);
     rotate(_e, 0, _q5, 0, st[s] - px, st[s + 1] - py, st[s + 2] - pz);
     st[s] = px + _e[0];
     st[s + 1] = py + _e[1];
@@ -2920,7 +2921,7 @@ export class SimWorld {
         const ex = P[a1] - P[a0], ey = P[a1 + 1] - P[a0 + 1], ez = P[a1 + 2] - P[a0 + 2];
         const fx = P[b1] - P[b0], fy = P[b1 + 1] - P[b0 + 1], fz = P[b1 + 2] - P[b0 + 2];
         let cx = ey * fz - ez * fy, cy = ez * fx - ex * fz, cz = ex * fy - ey * fx;
-        const cl = Math.hypot(cx, cy, cz);
+        const cl = hypot3(cx, cy, cz);
         if (cl > 1e-12) {
           cx /= cl;
           cy /= cl;
@@ -3077,10 +3078,10 @@ export class SimWorld {
       rotate(_d, 0, st, sb + 3, j.axisB[0], j.axisB[1], j.axisB[2]);
       const cosA = _c[0] * _d[0] + _c[1] * _d[1] + _c[2] * _d[2];
       // engaged at the boundary (the position correction keeps the angle at most at the limit)
-      if (j.coneLimitRad < Math.PI && cosA < Math.cos(j.coneLimitRad - LIMIT_MARGIN_RAD)) {
+      if (j.coneLimitRad < Math.PI && cosA < cos(j.coneLimitRad - LIMIT_MARGIN_RAD)) {
         // push the child's axis point back towards the cone
         let nx = _c[0] - cosA * _d[0], ny = _c[1] - cosA * _d[1], nz = _c[2] - cosA * _d[2];
-        const l = Math.hypot(nx, ny, nz);
+        const l = hypot3(nx, ny, nz);
         if (l > 1e-9) {
           nx /= l;
           ny /= l;
@@ -3104,7 +3105,7 @@ export class SimWorld {
           ex -= dot * _d[0];
           ey -= dot * _d[1];
           ez -= dot * _d[2];
-          const el = Math.hypot(ex, ey, ez);
+          const el = hypot3(ex, ey, ez);
           ex /= el;
           ey /= el;
           ez /= el;
@@ -3833,7 +3834,7 @@ export class SimWorld {
       const bi = first3.body;
       let lightKg = B.massKg[bi];
       if (other && other.kind === KIND_DYNAMIC) lightKg = Math.min(lightKg, B.massKg[other.body]);
-      if (Math.hypot(jx, jy, jz) < NEGLIGIBLE_IMPACT_FRACTION * approach * lightKg) continue;
+      if (hypot3(jx, jy, jz) < NEGLIGIBLE_IMPACT_FRACTION * approach * lightKg) continue;
       const ct = this.contactPool[k];
       const s = ca === c1 ? 1 : -1;
       const pre: [number, number, number] = [st[STATE_STRIDE * bi + 7] * B.invMass[bi], st[STATE_STRIDE * bi + 8] * B.invMass[bi], st[STATE_STRIDE * bi + 9] * B.invMass[bi]];

@@ -5,6 +5,7 @@ import type { Character, SkinnedMesh, Transform } from '../document/types';
 import { mat4Invert } from '../math/mat4';
 import { randomUnitQuat } from '../anim/testkit';
 import { Rig } from './rig';
+import { hypot3 } from '../math/libm';
 
 export function randomTransform(r: () => number, uniformScale = false): Transform {
   const s = 0.5 + r();
@@ -57,7 +58,7 @@ export function randomSkinnedMesh(r: () => number, character: Character, vertexC
   const weights = new Float32Array(vertexCount * 4);
   for (let v = 0; v < vertexCount; v++) {
     for (let c = 0; c < 3; c++) positions[v * 3 + c] = r() * 4 - 2;
-    const nx = r() - 0.5, ny = r() - 0.5, nz = r() - 0.5, l = Math.hypot(nx, ny, nz) || 1;
+    const nx = r() - 0.5, ny = r() - 0.5, nz = r() - 0.5, l = hypot3(nx, ny, nz) || 1;
     normals[v * 3] = nx / l;
     normals[v * 3 + 1] = ny / l;
     normals[v * 3 + 2] = nz / l;

@@ -5,6 +5,7 @@
  */
 import type { SimWorld } from '../world';
 import { STATE_STRIDE, normalizeQuat, quatMul, rotate } from '../rigid';
+import { cos, hypot2, sin } from '../../math/libm';
 
 /**
  * Turns the part of skeleton joint `jointName` and the parts below it about
@@ -33,11 +34,11 @@ export function bend(w: SimWorld, jointName: string, mode: 'cone' | 'twist', ang
   let n: number[];
   if (mode === 'twist') n = [d[0], d[1], d[2]];
   else {
-    const l = Math.hypot(d[0], d[2]);
+    const l = hypot2(d[0], d[2]);
     n = [-d[2] / l, 0, d[0] / l];
     if (n[2] * d[0] - n[0] * d[2] < 0) n = [-n[0], 0, -n[2]]; // (n × d)_y > 0: the far end rises
   }
-  const h = 0.5 * angleRad, q = Float64Array.of(n[0] * Math.sin(h), n[1] * Math.sin(h), n[2] * Math.sin(h), Math.cos(h));
+  const h = 0.5 * angleRad, q = Float64Array.of(n[0] * sin(h), n[1] * sin(h), n[2] * sin(h), cos(h));
   for (const i of below) {
     const o = STATE_STRIDE * i;
     rotate(e, 0, q, 0, st[o] - px, st[o + 1] - py, st[o + 2] - pz);

@@ -7,6 +7,7 @@
 import type { ImpulseDocument } from '../../document/types';
 import type { SceneEvaluator } from '../../anim/evaluate';
 import type { SimWorld } from '../world';
+import { atan2, hypot3 } from '../../math/libm';
 
 /** Generalized winding number of point p about a closed triangle mesh (world vertices X): ~1 inside (also where closed parts overlap: ≥ 1), 0 outside. */
 export function winding(X: Float64Array, T: ArrayLike<number>, px: number, py: number, pz: number): number {
@@ -16,10 +17,10 @@ export function winding(X: Float64Array, T: ArrayLike<number>, px: number, py: n
     const ax = X[a] - px, ay = X[a + 1] - py, az = X[a + 2] - pz;
     const bx = X[b] - px, by = X[b + 1] - py, bz = X[b + 2] - pz;
     const cx = X[c] - px, cy = X[c + 1] - py, cz = X[c + 2] - pz;
-    const la = Math.hypot(ax, ay, az), lb = Math.hypot(bx, by, bz), lc = Math.hypot(cx, cy, cz);
+    const la = hypot3(ax, ay, az), lb = hypot3(bx, by, bz), lc = hypot3(cx, cy, cz);
     const det = ax * (by * cz - bz * cy) - ay * (bx * cz - bz * cx) + az * (bx * cy - by * cx);
     const den = la * lb * lc + (ax * bx + ay * by + az * bz) * lc + (bx * cx + by * cy + bz * cz) * la + (cx * ax + cy * ay + cz * az) * lb;
-    w += 2 * Math.atan2(det, den);
+    w += 2 * atan2(det, den);
   }
   return w / (4 * Math.PI);
 }
@@ -29,7 +30,7 @@ export function pointTriangleDist2(px: number, py: number, pz: number, X: Float6
   const ux = X[b] - X[a], uy = X[b + 1] - X[a + 1], uz = X[b + 2] - X[a + 2];
   const vx = X[c] - X[a], vy = X[c + 1] - X[a + 1], vz = X[c + 2] - X[a + 2];
   let nx = uy * vz - uz * vy, ny = uz * vx - ux * vz, nz = ux * vy - uy * vx;
-  const nl = Math.hypot(nx, ny, nz);
+  const nl = hypot3(nx, ny, nz);
   nx /= nl;
   ny /= nl;
   nz /= nl;
