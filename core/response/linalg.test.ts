@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { invertDefinite, jacobiSvd, luCompletePivot, luRookPivot, pivotedCholesky, solveDenseRobust, solveSymmetricRobust, symmetricEigen } from './linalg';
+import { applyDenseNull, applyDenseRobust, applySymmetricRobust, factorDenseRobust, factorSymmetricRobust, invertDefinite, jacobiSvd, luCompletePivot, luRookPivot, pivotedCholesky, refineDenseRobust, refineSymmetricRobust, solveDenseRobust, solveSymmetricRobust, symmetricEigen } from './linalg';
 import { seededRandom } from './fixtures';
 
 // The small dense kernels of the contact solve against slow, obvious
@@ -193,5 +193,67 @@ describe(`${name}: P·A·Q = L·U at the numerical rank`, () => {
   it('a NaN entry gives rank 0 (as the tolerance from max |A| does)', () => {
     const a = Float64Array.from([1, 2, NaN, 4]);
     expect(lu(a, 2, new Int32Array(2), new Int32Array(2), 1e-11)).toBe(0);
+  });
+});
+
+// The refinement's first residual is b itself (x starts at 0) and a refinement that stops
+// returns the residual it has just found: against the plain loop, which forms both with S,
+// bit for bit (right-hand sides with zeros of either sign, S with negative entries, full
+// rank and rank-deficient, consistent or not).
+describe('refineDenseRobust / refineSymmetricRobust: bit for bit the plain refinement loop', () => {
+  function plainRefine(S: Float64Array, n: number, b: Float64Array, x: Float64Array, apply: (r: Float64Array, d: Float64Array) => void, rank: number, early: boolean): number {
+    const r = new Float64Array(n), d = new Float64Array(n);
+    const residual = (out: Float64Array | null) => {
+      let rn = 0;
+      for (let i = 0; i < n; i++) {
+        let s = b[i];
+        for (let j = 0; j < n; j++) s -= S[i * n + j] * x[j];
+        if (out) out[i] = s;
+        rn = Math.max(rn, Math.abs(s));
+      }
+      return rn;
+    };
+    x.fill(0, 0, n);
+    let res = Infinity, b0 = 0;
+    for (let it = 0; it < 4; it++) {
+      const rn = residual(r);
+      if (it === 0) b0 = rn;
+      else if (early && rn <= 1e-15 * b0) return rn;
+      if (rn >= res * 0.5 && it > 1) break;
+      res = rn;
+      if (rn === 0 || rank === 0) break;
+      apply(r, d);
+      for (let i = 0; i < n; i++) x[i] += d[i];
+    }
+    return residual(null);
+  }
+  for (let seed = 1; seed <= 40; seed++)
+    for (const sym of [false, true])
+      for (const nullSpace of [false, true])
+        it(`seed ${seed}${sym ? ', symmetric' : ''}${nullSpace ? ', null-space form' : ''}`, () => {
+          const rand = seededRandom(9100 + seed);
+          const n = 1 + Math.floor(rand() * 14), r = seed % 3 === 0 ? Math.max(1, n - 1 - Math.floor(rand() * 3)) : n;
+          const S = lowRank(rand, n, r, sym);
+          const b = new Float64Array(n);
+          for (let i = 0; i < n; i++) b[i] = 2 * rand() - 1;
+          if (seed % 2 === 0) consistent(S, n, b);
+          for (let i = 0; i < n; i++) if (rand() < 0.25) b[i] = rand() < 0.5 ? -0 : 0;
+          const work = new Float64Array(3 * n * n + 4 * n), piv = new Int32Array(2 * n);
+          const rank = sym ? factorSymmetricRobust(S, n, work, piv, nullSpace) : factorDenseRobust(S, n, work, piv, nullSpace);
+          const apply = (res: Float64Array, out: Float64Array) => (sym ? applySymmetricRobust(n, rank, work, piv, res, out, nullSpace) : nullSpace ? applyDenseNull(n, rank, work, piv, res, out) : applyDenseRobust(n, rank, work, piv, res, out));
+          for (const early of [false, true]) {
+            const x = new Float64Array(n), xr = new Float64Array(n);
+            const got = sym ? refineSymmetricRobust(S, n, b, x, work, piv, rank, early, nullSpace) : refineDenseRobust(S, n, b, x, work, piv, rank, early, nullSpace);
+            const want = plainRefine(S, n, b, xr, apply, rank, early);
+            expect(Object.is(got, want), `residual ${got} (plain loop: ${want})`).toBe(true);
+            for (let i = 0; i < n; i++) expect(Object.is(x[i], xr[i]), `x[${i}] = ${x[i]} (plain loop: ${xr[i]})`).toBe(true);
+          }
+        });
+
+  it('a NaN or infinite entry gives rank 0 in factorSymmetricRobust (as in luRookPivot)', () => {
+    for (const bad of [NaN, Infinity, -Infinity]) {
+      const S = Float64Array.from([4, 1, 0, 1, 3, bad, 0, bad, 2]);
+      expect(factorSymmetricRobust(S, 3, new Float64Array(3 * 9 + 12), new Int32Array(6)), `rank with an entry ${bad}`).toBe(0);
+    }
   });
 });
