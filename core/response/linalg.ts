@@ -555,12 +555,27 @@ export function luRookPivot(a: Float64Array, n: number, p: Int32Array, q: Int32A
     }
     swapPivot(a, n, k, bi, bj, p, q);
     const rk = k * n, inv = 1 / a[rk + k];
-    for (let i = k + 1; i < n; i++) {
+    // (two rows per sweep over the pivot row: each entry gets the same one update as row by row)
+    let i = k + 1;
+    for (; i + 1 < n; i += 2) {
+      const ri = i * n, ri2 = ri + n;
+      const f = a[ri + k] * inv, f2 = a[ri2 + k] * inv;
+      a[ri + k] = f;
+      a[ri2 + k] = f2;
+      if (f !== 0 && f2 !== 0)
+        for (let j = k + 1; j < n; j++) {
+          const u = a[rk + j];
+          a[ri + j] -= f * u;
+          a[ri2 + j] -= f2 * u;
+        }
+      else if (f !== 0) for (let j = k + 1; j < n; j++) a[ri + j] -= f * a[rk + j];
+      else if (f2 !== 0) for (let j = k + 1; j < n; j++) a[ri2 + j] -= f2 * a[rk + j];
+    }
+    if (i < n) {
       const ri = i * n;
       const f = a[ri + k] * inv;
       a[ri + k] = f;
-      if (f === 0) continue;
-      for (let j = k + 1; j < n; j++) a[ri + j] -= f * a[rk + j];
+      if (f !== 0) for (let j = k + 1; j < n; j++) a[ri + j] -= f * a[rk + j];
     }
   }
   return n;
