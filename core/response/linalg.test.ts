@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { invertDefinite, jacobiSvd, luCompletePivot, luRookPivot, pivotedCholesky, solveDenseRobust, solveSymmetricRobust, symmetricEigen } from './linalg';
+import { applyDenseNull, applyDenseRobust, applySymmetricRobust, factorDenseRobust, factorSymmetricRobust, invertDefinite, jacobiSvd, luCompletePivot, luRookPivot, pivotedCholesky, refineDenseRobust, refineSymmetricRobust, solveDenseRobust, solveSymmetricRobust, symmetricEigen } from './linalg';
 import { seededRandom } from './fixtures';
 
 // The small dense kernels of the contact solve against slow, obvious
@@ -194,4 +194,133 @@ describe(`${name}: P·A·Q = L·U at the numerical rank`, () => {
     const a = Float64Array.from([1, 2, NaN, 4]);
     expect(lu(a, 2, new Int32Array(2), new Int32Array(2), 1e-11)).toBe(0);
   });
+});
+
+// The refinement's first residual is b itself (x starts at 0) and a refinement that stops
+// returns the residual it has just found: against the plain loop, which forms both with S,
+// bit for bit (right-hand sides with zeros of either sign, S with negative entries, full
+// rank and rank-deficient, consistent or not).
+describe('refineDenseRobust / refineSymmetricRobust: bit for bit the plain refinement loop', () => {
+  function plainRefine(S: Float64Array, n: number, b: Float64Array, x: Float64Array, apply: (r: Float64Array, d: Float64Array) => void, rank: number, early: boolean): number {
+    const r = new Float64Array(n), d = new Float64Array(n);
+    const residual = (out: Float64Array | null) => {
+      let rn = 0;
+      for (let i = 0; i < n; i++) {
+        let s = b[i];
+        for (let j = 0; j < n; j++) s -= S[i * n + j] * x[j];
+        if (out) out[i] = s;
+        rn = Math.max(rn, Math.abs(s));
+      }
+      return rn;
+    };
+    x.fill(0, 0, n);
+    let res = Infinity, b0 = 0;
+    for (let it = 0; it < 4; it++) {
+      const rn = residual(r);
+      if (it === 0) b0 = rn;
+      else if (early && rn <= 1e-15 * b0) return rn;
+      if (rn >= res * 0.5 && it > 1) break;
+      res = rn;
+      if (rn === 0 || rank === 0) break;
+      apply(r, d);
+      for (let i = 0; i < n; i++) x[i] += d[i];
+    }
+    return residual(null);
+  }
+  for (let seed = 1; seed <= 40; seed++)
+    for (const sym of [false, true])
+      for (const nullSpace of [false, true])
+        it(`seed ${seed}${sym ? ', symmetric' : ''}${nullSpace ? ', null-space form' : ''}`, () => {
+          const rand = seededRandom(9100 + seed);
+          const n = 1 + Math.floor(rand() * 14), r = seed % 3 === 0 ? Math.max(1, n - 1 - Math.floor(rand() * 3)) : n;
+          const S = lowRank(rand, n, r, sym);
+          const b = new Float64Array(n);
+          for (let i = 0; i < n; i++) b[i] = 2 * rand() - 1;
+          if (seed % 2 === 0) consistent(S, n, b);
+          for (let i = 0; i < n; i++) if (rand() < 0.25) b[i] = rand() < 0.5 ? -0 : 0;
+          const work = new Float64Array(3 * n * n + 4 * n), piv = new Int32Array(2 * n);
+          const rank = sym ? factorSymmetricRobust(S, n, work, piv, nullSpace) : factorDenseRobust(S, n, work, piv, nullSpace);
+          const apply = (res: Float64Array, out: Float64Array) => (sym ? applySymmetricRobust(n, rank, work, piv, res, out, nullSpace) : nullSpace ? applyDenseNull(n, rank, work, piv, res, out) : applyDenseRobust(n, rank, work, piv, res, out));
+          for (const early of [false, true]) {
+            const x = new Float64Array(n), xr = new Float64Array(n);
+            const got = sym ? refineSymmetricRobust(S, n, b, x, work, piv, rank, early, nullSpace) : refineDenseRobust(S, n, b, x, work, piv, rank, early, nullSpace);
+            const want = plainRefine(S, n, b, xr, apply, rank, early);
+            expect(Object.is(got, want), `residual ${got} (plain loop: ${want})`).toBe(true);
+            for (let i = 0; i < n; i++) expect(Object.is(x[i], xr[i]), `x[${i}] = ${x[i]} (plain loop: ${xr[i]})`).toBe(true);
+          }
+        });
+
+  it('a NaN or infinite entry gives rank 0 in factorSymmetricRobust (as in luRookPivot)', () => {
+    for (const bad of [NaN, Infinity, -Infinity]) {
+      const S = Float64Array.from([4, 1, 0, 1, 3, bad, 0, bad, 2]);
+      expect(factorSymmetricRobust(S, 3, new Float64Array(3 * 9 + 12), new Int32Array(6)), `rank with an entry ${bad}`).toBe(0);
+    }
+  });
+});
+
+// luRookPivot updates two rows per sweep over the pivot row; every entry gets the one update
+// it gets row by row: against the plain row-by-row elimination (same rook pivots), bit for bit,
+// on full-rank and rank-deficient matrices with zeros in the pivot columns (rows left as they are).
+describe('luRookPivot: bit for bit the row-by-row elimination', () => {
+  function plainRook(a: Float64Array, n: number, p: Int32Array, q: Int32Array, relTol: number): number {
+    for (let i = 0; i < n; i++) {
+      p[i] = i;
+      q[i] = i;
+    }
+    let amax = -1, nan = false;
+    for (let i = 0; i < n * n; i++) {
+      const v = Math.abs(a[i]);
+      if (v > amax) amax = v;
+      else if (v !== v) nan = true;
+    }
+    const tol = nan ? NaN : relTol * Math.max(amax, 0);
+    if (!(amax > tol) || amax === 0) return 0;
+    const swap = (k: number, bi: number, bj: number) => {
+      for (let j = 0; j < n; j++) [a[k * n + j], a[bi * n + j]] = [a[bi * n + j], a[k * n + j]];
+      [p[k], p[bi]] = [p[bi], p[k]];
+      for (let i = 0; i < n; i++) [a[i * n + k], a[i * n + bj]] = [a[i * n + bj], a[i * n + k]];
+      [q[k], q[bj]] = [q[bj], q[k]];
+    };
+    for (let k = 0; k < n; k++) {
+      let bj = k, bi = k, best = -1;
+      for (let i = k; i < n; i++) if (Math.abs(a[i * n + k]) > best) [best, bi] = [Math.abs(a[i * n + k]), i];
+      for (let it = 0; it < n; it++) {
+        let rb = best, rj = bj;
+        for (let j = k; j < n; j++) if (Math.abs(a[bi * n + j]) > rb) [rb, rj] = [Math.abs(a[bi * n + j]), j];
+        if (rj === bj) break;
+        [bj, best] = [rj, rb];
+        let cb = best, ci = bi;
+        for (let i = k; i < n; i++) if (Math.abs(a[i * n + bj]) > cb) [cb, ci] = [Math.abs(a[i * n + bj]), i];
+        if (ci === bi) break;
+        [bi, best] = [ci, cb];
+      }
+      if (!(best > tol)) {
+        for (let i = k; i < n; i++) for (let j = k; j < n; j++) if (Math.abs(a[i * n + j]) > best) [best, bi, bj] = [Math.abs(a[i * n + j]), i, j];
+        if (!(best > tol) || best === 0) return k;
+      }
+      swap(k, bi, bj);
+      const inv = 1 / a[k * n + k];
+      for (let i = k + 1; i < n; i++) {
+        const f = a[i * n + k] * inv;
+        a[i * n + k] = f;
+        if (f === 0) continue;
+        for (let j = k + 1; j < n; j++) a[i * n + j] -= f * a[k * n + j];
+      }
+    }
+    return n;
+  }
+  for (let seed = 1; seed <= 60; seed++)
+    it(`seed ${seed}`, () => {
+      const rand = seededRandom(9300 + seed);
+      const n = 1 + Math.floor(rand() * 20), r = seed % 3 === 0 ? Math.floor(rand() * (n + 1)) : n;
+      const A = lowRank(rand, n, r, seed % 4 === 0);
+      // zeros in some columns (a pivot column's zero rows skip their update; both halves of a pair)
+      if (seed % 2 === 0) for (let i = 0; i < n; i++) if (rand() < 0.4) A[i * n + Math.floor(rand() * n)] = 0;
+      const a = Float64Array.from(A), b = Float64Array.from(A);
+      const p = new Int32Array(n), q = new Int32Array(n), pb = new Int32Array(n), qb = new Int32Array(n);
+      const rank = luRookPivot(a, n, p, q, 1e-11), want = plainRook(b, n, pb, qb, 1e-11);
+      expect(rank, `n = ${n}: rank`).toBe(want);
+      for (let i = 0; i < n * n; i++) expect(Object.is(a[i], b[i]), `entry ${i}: ${a[i]} (row by row: ${b[i]})`).toBe(true);
+      for (let i = 0; i < n; i++) expect(p[i] === pb[i] && q[i] === qb[i], `permutations at ${i}`).toBe(true);
+    });
 });

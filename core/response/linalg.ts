@@ -172,19 +172,33 @@ export function refineDenseRobust(S: Float64Array, n: number, b: Float64Array, x
   x.fill(0, 0, n);
   let res = Infinity, b0 = 0;
   for (let it = 0; it < 4; it++) {
-    const rn = residualInto(S, n, b, x, r);
+    // (x = 0 at first: the residual is b itself when S is finite, which a rank above 0 says)
+    const rn = it === 0 && rank > 0 ? copyResidual(b, n, r) : residualInto(S, n, b, x, r);
     if (it === 0) b0 = rn;
     // (`early`: a residual at round-off level of the right-hand side ends the refinement)
     else if (early && rn <= 1e-15 * b0) return rn;
-    if (rn >= res * 0.5 && it > 1) break;
+    // (x has not moved since rn was found: it is the residual)
+    if ((rn >= res * 0.5 && it > 1) || rn === 0 || rank === 0) return rn;
     res = rn;
-    if (rn === 0) break;
-    if (rank === 0) break;
     if (nullSpace) applyDenseNull(n, rank, work, piv, r, d);
     else applyDenseRobust(n, rank, work, piv, r, d);
     for (let i = 0; i < n; i++) x[i] += d[i];
   }
   return residualInto(S, n, b, x, null);
+}
+
+/**
+ * The residual b − S·0 of a finite S: r = b (up to the sign of zero entries, which adding them
+ * to x = +0 drops), returns max |b|.
+ */
+function copyResidual(b: ArrayLike<number>, n: number, r: Float64Array): number {
+  let rn = 0;
+  for (let i = 0; i < n; i++) {
+    const s = b[i];
+    r[i] = s;
+    rn = Math.max(rn, Math.abs(s));
+  }
+  return rn;
 }
 
 /** r = b − S·x (S dense n×n, row-major; r may be null); returns max |r|. */
@@ -541,12 +555,27 @@ export function luRookPivot(a: Float64Array, n: number, p: Int32Array, q: Int32A
     }
     swapPivot(a, n, k, bi, bj, p, q);
     const rk = k * n, inv = 1 / a[rk + k];
-    for (let i = k + 1; i < n; i++) {
+    // (two rows per sweep over the pivot row: each entry gets the same one update as row by row)
+    let i = k + 1;
+    for (; i + 1 < n; i += 2) {
+      const ri = i * n, ri2 = ri + n;
+      const f = a[ri + k] * inv, f2 = a[ri2 + k] * inv;
+      a[ri + k] = f;
+      a[ri2 + k] = f2;
+      if (f !== 0 && f2 !== 0)
+        for (let j = k + 1; j < n; j++) {
+          const u = a[rk + j];
+          a[ri + j] -= f * u;
+          a[ri2 + j] -= f2 * u;
+        }
+      else if (f !== 0) for (let j = k + 1; j < n; j++) a[ri + j] -= f * a[rk + j];
+      else if (f2 !== 0) for (let j = k + 1; j < n; j++) a[ri2 + j] -= f2 * a[rk + j];
+    }
+    if (i < n) {
       const ri = i * n;
       const f = a[ri + k] * inv;
       a[ri + k] = f;
-      if (f === 0) continue;
-      for (let j = k + 1; j < n; j++) a[ri + j] -= f * a[rk + j];
+      if (f !== 0) for (let j = k + 1; j < n; j++) a[ri + j] -= f * a[rk + j];
     }
   }
   return n;
@@ -754,8 +783,15 @@ export function factorSymmetricRobust(S: Float64Array, n: number, work: Float64A
   const G = work.subarray(n * n, 2 * n * n);
   const o = 2 * n * n;
   const t = work.subarray(o + 2 * n, o + 3 * n);
-  A.set(S.subarray(0, n * n));
+  // (a NaN or infinite entry gives rank 0, as in `luRookPivot`: a rank above 0 says S is finite)
+  let finite = true;
+  for (let i = 0; i < n * n; i++) {
+    const v = S[i];
+    A[i] = v;
+    if (v - v !== 0) finite = false;
+  }
   for (let i = 0; i < n; i++) piv[i] = i;
+  if (!finite) return 0;
   let dmax = 0;
   for (let i = 0; i < n; i++) dmax = Math.max(dmax, A[i * n + i]);
   const tol = 1e-11 * dmax;
@@ -844,18 +880,29 @@ export function refineSymmetricRobust(S: Float64Array, n: number, b: Float64Arra
   x.fill(0, 0, n);
   let res = Infinity, b0 = 0;
   for (let it = 0; it < 4; it++) {
-    const rn = residualInto(S, n, b, x, r);
+    // (x = 0 at first: the residual is b itself when S is finite, which a rank above 0 says)
+    const rn = it === 0 && rank > 0 ? copyResidual(b, n, r) : residualInto(S, n, b, x, r);
     if (it === 0) b0 = rn;
     // (`early`: a residual at round-off level of the right-hand side ends the refinement)
     else if (early && rn <= 1e-15 * b0) return rn;
-    if (rn >= res * 0.5 && it > 1) break;
+    // (x has not moved since rn was found: it is the residual)
+    if ((rn >= res * 0.5 && it > 1) || rn === 0 || rank === 0) return rn;
     res = rn;
-    if (rn === 0 || rank === 0) break;
     if (nullSpace) applySymmetricNull(n, rank, work, piv, r, d);
     else cholPinvApply(A, G, n, rank, piv, t, t2, r, d);
     for (let i = 0; i < n; i++) x[i] += d[i];
   }
   return residualInto(S, n, b, x, null);
+}
+
+/**
+ * out = pinv(S)·res from the factors of `factorSymmetricRobust` (the step of
+ * `refineSymmetricRobust`; `nullSpace` as they were factored).
+ */
+export function applySymmetricRobust(n: number, rank: number, work: Float64Array, piv: Int32Array, res: Float64Array, out: Float64Array, nullSpace = false): void {
+  const o = 2 * n * n;
+  if (nullSpace) applySymmetricNull(n, rank, work, piv, res, out);
+  else cholPinvApply(work.subarray(0, n * n), work.subarray(n * n, o), n, rank, piv, work.subarray(o + 2 * n, o + 3 * n), work.subarray(o + 3 * n, o + 4 * n), res, out);
 }
 
 /** out = pinv(S)·res (S⁻¹·res at full rank) from the factors of `solveSymmetricRobust`. */

@@ -420,6 +420,7 @@ export class ImpulseSolver {
   private fR = F64(0);
   private fOrd = new Int32Array(0);
   private fOrd2 = new Int32Array(0);
+  private fLim = new Int32Array(0); // per column of P: the columns of C₁ its row can have nonzero (solveLowRankSchur)
   private mat36c = F64(36);
   private piv6 = new Int32Array(6);
   private piv6b = new Int32Array(6);
@@ -524,6 +525,16 @@ export class ImpulseSolver {
    * what factoring again gives. Default true; false = factor every pass (for comparison).
    */
   reusePassFactors = true;
+  /**
+   * The low-rank Schur solve (every touched body an eliminated or isolated node) forms
+   * M = C₁ᵀC₂; with every impulse along its condition direction C₂ = C₁ and M is symmetric:
+   * then only its lower triangle is summed (and the known zeros of the pivoted Cholesky factor
+   * skipped) and mirrored, bit for bit the full product. Default true; false = the full product
+   * (for comparison).
+   */
+  symmetricLowRankProduct = true;
+  /** Low-rank Schur solves that formed M, and those that formed it as a symmetric product (tests, benchmarks). */
+  lowRankStats = { solves: 0, symmetric: 0 };
   /** Contact-space passes looked up in that cache, factorizations and whole solves taken from it (tests, benchmarks). */
   passCacheStats = { lookups: 0, factorsReused: 0, solvesReused: 0 };
   private pfEntries: PassFactors[] = [];
@@ -3204,14 +3215,35 @@ export class ImpulseSolver {
     const m = Math.max(k1, k2);
     const M = (this.fM = growF(this.fM, m * m));
     M.fill(0, 0, m * m);
-    for (let c = 0; c < K; c++) {
-      const r1 = c * K, r2 = c * K;
-      for (let i = 0; i < k1; i++) {
-        const v = C1[r1 + i];
-        if (v === 0) continue;
-        for (let j = 0; j < k2; j++) M[i * m + j] += v * C2[r2 + j];
+    this.lowRankStats.solves++;
+    if (same && this.symmetricLowRankProduct) {
+      this.lowRankStats.symmetric++;
+      // M = C₁ᵀC₁ is symmetric: its lower triangle, mirrored (entry (j, i) has the products of
+      // entry (i, j), added in the same order of c). The pivot row chosen at step k has zeros
+      // (exact: pivotedCholesky writes them) beyond column k: those terms, which add nothing
+      // to a sum that starts at +0, are left out as the zeros of C₁ are.
+      const lim = (this.fLim = growI(this.fLim, K));
+      lim.fill(k1, 0, K);
+      for (let k = 0; k < k1; k++) lim[o1[k]] = k + 1;
+      for (let c = 0; c < K; c++) {
+        const r1 = c * K, lc = lim[c];
+        for (let i = 0; i < lc; i++) {
+          const v = C1[r1 + i];
+          if (v === 0) continue;
+          const mi = i * m;
+          for (let j = 0; j <= i; j++) M[mi + j] += v * C1[r1 + j];
+        }
       }
-    }
+      for (let i = 0; i < m; i++) for (let j = 0; j < i; j++) M[j * m + i] = M[i * m + j];
+    } else
+      for (let c = 0; c < K; c++) {
+        const r1 = c * K, r2 = c * K;
+        for (let i = 0; i < k1; i++) {
+          const v = C1[r1 + i];
+          if (v === 0) continue;
+          for (let j = 0; j < k2; j++) M[i * m + j] += v * C2[r2 + j];
+        }
+      }
     const y = (this.fY = growF(this.fY, Math.max(m, K))), z = (this.fZ = growF(this.fZ, Math.max(m, K)));
     const res = (this.fRes = growF(this.fRes, s)), tmp = (this.fTmp = growF(this.fTmp, K));
     this.sWork = growF(this.sWork, 3 * m * m + 4 * m);
