@@ -1516,7 +1516,12 @@ export class CollisionScene {
           const w = touchWindowMotion(mtA, i * MOTION_STRIDE, mtB, j * MOTION_STRIDE);
           if (w > best || w === Infinity) continue;
           this.pushCandidate(ta, tb, i, j, lb, ord, w > lb ? w : lb);
-        } else this.pushCandidate(ta, tb, i, j, lb, ord, lb); // its window at its first look (narrow)
+        } else {
+          // the window of the moving intervals now (most pairs' is empty); along the triangles' normals at its first look (narrow)
+          const w = touchWindowMotion(mtA, i * MOTION_STRIDE, mtB, j * MOTION_STRIDE);
+          if (w > best || w === Infinity) continue;
+          this.pushCandidate(ta, tb, i, j, lb, ord, w > lb ? w : lb);
+        }
       }
     }
     this.stats.trianglePairs += tested;
