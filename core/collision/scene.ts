@@ -932,7 +932,7 @@ export class CollisionScene {
           const i = heap[0];
           const m = --this._nCand;
           heap[0] = heap[m];
-          siftDownCand(heap, m, 0, key, lbs, ords);
+          siftDownMin(heap, m, 0, key);
           const before = lbs[i] < winLb || (lbs[i] === winLb && ords[i] < winOrd);
           if (!before && ck >= best) continue;
           const sl = this._candSlots;
@@ -941,7 +941,7 @@ export class CollisionScene {
             this._candRef[i] = 1;
             const w = touchWindowNormals(mcA.motion, sl[i * 2] * MOTION_STRIDE, mcB.motion, sl[i * 2 + 1] * MOTION_STRIDE, Qa, Pa, Ia, this._candTris[i * 2], Qb, Pb, Ib, this._candTris[i * 2 + 1]);
             if (w === Infinity || w > best || (!before && w >= best)) continue;
-            if (w > ck) { key[i] = w; siftUpCand(heap, this._nCand++, i, key, lbs, ords); continue; }
+            if (w > ck) { key[i] = w; siftUpMin(heap, this._nCand++, i, key); continue; }
           }
           // its features, each with its bounds, into the feature heap
           const g0 = this._gCount;
@@ -1479,7 +1479,9 @@ export class CollisionScene {
    * The candidate triangle pairs of leaf pair (na, nb) of the swept trees
    * (number q in the traversal): pairs whose boxes over the motion meet and
    * that could touch within the step before `best`, into the candidate heap
-   * (by earliest possible contact, then traversal order).
+   * (a min-heap by key alone: the result does not depend on the order in
+   * which candidates of equal key are searched, only their plain bound and
+   * traversal order decide ties, see narrow).
    */
   private gatherCandidates(
     na: number, nb: number, q: number, treeA: TriangleBVH, treeB: TriangleBVH, mcA: MotionCache, mcB: MotionCache,
@@ -1542,7 +1544,7 @@ export class CollisionScene {
     this._candTris[c * 2] = ta; this._candTris[c * 2 + 1] = tb;
     this._candSlots[c * 2] = i; this._candSlots[c * 2 + 1] = j;
     this._candLb[c] = lb; this._candOrd[c] = ord; this._candKey[c] = key; this._candRef[c] = 0;
-    siftUpCand(this._candHeap, n, c, this._candKey, this._candLb, this._candOrd);
+    siftUpMin(this._candHeap, n, c, this._candKey);
   }
 
   /** The features (6 vertex–triangle, 9 edge–edge) of a triangle pair whose swept boxes overlap, into _feat. */
@@ -2722,36 +2724,6 @@ function siftDownMin(h: Int32Array, n: number, k: number, key: Float64Array): vo
     if (key[h[c]] >= kx) break;
     h[k] = h[c];
     k = c;
-  }
-  h[k] = x;
-}
-
-/** Candidate a comes before b in the search: smaller key, then canonically (plain bound, then traversal). */
-function candBefore(a: number, b: number, key: Float64Array, lb: Float64Array, ord: Float64Array): boolean {
-  return key[a] < key[b] || (key[a] === key[b] && (lb[a] < lb[b] || (lb[a] === lb[b] && ord[a] < ord[b])));
-}
-
-/** Min-heap of candidates (candBefore) over h[0..n): restores the order below slot k. */
-function siftDownCand(h: Int32Array, n: number, k: number, key: Float64Array, lb: Float64Array, ord: Float64Array): void {
-  const x = h[k];
-  for (;;) {
-    let c = 2 * k + 1;
-    if (c >= n) break;
-    if (c + 1 < n && candBefore(h[c + 1], h[c], key, lb, ord)) c++;
-    if (!candBefore(h[c], x, key, lb, ord)) break;
-    h[k] = h[c];
-    k = c;
-  }
-  h[k] = x;
-}
-
-/** Adds candidate x at slot k (= the heap's old size) of the candidate min-heap h. */
-function siftUpCand(h: Int32Array, k: number, x: number, key: Float64Array, lb: Float64Array, ord: Float64Array): void {
-  while (k > 0) {
-    const up = (k - 1) >> 1;
-    if (!candBefore(x, h[up], key, lb, ord)) break;
-    h[k] = h[up];
-    k = up;
   }
   h[k] = x;
 }
