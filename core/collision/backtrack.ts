@@ -387,6 +387,23 @@ export function touchWindowMotion(mA: Float64Array, oa: number, mB: Float64Array
 }
 
 /**
+ * The window of the moving intervals of two point sets along one direction n
+ * (unnormalised, length `nLen`): per set the least and largest n·x at the
+ * start (alo, ahi; blo, bhi) and the least and largest n·Δx (dalo, dahi;
+ * dblo, dbhi), with `scale` the largest absolute coordinate of either set at
+ * either sample. Along a fixed direction the projections of linearly moving
+ * points move linearly, and the CCD's reach scales by |n| (the argument of
+ * `touchWindowMotion`, along n). Returns the window's start in [0, 1], or
+ * Infinity when it is empty: no contact the CCD reports between points of
+ * the two sets' convex hulls lies before it.
+ */
+export function windowAlong(alo: number, ahi: number, dalo: number, dahi: number, blo: number, bhi: number, dblo: number, dbhi: number, scale: number, nLen: number): number {
+  const Rn = (CCD_REACH + BOUND_PAD) * scale * nLen * (1 + 1e-9);
+  _wLo = 0; _wHi = 1;
+  return axisWindow(alo, ahi, dalo, dahi, blo, bhi, dblo, dbhi, Rn) ? _wLo : Infinity;
+}
+
+/**
  * `touchWindowMotion` narrowed further by the moving intervals along each
  * triangle's normal at the start of the step (the same argument as the
  * feature windows along their normals: every point of a feature lies in its

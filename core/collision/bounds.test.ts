@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { FEATURE_EDGE_EDGE, FEATURE_VERTEX_TRIANGLE, MOTION_BOX, advanceFeature, earliestPossibleContact, motionBoxInto, touchWindow, touchWindowNormals } from './backtrack';
+import { FEATURE_EDGE_EDGE, FEATURE_VERTEX_TRIANGLE, MOTION_BOX, advanceFeature, earliestPossibleContact, windowAlong, motionBoxInto, touchWindow, touchWindowNormals } from './backtrack';
 import { ccdQueryFlat } from './ccd';
 import { mulberry32 } from './testutil';
 
@@ -265,3 +265,47 @@ function segmentDistance(P: Float64Array): number {
   for (let i = 0; i < 200; i++) { const m1 = lo + (hi - lo) / 3, m2 = hi - (hi - lo) / 3; if (best(m1) < best(m2)) hi = m2; else lo = m1; }
   return Math.sqrt(best(0.5 * (lo + hi)));
 }
+
+/**
+ * `windowAlong` for a triangle pair: the moving intervals of the two
+ * triangles' vertices along a direction (the scene takes each leaf's summed
+ * normal; here each triangle's own normal, or a random direction).
+ */
+function alongBound(cs: Case, dir: 'a' | 'b' | 'random', r: () => number): number {
+  let nx: number, ny: number, nz: number;
+  if (dir === 'random') { nx = r() - 0.5; ny = r() - 0.5; nz = r() - 0.5; } else {
+    const o = dir === 'a' ? 0 : 9, P = cs.P0;
+    const ux = P[o + 3] - P[o], uy = P[o + 4] - P[o + 1], uz = P[o + 5] - P[o + 2], vx = P[o + 6] - P[o], vy = P[o + 7] - P[o + 1], vz = P[o + 8] - P[o + 2];
+    nx = uy * vz - uz * vy; ny = uz * vx - ux * vz; nz = ux * vy - uy * vx;
+  }
+  const ext = [Infinity, -Infinity, Infinity, -Infinity, Infinity, -Infinity, Infinity, -Infinity];
+  let scale = 0;
+  for (let v = 0; v < 6; v++) {
+    const x = cs.P0[v * 3] * nx + cs.P0[v * 3 + 1] * ny + cs.P0[v * 3 + 2] * nz;
+    const d = (cs.P1[v * 3] - cs.P0[v * 3]) * nx + (cs.P1[v * 3 + 1] - cs.P0[v * 3 + 1]) * ny + (cs.P1[v * 3 + 2] - cs.P0[v * 3 + 2]) * nz;
+    const o = v < 3 ? 0 : 4;
+    ext[o] = Math.min(ext[o], x); ext[o + 1] = Math.max(ext[o + 1], x); ext[o + 2] = Math.min(ext[o + 2], d); ext[o + 3] = Math.max(ext[o + 3], d);
+    for (let k = 0; k < 3; k++) scale = Math.max(scale, Math.abs(cs.P0[v * 3 + k]), Math.abs(cs.P1[v * 3 + k]));
+  }
+  return windowAlong(ext[0], ext[1], ext[2], ext[3], ext[4], ext[5], ext[6], ext[7], scale, Math.sqrt(nx * nx + ny * ny + nz * nz));
+}
+
+describe('the window along a direction (windowAlong, the leaf pairs\' normal windows) never starts after an exact CCD contact', () => {
+  for (const seed of [21, 22]) {
+    it(`seed ${seed}: along either triangle's normal and along random directions, general and tight cases`, () => {
+      const r = mulberry32(seed);
+      const cases = makeCases(seed, 600);
+      for (const dir of ['a', 'b', 'random'] as const) {
+        const ok = violations(cases, (cs) => alongBound(cs, dir, r), earliestPossibleContact);
+        expect(ok.contacts, 'enough pairs touch during the step').toBeGreaterThan(200);
+        expect(ok.pair, `pairs whose window along ${dir} starts after their first CCD contact`).toBe(0);
+      }
+    });
+  }
+  it('seed 23: face-on, along the triangle approached: 1% later is caught', () => {
+    const r = mulberry32(23);
+    const cases = makeFaceOnCases(23, 300);
+    expect(violations(cases, (cs) => alongBound(cs, 'a', r), earliestPossibleContact).pair, 'pairs whose window along the normal starts after their first CCD contact').toBe(0);
+    expect(violations(cases, (cs) => alongBound(cs, 'a', r) * 1.01, earliestPossibleContact).pair, 'a window along the normal 1% late is caught').toBeGreaterThan(100);
+  });
+});

@@ -52,7 +52,7 @@ import { SceneEvaluator } from '../anim';
 import { Rig, computeSkinMatrices, dominantJointPerTriangle, skeletonHops, skinPositions } from '../skeleton';
 import { CHUNK_TRIANGLES, TriangleBVH } from './bvh';
 import { PartSweepAndPrune, partPairIgnored as isIgnored, settingsCollide as groupsCollide } from './sap';
-import { CCD_REACH, FEATURE_EDGE_EDGE, FEATURE_VERTEX_TRIANGLE, MOTION_BOX, featureWindowInto, advanceFeature, touchWindowMotion, touchWindowNormals, featurePoint, firstContact, motionBoxInto } from './backtrack';
+import { CCD_REACH, FEATURE_EDGE_EDGE, FEATURE_VERTEX_TRIANGLE, MOTION_BOX, featureWindowInto, advanceFeature, touchWindowMotion, windowAlong, touchWindowNormals, featurePoint, firstContact, motionBoxInto } from './backtrack';
 import { ccdNoContactWithin, ccdQueryFlat } from './ccd';
 import { reduceContacts } from './contacts';
 import { convexFromMesh, convexPolyhedraIntersect, isConvexMesh, updateConvexPlanes, type ConvexPolyhedron } from './convex';
@@ -918,8 +918,12 @@ export class CollisionScene {
           siftDownMin(lheap, nl, 0, lkey);
           const q = this._leafQ[lq];
           if (this._leafRef[lq] === 0) {
-            const w = touchWindowMotion(mcA.leaf, lp[q] * LEAF_SUMMARY, mcB.leaf, lp[q + 1] * LEAF_SUMMARY);
+            let w = touchWindowMotion(mcA.leaf, lp[q] * LEAF_SUMMARY, mcB.leaf, lp[q + 1] * LEAF_SUMMARY);
             if (w > best || w === Infinity) continue;
+            // and along each leaf's normal (its triangles' summed cross products at the start)
+            const wn = leafNormalsWindow(lp[q], lp[q + 1], treeA, treeB, mcA, mcB, Qa, Pa, Ia, Qb, Pb, Ib, this.frameStamp);
+            if (wn > best || wn === Infinity) continue;
+            if (wn > w) w = wn;
             this._leafRef[lq] = 1;
             if (w > lk) { lkey[lq] = w; siftUpMin(lheap, nl++, lq, lkey); continue; }
           }
@@ -1061,13 +1065,13 @@ export class CollisionScene {
 
   /** Per part: its triangles' boxes over the motion and at the sample, and motion boxes, by slot (part.bvh.order), valid per leaf node where stamp[leaf] is the pose stamp. */
   private readonly partMotionBoxes: (MotionCache | undefined)[] = [];
-  private readonly emptyMotion: MotionCache = { swept: new Float64Array(0), box: new Float64Array(0), motion: new Float64Array(0), leaf: new Float64Array(0), stamp: new Int32Array(0), sweptStamp: new Int32Array(0) };
+  private readonly emptyMotion: MotionCache = { swept: new Float64Array(0), box: new Float64Array(0), motion: new Float64Array(0), leaf: new Float64Array(0), stamp: new Int32Array(0), sweptStamp: new Int32Array(0), normalStamp: new Int32Array(0) };
 
   private motionBoxes(p: number): MotionCache {
     let c = this.partMotionBoxes[p];
     if (c === undefined) {
       const bvh = this.parts[p].bvh, n = bvh.order.length;
-      c = this.partMotionBoxes[p] = { swept: new Float64Array(n * 6), box: new Float64Array(n * 6), motion: new Float64Array(n * MOTION_STRIDE), leaf: new Float64Array(bvh.nodeCount * LEAF_SUMMARY), stamp: new Int32Array(bvh.nodeCount).fill(-1), sweptStamp: new Int32Array(bvh.nodeCount).fill(-1) };
+      c = this.partMotionBoxes[p] = { swept: new Float64Array(n * 6), box: new Float64Array(n * 6), motion: new Float64Array(n * MOTION_STRIDE), leaf: new Float64Array(bvh.nodeCount * LEAF_SUMMARY), stamp: new Int32Array(bvh.nodeCount).fill(-1), sweptStamp: new Int32Array(bvh.nodeCount).fill(-1), normalStamp: new Int32Array(bvh.nodeCount).fill(-1) };
     }
     return c;
   }
@@ -3050,16 +3054,18 @@ function earliestTouch(
  * CollisionScene.motionBoxes), and per leaf node a summary of its triangles
  * (LEAF_SUMMARY numbers at leaf[node·LEAF_SUMMARY], see `motionLeaf`).
  */
-interface MotionCache { swept: Float64Array; box: Float64Array; motion: Float64Array; leaf: Float64Array; stamp: Int32Array; sweptStamp: Int32Array }
+interface MotionCache { swept: Float64Array; box: Float64Array; motion: Float64Array; leaf: Float64Array; stamp: Int32Array; sweptStamp: Int32Array; normalStamp: Int32Array }
 
 /**
  * Numbers per leaf in a motion cache's summary: the union of its triangles'
  * motion boxes in the same layout (per axis the least and largest start
  * coordinate and displacement, then the largest scale: 0..12), the box of its
  * triangles at the sample (13..18), the centre of its displacements' box
- * (19..21) and that box's half diagonal (22).
+ * (19..21) and that box's half diagonal (22); at 24..26 the sum of its
+ * triangles' cross products at the start and at 27..30 the leaf's moving
+ * interval along it (`leafNormal`, when first needed).
  */
-const LEAF_SUMMARY = 24;
+const LEAF_SUMMARY = 32;
 
 /** Motion slots sa..ea of a leaf (node) and its summary. */
 function motionLeaf(P0: Float64Array, P1: Float64Array, I: Uint32Array, order: Uint32Array, sa: number, ea: number, c: MotionCache, node: number): void {
@@ -3116,6 +3122,77 @@ function leafEarliestTouch(LA: Float64Array, la: number, LB: Float64Array, lb: n
   const dx = LA[la + 19] - LB[lb + 19], dy = LA[la + 20] - LB[lb + 20], dz = LA[la + 21] - LB[lb + 21];
   const reach = (LA[la + 22] + Math.sqrt(dx * dx + dy * dy + dz * dz) + 3 * LB[lb + 22]) * (1 + 1e-9) + 2e-12 * (s + 1);
   return gap / reach;
+}
+
+/** The sum of leaf `node`'s triangles' cross products at the start (P0) into its summary (24..26) and its own moving interval along it (27..30: least and largest n·x, n·Δx), once per pose. */
+function leafNormal(P0: Float64Array, P1: Float64Array, I: Uint32Array, order: Uint32Array, sa: number, ea: number, c: MotionCache, node: number, fs: number): void {
+  if (c.normalStamp[node] === fs) return;
+  c.normalStamp[node] = fs;
+  let nx = 0, ny = 0, nz = 0;
+  for (let i = sa; i < ea; i++) {
+    const t = order[i], a = I[t * 3] * 3, b = I[t * 3 + 1] * 3, d = I[t * 3 + 2] * 3;
+    const ux = P0[b] - P0[a], uy = P0[b + 1] - P0[a + 1], uz = P0[b + 2] - P0[a + 2];
+    const vx = P0[d] - P0[a], vy = P0[d + 1] - P0[a + 1], vz = P0[d + 2] - P0[a + 2];
+    nx += uy * vz - uz * vy; ny += uz * vx - ux * vz; nz += ux * vy - uy * vx;
+  }
+  const l = node * LEAF_SUMMARY, L = c.leaf;
+  L[l + 24] = nx; L[l + 25] = ny; L[l + 26] = nz;
+  // the leaf's own moving interval along it
+  projectLeaf(nx, ny, nz, P0, P1, I, order, sa, ea);
+  L[l + 27] = _plo; L[l + 28] = _phi; L[l + 29] = _pdlo; L[l + 30] = _pdhi;
+}
+
+let _plo = 0, _phi = 0, _pdlo = 0, _pdhi = 0;
+
+/** Least and largest n·x at the start and n·Δx of the vertices of a leaf's triangles (slots sa..ea) into _plo, _phi, _pdlo, _pdhi. */
+function projectLeaf(nx: number, ny: number, nz: number, P0: Float64Array, P1: Float64Array, I: Uint32Array, order: Uint32Array, sa: number, ea: number): void {
+  let lo = Infinity, hi = -Infinity, dlo = Infinity, dhi = -Infinity;
+  for (let i = sa; i < ea; i++) {
+    const t = order[i] * 3;
+    for (let j = 0; j < 3; j++) {
+      const v = I[t + j] * 3;
+      const x = P0[v] * nx + P0[v + 1] * ny + P0[v + 2] * nz;
+      const d = (P1[v] - P0[v]) * nx + (P1[v + 1] - P0[v + 1]) * ny + (P1[v + 2] - P0[v + 2]) * nz;
+      if (x < lo) lo = x; if (x > hi) hi = x;
+      if (d < dlo) dlo = d; if (d > dhi) dhi = d;
+    }
+  }
+  _plo = lo; _phi = hi; _pdlo = dlo; _pdhi = dhi;
+}
+
+/**
+ * The later of the windows of the moving intervals of leaves na (of A) and
+ * nb (of B) along each leaf's normal (`windowAlong`: every feature of their
+ * triangle pairs lies in the hulls of the two leaves' vertices, so none of
+ * their CCD contacts lies before it); Infinity when either is empty. Where a
+ * leaf's patch is nearly flat and the other approaches it face-on, this is
+ * far tighter than the axes' window.
+ */
+function leafNormalsWindow(
+  na: number, nb: number, treeA: TriangleBVH, treeB: TriangleBVH, mcA: MotionCache, mcB: MotionCache,
+  A0: Float64Array, A1: Float64Array, IA: Uint32Array, B0: Float64Array, B1: Float64Array, IB: Uint32Array, fs: number,
+): number {
+  const ua = treeA.u32, ub = treeB.u32, orderA = treeA.order, orderB = treeB.order;
+  const sa = ua[na * 8 + 6], ea = sa + (ua[na * 8 + 7] & 0x7fffffff), sb = ub[nb * 8 + 6], eb = sb + (ub[nb * 8 + 7] & 0x7fffffff);
+  leafNormal(A0, A1, IA, orderA, sa, ea, mcA, na, fs);
+  leafNormal(B0, B1, IB, orderB, sb, eb, mcB, nb, fs);
+  const la = na * LEAF_SUMMARY, lb = nb * LEAF_SUMMARY;
+  const scale = mcA.leaf[la + 12] > mcB.leaf[lb + 12] ? mcA.leaf[la + 12] : mcB.leaf[lb + 12];
+  let w = 0;
+  for (let pass = 0; pass < 2; pass++) {
+    const L = pass === 0 ? mcA.leaf : mcB.leaf, o = pass === 0 ? la : lb;
+    const nx = L[o + 24], ny = L[o + 25], nz = L[o + 26];
+    const n = Math.sqrt(nx * nx + ny * ny + nz * nz);
+    if (!(n > 0)) continue;
+    // this leaf's interval kept, the other leaf's projected on this leaf's normal
+    if (pass === 0) projectLeaf(nx, ny, nz, B0, B1, IB, orderB, sb, eb); else projectLeaf(nx, ny, nz, A0, A1, IA, orderA, sa, ea);
+    const t = pass === 0
+      ? windowAlong(L[o + 27], L[o + 28], L[o + 29], L[o + 30], _plo, _phi, _pdlo, _pdhi, scale, n)
+      : windowAlong(_plo, _phi, _pdlo, _pdhi, L[o + 27], L[o + 28], L[o + 29], L[o + 30], scale, n);
+    if (t === Infinity) return Infinity;
+    if (t > w) w = t;
+  }
+  return w;
 }
 
 /** Closed box B[o..o+5] meets the box L[l..l+5] (min xyz, max xyz). */
