@@ -143,6 +143,142 @@ export function earliestPossibleContact(coords: ArrayLike<number>, f: number, ki
 }
 
 /**
+ * The bounds `firstContact` orders and cuts feature f by, into out[o..o+2]:
+ * the plain bound (the box-gap bound of `earliestPossibleContact`; above 1
+ * when the features cannot touch within the step) and the window of the
+ * moving intervals [start, end] (start Infinity when it is empty). A search
+ * of the feature confined to the window (`ccdQueryFlat` with tFrom, tTo)
+ * finds what a search over the whole step finds.
+ */
+export function featureWindowInto(coords: ArrayLike<number>, f: number, kind: number, out: Float64Array, o: number): void {
+  out[o] = featureBounds(coords, f, kind);
+  out[o + 1] = _wLo;
+  out[o + 2] = _wHi;
+}
+
+const _ca = new Float64Array(12);
+/** Conservative advancement stops once a step would advance by less than this (of the step). */
+const CA_MIN_STEP = 1e-4;
+
+/**
+ * Conservative advancement of feature f (24 numbers at coords[f·24], kind)
+ * from `tFrom`, a time before which the CCD reports no contact of it: a
+ * later time before which its two parts stay farther apart than the CCD's
+ * reach (the same reach as `featureBounds`). For fixed feature parameters
+ * the two points move linearly, by at most `reach` (the closing-speed bound
+ * of `featureBounds`) per step, so the distance between the parts is
+ * Lipschitz in time with that constant, and a distance d at time t keeps
+ * them apart until t + (d − R)/reach. The distance used is a rigorous lower
+ * bound: the gap between the two parts' projections onto the direction
+ * between their closest points (any direction's gap bounds the distance of
+ * two convex sets from below; the closest points only choose it). Iterates
+ * at most `steps` times, until a step advances by less than CA_MIN_STEP or
+ * the time reaches `tTo`; returns the time reached (≥ tFrom).
+ */
+export function advanceFeature(coords: ArrayLike<number>, f: number, kind: number, tFrom: number, tTo: number, steps: number): number {
+  const o = f * 24, n1 = kind === FEATURE_VERTEX_TRIANGLE ? 1 : 2;
+  let scale = 0;
+  for (let i = 0; i < 24; i++) { const ax = Math.abs(coords[o + i]); if (ax > scale) scale = ax; }
+  const c0 = o + n1 * 3;
+  const cx = coords[c0 + 12] - coords[c0], cy = coords[c0 + 13] - coords[c0 + 1], cz = coords[c0 + 14] - coords[c0 + 2];
+  let ma = 0, mb = 0;
+  for (let i = 0; i < 4; i++) {
+    const p = o + i * 3;
+    const dx = coords[p + 12] - coords[p] - cx, dy = coords[p + 13] - coords[p + 1] - cy, dz = coords[p + 14] - coords[p + 2] - cz;
+    const d = Math.sqrt(dx * dx + dy * dy + dz * dz);
+    if (i < n1) { if (d > ma) ma = d; } else if (d > mb) mb = d;
+  }
+  const reach = (ma + mb) * (1 + 1e-12) + 1e-15 * (scale + 1);
+  // the CCD's reach, padded further for the rounding of the interpolated points and the projections
+  const R = (CCD_REACH + BOUND_PAD + 1e-12) * (scale + 1e-300);
+  const P = _ca;
+  let t = tFrom;
+  for (let s = 0; s < steps && t < tTo; s++) {
+    for (let i = 0; i < 12; i++) { const a = coords[o + i]; P[i] = a + t * (coords[o + 12 + i] - a); }
+    if (kind === FEATURE_VERTEX_TRIANGLE) closestPointTriangle(P); else closestSegmentSegment(P);
+    const d = projectedGap(P, n1);
+    const dt = (d - R) / reach;
+    if (!(dt > CA_MIN_STEP)) break;
+    t += dt * (1 - 1e-12);
+  }
+  return t;
+}
+
+/** Closest points of the two parts (set by closestPointTriangle / closestSegmentSegment): first part's, second part's. */
+let _px = 0, _py = 0, _pz = 0, _qx = 0, _qy = 0, _qz = 0;
+
+/**
+ * Gap between the projections of the two parts (points 0..n1−1 and n1..3 of
+ * P) onto the unit direction from the second part's closest point to the
+ * first's: a lower bound of their distance (0 when they overlap along it).
+ */
+function projectedGap(P: Float64Array, n1: number): number {
+  let wx = _px - _qx, wy = _py - _qy, wz = _pz - _qz;
+  const l = Math.sqrt(wx * wx + wy * wy + wz * wz);
+  if (!(l > 0)) return 0;
+  wx /= l; wy /= l; wz /= l;
+  let lo1 = Infinity, hi2 = -Infinity;
+  for (let i = 0; i < 4; i++) {
+    const x = P[i * 3] * wx + P[i * 3 + 1] * wy + P[i * 3 + 2] * wz;
+    if (i < n1) { if (x < lo1) lo1 = x; } else if (x > hi2) hi2 = x;
+  }
+  const g = lo1 - hi2;
+  return g > 0 ? g : 0;
+}
+
+/** Closest point of triangle P[3..11] to point P[0..2] (Ericson, Real-Time Collision Detection 5.1.5), into _q; _p the point. */
+function closestPointTriangle(P: Float64Array): void {
+  const px = P[0], py = P[1], pz = P[2], ax = P[3], ay = P[4], az = P[5];
+  _px = px; _py = py; _pz = pz;
+  const abx = P[6] - ax, aby = P[7] - ay, abz = P[8] - az, acx = P[9] - ax, acy = P[10] - ay, acz = P[11] - az;
+  const apx = px - ax, apy = py - ay, apz = pz - az;
+  const d1 = abx * apx + aby * apy + abz * apz, d2 = acx * apx + acy * apy + acz * apz;
+  if (d1 <= 0 && d2 <= 0) { _qx = ax; _qy = ay; _qz = az; return; }
+  const bpx = px - P[6], bpy = py - P[7], bpz = pz - P[8];
+  const d3 = abx * bpx + aby * bpy + abz * bpz, d4 = acx * bpx + acy * bpy + acz * bpz;
+  if (d3 >= 0 && d4 <= d3) { _qx = P[6]; _qy = P[7]; _qz = P[8]; return; }
+  const vc = d1 * d4 - d3 * d2;
+  if (vc <= 0 && d1 >= 0 && d3 <= 0) { const v = d1 / (d1 - d3); _qx = ax + v * abx; _qy = ay + v * aby; _qz = az + v * abz; return; }
+  const cpx = px - P[9], cpy = py - P[10], cpz = pz - P[11];
+  const d5 = abx * cpx + aby * cpy + abz * cpz, d6 = acx * cpx + acy * cpy + acz * cpz;
+  if (d6 >= 0 && d5 <= d6) { _qx = P[9]; _qy = P[10]; _qz = P[11]; return; }
+  const vb = d5 * d2 - d1 * d6;
+  if (vb <= 0 && d2 >= 0 && d6 <= 0) { const w = d2 / (d2 - d6); _qx = ax + w * acx; _qy = ay + w * acy; _qz = az + w * acz; return; }
+  const va = d3 * d6 - d5 * d4;
+  if (va <= 0 && d4 - d3 >= 0 && d5 - d6 >= 0) {
+    const w = (d4 - d3) / (d4 - d3 + (d5 - d6));
+    _qx = P[6] + w * (P[9] - P[6]); _qy = P[7] + w * (P[10] - P[7]); _qz = P[8] + w * (P[11] - P[8]);
+    return;
+  }
+  const den = 1 / (va + vb + vc), v = vb * den, w = vc * den;
+  _qx = ax + abx * v + acx * w; _qy = ay + aby * v + acy * w; _qz = az + abz * v + acz * w;
+}
+
+/** Closest points of segments P[0..2]–P[3..5] (into _p) and P[6..8]–P[9..11] (into _q) (Ericson 5.1.9). */
+function closestSegmentSegment(P: Float64Array): void {
+  const d1x = P[3] - P[0], d1y = P[4] - P[1], d1z = P[5] - P[2];
+  const d2x = P[9] - P[6], d2y = P[10] - P[7], d2z = P[11] - P[8];
+  const rx = P[0] - P[6], ry = P[1] - P[7], rz = P[2] - P[8];
+  const a = d1x * d1x + d1y * d1y + d1z * d1z, e = d2x * d2x + d2y * d2y + d2z * d2z, f = d2x * rx + d2y * ry + d2z * rz;
+  let s: number, t: number;
+  if (a <= 0 && e <= 0) { s = 0; t = 0; } else if (a <= 0) { s = 0; t = clamp01(f / e); } else {
+    const c = d1x * rx + d1y * ry + d1z * rz;
+    if (e <= 0) { t = 0; s = clamp01(-c / a); } else {
+      const b = d1x * d2x + d1y * d2y + d1z * d2z, den = a * e - b * b;
+      s = den > 0 ? clamp01((b * f - c * e) / den) : 0;
+      t = (b * s + f) / e;
+      if (t < 0) { t = 0; s = clamp01(-c / a); } else if (t > 1) { t = 1; s = clamp01((b - c) / a); }
+    }
+  }
+  _px = P[0] + d1x * s; _py = P[1] + d1y * s; _pz = P[2] + d1z * s;
+  _qx = P[6] + d2x * t; _qy = P[7] + d2y * t; _qz = P[8] + d2z * t;
+}
+
+function clamp01(x: number): number {
+  return x < 0 ? 0 : x > 1 ? 1 : x;
+}
+
+/**
  * The two bounds of `earliestPossibleContact`: returns the box-gap bound
  * (Infinity when the window is empty) and leaves the window's start in
  * `_wLo`. firstContact orders the features by the first (the order, and so
@@ -248,6 +384,23 @@ export function touchWindowMotion(mA: Float64Array, oa: number, mB: Float64Array
     if (!axisWindow(mA[oa + k], mA[oa + k + 1], mA[oa + k + 2], mA[oa + k + 3], mB[ob + k], mB[ob + k + 1], mB[ob + k + 2], mB[ob + k + 3], R)) return Infinity;
   }
   return _wLo;
+}
+
+/**
+ * The window of the moving intervals of two point sets along one direction n
+ * (unnormalised, length `nLen`): per set the least and largest n·x at the
+ * start (alo, ahi; blo, bhi) and the least and largest n·Δx (dalo, dahi;
+ * dblo, dbhi), with `scale` the largest absolute coordinate of either set at
+ * either sample. Along a fixed direction the projections of linearly moving
+ * points move linearly, and the CCD's reach scales by |n| (the argument of
+ * `touchWindowMotion`, along n). Returns the window's start in [0, 1], or
+ * Infinity when it is empty: no contact the CCD reports between points of
+ * the two sets' convex hulls lies before it.
+ */
+export function windowAlong(alo: number, ahi: number, dalo: number, dahi: number, blo: number, bhi: number, dblo: number, dbhi: number, scale: number, nLen: number): number {
+  const Rn = (CCD_REACH + BOUND_PAD) * scale * nLen * (1 + 1e-9);
+  _wLo = 0; _wHi = 1;
+  return axisWindow(alo, ahi, dalo, dahi, blo, bhi, dblo, dbhi, Rn) ? _wLo : Infinity;
 }
 
 /**

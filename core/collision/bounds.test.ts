@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { FEATURE_EDGE_EDGE, FEATURE_VERTEX_TRIANGLE, MOTION_BOX, earliestPossibleContact, motionBoxInto, touchWindow, touchWindowNormals } from './backtrack';
+import { FEATURE_EDGE_EDGE, FEATURE_VERTEX_TRIANGLE, MOTION_BOX, advanceFeature, earliestPossibleContact, windowAlong, motionBoxInto, touchWindow, touchWindowNormals } from './backtrack';
 import { ccdQueryFlat } from './ccd';
 import { mulberry32 } from './testutil';
 
@@ -177,4 +177,135 @@ describe('continuous-search time bounds never start after an exact CCD contact',
       expect(violations(cases, (cs) => pairBound(cs) * 1.01, earliestPossibleContact).pair, 'the axes\' window alone is not tight face-on').toBeLessThan(lateNormals.pair);
     });
   }
+});
+
+/** Conservative advancement from the start of the step, run to its end (the scene stops at the earliest contact found). */
+const advanced: FeatureBound = (c, f, k) => advanceFeature(c, f, k, 0, 1, 64);
+
+describe('conservative advancement (advanceFeature) never passes an exact CCD contact', () => {
+  for (const seed of [11, 12, 13]) {
+    it(`seed ${seed}: general and tight (vertex-on-vertex translation) cases; 1% later is caught`, () => {
+      const cases = makeCases(seed, 600);
+      const ok = violations(cases, pairBound, advanced);
+      expect(ok.contacts, 'enough pairs touch during the step').toBeGreaterThan(200);
+      expect(ok.feature, 'features advanced past their CCD contact').toBe(0);
+      expect(violations(cases, pairBound, (c, f, k) => advanced(c, f, k) * 1.01).feature, 'an advancement 1% late is caught').toBeGreaterThan(50);
+    });
+  }
+  for (const seed of [14, 15]) {
+    it(`seed ${seed}: face-on (vertex straight down onto a triangle); 1% later is caught`, () => {
+      const cases = makeFaceOnCases(seed, 300);
+      const ok = violations(cases, pairBound, advanced);
+      expect(ok.contacts, 'every face-on pair touches during the step').toBe(300);
+      expect(ok.feature, 'features advanced past their CCD contact').toBe(0);
+      expect(violations(cases, pairBound, (c, f, k) => advanced(c, f, k) * 1.01).feature, 'an advancement 1% late is caught').toBeGreaterThan(100);
+    });
+  }
+  it('seed 16: nearly parallel edges closing (the closest points ill-conditioned) and rotating edges are never advanced past a contact', () => {
+    // Nearly parallel edges can exhaust the CCD's work budget, which then
+    // answers "contact" at its earliest open box (conservative): such an
+    // answer, with the edges still far apart at its time, is not a contact the
+    // advancement must respect (the scene's bounds may cut it, as they cut
+    // any feature that cannot come within the CCD's reach). Genuine contacts:
+    // the edges within 1e-7 of each other at the reported time.
+    const r = mulberry32(16);
+    const c = new Float64Array(24), tuv = new Float64Array(3), P = new Float64Array(12);
+    let genuine = 0, budget = 0, bad = 0, advancedSome = 0;
+    for (let n = 0; n < 800; n++) {
+      const base = rv(r, 4), dir = rv(r, 1), side = rv(r, 1);
+      const l = Math.hypot(...dir);
+      for (let k = 0; k < 3; k++) dir[k] /= l;
+      // side ⟂ dir, unit
+      const dd = side[0] * dir[0] + side[1] * dir[1] + side[2] * dir[2];
+      for (let k = 0; k < 3; k++) side[k] -= dd * dir[k];
+      const ls = Math.hypot(...side);
+      for (let k = 0; k < 3; k++) side[k] /= ls;
+      const g = 0.001 + 0.2 * r(), angle = n % 3 === 0 ? 0 : 10 ** (-9 + 6 * r()), len = 0.05 + r(), shift = (r() - 0.3) * len;
+      const speed = g * (0.5 + 1.5 * r()), twist = n % 2 === 0 ? 0 : 0.3 * (r() - 0.5);
+      for (let k = 0; k < 3; k++) {
+        // edge a along dir; edge b across the gap g along side, tilted by `angle`, sliding by `shift`
+        c[k] = base[k]; c[3 + k] = base[k] + len * dir[k];
+        c[6 + k] = base[k] + g * side[k] + shift * dir[k];
+        c[9 + k] = c[6 + k] + len * (dir[k] + angle * side[k]);
+        // end: a fixed, b moved toward a (and its far end twisted)
+        c[12 + k] = c[k]; c[15 + k] = c[3 + k];
+        c[18 + k] = c[6 + k] - speed * side[k];
+        c[21 + k] = c[9 + k] - speed * side[k] + twist * len * side[k];
+      }
+      const a = advanceFeature(c, 0, FEATURE_EDGE_EDGE, 0, 1, 64);
+      if (a > 0) advancedSome++;
+      if (!ccdQueryFlat(false, c, 0, tuv, 0)) continue;
+      const t = tuv[0];
+      for (let i = 0; i < 12; i++) P[i] = c[i] + t * (c[12 + i] - c[i]);
+      if (segmentDistance(P) > 1e-7) { budget++; continue; }
+      genuine++;
+      if (a > t) bad++;
+    }
+    console.log(`advancement, nearly parallel edges: ${genuine} genuine CCD contacts, ${budget} answered from an exhausted budget`);
+    expect(genuine, 'enough edge pairs touch').toBeGreaterThan(100);
+    expect(advancedSome, 'the advancement moves most queries').toBeGreaterThan(600);
+    expect(bad, 'edge pairs advanced past a genuine CCD contact').toBe(0);
+  });
+});
+
+/** Distance between segments P[0..2]–P[3..5] and P[6..8]–P[9..11], by nested ternary searches (slow, obvious). */
+function segmentDistance(P: Float64Array): number {
+  const at = (s: number, t: number) => {
+    let d2 = 0;
+    for (let k = 0; k < 3; k++) { const x = P[k] + s * (P[3 + k] - P[k]) - P[6 + k] - t * (P[9 + k] - P[6 + k]); d2 += x * x; }
+    return d2;
+  };
+  // for fixed s the squared distance is convex in t (and the minimum over t convex in s): nested ternary searches
+  const best = (s: number) => {
+    let lo = 0, hi = 1;
+    for (let i = 0; i < 200; i++) { const m1 = lo + (hi - lo) / 3, m2 = hi - (hi - lo) / 3; if (at(s, m1) < at(s, m2)) hi = m2; else lo = m1; }
+    return at(s, 0.5 * (lo + hi));
+  };
+  let lo = 0, hi = 1;
+  for (let i = 0; i < 200; i++) { const m1 = lo + (hi - lo) / 3, m2 = hi - (hi - lo) / 3; if (best(m1) < best(m2)) hi = m2; else lo = m1; }
+  return Math.sqrt(best(0.5 * (lo + hi)));
+}
+
+/**
+ * `windowAlong` for a triangle pair: the moving intervals of the two
+ * triangles' vertices along a direction (the scene takes each leaf's summed
+ * normal; here each triangle's own normal, or a random direction).
+ */
+function alongBound(cs: Case, dir: 'a' | 'b' | 'random', r: () => number): number {
+  let nx: number, ny: number, nz: number;
+  if (dir === 'random') { nx = r() - 0.5; ny = r() - 0.5; nz = r() - 0.5; } else {
+    const o = dir === 'a' ? 0 : 9, P = cs.P0;
+    const ux = P[o + 3] - P[o], uy = P[o + 4] - P[o + 1], uz = P[o + 5] - P[o + 2], vx = P[o + 6] - P[o], vy = P[o + 7] - P[o + 1], vz = P[o + 8] - P[o + 2];
+    nx = uy * vz - uz * vy; ny = uz * vx - ux * vz; nz = ux * vy - uy * vx;
+  }
+  const ext = [Infinity, -Infinity, Infinity, -Infinity, Infinity, -Infinity, Infinity, -Infinity];
+  let scale = 0;
+  for (let v = 0; v < 6; v++) {
+    const x = cs.P0[v * 3] * nx + cs.P0[v * 3 + 1] * ny + cs.P0[v * 3 + 2] * nz;
+    const d = (cs.P1[v * 3] - cs.P0[v * 3]) * nx + (cs.P1[v * 3 + 1] - cs.P0[v * 3 + 1]) * ny + (cs.P1[v * 3 + 2] - cs.P0[v * 3 + 2]) * nz;
+    const o = v < 3 ? 0 : 4;
+    ext[o] = Math.min(ext[o], x); ext[o + 1] = Math.max(ext[o + 1], x); ext[o + 2] = Math.min(ext[o + 2], d); ext[o + 3] = Math.max(ext[o + 3], d);
+    for (let k = 0; k < 3; k++) scale = Math.max(scale, Math.abs(cs.P0[v * 3 + k]), Math.abs(cs.P1[v * 3 + k]));
+  }
+  return windowAlong(ext[0], ext[1], ext[2], ext[3], ext[4], ext[5], ext[6], ext[7], scale, Math.sqrt(nx * nx + ny * ny + nz * nz));
+}
+
+describe('the window along a direction (windowAlong, the leaf pairs\' normal windows) never starts after an exact CCD contact', () => {
+  for (const seed of [21, 22]) {
+    it(`seed ${seed}: along either triangle's normal and along random directions, general and tight cases`, () => {
+      const r = mulberry32(seed);
+      const cases = makeCases(seed, 600);
+      for (const dir of ['a', 'b', 'random'] as const) {
+        const ok = violations(cases, (cs) => alongBound(cs, dir, r), earliestPossibleContact);
+        expect(ok.contacts, 'enough pairs touch during the step').toBeGreaterThan(200);
+        expect(ok.pair, `pairs whose window along ${dir} starts after their first CCD contact`).toBe(0);
+      }
+    });
+  }
+  it('seed 23: face-on, along the triangle approached: 1% later is caught', () => {
+    const r = mulberry32(23);
+    const cases = makeFaceOnCases(23, 300);
+    expect(violations(cases, (cs) => alongBound(cs, 'a', r), earliestPossibleContact).pair, 'pairs whose window along the normal starts after their first CCD contact').toBe(0);
+    expect(violations(cases, (cs) => alongBound(cs, 'a', r) * 1.01, earliestPossibleContact).pair, 'a window along the normal 1% late is caught').toBeGreaterThan(100);
+  });
 });

@@ -7,7 +7,7 @@ export { ccdVertexTriangle, ccdEdgeEdge, ccdVertexTriangleHit, ccdEdgeEdgeHit, c
 export { orient3d, orient2d } from './predicates';
 export { triTriOverlap, triTriIntersect, lastTriTriCoplanar } from './tritri';
 export { TriangleBVH, NODE_BYTES } from './bvh';
-export { firstContact, earliestPossibleContact, featurePoint, FEATURE_EDGE_EDGE, FEATURE_VERTEX_TRIANGLE, CCD_REACH } from './backtrack';
+export { firstContact, earliestPossibleContact, advanceFeature, featurePoint, FEATURE_EDGE_EDGE, FEATURE_VERTEX_TRIANGLE, CCD_REACH } from './backtrack';
 export { forEachLeafPair, forEachLeafNodePair, rootsOverlap, pointInMesh, pointInParts, closestPointOnMesh, closestPointOnTriangle } from './query';
 export { convexPolyhedraIntersect, convexFromMesh, updateConvexPlanes, isConvexMesh, type ConvexPolyhedron } from './convex';
 export { PartSweepAndPrune, settingsCollide, partPairIgnored } from './sap';

@@ -52,7 +52,8 @@ import { SceneEvaluator } from '../anim';
 import { Rig, computeSkinMatrices, dominantJointPerTriangle, skeletonHops, skinPositions } from '../skeleton';
 import { CHUNK_TRIANGLES, TriangleBVH } from './bvh';
 import { PartSweepAndPrune, partPairIgnored as isIgnored, settingsCollide as groupsCollide } from './sap';
-import { CCD_REACH, FEATURE_EDGE_EDGE, FEATURE_VERTEX_TRIANGLE, MOTION_BOX, earliestOfFeatures, touchWindowMotion, touchWindowNormals, featurePoint, firstContact, motionBoxInto } from './backtrack';
+import { CCD_REACH, FEATURE_EDGE_EDGE, FEATURE_VERTEX_TRIANGLE, MOTION_BOX, featureWindowInto, advanceFeature, touchWindowMotion, windowAlong, touchWindowNormals, featurePoint, firstContact, motionBoxInto } from './backtrack';
+import { ccdNoContactWithin, ccdQueryFlat } from './ccd';
 import { reduceContacts } from './contacts';
 import { convexFromMesh, convexPolyhedraIntersect, isConvexMesh, updateConvexPlanes, type ConvexPolyhedron } from './convex';
 import { closestPointOnMesh, closestPointOnTriangle, forEachLeafNodePair, forEachLeafPair, pointInParts, pointInPartsLazy, verticesInBox } from './query';
@@ -65,6 +66,8 @@ const MOTION_STRIDE = MOTION_BOX;
 
 /** The crossing list of a part pair found apart before any triangle test (shared, never written). */
 const NO_CROSSINGS: number[] = [];
+/** Conservative-advancement steps at a feature's first look (backtrack.ts advanceFeature). */
+const CA_STEPS = 8;
 
 /** The leaf pairs of one BVH-vs-BVH traversal (node indices, flat), collected by pushLeafPair. */
 let _leafPairs = new Int32Array(1024);
@@ -876,80 +879,129 @@ export class CollisionScene {
     }
     if (doCcd && this._nLeaf > 0) {
       // Micro-backtracking (Zachwieja 3.5): the earliest contact over the
-      // candidate triangle pairs, each pair's features searched before the
-      // earliest contact found so far (backtrack.ts). The result is that of
+      // features of the candidate triangle pairs. The result is that of
       // taking the pairs in order of their plain bound (ties in traversal
-      // order: the "canonical" order) and keeping the first that reaches the
-      // earliest time. They are searched instead in order of a tighter bound
-      // (a pair: the later of its plain bound and its window; after a first
-      // look, the earliest of its features' bounds), which finds the earliest
-      // contact with fewer searches; a pair canonically before the one that
-      // holds the earliest contact found may still take it at the same time,
-      // so its search includes that time, a later pair's does not. Pairs and
-      // leaf pairs whose bound lies after the earliest contact found are never
-      // searched, and a leaf pair's candidates are gathered only once its
-      // bound (below every bound of its triangle pairs) comes up.
+      // order: the "canonical" order), each pair's features in order of
+      // their own plain bound (ties in feature order), and keeping the first
+      // that reaches the earliest CCD time. They are searched instead
+      // best-first over three levels in one time order: leaf pairs (their
+      // candidates gathered when their bound comes up), candidate pairs
+      // (their window taken when their plain bound comes up, their features
+      // bounded when the later of the two does) and features (searched by
+      // the CCD, confined to the time before the earliest contact found, when
+      // their bound comes up), so a feature is searched only once every
+      // bound below its own has been looked at: fewer searches find a
+      // contact that a later one supersedes. A feature canonically before the
+      // one holding the earliest contact found may still take it at the same
+      // time, so its search includes that time, a later one's does not.
+      // Whatever is left once every bound lies after the earliest contact
+      // found is never searched.
       const r = this._fc;
       let nl = this._nLeaf;
       for (let k = (nl >> 1) - 1; k >= 0; k--) siftDownMin(this._leafHeap, nl, k, this._leafLb);
       this._nCand = 0;
       this._candCount = 0;
-      let winLb = Infinity, winOrd = Infinity;
+      let nf = 0;
+      this._gCount = 0;
+      // the canonical position of the holder of the earliest contact: its pair's plain bound and traversal order, its feature's plain bound and index
+      let winLb = Infinity, winOrd = Infinity, winFlb = Infinity, winFi = Infinity;
       for (;;) {
-        // gather the leaf pairs whose bound is not after the earliest candidate's
-        while (nl > 0) {
+        const lk = nl > 0 ? this._leafLb[this._leafHeap[0]] : Infinity;
+        const ck = this._nCand > 0 ? this._candKey[this._candHeap[0]] : Infinity;
+        const fk = nf > 0 ? this._gKey[this._gHeap[0]] : Infinity;
+        if (nl === 0 && this._nCand === 0 && nf === 0) break;
+        if (lk <= ck && lk <= fk) {
+          // a leaf pair: its candidates (or, at the first look, the leaves' window as a tighter bound)
+          if (lk > best) break; // every bound left lies after the contact found
           const lheap = this._leafHeap, lkey = this._leafLb;
-          const lq = lheap[0], l = lkey[lq];
-          if (l > best) { nl = 0; break; } // no pair of any leaf pair left can reach the contact found
-          if (this._nCand > 0 && l > this._candKey[this._candHeap[0]]) break;
+          const lq = lheap[0];
           lheap[0] = lheap[--nl];
           siftDownMin(lheap, nl, 0, lkey);
           const q = this._leafQ[lq];
           if (this._leafRef[lq] === 0) {
-            // first look: the leaves' window (every pair's lies within it) as a tighter bound
-            const w = touchWindowMotion(mcA.leaf, lp[q] * LEAF_SUMMARY, mcB.leaf, lp[q + 1] * LEAF_SUMMARY);
+            let w = touchWindowMotion(mcA.leaf, lp[q] * LEAF_SUMMARY, mcB.leaf, lp[q + 1] * LEAF_SUMMARY);
             if (w > best || w === Infinity) continue;
+            // and along each leaf's normal (its triangles' summed cross products at the start)
+            const wn = leafNormalsWindow(lp[q], lp[q + 1], treeA, treeB, mcA, mcB, Qa, Pa, Ia, Qb, Pb, Ib, this.frameStamp);
+            if (wn > best || wn === Infinity) continue;
+            if (wn > w) w = wn;
             this._leafRef[lq] = 1;
-            if (w > l) { lkey[lq] = w; siftUpMin(lheap, nl++, lq, lkey); continue; }
+            if (w > lk) { lkey[lq] = w; siftUpMin(lheap, nl++, lq, lkey); continue; }
           }
           this.gatherCandidates(lp[q], lp[q + 1], q, treeA, treeB, mcA, mcB, Qa, Pa, Ia, Qb, Pb, Ib, self, best);
+          continue;
         }
-        if (this._nCand === 0) break;
-        // (gathering may have grown the candidate arrays)
-        const heap = this._candHeap, key = this._candKey, lbs = this._candLb, ords = this._candOrd;
-        const i = heap[0];
-        if (key[i] > best) break;
-        const m = --this._nCand;
-        heap[0] = heap[m];
-        siftDownCand(heap, m, 0, key, lbs, ords);
-        // canonically before the pair holding the contact found: its search includes that time
-        const before = lbs[i] < winLb || (lbs[i] === winLb && ords[i] < winOrd);
-        if (!before && key[i] >= best) continue;
-        const ta = this._candTris[i * 2], tb = this._candTris[i * 2 + 1];
-        this._nFeat = 0;
-        this.addFeatures(oa, ta, ob, tb);
-        if (this._candRef[i] === 0) {
-          // first look: the earliest of its features' bounds
-          this._candRef[i] = 1;
-          const f = earliestOfFeatures(this._feat, this._featKind, this._nFeat);
-          if (f > key[i]) {
-            key[i] = f;
-            if (f > best || (!before && f >= best)) continue;
-            siftUpCand(heap, this._nCand++, i, key, lbs, ords);
-            continue;
+        if (ck <= fk) {
+          if (ck > best) break;
+          const heap = this._candHeap, key = this._candKey, lbs = this._candLb, ords = this._candOrd;
+          const i = heap[0];
+          const m = --this._nCand;
+          heap[0] = heap[m];
+          siftDownMin(heap, m, 0, key);
+          const before = lbs[i] < winLb || (lbs[i] === winLb && ords[i] < winOrd);
+          if (!before && ck >= best) continue;
+          const sl = this._candSlots;
+          if (this._candRef[i] === 0) {
+            // first look: its window (and along the two triangles' normals; Infinity when empty)
+            this._candRef[i] = 1;
+            const w = touchWindowNormals(mcA.motion, sl[i * 2] * MOTION_STRIDE, mcB.motion, sl[i * 2 + 1] * MOTION_STRIDE, Qa, Pa, Ia, this._candTris[i * 2], Qb, Pb, Ib, this._candTris[i * 2 + 1]);
+            if (w === Infinity || w > best || (!before && w >= best)) continue;
+            if (w > ck) { key[i] = w; siftUpMin(heap, this._nCand++, i, key); continue; }
           }
+          // its features, each with its bounds, into the feature heap
+          const g0 = this._gCount;
+          this.growFeatures(g0 + 15);
+          const g1 = this.addFeaturesInto(this._gFeat, this._gKind, g0, oa, this._candTris[i * 2], ob, this._candTris[i * 2 + 1]);
+          const gw = this._gWin, gkey = this._gKey;
+          for (let g = g0; g < g1; g++) {
+            featureWindowInto(this._gFeat, g, this._gKind[g], gw, g * 3);
+            const t = gw[g * 3], wl = gw[g * 3 + 1];
+            if (t > 1 || wl === Infinity) continue; // cannot touch within the step
+            const kk = t > wl ? t : wl;
+            if (kk > best || (!before && kk >= best)) continue;
+            gkey[g] = kk;
+            this._gRef[g] = 0;
+            this._gCand[g] = i;
+            this._gIdx[g] = g - g0;
+            siftUpMin(this._gHeap, nf++, g, gkey);
+          }
+          this._gCount = g1;
+          continue;
         }
-        this.stats.ccdQueries += firstContact(this._feat, this._featKind, this._nFeat, r, before ? nextUp(best) : best);
-        if (r[0] < best || (before && r[0] === best)) {
+        // a feature: its CCD search before the earliest contact found (up to and including it when canonically before its holder)
+        if (fk > best) break;
+        const gheap = this._gHeap, gkey = this._gKey;
+        const g = gheap[0];
+        gheap[0] = gheap[--nf];
+        siftDownMin(gheap, nf, 0, gkey);
+        const i = this._gCand[g], cl = this._candLb[i], co = this._candOrd[i];
+        const gw = this._gWin, flb = gw[g * 3], fi = this._gIdx[g];
+        const before = cl < winLb || (cl === winLb && (co < winOrd || (co === winOrd && (flb < winFlb || (flb === winFlb && fi < winFi)))));
+        if (!before && fk >= best) continue;
+        const limit = before ? nextUp(best) : best;
+        const vt = this._gKind[g] === FEATURE_VERTEX_TRIANGLE, wh = gw[g * 3 + 2];
+        let wl = gw[g * 3 + 1];
+        if (this._gRef[g] === 0) {
+          // first look: conservative advancement from the window's start (no contact before it) as a tighter bound
+          this._gRef[g] = 1;
+          wl = gw[g * 3 + 1] = advanceFeature(this._gFeat, g, this._gKind[g], wl, wh < limit ? wh : limit, CA_STEPS);
+          if (wl >= limit || wl > wh) continue;
+          if (wl > fk) { gkey[g] = wl; siftUpMin(gheap, nf++, g, gkey); continue; }
+        }
+        // nor one whose coplanarity determinant keeps its sign on its window (up to the limit)
+        if (ccdNoContactWithin(vt, this._gFeat, g * 24, wl, wh < limit ? wh : limit)) continue;
+        this.stats.ccdQueries++;
+        if (ccdQueryFlat(vt, this._gFeat, g * 24, r, 0, 0, 100_000, limit, wl, wh)) {
           best = r[0];
-          winLb = lbs[i]; winOrd = ords[i];
-          bestTa = ta; bestTb = tb;
-          featurePoint(this._feat, r[3], this._featKind[r[3]], best, r[1], r[2], bestPoint);
+          winLb = cl; winOrd = co; winFlb = flb; winFi = fi;
+          bestTa = this._candTris[i * 2]; bestTb = this._candTris[i * 2 + 1];
+          featurePoint(this._gFeat, g, this._gKind[g], best, r[1], r[2], bestPoint);
         }
       }
       this._nCand = 0;
       this._candCount = 0;
       this._nLeaf = 0;
+      this._gCount = 0;
     }
     if (crossings > 0) this.curCrossing.add(pairKey);
     if (crossings === 0 && best === Infinity) return null;
@@ -1014,13 +1066,13 @@ export class CollisionScene {
 
   /** Per part: its triangles' boxes over the motion and at the sample, and motion boxes, by slot (part.bvh.order), valid per leaf node where stamp[leaf] is the pose stamp. */
   private readonly partMotionBoxes: (MotionCache | undefined)[] = [];
-  private readonly emptyMotion: MotionCache = { swept: new Float64Array(0), box: new Float64Array(0), motion: new Float64Array(0), leaf: new Float64Array(0), stamp: new Int32Array(0), sweptStamp: new Int32Array(0) };
+  private readonly emptyMotion: MotionCache = { swept: new Float64Array(0), box: new Float64Array(0), motion: new Float64Array(0), leaf: new Float64Array(0), stamp: new Int32Array(0), sweptStamp: new Int32Array(0), normalStamp: new Int32Array(0) };
 
   private motionBoxes(p: number): MotionCache {
     let c = this.partMotionBoxes[p];
     if (c === undefined) {
       const bvh = this.parts[p].bvh, n = bvh.order.length;
-      c = this.partMotionBoxes[p] = { swept: new Float64Array(n * 6), box: new Float64Array(n * 6), motion: new Float64Array(n * MOTION_STRIDE), leaf: new Float64Array(bvh.nodeCount * LEAF_SUMMARY), stamp: new Int32Array(bvh.nodeCount).fill(-1), sweptStamp: new Int32Array(bvh.nodeCount).fill(-1) };
+      c = this.partMotionBoxes[p] = { swept: new Float64Array(n * 6), box: new Float64Array(n * 6), motion: new Float64Array(n * MOTION_STRIDE), leaf: new Float64Array(bvh.nodeCount * LEAF_SUMMARY), stamp: new Int32Array(bvh.nodeCount).fill(-1), sweptStamp: new Int32Array(bvh.nodeCount).fill(-1), normalStamp: new Int32Array(bvh.nodeCount).fill(-1) };
     }
     return c;
   }
@@ -1432,7 +1484,9 @@ export class CollisionScene {
    * The candidate triangle pairs of leaf pair (na, nb) of the swept trees
    * (number q in the traversal): pairs whose boxes over the motion meet and
    * that could touch within the step before `best`, into the candidate heap
-   * (by earliest possible contact, then traversal order).
+   * (a min-heap by key alone: the result does not depend on the order in
+   * which candidates of equal key are searched, only their plain bound and
+   * traversal order decide ties, see narrow).
    */
   private gatherCandidates(
     na: number, nb: number, q: number, treeA: TriangleBVH, treeB: TriangleBVH, mcA: MotionCache, mcB: MotionCache,
@@ -1463,12 +1517,18 @@ export class CollisionScene {
         if (!(lb <= 1 && lb <= best)) continue;
         // the tighter key: its window (Infinity when empty: then no feature can touch)
         // (and along the two triangles' normals, except in the plain-order reference search, which checks that it cuts nothing)
-        const w = this.plainOrderSearch
-          ? touchWindowMotion(mtA, i * MOTION_STRIDE, mtB, j * MOTION_STRIDE)
-          : touchWindowNormals(mtA, i * MOTION_STRIDE, mtB, j * MOTION_STRIDE, Qa, Pa, Ia, ta, Qb, Pb, Ib, tb);
-        if (w > best || w === Infinity) continue;
         // traversal position: (leaf pair, slot in A's leaf, slot in B's leaf), leaves hold at most LEAF_SIZE triangles
-        this.pushCandidate(ta, tb, i, j, lb, (q * LEAF_SIZE + (i - sa)) * LEAF_SIZE + (j - sb), w > lb ? w : lb);
+        const ord = (q * LEAF_SIZE + (i - sa)) * LEAF_SIZE + (j - sb);
+        if (this.plainOrderSearch) {
+          const w = touchWindowMotion(mtA, i * MOTION_STRIDE, mtB, j * MOTION_STRIDE);
+          if (w > best || w === Infinity) continue;
+          this.pushCandidate(ta, tb, i, j, lb, ord, w > lb ? w : lb);
+        } else {
+          // the window of the moving intervals now (most pairs' is empty); along the triangles' normals at its first look (narrow)
+          const w = touchWindowMotion(mtA, i * MOTION_STRIDE, mtB, j * MOTION_STRIDE);
+          if (w > best || w === Infinity) continue;
+          this.pushCandidate(ta, tb, i, j, lb, ord, w > lb ? w : lb);
+        }
       }
     }
     this.stats.trianglePairs += tested;
@@ -1489,19 +1549,47 @@ export class CollisionScene {
     this._candTris[c * 2] = ta; this._candTris[c * 2 + 1] = tb;
     this._candSlots[c * 2] = i; this._candSlots[c * 2 + 1] = j;
     this._candLb[c] = lb; this._candOrd[c] = ord; this._candKey[c] = key; this._candRef[c] = 0;
-    siftUpCand(this._candHeap, n, c, this._candKey, this._candLb, this._candOrd);
+    siftUpMin(this._candHeap, n, c, this._candKey);
   }
 
   /** The features (6 vertex–triangle, 9 edge–edge) of a triangle pair whose swept boxes overlap, into _feat. */
   private addFeatures(oa: CollisionObject, ta: number, ob: CollisionObject, tb: number): void {
+    this._nFeat = this.addFeaturesInto(this._feat, this._featKind, this._nFeat, oa, ta, ob, tb);
+  }
+
+  /** Feature store of the best-first search (per part pair): 24 coordinates, kind, bounds (plain, window start, end), key, candidate, index in its pair; min-heap by key. */
+  private _gFeat = new Float64Array(24 * 256);
+  private _gKind = new Uint8Array(256);
+  private _gWin = new Float64Array(3 * 256);
+  private _gKey = new Float64Array(256);
+  private _gCand = new Int32Array(256);
+  private _gIdx = new Uint8Array(256);
+  private _gRef = new Uint8Array(256);
+  private _gHeap = new Int32Array(256);
+  private _gCount = 0;
+
+  private growFeatures(n: number): void {
+    if (n <= this._gKey.length) return;
+    const cap = Math.max(n, this._gKey.length * 2), k = this._gCount;
+    const f = new Float64Array(24 * cap); f.set(this._gFeat.subarray(0, 24 * k)); this._gFeat = f;
+    const kd = new Uint8Array(cap); kd.set(this._gKind.subarray(0, k)); this._gKind = kd;
+    const w = new Float64Array(3 * cap); w.set(this._gWin.subarray(0, 3 * k)); this._gWin = w;
+    const ky = new Float64Array(cap); ky.set(this._gKey.subarray(0, k)); this._gKey = ky;
+    const c = new Int32Array(cap); c.set(this._gCand.subarray(0, k)); this._gCand = c;
+    const ix = new Uint8Array(cap); ix.set(this._gIdx.subarray(0, k)); this._gIdx = ix;
+    const rf = new Uint8Array(cap); rf.set(this._gRef.subarray(0, k)); this._gRef = rf;
+    const h = new Int32Array(cap); h.set(this._gHeap.subarray(0, k)); this._gHeap = h;
+  }
+
+  /** The features of triangle pair (ta of oa, tb of ob) whose swept boxes overlap, into c and kinds from feature n on; returns the new count. */
+  private addFeaturesInto(c: Float64Array, kinds: Uint8Array, n: number, oa: CollisionObject, ta: number, ob: CollisionObject, tb: number): number {
     const Ia = oa.indices, Ib = ob.indices;
-    const c = this._feat;
     for (let pass = 0; pass < 2; pass++) {
       const ov = pass === 0 ? oa : ob, ot = pass === 0 ? ob : oa;
       const tv = pass === 0 ? ta : tb, tt = pass === 0 ? tb : ta;
       const Iv = pass === 0 ? Ia : Ib, It = pass === 0 ? Ib : Ia;
       for (let v = 0; v < 3; v++) {
-        const o = this._nFeat * 24;
+        const o = n * 24;
         const vi = Iv[tv * 3 + v] * 3;
         putPoint(c, o, ov.prevPositions, vi); putPoint(c, o + 12, ov.positions, vi);
         for (let j = 0; j < 3; j++) {
@@ -1509,22 +1597,23 @@ export class CollisionScene {
           putPoint(c, o + 3 + j * 3, ot.prevPositions, ti); putPoint(c, o + 15 + j * 3, ot.positions, ti);
         }
         if (!sweptBoxesOverlap(c, o, true)) continue;
-        this._featKind[this._nFeat++] = FEATURE_VERTEX_TRIANGLE;
+        kinds[n++] = FEATURE_VERTEX_TRIANGLE;
       }
     }
     for (let ea = 0; ea < 3; ea++) {
       const a0 = Ia[ta * 3 + ea] * 3, a1 = Ia[ta * 3 + ((ea + 1) % 3)] * 3;
       for (let eb = 0; eb < 3; eb++) {
-        const o = this._nFeat * 24;
+        const o = n * 24;
         const b0 = Ib[tb * 3 + eb] * 3, b1 = Ib[tb * 3 + ((eb + 1) % 3)] * 3;
         putPoint(c, o, oa.prevPositions, a0); putPoint(c, o + 3, oa.prevPositions, a1);
         putPoint(c, o + 6, ob.prevPositions, b0); putPoint(c, o + 9, ob.prevPositions, b1);
         putPoint(c, o + 12, oa.positions, a0); putPoint(c, o + 15, oa.positions, a1);
         putPoint(c, o + 18, ob.positions, b0); putPoint(c, o + 21, ob.positions, b1);
         if (!sweptBoxesOverlap(c, o, false)) continue;
-        this._featKind[this._nFeat++] = FEATURE_EDGE_EDGE;
+        kinds[n++] = FEATURE_EDGE_EDGE;
       }
     }
+    return n;
   }
 
   private readonly _box = new Float64Array(6);
@@ -2644,36 +2733,6 @@ function siftDownMin(h: Int32Array, n: number, k: number, key: Float64Array): vo
   h[k] = x;
 }
 
-/** Candidate a comes before b in the search: smaller key, then canonically (plain bound, then traversal). */
-function candBefore(a: number, b: number, key: Float64Array, lb: Float64Array, ord: Float64Array): boolean {
-  return key[a] < key[b] || (key[a] === key[b] && (lb[a] < lb[b] || (lb[a] === lb[b] && ord[a] < ord[b])));
-}
-
-/** Min-heap of candidates (candBefore) over h[0..n): restores the order below slot k. */
-function siftDownCand(h: Int32Array, n: number, k: number, key: Float64Array, lb: Float64Array, ord: Float64Array): void {
-  const x = h[k];
-  for (;;) {
-    let c = 2 * k + 1;
-    if (c >= n) break;
-    if (c + 1 < n && candBefore(h[c + 1], h[c], key, lb, ord)) c++;
-    if (!candBefore(h[c], x, key, lb, ord)) break;
-    h[k] = h[c];
-    k = c;
-  }
-  h[k] = x;
-}
-
-/** Adds candidate x at slot k (= the heap's old size) of the candidate min-heap h. */
-function siftUpCand(h: Int32Array, k: number, x: number, key: Float64Array, lb: Float64Array, ord: Float64Array): void {
-  while (k > 0) {
-    const up = (k - 1) >> 1;
-    if (!candBefore(x, h[up], key, lb, ord)) break;
-    h[k] = h[up];
-    k = up;
-  }
-  h[k] = x;
-}
-
 /** Adds x at slot k (= the heap's old size) of the min-heap h by key[x]. */
 function siftUpMin(h: Int32Array, k: number, x: number, key: Float64Array): void {
   const kx = key[x];
@@ -2996,16 +3055,18 @@ function earliestTouch(
  * CollisionScene.motionBoxes), and per leaf node a summary of its triangles
  * (LEAF_SUMMARY numbers at leaf[node·LEAF_SUMMARY], see `motionLeaf`).
  */
-interface MotionCache { swept: Float64Array; box: Float64Array; motion: Float64Array; leaf: Float64Array; stamp: Int32Array; sweptStamp: Int32Array }
+interface MotionCache { swept: Float64Array; box: Float64Array; motion: Float64Array; leaf: Float64Array; stamp: Int32Array; sweptStamp: Int32Array; normalStamp: Int32Array }
 
 /**
  * Numbers per leaf in a motion cache's summary: the union of its triangles'
  * motion boxes in the same layout (per axis the least and largest start
  * coordinate and displacement, then the largest scale: 0..12), the box of its
  * triangles at the sample (13..18), the centre of its displacements' box
- * (19..21) and that box's half diagonal (22).
+ * (19..21) and that box's half diagonal (22); at 24..26 the sum of its
+ * triangles' cross products at the start and at 27..30 the leaf's moving
+ * interval along it (`leafNormal`, when first needed).
  */
-const LEAF_SUMMARY = 24;
+const LEAF_SUMMARY = 32;
 
 /** Motion slots sa..ea of a leaf (node) and its summary. */
 function motionLeaf(P0: Float64Array, P1: Float64Array, I: Uint32Array, order: Uint32Array, sa: number, ea: number, c: MotionCache, node: number): void {
@@ -3062,6 +3123,77 @@ function leafEarliestTouch(LA: Float64Array, la: number, LB: Float64Array, lb: n
   const dx = LA[la + 19] - LB[lb + 19], dy = LA[la + 20] - LB[lb + 20], dz = LA[la + 21] - LB[lb + 21];
   const reach = (LA[la + 22] + Math.sqrt(dx * dx + dy * dy + dz * dz) + 3 * LB[lb + 22]) * (1 + 1e-9) + 2e-12 * (s + 1);
   return gap / reach;
+}
+
+/** The sum of leaf `node`'s triangles' cross products at the start (P0) into its summary (24..26) and its own moving interval along it (27..30: least and largest n·x, n·Δx), once per pose. */
+function leafNormal(P0: Float64Array, P1: Float64Array, I: Uint32Array, order: Uint32Array, sa: number, ea: number, c: MotionCache, node: number, fs: number): void {
+  if (c.normalStamp[node] === fs) return;
+  c.normalStamp[node] = fs;
+  let nx = 0, ny = 0, nz = 0;
+  for (let i = sa; i < ea; i++) {
+    const t = order[i], a = I[t * 3] * 3, b = I[t * 3 + 1] * 3, d = I[t * 3 + 2] * 3;
+    const ux = P0[b] - P0[a], uy = P0[b + 1] - P0[a + 1], uz = P0[b + 2] - P0[a + 2];
+    const vx = P0[d] - P0[a], vy = P0[d + 1] - P0[a + 1], vz = P0[d + 2] - P0[a + 2];
+    nx += uy * vz - uz * vy; ny += uz * vx - ux * vz; nz += ux * vy - uy * vx;
+  }
+  const l = node * LEAF_SUMMARY, L = c.leaf;
+  L[l + 24] = nx; L[l + 25] = ny; L[l + 26] = nz;
+  // the leaf's own moving interval along it
+  projectLeaf(nx, ny, nz, P0, P1, I, order, sa, ea);
+  L[l + 27] = _plo; L[l + 28] = _phi; L[l + 29] = _pdlo; L[l + 30] = _pdhi;
+}
+
+let _plo = 0, _phi = 0, _pdlo = 0, _pdhi = 0;
+
+/** Least and largest n·x at the start and n·Δx of the vertices of a leaf's triangles (slots sa..ea) into _plo, _phi, _pdlo, _pdhi. */
+function projectLeaf(nx: number, ny: number, nz: number, P0: Float64Array, P1: Float64Array, I: Uint32Array, order: Uint32Array, sa: number, ea: number): void {
+  let lo = Infinity, hi = -Infinity, dlo = Infinity, dhi = -Infinity;
+  for (let i = sa; i < ea; i++) {
+    const t = order[i] * 3;
+    for (let j = 0; j < 3; j++) {
+      const v = I[t + j] * 3;
+      const x = P0[v] * nx + P0[v + 1] * ny + P0[v + 2] * nz;
+      const d = (P1[v] - P0[v]) * nx + (P1[v + 1] - P0[v + 1]) * ny + (P1[v + 2] - P0[v + 2]) * nz;
+      if (x < lo) lo = x; if (x > hi) hi = x;
+      if (d < dlo) dlo = d; if (d > dhi) dhi = d;
+    }
+  }
+  _plo = lo; _phi = hi; _pdlo = dlo; _pdhi = dhi;
+}
+
+/**
+ * The later of the windows of the moving intervals of leaves na (of A) and
+ * nb (of B) along each leaf's normal (`windowAlong`: every feature of their
+ * triangle pairs lies in the hulls of the two leaves' vertices, so none of
+ * their CCD contacts lies before it); Infinity when either is empty. Where a
+ * leaf's patch is nearly flat and the other approaches it face-on, this is
+ * far tighter than the axes' window.
+ */
+function leafNormalsWindow(
+  na: number, nb: number, treeA: TriangleBVH, treeB: TriangleBVH, mcA: MotionCache, mcB: MotionCache,
+  A0: Float64Array, A1: Float64Array, IA: Uint32Array, B0: Float64Array, B1: Float64Array, IB: Uint32Array, fs: number,
+): number {
+  const ua = treeA.u32, ub = treeB.u32, orderA = treeA.order, orderB = treeB.order;
+  const sa = ua[na * 8 + 6], ea = sa + (ua[na * 8 + 7] & 0x7fffffff), sb = ub[nb * 8 + 6], eb = sb + (ub[nb * 8 + 7] & 0x7fffffff);
+  leafNormal(A0, A1, IA, orderA, sa, ea, mcA, na, fs);
+  leafNormal(B0, B1, IB, orderB, sb, eb, mcB, nb, fs);
+  const la = na * LEAF_SUMMARY, lb = nb * LEAF_SUMMARY;
+  const scale = mcA.leaf[la + 12] > mcB.leaf[lb + 12] ? mcA.leaf[la + 12] : mcB.leaf[lb + 12];
+  let w = 0;
+  for (let pass = 0; pass < 2; pass++) {
+    const L = pass === 0 ? mcA.leaf : mcB.leaf, o = pass === 0 ? la : lb;
+    const nx = L[o + 24], ny = L[o + 25], nz = L[o + 26];
+    const n = Math.sqrt(nx * nx + ny * ny + nz * nz);
+    if (!(n > 0)) continue;
+    // this leaf's interval kept, the other leaf's projected on this leaf's normal
+    if (pass === 0) projectLeaf(nx, ny, nz, B0, B1, IB, orderB, sb, eb); else projectLeaf(nx, ny, nz, A0, A1, IA, orderA, sa, ea);
+    const t = pass === 0
+      ? windowAlong(L[o + 27], L[o + 28], L[o + 29], L[o + 30], _plo, _phi, _pdlo, _pdhi, scale, n)
+      : windowAlong(_plo, _phi, _pdlo, _pdhi, L[o + 27], L[o + 28], L[o + 29], L[o + 30], scale, n);
+    if (t === Infinity) return Infinity;
+    if (t > w) w = t;
+  }
+  return w;
 }
 
 /** Closed box B[o..o+5] meets the box L[l..l+5] (min xyz, max xyz). */
