@@ -1661,6 +1661,13 @@ export class CollisionScene {
     }
     const self = oa === ob;
     let depth = 0;
+    if (!self && oa.closed && ob.closed) {
+      // both sides' regions with an unbounded crossing bound first, then the rest (closedSideDepth)
+      depth = this.closedSideDepth(pa, B.object, depth, 1);
+      depth = this.closedSideDepth(pb, A.object, depth, 1);
+      depth = this.closedSideDepth(pa, B.object, depth, 2);
+      return this.closedSideDepth(pb, A.object, depth, 2);
+    }
     for (let side = 0; side < 2; side++) {
       const me = side === 0 ? A : B, other = side === 0 ? B : A;
       const om = side === 0 ? oa : ob, oo = side === 0 ? ob : oa;
@@ -1750,70 +1757,90 @@ export class CollisionScene {
    * vertices whose bound still exceeds it are searched (each search stops at
    * the first triangle within the maximum). Regions and bounds are kept for
    * the frame, so every pair with the same part and object shares them.
+   *
+   * Regions made only of crossing triangles' vertices (a finite crossing
+   * bound) wait for a second pass (`passes`: 1 the first, 2 the second, 3
+   * both; a pair of closed objects runs both sides' first passes before
+   * their second), where the maximum found meanwhile rules most of them out
+   * without an inside test. The same maximum: a region is skipped only when
+   * its bound is at most the maximum.
    */
-  private closedSideDepth(pmi: number, ooi: number, depth: number): number {
+  private closedSideDepth(pmi: number, ooi: number, depth: number, passes = 3): number {
     const me = this.parts[pmi], om = this.objects[me.object], oo = this.objects[ooi];
     const sc = this.sideCache(pmi, ooi);
     const box = this._box, P = om.positions, verts = me.verts;
     const lx = box[0], ly = box[1], lz = box[2], hx = box[3], hy = box[4], hz = box[5];
     const comp = sc.comp, ubc = sc.ubc, est = sc.est;
     if (this._cand.length < verts.length) this._cand = new Int32Array(verts.length);
-    const cand = this._cand;
-    let nc = 0;
+    const cand = this._cand, dst = sc.defer;
+    if ((passes & 1) !== 0) { sc.deferMark = ++_dstamp; sc.deferCount = 0; }
+    const ds = sc.deferMark;
     const roiList = sc.roiList;
-    for (let r = 0; r < sc.roiCount; r++) {
-      // only vertices in the crossed parts' box can be in this pair's box
-      const i = roiList[r];
-      if (ubc[i] <= depth) continue; // near a crossing: cannot raise the maximum
-      const v = verts[i] * 3;
-      const x = P[v], y = P[v + 1], z = P[v + 2];
-      if (x < lx || x > hx || y < ly || y > hy || z < lz || z > hz) continue;
-      const c = comp[i];
-      if (sc.compInside[c] < 0) {
-        if (sc.compBound[c] <= depth) continue;
-        this.classifyRegion(sc, pmi, ooi, c);
-      }
-      if (sc.compInside[c] !== 1) continue;
-      if (sc.compEst[c] === 0) this.estimateRegion(sc, pmi, ooi, c);
-      if (est[i] > depth) cand[nc++] = i;
-    }
     const tol = 1e-9 * (oo.size + om.size);
     const exact = sc.exact, hint = sc.hint, topo = this.topoOf(pmi);
-    // Largest bound first: tightened by a walk over ooi's surface, then a full
-    // search there sets the maximum, which rules out most of the rest.
-    // max-heap of the candidates by bound
-    for (let k = (nc >> 1) - 1; k >= 0; k--) siftDown(cand, nc, k, est);
-    while (nc > 0) {
-      const bi = cand[0];
-      if (est[bi] <= depth) break;
-      cand[0] = cand[--nc];
-      siftDown(cand, nc, 0, est);
-      const v = verts[bi] * 3;
-      if (exact[bi] === 0 && hint[bi] >= 0) {
-        const d = this.walkCloser(oo, P[v], P[v + 1], P[v + 2], hint[bi]);
-        exact[bi] = 1;
-        const t = this._tri1[0];
-        if (d < est[bi]) est[bi] = d;
-        hint[bi] = t;
-        // neighbours not yet walked start their walks here
-        for (let k = topo.adjOff[bi]; k < topo.adjOff[bi + 1]; k++) { const j = topo.adjV[k]; if (exact[j] === 0) hint[j] = t; }
-        // back into the heap with its tighter bound
-        let k = nc++;
-        cand[k] = bi;
-        while (k > 0) {
-          const up = (k - 1) >> 1;
-          if (est[cand[up]] >= est[bi]) break;
-          cand[k] = cand[up]; cand[up] = bi; k = up;
+    // Two passes: regions whose every vertex is a crossing triangle's (a
+    // finite crossing bound) are left to the second, where the maximum found
+    // over the others usually rules them out without an inside test.
+    for (let pass = (passes & 1) !== 0 ? 0 : 1; pass < ((passes & 2) !== 0 ? 2 : 1); pass++) {
+      if (pass === 1 && sc.deferCount === 0) break;
+      let nc = 0;
+      for (let r = 0; r < sc.roiCount; r++) {
+        // only vertices in the crossed parts' box can be in this pair's box
+        const i = roiList[r];
+        if (ubc[i] <= depth) continue; // near a crossing: cannot raise the maximum
+        const c = comp[i];
+        if (pass === 1 && dst[c] !== ds) continue;
+        const v = verts[i] * 3;
+        const x = P[v], y = P[v + 1], z = P[v + 2];
+        if (x < lx || x > hx || y < ly || y > hy || z < lz || z > hz) continue;
+        if (sc.compInside[c] < 0) {
+          if (sc.compBound[c] <= depth) continue;
+          if (pass === 0 && sc.compBound[c] !== Infinity) {
+            if (dst[c] !== ds) { dst[c] = ds; sc.deferCount++; }
+            continue;
+          }
+          this.classifyRegion(sc, pmi, ooi, c);
         }
-        continue;
+        if (sc.compInside[c] !== 1) continue;
+        if (sc.compEst[c] === 0) this.estimateRegion(sc, pmi, ooi, c);
+        if (est[i] > depth) cand[nc++] = i;
       }
-      if (exact[bi] === 2) { depth = est[bi]; continue; }
-      // inflated so the bound's own triangle is found again
-      const d = this.distanceTo(oo, P[v], P[v + 1], P[v + 2], est[bi] * (1 + 1e-9) + tol, depth);
-      if (d === Infinity) throw new Error(`collision: no triangle of "${oo.name}" within a proven distance bound (internal error)`);
-      hint[bi] = this._tri1[0];
-      est[bi] = d;
-      if (d > depth) { exact[bi] = 2; depth = d; }
+      // Largest bound first: tightened by a walk over ooi's surface, then a full
+      // search there sets the maximum, which rules out most of the rest.
+      // max-heap of the candidates by bound
+      for (let k = (nc >> 1) - 1; k >= 0; k--) siftDown(cand, nc, k, est);
+      while (nc > 0) {
+        const bi = cand[0];
+        if (est[bi] <= depth) break;
+        cand[0] = cand[--nc];
+        siftDown(cand, nc, 0, est);
+        const v = verts[bi] * 3;
+        if (exact[bi] === 0 && hint[bi] >= 0) {
+          const d = this.walkCloser(oo, P[v], P[v + 1], P[v + 2], hint[bi]);
+          exact[bi] = 1;
+          const t = this._tri1[0];
+          if (d < est[bi]) est[bi] = d;
+          hint[bi] = t;
+          // neighbours not yet walked start their walks here
+          for (let k = topo.adjOff[bi]; k < topo.adjOff[bi + 1]; k++) { const j = topo.adjV[k]; if (exact[j] === 0) hint[j] = t; }
+          // back into the heap with its tighter bound
+          let k = nc++;
+          cand[k] = bi;
+          while (k > 0) {
+            const up = (k - 1) >> 1;
+            if (est[cand[up]] >= est[bi]) break;
+            cand[k] = cand[up]; cand[up] = bi; k = up;
+          }
+          continue;
+        }
+        if (exact[bi] === 2) { depth = est[bi]; continue; }
+        // inflated so the bound's own triangle is found again
+        const d = this.distanceTo(oo, P[v], P[v + 1], P[v + 2], est[bi] * (1 + 1e-9) + tol, depth);
+        if (d === Infinity) throw new Error(`collision: no triangle of "${oo.name}" within a proven distance bound (internal error)`);
+        hint[bi] = this._tri1[0];
+        est[bi] = d;
+        if (d > depth) { exact[bi] = 2; depth = d; }
+      }
     }
     return depth;
   }
@@ -1830,6 +1857,7 @@ export class CollisionScene {
         compBound: new Float64Array(nv), compInside: new Int8Array(nv), compEst: new Uint8Array(nv),
         ubc: new Float64Array(nv), seed: new Int32Array(nv), est: new Float64Array(nv), hint: new Int32Array(nv), exact: new Uint8Array(nv),
         prev: new Int32Array(nv), roiList: new Int32Array(nv), roiCount: 0, seen: new Int32Array(nv),
+        defer: new Int32Array(nv), deferMark: 0, deferCount: 0,
       };
       sc.comp.fill(-3);
       this.sides.set(key, sc);
@@ -2714,6 +2742,10 @@ interface SideCache {
   prev: Int32Array;
   /** Vertices in the box of the part and the other object's parts it crosses (the only ones a pair can count). */
   roiList: Int32Array;
+  /** Per region: deferMark when closedSideDepth's first pass left it to the second (deferCount of them). */
+  defer: Int32Array;
+  deferMark: number;
+  deferCount: number;
   roiCount: number;
   /** Per vertex: the stamp of the last on-demand scan that looked at it. */
   seen: Int32Array;
@@ -2784,6 +2816,7 @@ function localIndex(verts: Uint32Array, v: number): number {
 }
 
 let _vstamp = 0;
+let _dstamp = 0;
 /** Stamps of closedSideDepth's scratch (vertex and triangle marks). */
 let _sstamp = 0;
 /**
