@@ -591,3 +591,41 @@ describe('part boxes from influence sets (without skinning)', () => {
     });
   }
 });
+
+describe('penetration depth of shallow crossings (regions made only of crossing triangles\' vertices)', () => {
+  // Caps smaller than a ring of triangles: the deepest vertices sit in
+  // regions whose every vertex is a crossing triangle's, the ones
+  // closedSideDepth leaves to its second pass.
+  for (const seed of [31, 32, 33]) {
+    it(`seed ${seed}: bumpy balls overlapping by less than a triangle give the brute-force depth (both inside tests)`, () => {
+      const r = mulberry32(seed);
+      let compared = 0;
+      for (let k = 0; k < 6; k++) {
+        const ra = 0.18 + 0.06 * r(), rb = 0.1 + 0.06 * r();
+        const a = uvSphere(24, 16, 0, 0, 0, ra, r, 0.15);
+        const b = uvSphere(20, 12, 0, 0, 0, rb, r, 0.15);
+        // a random direction, centres (ra + rb)·(0.97 … 1.0) apart: shallow or no crossing
+        const ux = r() - 0.5, uy = r() - 0.5, uz = r() - 0.5, ul = Math.sqrt(ux * ux + uy * uy + uz * uz);
+        const d = (ra + rb) * (0.97 + 0.03 * r());
+        const doc = propsDoc(
+          prop('a', { positions: Float32Array.from(a.positions), indices: a.indices }, [0, 0, 0]),
+          prop('b', { positions: Float32Array.from(b.positions), indices: b.indices }, [(d * ux) / ul, (d * uy) / ul, (d * uz) / ul]),
+        );
+        for (const parity of [false, true]) {
+          const scene = new CollisionScene(doc);
+          if (parity) for (const o of scene.objects) o.orientedOutward = false;
+          const contacts = checkFrame(scene, 0).filter((c) => c.kind === 'intersect');
+          scene.skinAll();
+          for (const c of contacts) {
+            const pa = scene.parts.findIndex((p) => scene.objects[p.object].id === c.a.objectId);
+            const pb = scene.parts.findIndex((p) => scene.objects[p.object].id === c.b.objectId);
+            const ref = bruteObjectDepth(scene, pa, pb);
+            expect(Math.abs(c.depth - ref.depth), `seed ${seed} case ${k} ${parity ? 'parity' : 'pseudo-normal'}: depth ${c.depth} vs brute force ${ref.depth}`).toBeLessThan(1e-9);
+            if (ref.depth > 0) compared++;
+          }
+        }
+      }
+      expect(compared, 'shallow crossings with depth were compared').toBeGreaterThan(4);
+    });
+  }
+});
