@@ -92,7 +92,7 @@ import { buildRagdoll, type Ragdoll, type RagdollOptions } from './ragdoll';
 import type { Collider, JointGroup, Part } from './collider';
 import { disp, edgeEdgeReach, inTri, lerp, placeVertices, reduceGroundLine, reduceGroundPatch, sameSideEE, sameSideVT, signedPlaneNormalized, signedVolume, turnFraction, vertexTriangleReach } from './meshGeometry';
 import { characterTopology, emptyBox, jointBoundedBox, outwardMesh, sameSkin, skinMatricesUsed, slotBounds, triangleTopology, usedSkinSlots } from './characterSkin';
-import { chunked, chunkLowY, heightTolerance, localBox, lowChunks, maxNorm, orientedBoxInto, sortAscending } from './chunks';
+import { chunked, chunkLowY, heightTolerance, localBox, lowChunks, lowChunks2, maxNorm, orientedBoxInto, sortAscending } from './chunks';
 import { acos, atan2, cos, exp, hypot3, sin } from '../math/libm';
 
 export { vertexTriangleReach, edgeEdgeReach } from './meshGeometry';
@@ -2762,17 +2762,16 @@ export class SimWorld {
         const woke = this.wokeStep[C.body] === this.stats.steps; // woken in this step: at rest, not approaching
         const nch = C.chunkStart.length - 1;
         const pass = this.scratchChunkPass(nch);
-        if (lowChunks(C, this.pose0, 7 * c, g + Math.max(touch, down * hs), pass) === 0 && !heldStep) continue;
         // a ragdoll part's vertices within the band (what bandVertices finds for the active set after
         // the solve: the same test, numbers and order) are kept while the band's chunks are read
         const band = Math.max(touch, specC * hs);
         let passB = pass, rec = -1;
-        const keepAdded = specC > spec && this.activeKeep.length > 0;
         if (ragdollPart) {
           passB = this._chunkPassB = grown(this._chunkPassB, nch);
-          lowChunks(C, this.pose0, 7 * c, g + band, passB);
+          if (lowChunks2(C, this.pose0, 7 * c, g + Math.max(touch, down * hs), pass, g + band, passB) === 0 && !heldStep) continue;
           rec = this.startBandRecord(c);
-        }
+        } else if (lowChunks(C, this.pose0, 7 * c, g + Math.max(touch, down * hs), pass) === 0 && !heldStep) continue;
+        const keepAdded = specC > spec && this.activeKeep.length > 0;
         // the vertices of the low chunks from the pose (the numbers placeVertices gives: P0 of an
         // active body is its pose0's placement), written to P0 where the later steps read them
         const q0 = this.pose0, ps = 7 * c, L = C.local, CL = C.chunkLocal;
