@@ -1293,9 +1293,14 @@ export class SimWorld {
         for (let k = 0; k < J.length; k++) if (on[J[k].bodyA] && this.correctLimits(st, J[k])) turn = true;
         turned = turn;
       }
-      if (sweep === 0 || turned) this.measureClearance(st);
-      for (let k = 0; k < J.length; k++) if (on[J[k].bodyA]) this.correctAnchor(st, J[k]);
-      for (let k = J.length - 1; k >= 0; k--) if (on[J[k].bodyA]) this.correctAnchor(st, J[k]);
+      if (sweep === 0 || turned) {
+        this.measureClearance(st);
+        // the anchor pulls only translate: the anchors turned by the orientations now serve all
+        // their pulls until a limit sweep turns a body again
+        for (let k = 0; k < J.length; k++) if (on[J[k].bodyA]) this.turnAnchors(st, J[k]);
+      }
+      for (let k = 0; k < J.length; k++) if (on[J[k].bodyA]) this.pullAnchors(st, J[k]);
+      for (let k = J.length - 1; k >= 0; k--) if (on[J[k].bodyA]) this.pullAnchors(st, J[k]);
     }
   }
 
@@ -1709,12 +1714,24 @@ export class SimWorld {
     out[2] = R[o + 2];
   }
 
-  /** Pulls a ball joint's anchors together (mass-weighted translation); leaves the joint point in _p. */
+  /** Pulls a ball joint's anchors together (mass-weighted translation). */
   private correctAnchor(st: Float64Array, j: SimJoint): boolean {
+    this.turnAnchors(st, j);
+    return this.pullAnchors(st, j);
+  }
+
+  /** Turns joint j's anchors by its bodies' orientations now (into anchorR, where pullAnchors reads them). */
+  private turnAnchors(st: Float64Array, j: SimJoint): void {
+    this.turnedAnchor(_a, j.index, 0, st, STATE_STRIDE * j.bodyA, j.rA);
+    this.turnedAnchor(_b, j.index, 1, st, STATE_STRIDE * j.bodyB, j.rB);
+  }
+
+  /** correctAnchor with the anchors turnAnchors made for the bodies' current orientations (the pulls only translate). */
+  private pullAnchors(st: Float64Array, j: SimJoint): boolean {
     const im = this.bodies.invMass;
     const sa = STATE_STRIDE * j.bodyA, sb = STATE_STRIDE * j.bodyB;
-    this.turnedAnchor(_a, j.index, 0, st, sa, j.rA);
-    this.turnedAnchor(_b, j.index, 1, st, sb, j.rB);
+    const R = this.anchorR, ro = 6 * j.index;
+    const ax = R[ro], ay = R[ro + 1], az = R[ro + 2], bx = R[ro + 3], by = R[ro + 4], bz = R[ro + 5];
     const wa = this.awake[j.bodyA] ? im[j.bodyA] : 0, wb = this.awake[j.bodyB] ? im[j.bodyB] : 0;
     const w = wa + wb;
     if (w === 0) return false;
@@ -1722,13 +1739,14 @@ export class SimWorld {
     // mesh cross its faces (mass-weighted still: the pair's centre of mass stays)
     let sk = 1;
     if (this.meshConsEnd.length > 0 && (this.meshConsEnd[j.bodyA] > this.meshConsStart[j.bodyA] || this.meshConsEnd[j.bodyB] > this.meshConsStart[j.bodyB])) {
-      const ex = st[sb] + _b[0] - st[sa] - _a[0], ey = st[sb + 1] + _b[1] - st[sa + 1] - _a[1], ez = st[sb + 2] + _b[2] - st[sa + 2] - _a[2];
+      const ex = st[sb] + bx - st[sa] - ax, ey = st[sb + 1] + by - st[sa + 1] - ay, ez = st[sb + 2] + bz - st[sa + 2] - az;
       if (wa > 0) sk = Math.min(sk, this.meshScale(j.bodyA, (wa / w) * ex, (wa / w) * ey, (wa / w) * ez));
       if (wb > 0) sk = Math.min(sk, this.meshScale(j.bodyB, -(wb / w) * ex, -(wb / w) * ey, -(wb / w) * ez));
     }
     const O = this.meshOff;
     for (let c = 0; c < 3; c++) {
-      const e = sk * (st[sb + c] + _b[c] - st[sa + c] - _a[c]);
+      const ac = c === 0 ? ax : c === 1 ? ay : az, bc = c === 0 ? bx : c === 1 ? by : bz;
+      const e = sk * (st[sb + c] + bc - st[sa + c] - ac);
       let da = (wa / w) * e, db = -(wb / w) * e;
       if (c === 1) {
         const clA = this.clearance[j.bodyA], clB = this.clearance[j.bodyB];
@@ -1750,7 +1768,6 @@ export class SimWorld {
         O[3 * j.bodyA + c] += da;
         O[3 * j.bodyB + c] += db;
       }
-      _p[c] = st[sa + c] + _a[c];
     }
     return true;
   }
@@ -4015,7 +4032,6 @@ const _q4 = new Float64Array(4);
 const _box6 = new Float64Array(6);
 const _q5 = new Float64Array(4);
 const _e = new Float64Array(3);
-const _p = new Float64Array(3);
 const _o10 = new Float64Array(10);
 const _k9 = new Float64Array(9);
 
