@@ -94,6 +94,7 @@ import { disp, edgeEdgeReach, inTri, lerp, placeVertices, reduceGroundLine, redu
 import { characterTopology, emptyBox, jointBoundedBox, outwardMesh, sameSkin, skinMatricesUsed, slotBounds, triangleTopology, usedSkinSlots } from './characterSkin';
 import { chunked, chunkLowY, heightTolerance, localBox, lowChunks, lowChunks2, maxNorm, orientedBoxInto, sortAscending } from './chunks';
 import { acos, atan2, cos, exp, hypot3, sin } from '../math/libm';
+import { coneSkipCos, twistSkipTan } from './limits';
 
 export { vertexTriangleReach, edgeEdgeReach } from './meshGeometry';
 export { slotBounds, jointBoundedBox } from './characterSkin';
@@ -504,6 +505,11 @@ export class SimWorld {
       _q4[2] = -st[sa + 2];
       _q4[3] = st[sa + 3];
       quatMul(j.qRel0, 0, _q4, 0, st, STATE_STRIDE * j.bodyB + 3);
+    }
+    this.limitSkip = new Float64Array(2 * this.joints.length);
+    for (const j of this.joints) {
+      this.limitSkip[2 * j.index] = coneSkipCos(j.coneLimitRad);
+      this.limitSkip[2 * j.index + 1] = twistSkipTan(j.twistLimitRad);
     }
     this.awake = new Uint8Array(this.dynCount).fill(1);
     this.wokeStep = new Int32Array(this.dynCount).fill(-1);
@@ -1787,7 +1793,8 @@ export class SimWorld {
       rotate(_c, 0, st, sa + 3, j.coneAxisA[0], j.coneAxisA[1], j.coneAxisA[2]);
       rotate(_d, 0, st, sb + 3, j.axisB[0], j.axisB[1], j.axisB[2]);
       const cosA = _c[0] * _d[0] + _c[1] * _d[1] + _c[2] * _d[2];
-      const angle = acos(cosA > 1 ? 1 : cosA < -1 ? -1 : cosA);
+      // well inside the cone (cosine above the limit's by a margin far beyond acos's rounding): no angle needed
+      const angle = cosA > this.limitSkip[2 * j.index] ? 0 : acos(cosA > 1 ? 1 : cosA < -1 ? -1 : cosA);
       if (angle > j.coneLimitRad) {
         // axis d × c turns the child's axis d towards the parent's c
         let nx = _d[1] * _c[2] - _d[2] * _c[1], ny = _d[2] * _c[0] - _d[0] * _c[2], nz = _d[0] * _c[1] - _d[1] * _c[0];
@@ -1811,7 +1818,10 @@ export class SimWorld {
       }
     }
     if (j.twistLimitRad < Math.PI) {
-      const phi = this.twistAngle(st, j);
+      this.twistHalf(st, j);
+      // well inside the twist limit (|tan(φ/2)| below the limit's by a margin far beyond atan2's rounding): no angle needed
+      const ts = _tw[0], tc = _tw[1];
+      const phi = (ts < 0 ? -ts : ts) <= tc * this.limitSkip[2 * j.index + 1] ? 0 : 2 * atan2(ts, tc);
       const lim = j.twistLimitRad;
       if (phi > lim || phi < -lim) {
         const excess = phi > lim ? phi - lim : phi + lim;
@@ -2063,6 +2073,12 @@ export class SimWorld {
    * about axisB (B's frame).
    */
   private twistAngle(st: Float64Array, j: SimJoint): number {
+    this.twistHalf(st, j);
+    return 2 * atan2(_tw[0], _tw[1]);
+  }
+
+  /** Twist of joint j as sine and cosine of its half angle, cosine ≥ 0 (twistAngle = 2 atan2(s, c)), into _tw. */
+  private twistHalf(st: Float64Array, j: SimJoint): void {
     const sa = STATE_STRIDE * j.bodyA + 3;
     _q4[0] = -st[sa];
     _q4[1] = -st[sa + 1];
@@ -2081,8 +2097,12 @@ export class SimWorld {
       s = -s;
       c = -c;
     }
-    return 2 * atan2(s, c);
+    _tw[0] = s;
+    _tw[1] = c;
   }
+
+  /** Per joint: coneSkipCos and twistSkipTan of its limits (correctLimits skips acos and atan2 for joints well inside). */
+  private limitSkip = new Float64Array(0);
 
   /** n · I_world⁻¹ · n of body i (unit n). */
   private invInertiaAbout(st: Float64Array, i: number, nx: number, ny: number, nz: number): number {
@@ -4007,6 +4027,7 @@ const _res = new Float64Array(3);
 const _vb = new Float64Array(6);
 const _pt = new Float64Array(6);
 const _st = new Float64Array(2);
+const _tw = new Float64Array(2);
 /** Band (m) in front of / behind a keyframed prop face within which ragdoll vertices limit the joint anchor corrections. */
 const MESH_BAND = 0.03, MESH_BAND_IN = 0.01;
 /**
