@@ -433,6 +433,7 @@ export class SimWorld {
     for (const pi of sortedProps) {
       const prop = doc.props[pi];
       const mp = propMassProperties(prop);
+      this.propComs[pi] = mp.centerOfMass; // propOrigin's (made once)
       this.evaluator.propTransform(pi, t0, trs);
       this.evaluator.propVelocity(pi, t0, lin, ang);
       const q: [number, number, number, number] = [trs[3], trs[4], trs[5], trs[6]];
@@ -3980,15 +3981,20 @@ export class SimWorld {
     out[oo + 2] = st[s + 2] - _a[2];
   }
 
-  /** Velocity of a dynamic prop's origin (linear) and angular velocity, for key tangents. */
-  propOriginVelocity(obj: SimObject, lin: Float64Array, ang: Float64Array): void {
+  /**
+   * Velocity of a dynamic prop's origin (linear) and angular velocity, for
+   * key tangents. `origin`: propOrigin's answer for the current state, if the
+   * caller has it (else it is made here).
+   */
+  propOriginVelocity(obj: SimObject, lin: Float64Array, ang: Float64Array, origin?: Float64Array): void {
     const i = obj.bodies[0];
     const st = this.bodies.state;
     const s = STATE_STRIDE * i;
     this.bodies.angularVelocity(st, i, ang);
     this.bodies.linearVelocity(st, i, lin);
-    this.propOrigin(obj, _o10);
-    const rx = _o10[0] - st[s], ry = _o10[1] - st[s + 1], rz = _o10[2] - st[s + 2];
+    const o = origin ?? _o10;
+    if (!origin) this.propOrigin(obj, _o10);
+    const rx = o[0] - st[s], ry = o[1] - st[s + 1], rz = o[2] - st[s + 2];
     lin[0] += ang[1] * rz - ang[2] * ry;
     lin[1] += ang[2] * rx - ang[0] * rz;
     lin[2] += ang[0] * ry - ang[1] * rx;
