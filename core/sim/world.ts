@@ -1912,30 +1912,14 @@ export class SimWorld {
         if (!placed) {
           placed = true;
           this.placeTurnVerts(st, i);
-          this.placeChunks(st, i);
         }
-        const W = this._turnVerts, CW = this._chunkW, CS = C.chunkStart, CV = C.chunkVerts, nch = CS.length - 1;
+        const W = this._turnVerts;
         const gx0 = Math.min(ax, bx, ex) - PUSH_BAND, gx1 = Math.max(ax, bx, ex) + PUSH_BAND;
         const gy0 = Math.min(ay, by, ey) - PUSH_BAND, gy1 = Math.max(ay, by, ey) + PUSH_BAND;
         const gz0 = Math.min(az, bz, ez) - PUSH_BAND, gz1 = Math.max(az, bz, ez) + PUSH_BAND;
-        // the vertices in the face's box grown by the band, chunk by chunk (a chunk whose sphere
-        // misses the box has none), then taken in vertex order as a scan of all would take them
-        const cand = (this._pushCand = grown(this._pushCand, C.nv));
-        let nCand = 0;
-        for (let ch = 0; ch < nch; ch++) {
-          const sx = CW[4 * ch], sy = CW[4 * ch + 1], sz = CW[4 * ch + 2], sr = CW[4 * ch + 3];
-          if (sx + sr < gx0 || sx - sr > gx1 || sy + sr < gy0 || sy - sr > gy1 || sz + sr < gz0 || sz - sr > gz1) continue;
-          for (let n = CS[ch]; n < CS[ch + 1]; n++) {
-            const v = CV[n];
-            const wx = W[3 * v], wy = W[3 * v + 1], wz = W[3 * v + 2];
-            if (wx < gx0 || wx > gx1 || wy < gy0 || wy > gy1 || wz < gz0 || wz > gz1) continue;
-            cand[nCand++] = v;
-          }
-        }
-        sortAscending(cand, nCand);
-        for (let k = 0; k < nCand; k++) {
-          const v = cand[k];
+        for (let v = 0; v < C.nv; v++) {
           const wx = W[3 * v], wy = W[3 * v + 1], wz = W[3 * v + 2];
+          if (wx < gx0 || wx > gx1 || wy < gy0 || wy > gy1 || wz < gz0 || wz > gz1) continue;
           const d = mx * (wx - ax) + my * (wy - ay) + mz * (wz - az);
           if (d >= 0 || d < -PUSH_BAND || -d <= best) continue;
           const ux = wx - d * mx, uy = wy - d * my, uz = wz - d * mz;
@@ -1958,8 +1942,6 @@ export class SimWorld {
     }
     return best > 0;
   }
-
-  private _pushCand = new Uint32Array(64);
 
   /** Whether a face of the gathered limit faces (_lf, nf of them) of the same collider as face `skip` is nearer to p than √d2. */
   private nearerFace(nf: number, skip: number, px: number, py: number, pz: number, d2: number): boolean {
