@@ -1750,31 +1750,44 @@ export class SimWorld {
       if (wa > 0) sk = Math.min(sk, this.meshScale(j.bodyA, (wa / w) * ex, (wa / w) * ey, (wa / w) * ez));
       if (wb > 0) sk = Math.min(sk, this.meshScale(j.bodyB, -(wb / w) * ex, -(wb / w) * ey, -(wb / w) * ez));
     }
-    const O = this.meshOff;
-    for (let c = 0; c < 3; c++) {
-      const ac = c === 0 ? ax : c === 1 ? ay : az, bc = c === 0 ? bx : c === 1 ? by : bz;
-      const e = sk * (st[sb + c] + bc - st[sa + c] - ac);
-      let da = (wa / w) * e, db = -(wb / w) * e;
-      if (c === 1) {
-        const clA = this.clearance[j.bodyA], clB = this.clearance[j.bodyB];
-        // the ground is a unilateral constraint of the same projection: both moves are scaled down
-        // together until the part going down stops at the ground (its lowest vertex); still
-        // mass-weighted, so the pair's centre of mass, its potential energy, stays where it was
-        // (the rest of the gap waits for later sweeps and steps, never lifting the other part)
-        let sc = 1;
-        if (da < -Math.max(clA, 0)) sc = Math.min(sc, Math.max(clA, 0) / -da);
-        if (db < -Math.max(clB, 0)) sc = Math.min(sc, Math.max(clB, 0) / -db);
-        da *= sc;
-        db *= sc;
-        this.clearance[j.bodyA] = clA + da;
-        this.clearance[j.bodyB] = clB + db;
-      }
-      st[sa + c] += da;
-      st[sb + c] += db;
-      if (O.length > 0) {
-        O[3 * j.bodyA + c] += da;
-        O[3 * j.bodyB + c] += db;
-      }
+    // x, y, z in turn (each axis reads only its own coordinates); y also against the ground:
+    // both moves scaled down together until the part going down stops at the ground (its lowest
+    // vertex); still mass-weighted, so the pair's centre of mass, its potential energy, stays where
+    // it was (the rest of the gap waits for later sweeps and steps, never lifting the other part)
+    const O = this.meshOff, hasO = O.length > 0, ka = wa / w, kb = wb / w, oa = 3 * j.bodyA, ob = 3 * j.bodyB;
+    let e = sk * (st[sb] + bx - st[sa] - ax);
+    let da = ka * e, db = -kb * e;
+    st[sa] += da;
+    st[sb] += db;
+    if (hasO) {
+      O[oa] += da;
+      O[ob] += db;
+    }
+    e = sk * (st[sb + 1] + by - st[sa + 1] - ay);
+    da = ka * e;
+    db = -kb * e;
+    const clA = this.clearance[j.bodyA], clB = this.clearance[j.bodyB];
+    let sc = 1;
+    if (da < -Math.max(clA, 0)) sc = Math.min(sc, Math.max(clA, 0) / -da);
+    if (db < -Math.max(clB, 0)) sc = Math.min(sc, Math.max(clB, 0) / -db);
+    da *= sc;
+    db *= sc;
+    this.clearance[j.bodyA] = clA + da;
+    this.clearance[j.bodyB] = clB + db;
+    st[sa + 1] += da;
+    st[sb + 1] += db;
+    if (hasO) {
+      O[oa + 1] += da;
+      O[ob + 1] += db;
+    }
+    e = sk * (st[sb + 2] + bz - st[sa + 2] - az);
+    da = ka * e;
+    db = -kb * e;
+    st[sa + 2] += da;
+    st[sb + 2] += db;
+    if (hasO) {
+      O[oa + 2] += da;
+      O[ob + 2] += db;
     }
     return true;
   }
@@ -2827,6 +2840,8 @@ export class SimWorld {
           if (!pk && !bk) continue;
           const b = 6 * k;
           if (r10 * CB[b] + r11 * CB[b + 1] + r12 * CB[b + 2] - (a10 * CB[b + 3] + a11 * CB[b + 4] + a12 * CB[b + 5]) >= cutY) continue;
+          // room for every vertex of the chunk in the band record, once per chunk
+          if (bk) this.agcBuf = grown(this.agcBuf, this.agcLen + 4 * (CS[k + 1] - CS[k]));
           for (let i = CS[k]; i < CS[k + 1]; i++) {
             const lx = CL[3 * i], ly = CL[3 * i + 1], lz = CL[3 * i + 2];
             if (r10 * lx + r11 * ly + r12 * lz >= cutY) continue;
@@ -2837,7 +2852,6 @@ export class SimWorld {
             if (d >= touch && !(d < specC * hs)) continue;
             const px = x0 + lx + qw * tx + qy * tz - qz * ty, pz = z0 + lz + qw * tz + qx * ty - qy * tx;
             if (bk) {
-              this.agcBuf = grown(this.agcBuf, this.agcLen + 4);
               const Q = this.agcBuf, q = this.agcLen;
               Q[q] = v;
               Q[q + 1] = px;
