@@ -110,6 +110,14 @@ export function slotBounds(mesh: SkinnedMesh, p: JointBounds & Pick<Part, 'verts
   }
   p.slots = Int32Array.from(slotOf.keys());
   p.slotBox = Float64Array.from(boxes);
+  // centre and half extent per slot box (jointBoundedBox's numbers, made once)
+  const ce = new Float64Array(boxes.length);
+  for (let b = 0; b < boxes.length; b += 6)
+    for (let c = 0; c < 3; c++) {
+      ce[b + c] = 0.5 * (boxes[b + c] + boxes[b + 3 + c]);
+      ce[b + 3 + c] = 0.5 * (boxes[b + 3 + c] - boxes[b + c]);
+    }
+  p.slotCE = ce;
   p.wsMin = wsMin === Infinity ? 1 : wsMin;
   p.wsMax = wsMax === -Infinity ? 1 : wsMax;
   p.jbox0 = new Float64Array(6);
@@ -122,19 +130,28 @@ export function slotBounds(mesh: SkinnedMesh, p: JointBounds & Pick<Part, 'verts
  * range, padded for rounding.
  */
 export function jointBoundedBox(p: JointBounds, S: Float64Array, out: Float64Array): void {
-  emptyBox(out);
-  const slots = p.slots!, B = p.slotBox!;
-  for (let k = 0; k < slots.length; k++) {
-    const o = 16 * slots[k], b = 6 * k;
-    const cx = 0.5 * (B[b] + B[b + 3]), cy = 0.5 * (B[b + 1] + B[b + 4]), cz = 0.5 * (B[b + 2] + B[b + 5]);
-    const ex = 0.5 * (B[b + 3] - B[b]), ey = 0.5 * (B[b + 4] - B[b + 1]), ez = 0.5 * (B[b + 5] - B[b + 2]);
-    for (let c = 0; c < 3; c++) {
-      const m = S[o + c] * cx + S[o + 4 + c] * cy + S[o + 8 + c] * cz + S[o + 12 + c];
-      const e = Math.abs(S[o + c]) * ex + Math.abs(S[o + 4 + c]) * ey + Math.abs(S[o + 8 + c]) * ez;
-      if (m - e < out[c]) out[c] = m - e;
-      if (m + e > out[3 + c]) out[3 + c] = m + e;
-    }
+  const slots = p.slots!, E = p.slotCE!;
+  let lx = Infinity, ly = Infinity, lz = Infinity, hx = -Infinity, hy = -Infinity, hz = -Infinity;
+  for (let k = 0, b = 0; k < slots.length; k++, b += 6) {
+    const o = 16 * slots[k];
+    const cx = E[b], cy = E[b + 1], cz = E[b + 2], ex = E[b + 3], ey = E[b + 4], ez = E[b + 5];
+    const s0 = S[o], s1 = S[o + 1], s2 = S[o + 2], s4 = S[o + 4], s5 = S[o + 5], s6 = S[o + 6], s8 = S[o + 8], s9 = S[o + 9], s10 = S[o + 10];
+    const mx = s0 * cx + s4 * cy + s8 * cz + S[o + 12], wx = Math.abs(s0) * ex + Math.abs(s4) * ey + Math.abs(s8) * ez;
+    const my = s1 * cx + s5 * cy + s9 * cz + S[o + 13], wy = Math.abs(s1) * ex + Math.abs(s5) * ey + Math.abs(s9) * ez;
+    const mz = s2 * cx + s6 * cy + s10 * cz + S[o + 14], wz = Math.abs(s2) * ex + Math.abs(s6) * ey + Math.abs(s10) * ez;
+    if (mx - wx < lx) lx = mx - wx;
+    if (mx + wx > hx) hx = mx + wx;
+    if (my - wy < ly) ly = my - wy;
+    if (my + wy > hy) hy = my + wy;
+    if (mz - wz < lz) lz = mz - wz;
+    if (mz + wz > hz) hz = mz + wz;
   }
+  out[0] = lx;
+  out[1] = ly;
+  out[2] = lz;
+  out[3] = hx;
+  out[4] = hy;
+  out[5] = hz;
   const lo = p.wsMin!, hi = p.wsMax!;
   for (let c = 0; c < 3; c++) {
     let a = out[c], b = out[3 + c];

@@ -207,11 +207,30 @@ export function chunkLowY(S: Float64Array, k: number, P: Float64Array, s: number
  * may have a vertex below `limitY` for the pose at P[s..]; returns how many.
  */
 export function lowChunks(C: Collider, P: Float64Array, s: number, limitY: number, pass: Uint8Array): number {
-  const nc = C.chunkStart.length - 1;
+  const nc = C.chunkStart.length - 1, S = C.chunkSphere;
+  // chunkLowY's numbers, its rotation row taken once
+  const qx = P[s + 3], qy = P[s + 4], qz = P[s + 5], qw = P[s + 6], py = P[s + 1];
+  const r10 = 2 * (qx * qy + qz * qw), r11 = 1 - 2 * (qx * qx + qz * qz), r12 = 2 * (qy * qz - qx * qw);
   let n = 0;
-  for (let k = 0; k < nc; k++) {
-    const low = chunkLowY(C.chunkSphere, k, P, s) < limitY;
+  for (let k = 0, o = 0; k < nc; k++, o += 4) {
+    const low = py + r10 * S[o] + r11 * S[o + 1] + r12 * S[o + 2] - S[o + 3] < limitY;
     pass[k] = low ? 1 : 0;
+    if (low) n++;
+  }
+  return n;
+}
+
+/** lowChunks for two limits at once (one bound per chunk): flags into passA and passB; returns the count for limitA. */
+export function lowChunks2(C: Collider, P: Float64Array, s: number, limitA: number, passA: Uint8Array, limitB: number, passB: Uint8Array): number {
+  const nc = C.chunkStart.length - 1, S = C.chunkSphere;
+  const qx = P[s + 3], qy = P[s + 4], qz = P[s + 5], qw = P[s + 6], py = P[s + 1];
+  const r10 = 2 * (qx * qy + qz * qw), r11 = 1 - 2 * (qx * qx + qz * qz), r12 = 2 * (qy * qz - qx * qw);
+  let n = 0;
+  for (let k = 0, o = 0; k < nc; k++, o += 4) {
+    const y = py + r10 * S[o] + r11 * S[o + 1] + r12 * S[o + 2] - S[o + 3];
+    const low = y < limitA;
+    passA[k] = low ? 1 : 0;
+    passB[k] = y < limitB ? 1 : 0;
     if (low) n++;
   }
   return n;

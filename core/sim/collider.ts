@@ -15,6 +15,8 @@
 export interface JointBounds {
   slots?: Int32Array;
   slotBox?: Float64Array;
+  /** Per slot: the centre and half extent of its slotBox (6 numbers). */
+  slotCE?: Float64Array;
   wsMin?: number;
   wsMax?: number;
   /** Joint-bounded boxes at the start and end of the step. */

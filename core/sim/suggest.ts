@@ -117,8 +117,8 @@ export function suggestMotion(doc: ImpulseDocument, options: SuggestOptions, onP
   let aborted = false;
 
   /** Velocity slopes of prop i (origin velocity, q̇ = ½ ω ⊗ q) for its current state and orientation q (hemisphere-aligned). */
-  const slopes = (i: number, q: ArrayLike<number>, qo: number) => {
-    world.propOriginVelocity(propObjs[i], lin, ang);
+  const slopes = (i: number, q: ArrayLike<number>, qo: number, origin?: Float64Array) => {
+    world.propOriginVelocity(propObjs[i], lin, ang, origin);
     const qx = q[qo], qy = q[qo + 1], qz = q[qo + 2], qw = q[qo + 3], wx = ang[0], wy = ang[1], wz = ang[2];
     qd[0] = 0.5 * (wx * qw + wy * qz - wz * qy);
     qd[1] = 0.5 * (wy * qw + wz * qx - wx * qz);
@@ -145,7 +145,7 @@ export function suggestMotion(doc: ImpulseDocument, options: SuggestOptions, onP
           if (n >= 4 && o10[3] * A[n - 4] + o10[4] * A[n - 3] + o10[5] * A[n - 2] + o10[6] * A[n - 1] < 0) s = -1;
           propT[i].push3(o10[0], o10[1], o10[2]);
           Q.push4(s * o10[3], s * o10[4], s * o10[5], s * o10[6]);
-          slopes(i, Q.a, Q.length - 4);
+          slopes(i, Q.a, Q.length - 4, o10); // o10: the origin for this state, just made
           propTin[i].push3(lin[0], lin[1], lin[2]);
           propQin[i].push4(qd[0], qd[1], qd[2], qd[3]);
           propTout[i].push3(lin[0], lin[1], lin[2]);

@@ -92,8 +92,9 @@ import { buildRagdoll, type Ragdoll, type RagdollOptions } from './ragdoll';
 import type { Collider, JointGroup, Part } from './collider';
 import { disp, edgeEdgeReach, inTri, lerp, placeVertices, reduceGroundLine, reduceGroundPatch, sameSideEE, sameSideVT, signedPlaneNormalized, signedVolume, turnFraction, vertexTriangleReach } from './meshGeometry';
 import { characterTopology, emptyBox, jointBoundedBox, outwardMesh, sameSkin, skinMatricesUsed, slotBounds, triangleTopology, usedSkinSlots } from './characterSkin';
-import { chunked, chunkLowY, heightTolerance, localBox, lowChunks, maxNorm, orientedBoxInto, sortAscending } from './chunks';
+import { chunked, chunkLowY, heightTolerance, localBox, lowChunks, lowChunks2, maxNorm, orientedBoxInto, sortAscending } from './chunks';
 import { acos, atan2, cos, exp, hypot3, sin } from '../math/libm';
+import { coneSkipCos, twistSkipTan } from './limits';
 
 export { vertexTriangleReach, edgeEdgeReach } from './meshGeometry';
 export { slotBounds, jointBoundedBox } from './characterSkin';
@@ -432,6 +433,7 @@ export class SimWorld {
     for (const pi of sortedProps) {
       const prop = doc.props[pi];
       const mp = propMassProperties(prop);
+      this.propComs[pi] = mp.centerOfMass; // propOrigin's (made once)
       this.evaluator.propTransform(pi, t0, trs);
       this.evaluator.propVelocity(pi, t0, lin, ang);
       const q: [number, number, number, number] = [trs[3], trs[4], trs[5], trs[6]];
@@ -504,6 +506,11 @@ export class SimWorld {
       _q4[2] = -st[sa + 2];
       _q4[3] = st[sa + 3];
       quatMul(j.qRel0, 0, _q4, 0, st, STATE_STRIDE * j.bodyB + 3);
+    }
+    this.limitSkip = new Float64Array(2 * this.joints.length);
+    for (const j of this.joints) {
+      this.limitSkip[2 * j.index] = coneSkipCos(j.coneLimitRad);
+      this.limitSkip[2 * j.index + 1] = twistSkipTan(j.twistLimitRad);
     }
     this.awake = new Uint8Array(this.dynCount).fill(1);
     this.wokeStep = new Int32Array(this.dynCount).fill(-1);
@@ -1293,9 +1300,14 @@ export class SimWorld {
         for (let k = 0; k < J.length; k++) if (on[J[k].bodyA] && this.correctLimits(st, J[k])) turn = true;
         turned = turn;
       }
-      if (sweep === 0 || turned) this.measureClearance(st);
-      for (let k = 0; k < J.length; k++) if (on[J[k].bodyA]) this.correctAnchor(st, J[k]);
-      for (let k = J.length - 1; k >= 0; k--) if (on[J[k].bodyA]) this.correctAnchor(st, J[k]);
+      if (sweep === 0 || turned) {
+        this.measureClearance(st);
+        // the anchor pulls only translate: the anchors turned by the orientations now serve all
+        // their pulls until a limit sweep turns a body again
+        for (let k = 0; k < J.length; k++) if (on[J[k].bodyA]) this.turnAnchors(st, J[k]);
+      }
+      for (let k = 0; k < J.length; k++) if (on[J[k].bodyA]) this.pullAnchors(st, J[k]);
+      for (let k = J.length - 1; k >= 0; k--) if (on[J[k].bodyA]) this.pullAnchors(st, J[k]);
     }
   }
 
@@ -1709,12 +1721,24 @@ export class SimWorld {
     out[2] = R[o + 2];
   }
 
-  /** Pulls a ball joint's anchors together (mass-weighted translation); leaves the joint point in _p. */
+  /** Pulls a ball joint's anchors together (mass-weighted translation). */
   private correctAnchor(st: Float64Array, j: SimJoint): boolean {
+    this.turnAnchors(st, j);
+    return this.pullAnchors(st, j);
+  }
+
+  /** Turns joint j's anchors by its bodies' orientations now (into anchorR, where pullAnchors reads them). */
+  private turnAnchors(st: Float64Array, j: SimJoint): void {
+    this.turnedAnchor(_a, j.index, 0, st, STATE_STRIDE * j.bodyA, j.rA);
+    this.turnedAnchor(_b, j.index, 1, st, STATE_STRIDE * j.bodyB, j.rB);
+  }
+
+  /** correctAnchor with the anchors turnAnchors made for the bodies' current orientations (the pulls only translate). */
+  private pullAnchors(st: Float64Array, j: SimJoint): boolean {
     const im = this.bodies.invMass;
     const sa = STATE_STRIDE * j.bodyA, sb = STATE_STRIDE * j.bodyB;
-    this.turnedAnchor(_a, j.index, 0, st, sa, j.rA);
-    this.turnedAnchor(_b, j.index, 1, st, sb, j.rB);
+    const R = this.anchorR, ro = 6 * j.index;
+    const ax = R[ro], ay = R[ro + 1], az = R[ro + 2], bx = R[ro + 3], by = R[ro + 4], bz = R[ro + 5];
     const wa = this.awake[j.bodyA] ? im[j.bodyA] : 0, wb = this.awake[j.bodyB] ? im[j.bodyB] : 0;
     const w = wa + wb;
     if (w === 0) return false;
@@ -1722,35 +1746,48 @@ export class SimWorld {
     // mesh cross its faces (mass-weighted still: the pair's centre of mass stays)
     let sk = 1;
     if (this.meshConsEnd.length > 0 && (this.meshConsEnd[j.bodyA] > this.meshConsStart[j.bodyA] || this.meshConsEnd[j.bodyB] > this.meshConsStart[j.bodyB])) {
-      const ex = st[sb] + _b[0] - st[sa] - _a[0], ey = st[sb + 1] + _b[1] - st[sa + 1] - _a[1], ez = st[sb + 2] + _b[2] - st[sa + 2] - _a[2];
+      const ex = st[sb] + bx - st[sa] - ax, ey = st[sb + 1] + by - st[sa + 1] - ay, ez = st[sb + 2] + bz - st[sa + 2] - az;
       if (wa > 0) sk = Math.min(sk, this.meshScale(j.bodyA, (wa / w) * ex, (wa / w) * ey, (wa / w) * ez));
       if (wb > 0) sk = Math.min(sk, this.meshScale(j.bodyB, -(wb / w) * ex, -(wb / w) * ey, -(wb / w) * ez));
     }
-    const O = this.meshOff;
-    for (let c = 0; c < 3; c++) {
-      const e = sk * (st[sb + c] + _b[c] - st[sa + c] - _a[c]);
-      let da = (wa / w) * e, db = -(wb / w) * e;
-      if (c === 1) {
-        const clA = this.clearance[j.bodyA], clB = this.clearance[j.bodyB];
-        // the ground is a unilateral constraint of the same projection: both moves are scaled down
-        // together until the part going down stops at the ground (its lowest vertex); still
-        // mass-weighted, so the pair's centre of mass, its potential energy, stays where it was
-        // (the rest of the gap waits for later sweeps and steps, never lifting the other part)
-        let sc = 1;
-        if (da < -Math.max(clA, 0)) sc = Math.min(sc, Math.max(clA, 0) / -da);
-        if (db < -Math.max(clB, 0)) sc = Math.min(sc, Math.max(clB, 0) / -db);
-        da *= sc;
-        db *= sc;
-        this.clearance[j.bodyA] = clA + da;
-        this.clearance[j.bodyB] = clB + db;
-      }
-      st[sa + c] += da;
-      st[sb + c] += db;
-      if (O.length > 0) {
-        O[3 * j.bodyA + c] += da;
-        O[3 * j.bodyB + c] += db;
-      }
-      _p[c] = st[sa + c] + _a[c];
+    // x, y, z in turn (each axis reads only its own coordinates); y also against the ground:
+    // both moves scaled down together until the part going down stops at the ground (its lowest
+    // vertex); still mass-weighted, so the pair's centre of mass, its potential energy, stays where
+    // it was (the rest of the gap waits for later sweeps and steps, never lifting the other part)
+    const O = this.meshOff, hasO = O.length > 0, ka = wa / w, kb = wb / w, oa = 3 * j.bodyA, ob = 3 * j.bodyB;
+    let e = sk * (st[sb] + bx - st[sa] - ax);
+    let da = ka * e, db = -kb * e;
+    st[sa] += da;
+    st[sb] += db;
+    if (hasO) {
+      O[oa] += da;
+      O[ob] += db;
+    }
+    e = sk * (st[sb + 1] + by - st[sa + 1] - ay);
+    da = ka * e;
+    db = -kb * e;
+    const clA = this.clearance[j.bodyA], clB = this.clearance[j.bodyB];
+    let sc = 1;
+    if (da < -Math.max(clA, 0)) sc = Math.min(sc, Math.max(clA, 0) / -da);
+    if (db < -Math.max(clB, 0)) sc = Math.min(sc, Math.max(clB, 0) / -db);
+    da *= sc;
+    db *= sc;
+    this.clearance[j.bodyA] = clA + da;
+    this.clearance[j.bodyB] = clB + db;
+    st[sa + 1] += da;
+    st[sb + 1] += db;
+    if (hasO) {
+      O[oa + 1] += da;
+      O[ob + 1] += db;
+    }
+    e = sk * (st[sb + 2] + bz - st[sa + 2] - az);
+    da = ka * e;
+    db = -kb * e;
+    st[sa + 2] += da;
+    st[sb + 2] += db;
+    if (hasO) {
+      O[oa + 2] += da;
+      O[ob + 2] += db;
     }
     return true;
   }
@@ -1770,7 +1807,8 @@ export class SimWorld {
       rotate(_c, 0, st, sa + 3, j.coneAxisA[0], j.coneAxisA[1], j.coneAxisA[2]);
       rotate(_d, 0, st, sb + 3, j.axisB[0], j.axisB[1], j.axisB[2]);
       const cosA = _c[0] * _d[0] + _c[1] * _d[1] + _c[2] * _d[2];
-      const angle = acos(cosA > 1 ? 1 : cosA < -1 ? -1 : cosA);
+      // well inside the cone (cosine above the limit's by a margin far beyond acos's rounding): no angle needed
+      const angle = cosA > this.limitSkip[2 * j.index] ? 0 : acos(cosA > 1 ? 1 : cosA < -1 ? -1 : cosA);
       if (angle > j.coneLimitRad) {
         // axis d × c turns the child's axis d towards the parent's c
         let nx = _d[1] * _c[2] - _d[2] * _c[1], ny = _d[2] * _c[0] - _d[0] * _c[2], nz = _d[0] * _c[1] - _d[1] * _c[0];
@@ -1794,7 +1832,10 @@ export class SimWorld {
       }
     }
     if (j.twistLimitRad < Math.PI) {
-      const phi = this.twistAngle(st, j);
+      this.twistHalf(st, j);
+      // well inside the twist limit (|tan(φ/2)| below the limit's by a margin far beyond atan2's rounding): no angle needed
+      const ts = _tw[0], tc = _tw[1];
+      const phi = (ts < 0 ? -ts : ts) <= tc * this.limitSkip[2 * j.index + 1] ? 0 : 2 * atan2(ts, tc);
       const lim = j.twistLimitRad;
       if (phi > lim || phi < -lim) {
         const excess = phi > lim ? phi - lim : phi + lim;
@@ -2046,6 +2087,12 @@ export class SimWorld {
    * about axisB (B's frame).
    */
   private twistAngle(st: Float64Array, j: SimJoint): number {
+    this.twistHalf(st, j);
+    return 2 * atan2(_tw[0], _tw[1]);
+  }
+
+  /** Twist of joint j as sine and cosine of its half angle, cosine ≥ 0 (twistAngle = 2 atan2(s, c)), into _tw. */
+  private twistHalf(st: Float64Array, j: SimJoint): void {
     const sa = STATE_STRIDE * j.bodyA + 3;
     _q4[0] = -st[sa];
     _q4[1] = -st[sa + 1];
@@ -2064,8 +2111,12 @@ export class SimWorld {
       s = -s;
       c = -c;
     }
-    return 2 * atan2(s, c);
+    _tw[0] = s;
+    _tw[1] = c;
   }
+
+  /** Per joint: coneSkipCos and twistSkipTan of its limits (correctLimits skips acos and atan2 for joints well inside). */
+  private limitSkip = new Float64Array(0);
 
   /** n · I_world⁻¹ · n of body i (unit n). */
   private invInertiaAbout(st: Float64Array, i: number, nx: number, ny: number, nz: number): number {
@@ -2762,17 +2813,16 @@ export class SimWorld {
         const woke = this.wokeStep[C.body] === this.stats.steps; // woken in this step: at rest, not approaching
         const nch = C.chunkStart.length - 1;
         const pass = this.scratchChunkPass(nch);
-        if (lowChunks(C, this.pose0, 7 * c, g + Math.max(touch, down * hs), pass) === 0 && !heldStep) continue;
         // a ragdoll part's vertices within the band (what bandVertices finds for the active set after
         // the solve: the same test, numbers and order) are kept while the band's chunks are read
         const band = Math.max(touch, specC * hs);
         let passB = pass, rec = -1;
-        const keepAdded = specC > spec && this.activeKeep.length > 0;
         if (ragdollPart) {
           passB = this._chunkPassB = grown(this._chunkPassB, nch);
-          lowChunks(C, this.pose0, 7 * c, g + band, passB);
+          if (lowChunks2(C, this.pose0, 7 * c, g + Math.max(touch, down * hs), pass, g + band, passB) === 0 && !heldStep) continue;
           rec = this.startBandRecord(c);
-        }
+        } else if (lowChunks(C, this.pose0, 7 * c, g + Math.max(touch, down * hs), pass) === 0 && !heldStep) continue;
+        const keepAdded = specC > spec && this.activeKeep.length > 0;
         // the vertices of the low chunks from the pose (the numbers placeVertices gives: P0 of an
         // active body is its pose0's placement), written to P0 where the later steps read them
         const q0 = this.pose0, ps = 7 * c, L = C.local, CL = C.chunkLocal;
@@ -2790,6 +2840,8 @@ export class SimWorld {
           if (!pk && !bk) continue;
           const b = 6 * k;
           if (r10 * CB[b] + r11 * CB[b + 1] + r12 * CB[b + 2] - (a10 * CB[b + 3] + a11 * CB[b + 4] + a12 * CB[b + 5]) >= cutY) continue;
+          // room for every vertex of the chunk in the band record, once per chunk
+          if (bk) this.agcBuf = grown(this.agcBuf, this.agcLen + 4 * (CS[k + 1] - CS[k]));
           for (let i = CS[k]; i < CS[k + 1]; i++) {
             const lx = CL[3 * i], ly = CL[3 * i + 1], lz = CL[3 * i + 2];
             if (r10 * lx + r11 * ly + r12 * lz >= cutY) continue;
@@ -2800,7 +2852,6 @@ export class SimWorld {
             if (d >= touch && !(d < specC * hs)) continue;
             const px = x0 + lx + qw * tx + qy * tz - qz * ty, pz = z0 + lz + qw * tz + qx * ty - qy * tx;
             if (bk) {
-              this.agcBuf = grown(this.agcBuf, this.agcLen + 4);
               const Q = this.agcBuf, q = this.agcLen;
               Q[q] = v;
               Q[q + 1] = px;
@@ -3944,15 +3995,20 @@ export class SimWorld {
     out[oo + 2] = st[s + 2] - _a[2];
   }
 
-  /** Velocity of a dynamic prop's origin (linear) and angular velocity, for key tangents. */
-  propOriginVelocity(obj: SimObject, lin: Float64Array, ang: Float64Array): void {
+  /**
+   * Velocity of a dynamic prop's origin (linear) and angular velocity, for
+   * key tangents. `origin`: propOrigin's answer for the current state, if the
+   * caller has it (else it is made here).
+   */
+  propOriginVelocity(obj: SimObject, lin: Float64Array, ang: Float64Array, origin?: Float64Array): void {
     const i = obj.bodies[0];
     const st = this.bodies.state;
     const s = STATE_STRIDE * i;
     this.bodies.angularVelocity(st, i, ang);
     this.bodies.linearVelocity(st, i, lin);
-    this.propOrigin(obj, _o10);
-    const rx = _o10[0] - st[s], ry = _o10[1] - st[s + 1], rz = _o10[2] - st[s + 2];
+    const o = origin ?? _o10;
+    if (!origin) this.propOrigin(obj, _o10);
+    const rx = o[0] - st[s], ry = o[1] - st[s + 1], rz = o[2] - st[s + 2];
     lin[0] += ang[1] * rz - ang[2] * ry;
     lin[1] += ang[2] * rx - ang[0] * rz;
     lin[2] += ang[0] * ry - ang[1] * rx;
@@ -3991,6 +4047,7 @@ const _res = new Float64Array(3);
 const _vb = new Float64Array(6);
 const _pt = new Float64Array(6);
 const _st = new Float64Array(2);
+const _tw = new Float64Array(2);
 /** Band (m) in front of / behind a keyframed prop face within which ragdoll vertices limit the joint anchor corrections. */
 const MESH_BAND = 0.03, MESH_BAND_IN = 0.01;
 /**
@@ -4016,7 +4073,6 @@ const _q4 = new Float64Array(4);
 const _box6 = new Float64Array(6);
 const _q5 = new Float64Array(4);
 const _e = new Float64Array(3);
-const _p = new Float64Array(3);
 const _o10 = new Float64Array(10);
 const _k9 = new Float64Array(9);
 
