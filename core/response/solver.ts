@@ -1,9 +1,3 @@
-import type { Vec3Like } from '../math';
-import { applyDenseRobust, cholInPlace, cholSolve, factorDenseRobust, factorSymmetricRobust, invertDefinite, luCompletePivot, luFactor, luSolve, pivotedCholesky, refineDenseRobust, refineSymmetricRobust, solveDenseRobust, solveSymmetricRobust, symmetricEigen } from './linalg';
-import { ContactState, CONTACT_STATE_NAMES, ResponseInputError } from './types';
-import type { ContactInput, ContactStateValue, JointInput, RigidBodyInput, SolveOptions } from './types';
-import { hypot2, hypot3 } from '../math/libm';
-
 /*
  * Analytic impulse solver after Moore & Wilhelms 1988, section 3.2.
  *
@@ -90,27 +84,23 @@ import { hypot2, hypot3 } from '../math/libm';
  * every friction-bisection step, the passes of a restitution bisection, a loop
  * that comes back to a set it had) takes them, and its answer when its
  * right-hand side is the same too.
+ *
+ * Layers: each file below holds one abstract class extending the one before it (so the methods
+ * read and write the shared state as `this.` fields), bottom to top:
+ *   flat.ts, solution.ts  buffer helpers; `ImpulseSolution` (the result)
+ *   state.ts            `SolverState`: every buffer, the public options and statistics
+ *   inputs.ts           `SolverInputs`: bodies, joints, contacts in; the solution and energies out
+ *   solver.ts           `ImpulseSolver`: `solve` (energy guard on friction), warm start, one solve
  */
+import { applyDenseRobust, factorDenseRobust, factorSymmetricRobust, invertDefinite, luCompletePivot, luFactor, luSolve, pivotedCholesky, refineDenseRobust, refineSymmetricRobust, solveDenseRobust, solveSymmetricRobust, symmetricEigen } from './linalg';
+import { ContactState, ResponseInputError } from './types';
+import type { ContactInput, JointInput, RigidBodyInput, SolveOptions } from './types';
+import { hypot2, hypot3 } from '../math/libm';
+import { KIND_BALL, KIND_LINEAR, F64, growF, growI, growU, sameBits, setRow } from './flat';
+import { ImpulseSolution, copySolution } from './solution';
+import { SolverInputs } from './inputs';
 
-const KIND_BALL = 0;
-const KIND_LINEAR = 1;
-const KIND_PLANAR = 2;
-
-const F64 = (n: number) => new Float64Array(n);
-function growF(a: Float64Array<ArrayBuffer>, n: number): Float64Array<ArrayBuffer> {
-  return a.length >= n ? a : new Float64Array(Math.max(n, a.length * 2));
-}
-function growI(a: Int32Array<ArrayBuffer>, n: number): Int32Array<ArrayBuffer> {
-  return a.length >= n ? a : new Int32Array(Math.max(n, a.length * 2));
-}
-function growU(a: Uint8Array<ArrayBuffer>, n: number): Uint8Array<ArrayBuffer> {
-  return a.length >= n ? a : new Uint8Array(Math.max(n, a.length * 2));
-}
-
-/** Equal as IEEE numbers bit for bit (−0 and +0 differ). */
-function sameBits(a: number, b: number): boolean {
-  return a === b ? a !== 0 || 1 / a === 1 / b : a !== a && b !== b;
-}
+export { ImpulseSolution } from './solution';
 
 /** `frictionLaw`: contact-state passes before sliding contacts lose their friction (a loop that does not settle). */
 const FRICTION_LAW_PASSES = 60;
@@ -137,7 +127,7 @@ const FRICTION_LAW_REJOINS = 2;
 const PASS_CACHE_SIZE = 8;
 
 /** One cached pass: its rows (slots of J, of G's terms and their coefficients), S, factors, last right-hand side and answer. */
-interface PassFactors {
+export interface PassFactors {
   s: number;
   asym: boolean;
   rank: number;
@@ -157,459 +147,14 @@ function newPassFactors(): PassFactors {
   return { s: 0, asym: false, rank: 0, rj: new Int32Array(0), rg: new Int32Array(0), rc: F64(0), S: F64(0), work: F64(0), piv: new Int32Array(0), rhs: F64(0), mu: F64(0), residual: 0, solved: false };
 }
 
-/** Result of a solve. Arrays are flat (3 numbers per body / contact / joint); accessors fill structural vectors. */
-export class ImpulseSolution {
-  bodyCount = 0;
-  jointCount = 0;
-  contactCount = 0;
-  /** New velocity of each body's centre of mass (keyframed bodies: the input, unchanged). */
-  linearVelocity = F64(0);
-  /** New angular velocity of each body. */
-  angularVelocity = F64(0);
-  /** Impulse on body A of each contact (B receives the opposite), world frame, N·s. */
-  contactImpulse = F64(0);
-  /** Final `ContactState` of each contact. */
-  contactState = new Uint8Array(0);
-  /** Impulse on body A of each joint from body B (the paper's R_AB), world frame. */
-  jointImpulse = F64(0);
-  /** Number of linear solves (1 + one per change of the contact states). */
-  iterations = 0;
-  /**
-   * Kinetic energy of the dynamic bodies before and after, J. After ≤ before
-   * for ε ≤ 1 except in one known case: several simultaneous contacts sliding
-   * under the paper's friction rule (sliding impulse kept in the direction of
-   * the sticking impulse) can add a little energy. Callers may check.
-   */
-  kineticEnergyBefore = 0;
-  kineticEnergyAfter = 0;
-  /**
-   * 1 normally; below 1 when several sliding contacts would have added energy
-   * and their friction was scaled down by this factor to prevent it. (Energy
-   * the motion of keyframed bodies puts in — a swung bat — is allowed: the
-   * guards compare E⁺ − W with E⁻, W the work of the keyframed points on the
-   * dynamic bodies when positive.)
-   */
-  frictionScale = 1;
-  /**
-   * 1 normally; below 1 when the restitution impulses ε_c R_c of contacts
-   * with different ε would have added energy and were scaled down by this
-   * factor (see `RestitutionModel` 'paper').
-   */
-  restitutionScale = 1;
-
-  resize(nb: number, nj: number, nc: number): void {
-    this.bodyCount = nb;
-    this.jointCount = nj;
-    this.contactCount = nc;
-    if (this.linearVelocity.length !== 3 * nb) {
-      this.linearVelocity = F64(3 * nb);
-      this.angularVelocity = F64(3 * nb);
-    }
-    if (this.jointImpulse.length !== 3 * nj) this.jointImpulse = F64(3 * nj);
-    if (this.contactImpulse.length !== 3 * nc) {
-      this.contactImpulse = F64(3 * nc);
-      this.contactState = new Uint8Array(nc);
-    }
-  }
-  getLinearVelocity<T extends Vec3Like>(body: number, out: T): T {
-    return read3(this.linearVelocity, body, out);
-  }
-  getAngularVelocity<T extends Vec3Like>(body: number, out: T): T {
-    return read3(this.angularVelocity, body, out);
-  }
-  getContactImpulse<T extends Vec3Like>(contact: number, out: T): T {
-    return read3(this.contactImpulse, contact, out);
-  }
-  getJointImpulse<T extends Vec3Like>(joint: number, out: T): T {
-    return read3(this.jointImpulse, joint, out);
-  }
-  getContactState(contact: number): ContactStateValue {
-    return this.contactState[contact] as ContactStateValue;
-  }
-  contactStateName(contact: number): (typeof CONTACT_STATE_NAMES)[number] {
-    return CONTACT_STATE_NAMES[this.contactState[contact]];
-  }
-}
-
-function copySolution(from: ImpulseSolution, to: ImpulseSolution): void {
-  to.resize(from.bodyCount, from.jointCount, from.contactCount);
-  to.linearVelocity.set(from.linearVelocity);
-  to.angularVelocity.set(from.angularVelocity);
-  to.contactImpulse.set(from.contactImpulse);
-  to.contactState.set(from.contactState);
-  to.jointImpulse.set(from.jointImpulse);
-  to.iterations = from.iterations;
-  to.kineticEnergyBefore = from.kineticEnergyBefore;
-  to.kineticEnergyAfter = from.kineticEnergyAfter;
-  to.frictionScale = from.frictionScale;
-  to.restitutionScale = from.restitutionScale;
-}
-
-function read3<T extends Vec3Like>(a: Float64Array, i: number, out: T): T {
-  out.x = a[3 * i];
-  out.y = a[3 * i + 1];
-  out.z = a[3 * i + 2];
-  return out;
-}
-
-function label(kind: string, i: number, id: string | undefined): string {
-  return id ? `${kind}[${i}] ("${id}")` : `${kind}[${i}]`;
-}
-
-function finite3(v: Vec3Like | undefined): boolean {
-  return !!v && Number.isFinite(v.x) && Number.isFinite(v.y) && Number.isFinite(v.z);
-}
-
-/** Writes the 6-vector [d, r × d]·sign at out[o]. */
-function setRow(out: Float64Array, o: number, dx: number, dy: number, dz: number, rx: number, ry: number, rz: number, sign: number): void {
-  out[o] = sign * dx;
-  out[o + 1] = sign * dy;
-  out[o + 2] = sign * dz;
-  out[o + 3] = sign * (ry * dz - rz * dy);
-  out[o + 4] = sign * (rz * dx - rx * dz);
-  out[o + 5] = sign * (rx * dy - ry * dx);
-}
-
-/** Unit vectors t1, t2 completing the unit normal n to a right-handed frame. */
-function tangentBasis(nx: number, ny: number, nz: number, out: Float64Array, o: number): void {
-  let ax = 0, ay = 0, az = 0;
-  if (Math.abs(nx) < 0.57735) ax = 1;
-  else if (Math.abs(ny) < 0.57735) ay = 1;
-  else az = 1;
-  // t1 = normalize(a × n)
-  let tx = ay * nz - az * ny, ty = az * nx - ax * nz, tz = ax * ny - ay * nx;
-  const l = hypot3(tx, ty, tz);
-  tx /= l;
-  ty /= l;
-  tz /= l;
-  out[o] = tx;
-  out[o + 1] = ty;
-  out[o + 2] = tz;
-  out[o + 3] = ny * tz - nz * ty;
-  out[o + 4] = nz * tx - nx * tz;
-  out[o + 5] = nx * ty - ny * tx;
-}
-
 /**
  * Reusable solver: keeps its buffers between calls, so repeated solves of
  * similar size do not allocate (except the result on first use and the dense
  * reference path).
+ *
+ * Buffers, options and statistics: `SolverState` (state.ts); the algorithm: the layers listed at the top of this file.
  */
-export class ImpulseSolver {
-  // bodies
-  private nb = 0;
-  private nd = 0;
-  private com = F64(0);
-  private vel = F64(0); // 6 per body: v, ω
-  private mass = F64(0);
-  private inertia = F64(0); // 9 per body (symmetric)
-  private dyn = new Int32Array(0); // dynamic index or -1
-  private dynBody = new Int32Array(0);
-  private rest = F64(0);
-  private fric = F64(0);
-  private kf = new Uint8Array(0);
-
-  // constraints: joints 0..nj-1 then contacts nj..nj+nc-1
-  private nj = 0;
-  private nc = 0;
-  private cA = new Int32Array(0);
-  private cB = new Int32Array(0);
-  private cRow0 = new Int32Array(0);
-  private cRows = new Int32Array(0);
-  private cPrimary = new Uint8Array(0);
-  private jointKind = new Uint8Array(0);
-  private jointDirs = F64(0); // 9 per joint: up to three unit row directions
-  private jointPoint = F64(0);
-  private contactPoint = F64(0);
-  private contactFrame = F64(0); // 9 per contact: n, t1, t2
-  private contactSlide = F64(0); // 3 per contact: unit tangential direction P of the sliding impulse
-  private contactEps = F64(0);
-  private contactGamma = F64(0);
-  private contactState = new Uint8Array(0);
-
-  // rows
-  private nRows = 0;
-  private rowOwner = new Int32Array(0);
-  private rowJA = F64(0);
-  private rowJB = F64(0);
-  private rowGA = F64(0);
-  private rowGB = F64(0);
-  private rowDA = new Int32Array(0); // dynamic index of A or -1
-  private rowDB = new Int32Array(0);
-  private rowC = F64(0); // effective right-hand side (target minus keyframed velocity)
-  private rowLambda = F64(0);
-
-  // tree
-  private nNodes = 0;
-  private totalDim = 0;
-  private nodeDim = new Int32Array(0);
-  private nodeOff = new Int32Array(0);
-  private nodeParent = new Int32Array(0);
-  private nodeRef = new Int32Array(0); // dyn index (body nodes) or joint index
-  private post = new Int32Array(0);
-  private blkD = F64(0);
-  private blkDinv = F64(0);
-  private blkW = F64(0);
-  private hScratch = F64(36);
-  private work36 = F64(36);
-  private x = F64(0);
-  private x0 = F64(0);
-  private ufree = F64(0); // M u⁻ per dynamic body (6 each)
-  private adjStart = new Int32Array(0);
-  private adjList = new Int32Array(0);
-  private ufParent = new Int32Array(0);
-  private compRoot = new Int32Array(0);
-  private queue = new Int32Array(0);
-
-  // secondary / Schur
-  private secRows = new Int32Array(0);
-  private S = F64(0);
-  private sRhs = F64(0);
-  private sMu = F64(0);
-  private sWork = F64(0);
-  private sPiv = new Int32Array(0);
-
-  // contact groups: the rows of one dynamic body against the world / keyframed bodies
-  private grpHead = new Int32Array(0); // per dynamic body: first grouped row or -1
-  private grpNext = new Int32Array(0); // per row: next row of the same group
-  private grpCount = new Int32Array(0);
-  private grpV0 = new Int32Array(0); // per dynamic body: first virtual row (-1: not compressed)
-  private grpRank = new Int32Array(0);
-  private grpY = F64(0); // 6 per dynamic body
-  private gram = F64(36);
-  private eigV = F64(36);
-  private eigW = F64(6);
-  private vec6 = F64(6);
-  private vec3 = F64(3); // a sliding contact's impulse direction n + γ P (buildRows)
-  private virtInvLam = F64(0); // per virtual row: 1 / Λ_i (its row is √Λ_i q_i)
-  private rejoins = new Int32Array(0); // per contact: times it was separated
-  private slHead = new Int32Array(0); // per dynamic body: first sliding row against the world / keyframed, or -1
-  private slCount = new Int32Array(0);
-  private slIn = new Uint8Array(0); // per dynamic body: 1 when its sliding rows are eliminated with it
-  private obA = F64(0); // 36 per dynamic body: LU of A = J M⁻¹ Gᵀ of an oblique elimination
-  private obPiv = new Int32Array(0); // 6 per dynamic body
-  private obMinv = F64(0); // 36 per dynamic body: M⁻¹
-  private grpLam = F64(0); // 6 per dynamic body: eigenvalues of the group's Gram matrix (descending use: first grpRank kept)
-  private grpQ = F64(0); // 36 per dynamic body: rows 0..rank-1 span the group's rows, rows rank..5 their complement
-  private grpT = F64(0); // 6 per dynamic body: targets Q u = t
-  /** Per dynamic body: 1 when it is eliminated together with its contact group (`contactGroups: 'eliminate'`). */
-  private conBody = new Uint8Array(0);
-  private grpFull = new Uint8Array(0); // per dynamic body: grpQ/grpLam/grpT hold its group's full decomposition
-  private grpPending = new Uint8Array(0); // per dynamic body: a group of several contacts not decomposed yet (grpRank an upper bound)
-  private grpDirty = new Uint8Array(0);
-  private schurResidual = 0; // max |b − S λ| of the last sparse solve (0 when consistent) // per dynamic body: its contacts changed state since its group was decomposed
-  private prevState = new Uint8Array(0); // per contact: state at the last linear solve
-  private conYt = F64(0); // 6 per dynamic body: velocity offset (I − Z M) Qᵀ t
-  private conF = F64(0); // 6 per dynamic body: right-hand side of the last solve
-  private mat36 = F64(36);
-  private mat36b = F64(36);
-  // low-rank Schur complement S = P Rᵀ (see `solveLowRankSchur`)
-  private compOf = new Int32Array(0);
-  private compHead = new Int32Array(0);
-  private compNext = new Int32Array(0);
-  private facCbuf = F64(0); // per touched component: C (6n × k, row stride 6n) with Z_BB = C Eᵀ
-  private facEbuf = F64(0); // E (= C when Z_BB is symmetric)
-  private facK = new Int32Array(0); // per dynamic body: columns of its component's C (-1: untouched)
-  private facOff = new Int32Array(0); // per dynamic body: first column of its component in P, R
-  private facRow = new Int32Array(0); // per dynamic body: offset of its 6 rows in facCbuf
-  private facStride = new Int32Array(0);
-  private fZblk = F64(0);
-  private fD = F64(0);
-  private fDone = new Uint8Array(0);
-  private fP = F64(0);
-  private fR = F64(0);
-  private fOrd = new Int32Array(0);
-  private fOrd2 = new Int32Array(0);
-  private fLim = new Int32Array(0); // per column of P: the columns of C₁ its row can have nonzero (solveLowRankSchur)
-  private mat36c = F64(36);
-  private piv6 = new Int32Array(6);
-  private piv6b = new Int32Array(6);
-  private fU1 = F64(0);
-  private fU2 = F64(0);
-  private fT1 = F64(0);
-  private fT2 = F64(0);
-  private fM = F64(0);
-  private fY = F64(0);
-  private fZ = F64(0);
-  private fRes = F64(0);
-  private fTmp = F64(0);
-  private fPerm = new Int32Array(0);
-
-  /** 1: rows ask for −ε times the velocity before (Newton, `normalOnly`); 0: the phases of Poisson restitution. */
-  private epsOn = 1;
-  // Schur complement by tree paths (`buildSchurByPaths`)
-  private pPos = new Int32Array(0);
-  private pY = F64(0);
-  private pZ = F64(0);
-  private pYJ = F64(0);
-  private pPath = new Int32Array(0);
-  private pLen = new Int32Array(0);
-  private pMark = new Int32Array(0);
-  // Cache of the previous path-based Schur build (same tree factorization): a secondary row
-  // whose data (G, J, bodies) is unchanged keeps its path vectors, and a pair of such rows its
-  // entry of S, bit for bit (the contact-state loop changes a few rows per pass).
-  private pcValid = false;
-  private x0Valid = false; // x0c holds the tree solve of the base right-hand side
-  private x0c = F64(0);
-  private pcS = 0; // rows in the cache
-  private pcT = 0;
-  private pcN = 0;
-  private pcAsym = false;
-  private pcRow = F64(0); // 24 per cached row: G_A, G_B, J_A, J_B
-  private pcRowCur = F64(0);
-  private pcD = new Int32Array(0); // 2 per cached row: dynamic indices of A, B
-  private pcDCur = new Int32Array(0);
-  private pcY = F64(0);
-  private pcZ = F64(0);
-  private pcYJ = F64(0);
-  private pcPath = new Int32Array(0);
-  private pcLen = new Int32Array(0);
-  private pcSm = F64(0); // S entries of the cached rows (row-major, pcS × pcS)
-  private pcSmCur = F64(0);
-  private pcDir = new Uint8Array(0); // 1 where that entry was computed directly (not mirrored)
-  private pcDirCur = new Uint8Array(0);
-  private pcHit = new Int32Array(0); // per current row: cached row with the same data, or -1
-  /** Reuse unchanged rows of the previous Schur build within one contact-state loop (default true; false = rebuild every pass, for comparison). */
-  reuseSchurRows = true;
-  /** Path-based Schur builds and rows / entries taken from the cache (benchmarks). */
-  schurCacheStats = { builds: 0, rowsReused: 0, rows: 0, entriesReused: 0, entries: 0 };
-  private abortOnContradiction = false;
-  private aborted = false; // the last Newton attempt was given up (contradiction with eliminated bodies)
-  private skipElimination = false; // contact-state loops start without eliminated bodies
-  /** The tree factorization holds this solve's bodies and joints with no eliminated body (reused by later phases). */
-  private treeReady = false;
-  /**
-   * Contact-space solve (`contactSpace`): A = B K⁻¹ Bᵀ over basis rows B (n, t₁, t₂ of each
-   * contact, secondary joint rows), materialized lazily per basis row while the tree
-   * factorization stands; a pass's Schur complement is gathered from it.
-   */
-  private csValid = false;
-  private csKeys = 0; // key space: 3·nc contact basis rows, then joint rows
-  private csSlotOf = new Int32Array(0); // key -> slot or -1
-  private csN = 0; // materialized slots
-  private csCap = 0; // row stride of csA
-  private csA = F64(0);
-  private csD = new Int32Array(0); // 2 per slot: dynamic indices of the sides
-  private csJ = F64(0); // 12 per slot: the row on side A, side B
-  private csY = F64(0); // per slot, T numbers: L⁻¹ Bᵀ on the slot's path
-  private csZ = F64(0); // D⁻¹ L⁻¹ Bᵀ on the path
-  private csPath = new Int32Array(0); // per slot, N: path nodes
-  private csLen = new Int32Array(0);
-  private csMark = new Int32Array(0);
-  private csPY = F64(0); // per slot on one dynamic body, T numbers: y packed in path order
-  private csPZ = F64(0);
-  private csPL = new Int32Array(0); // packed length, or -1 (a row on two dynamic bodies)
-  private csRootDims = new Int32Array(0); // per node: numbers on its path to the root
-  private csLca = new Int32Array(0); // per pair of body nodes (chains' first nodes): numbers their chains share, −1 none, −2 not yet known
-  private csRowJ = new Int32Array(0); // per secondary row of the pass: slot of its J (= G for basis rows)
-  private csRowG = new Int32Array(0); // 3 per secondary row: slots of G's terms (-1 unused)
-  private csRowC = F64(0); // 3 per secondary row: coefficients of G's terms
-  private csStamp = new Int32Array(0); // per slot: last pass whose rows used it as a J row (statistics)
-  private csPass = 0; // passes since the factorization (statistics)
-  private csPrevRows = 0;
-  /**
-   * Solve each contact-state pass of an island with joints and no eliminated body in contact space: the Schur
-   * complement of the pass is gathered from A (the basis rows' K⁻¹ products, built once per
-   * tree factorization and shared by every pass and phase of a solve) instead of built from
-   * the tree, and solved least-norm over the uncompressed rows (the same split the compressed
-   * groups keep; when the rows contradict each other, the least-squares answer of least norm
-   * over those rows). Default true; false = the compressed tree-built Schur complement every
-   * pass (for comparison).
-   */
-  contactSpace = true;
-  /**
-   * Keep the factors of the last passes' Schur complements while the tree factorization stands,
-   * and take them (with the answer, when the right-hand side is the same too) for a later pass
-   * with the same rows: the first, all-sticking pass of every friction-bisection step, the passes
-   * of a restitution bisection, a contact-state loop that comes back to a set it had. Bit for bit
-   * what factoring again gives. Default true; false = factor every pass (for comparison).
-   */
-  reusePassFactors = true;
-  /**
-   * The low-rank Schur solve (every touched body an eliminated or isolated node) forms
-   * M = C₁ᵀC₂; with every impulse along its condition direction C₂ = C₁ and M is symmetric:
-   * then only its lower triangle is summed (and the known zeros of the pivoted Cholesky factor
-   * skipped) and mirrored, bit for bit the full product. Default true; false = the full product
-   * (for comparison).
-   */
-  symmetricLowRankProduct = true;
-  /** Low-rank Schur solves that formed M, and those that formed it as a symmetric product (tests, benchmarks). */
-  lowRankStats = { solves: 0, symmetric: 0 };
-  /** Contact-space passes looked up in that cache, factorizations and whole solves taken from it (tests, benchmarks). */
-  passCacheStats = { lookups: 0, factorsReused: 0, solvesReused: 0 };
-  private pfEntries: PassFactors[] = [];
-  private pfCount = 0;
-  private pfNext = 0;
-  private xStale = false; // x not yet formed after the last contact-space pass
-  private passEntry = -1; // pass cache entry holding the last contact-space pass's factors (-1: none)
-  private slideFree = false; // rows: contacts with finite friction as frictionless ones (`frictionSolve`)
-  private frictionOff = false; // `frictionLaw`: a loop that did not settle goes on without friction
-  private slF = F64(0); // per contact: tangential impulse on t₁, t₂ (`frictionSolve`)
-  private slN = F64(0); // per contact: normal impulse of the last `frictionSolve`
-  private slKey = F64(0); // per basis key: the multiplier of `frictionSolve`'s frictionless pass (after the friction)
-  private slSlide = new Uint8Array(0); // per contact: sliding in the last `frictionSolve`
-  private slFree = new Uint8Array(0); // per contact: its friction solved by `frictionSolve` (`frictionLaw`)
-  private slAGi = F64(0);
-  private slRough = new Uint8Array(0); // per contact: made perfectly rough by `frictionLawFirst`
-  private slGamma = F64(0);
-  private csPassRows = 0; // secondary rows of that pass (secRows, sMu, csRowG, csRowC)
-  /** Passes solved in contact space, those whose rows contradicted each other, basis rows materialized (tests, benchmarks). */
-  contactSpaceStats = { passes: 0, leastSquares: 0, slots: 0, firstPasses: 0, rows: 0, rowsCubed: 0, rowsCubedFirst: 0, rowsAdded: 0, rowsRemoved: 0 };
-  /**
-   * Restitution paths of 'paper' solves (benchmarks): Newton attempts, those given up at their
-   * first contradiction with eliminated bodies, those solved to the end and not kept (a contact
-   * ends approaching, or energy added), the linear solves of both; Poisson calls and their
-   * linear solves; bisection solves saved by keeping the result at the kept scale.
-   */
-  restitutionStats = { newtonAttempts: 0, newtonGivenUp: 0, newtonNotKept: 0, newtonDiscardedSolves: 0, poissonCalls: 0, poissonSolves: 0, bisectionSolvesSaved: 0 };
-  private poissonUsed = false;
-  private gammaOrig = F64(0);
-  private p1C = F64(0); // compression phase: contact impulses (3 each)
-  private p1J = F64(0); // joint impulses
-  private p1S = new Uint8Array(0); // contact states
-  private p1U = F64(0); // velocities u_c (6 per body)
-  private velPre = F64(0); // velocities before the impact (6 per body)
-  private resImp = F64(0); // restitution impulses s ε_c R_c (3 per contact)
-  private phaseOut = new ImpulseSolution();
-  private phaseBest = new ImpulseSolution(); // a bisection's result at its lower end
-
-  // warm start (`SolveOptions.warmStart`): the previous solve's counts and final contact states
-  private lastNb = -1;
-  private lastNj = -1;
-  private lastNc = -1;
-  private lastState = new Uint8Array(0);
-  private warmSep = new Uint8Array(0); // per contact: started separated by the warm start, not yet back
-
-  /** Scale on every contact's Coulomb γ; below 1 only inside the energy guard of `solve`. */
-  private gammaScale = 1;
-
-  // sliding directions (`frictionLaw`)
-  private relV = F64(6); // relative velocity at a contact after (0..2) and before (3..5)
-  private slW = F64(0); // per contact: tangential slip after minus its target, coordinates on t₁, t₂
-  private slR = F64(0); // per Newton contact: residual (n × P)·w
-  private slList = new Int32Array(0); // Newton contacts
-  private slRow = new Int32Array(0); // per contact: its secondary row in the last pass (-1)
-  private slJac = F64(0);
-  private slPiv = new Int32Array(0);
-  private slAG = F64(0); // per Newton contact and tangent: A[t_k row, G_q] over the pass's rows q
-  private slCol = F64(0);
-  private slDmu = F64(0);
-  /**
-   * Solves whose answer was redone by `frictionLaw` (a sliding contact's friction pushed along its
-   * slip), their linear solves, Newton steps on sliding directions, and those that reached the
-   * cap (sliding contacts left frictionless); for tests and benchmarks.
-   */
-  frictionLawStats = { resticks: 0, solves: 0, passes: 0, newtonSteps: 0, dropped: 0, stalled: 0 };
-
-  /**
-   * Sliding friction when a call's options do not say (`SolveOptions.slidingFriction`):
-   * 'paper' (default) or 'coulomb' (frictionLaw).
-   */
-  slidingFriction: 'paper' | 'coulomb' = 'paper';
-
-  /** Linear solves done by this solver since it was made (all calls, guards included); for benchmarks. */
-  linearSolves = 0;
-
+export class ImpulseSolver extends SolverInputs {
   solve(
     bodies: readonly RigidBodyInput[],
     joints: readonly JointInput[],
@@ -671,40 +216,6 @@ export class ImpulseSolver {
   }
 
   private guardBest = new ImpulseSolution();
-
-  /**
-   * What the energy guards compare with the energy before: the kinetic
-   * energy after minus the work W done on the dynamic bodies by the motion of
-   * the keyframed ones (Σ impulse received · velocity of the keyframed
-   * point) when W > 0. A keyframed bat swung into a ball adds energy by law;
-   * what must not add any is the response itself (seen from the bat). Before,
-   * the guards compared the plain energies, so a bat hit always "added
-   * energy" and every guard scaled the friction to 0 after its full search
-   * (the bat-and-ball sample: 428 linear solves in one call, the ball leaving
-   * without the bat's friction). With W ≤ 0 (keyframed bodies at rest, or
-   * taking energy out) this is the kinetic energy after, exactly, as before.
-   */
-  private gained(out: ImpulseSolution): number {
-    const nj = this.nj, nc = this.nc, P = this.contactPoint, J = this.jointPoint, vel = this.vel, com = this.com;
-    let w = 0;
-    for (let k = 0; k < nj + nc; k++) {
-      const a = this.cA[k], b = this.cB[k];
-      const aKf = a >= 0 && this.dyn[a] < 0, bKf = b >= 0 && this.dyn[b] < 0;
-      if (aKf === bKf) continue;
-      const aDyn = a >= 0 && this.dyn[a] >= 0, bDyn = b >= 0 && this.dyn[b] >= 0;
-      if (!(aKf && bDyn) && !(bKf && aDyn)) continue;
-      const imp = k < nj ? out.jointImpulse : out.contactImpulse, io = 3 * (k < nj ? k : k - nj);
-      const pts = k < nj ? J : P;
-      const kf = aKf ? a : b, sg = aKf ? -1 : 1; // impulse received by the dynamic side
-      const vo = 6 * kf;
-      const rx = pts[io] - com[3 * kf], ry = pts[io + 1] - com[3 * kf + 1], rz = pts[io + 2] - com[3 * kf + 2];
-      const wx = vel[vo + 3], wy = vel[vo + 4], wz = vel[vo + 5];
-      const vx = vel[vo] + wy * rz - wz * ry, vy = vel[vo + 1] + wz * rx - wx * rz, vz = vel[vo + 2] + wx * ry - wy * rx;
-      w += sg * (imp[io] * vx + imp[io + 1] * vy + imp[io + 2] * vz);
-    }
-    // (only work put in counts: keyframed bodies that take energy out leave the plain E⁺ ≤ E⁻)
-    return w > 0 ? out.kineticEnergyAfter - w : out.kineticEnergyAfter;
-  }
 
   /** Keeps what a warm start of the next solve needs. */
   private remember(out: ImpulseSolution): ImpulseSolution {
@@ -1265,7 +776,6 @@ export class ImpulseSolver {
     this.ensureX();
     return iterations;
   }
-
 
   /**
    * Relative velocity of A with respect to B at contact c (world frame): after the last linear
@@ -1937,181 +1447,6 @@ export class ImpulseSolver {
     return s;
   }
 
-  // ---------------------------------------------------------------- input
-
-  private loadBodies(bodies: readonly RigidBodyInput[]): void {
-    const nb = bodies.length;
-    this.nb = nb;
-    this.com = growF(this.com, 3 * nb);
-    this.vel = growF(this.vel, 6 * nb);
-    this.mass = growF(this.mass, nb);
-    this.inertia = growF(this.inertia, 9 * nb);
-    this.dyn = growI(this.dyn, nb);
-    this.dynBody = growI(this.dynBody, nb);
-    this.rest = growF(this.rest, nb);
-    this.fric = growF(this.fric, nb);
-    this.kf = growU(this.kf, nb);
-    let nd = 0;
-    for (let i = 0; i < nb; i++) {
-      const b = bodies[i];
-      if (!b) throw new ResponseInputError(`${label('bodies', i, undefined)}: missing`);
-      if (!finite3(b.centerOfMass)) throw new ResponseInputError(`${label('bodies', i, b?.id)}: centerOfMass must be a finite {x, y, z}`);
-      if (!finite3(b.linearVelocity)) throw new ResponseInputError(`${label('bodies', i, b?.id)}: linearVelocity must be a finite {x, y, z}`);
-      if (!finite3(b.angularVelocity)) throw new ResponseInputError(`${label('bodies', i, b?.id)}: angularVelocity must be a finite {x, y, z}`);
-      const e = b.restitution ?? 0, g = b.friction ?? 0;
-      if (!(e >= 0 && e <= 1)) throw new ResponseInputError(`${label('bodies', i, b?.id)}: restitution must be in [0, 1] (got ${e})`);
-      if (!(g >= 0)) throw new ResponseInputError(`${label('bodies', i, b?.id)}: friction must be ≥ 0 or Infinity (got ${g})`);
-      this.com[3 * i] = b.centerOfMass.x;
-      this.com[3 * i + 1] = b.centerOfMass.y;
-      this.com[3 * i + 2] = b.centerOfMass.z;
-      const v = this.vel, o = 6 * i;
-      v[o] = b.linearVelocity.x;
-      v[o + 1] = b.linearVelocity.y;
-      v[o + 2] = b.linearVelocity.z;
-      v[o + 3] = b.angularVelocity.x;
-      v[o + 4] = b.angularVelocity.y;
-      v[o + 5] = b.angularVelocity.z;
-      this.rest[i] = e;
-      this.fric[i] = g;
-      if (b.keyframed) {
-        this.kf[i] = 1;
-        this.dyn[i] = -1;
-        continue;
-      }
-      this.kf[i] = 0;
-      const m = b.massKg;
-      if (!(Number.isFinite(m) && m > 0)) throw new ResponseInputError(`${label('bodies', i, b?.id)}: massKg must be finite and > 0 (got ${m})`);
-      const I = b.inertia;
-      if (!I || I.length !== 9) throw new ResponseInputError(`${label('bodies', i, b?.id)}: inertia must have 9 numbers (column-major 3×3)`);
-      for (let k = 0; k < 9; k++)
-        if (!Number.isFinite(I[k])) throw new ResponseInputError(`${label('bodies', i, b?.id)}: inertia[${k}] is not finite (${I[k]})`);
-      const scale = Math.max(Math.abs(I[0]), Math.abs(I[4]), Math.abs(I[8]), Number.MIN_VALUE);
-      if (Math.abs(I[1] - I[3]) > 1e-9 * scale || Math.abs(I[2] - I[6]) > 1e-9 * scale || Math.abs(I[5] - I[7]) > 1e-9 * scale)
-        throw new ResponseInputError(`${label('bodies', i, b?.id)}: inertia tensor is not symmetric`);
-      // positive definite: leading principal minors > 0 (relative to scale)
-      const a = I[0], bb = I[3], c = I[6], d = I[4], f = I[7], h = I[8];
-      const m2 = a * d - bb * bb;
-      const m3 = a * (d * h - f * f) - bb * (bb * h - f * c) + c * (bb * f - d * c);
-      if (!(a > 0 && m2 > 1e-14 * scale * scale && m3 > 1e-14 * scale * scale * scale))
-        throw new ResponseInputError(`${label('bodies', i, b?.id)}: inertia tensor is not positive definite`);
-      for (let k = 0; k < 9; k++) this.inertia[9 * i + k] = I[k];
-      this.mass[i] = m;
-      this.dyn[i] = nd;
-      this.dynBody[nd] = i;
-      nd++;
-    }
-    this.nd = nd;
-  }
-
-  private checkBodyRef(idx: number, kind: string, i: number, id: string | undefined, allowWorld: boolean): void {
-    if (!Number.isInteger(idx) || idx < (allowWorld ? -1 : 0) || idx >= this.nb)
-      throw new ResponseInputError(`${label(kind, i, id)}: references a missing body (index ${idx}, ${this.nb} bodies)`);
-  }
-
-  private ensureConstraints(nk: number): void {
-    this.cA = growI(this.cA, nk);
-    this.cB = growI(this.cB, nk);
-    this.cRow0 = growI(this.cRow0, nk);
-    this.cRows = growI(this.cRows, nk);
-    this.cPrimary = growU(this.cPrimary, nk);
-  }
-
-  private loadJoints(joints: readonly JointInput[]): void {
-    const nj = joints.length;
-    this.nj = nj;
-    this.jointKind = growU(this.jointKind, nj);
-    this.jointDirs = growF(this.jointDirs, 9 * nj);
-    this.jointPoint = growF(this.jointPoint, 3 * nj);
-    for (let j = 0; j < nj; j++) {
-      const jt = joints[j];
-      if (!jt) throw new ResponseInputError(`${label('joints', j, undefined)}: missing`);
-      this.checkBodyRef(jt.bodyA, 'joints', j, jt?.id, true);
-      this.checkBodyRef(jt.bodyB, 'joints', j, jt?.id, true);
-      if (jt.bodyA === jt.bodyB) throw new ResponseInputError(`${label('joints', j, jt?.id)}: bodyA and bodyB are the same body (${jt.bodyA})`);
-      if (!finite3(jt.point)) throw new ResponseInputError(`${label('joints', j, jt?.id)}: point must be a finite {x, y, z}`);
-      this.cA[j] = jt.bodyA;
-      this.cB[j] = jt.bodyB;
-      this.jointPoint[3 * j] = jt.point.x;
-      this.jointPoint[3 * j + 1] = jt.point.y;
-      this.jointPoint[3 * j + 2] = jt.point.z;
-      const D = this.jointDirs, o = 9 * j;
-      if (jt.kind === 'ball' || jt.kind === 'revolute') {
-        this.jointKind[j] = KIND_BALL;
-        D.fill(0, o, o + 9);
-        D[o] = 1;
-        D[o + 4] = 1;
-        D[o + 8] = 1;
-      } else if (jt.kind === 'linearSlide' || jt.kind === 'planarSlide') {
-        const ax = jt.kind === 'linearSlide' ? jt.axis : jt.normal;
-        const field = jt.kind === 'linearSlide' ? 'axis' : 'normal';
-        if (!finite3(ax)) throw new ResponseInputError(`${label('joints', j, jt?.id)}: ${field} must be a finite {x, y, z}`);
-        const l = hypot3(ax.x, ax.y, ax.z);
-        if (!(l > 1e-12)) throw new ResponseInputError(`${label('joints', j, jt?.id)}: ${field} has zero length`);
-        const nx = ax.x / l, ny = ax.y / l, nz = ax.z / l;
-        if (jt.kind === 'linearSlide') {
-          this.jointKind[j] = KIND_LINEAR;
-          // rows along the two directions perpendicular to the free axis
-          tangentBasis(nx, ny, nz, D, o);
-        } else {
-          this.jointKind[j] = KIND_PLANAR;
-          D[o] = nx;
-          D[o + 1] = ny;
-          D[o + 2] = nz;
-        }
-      } else {
-        throw new ResponseInputError(`${label('joints', j, jt?.id)}: unknown kind '${String((jt as { kind: unknown }).kind)}'`);
-      }
-    }
-  }
-
-  private loadContacts(contacts: readonly ContactInput[], bodies: readonly RigidBodyInput[], model: string): void {
-    const nc = contacts.length, nj = this.nj;
-    this.nc = nc;
-    this.contactPoint = growF(this.contactPoint, 3 * nc);
-    this.contactFrame = growF(this.contactFrame, 9 * nc);
-    this.contactSlide = growF(this.contactSlide, 3 * nc);
-    this.contactEps = growF(this.contactEps, nc);
-    this.contactGamma = growF(this.contactGamma, nc);
-    this.contactState = growU(this.contactState, nc);
-    for (let c = 0; c < nc; c++) {
-      const ct = contacts[c];
-      if (!ct) throw new ResponseInputError(`${label('contacts', c, undefined)}: missing`);
-      this.checkBodyRef(ct.bodyA, 'contacts', c, ct?.id, false);
-      this.checkBodyRef(ct.bodyB, 'contacts', c, ct?.id, true);
-      if (ct.bodyA === ct.bodyB) throw new ResponseInputError(`${label('contacts', c, ct?.id)}: bodyA and bodyB are the same body (${ct.bodyA})`);
-      if (!finite3(ct.point)) throw new ResponseInputError(`${label('contacts', c, ct?.id)}: point must be a finite {x, y, z}`);
-      if (!finite3(ct.normal)) throw new ResponseInputError(`${label('contacts', c, ct?.id)}: normal must be a finite {x, y, z}`);
-      const l = hypot3(ct.normal.x, ct.normal.y, ct.normal.z);
-      if (!(l > 1e-12)) throw new ResponseInputError(`${label('contacts', c, ct?.id)}: normal has zero length`);
-      const nx = ct.normal.x / l, ny = ct.normal.y / l, nz = ct.normal.z / l;
-      const f = this.contactFrame, o = 9 * c;
-      f[o] = nx;
-      f[o + 1] = ny;
-      f[o + 2] = nz;
-      tangentBasis(nx, ny, nz, f, o + 3);
-      this.contactPoint[3 * c] = ct.point.x;
-      this.contactPoint[3 * c + 1] = ct.point.y;
-      this.contactPoint[3 * c + 2] = ct.point.z;
-      const a = ct.bodyA, b = ct.bodyB;
-      const eA = bodies[a].restitution ?? 0, gA = bodies[a].friction ?? 0;
-      const eB = b >= 0 ? (bodies[b].restitution ?? 0) : eA;
-      const gB = b >= 0 ? (bodies[b].friction ?? 0) : gA;
-      const e = ct.restitution ?? Math.min(eA, eB);
-      const g = ct.friction ?? Math.max(gA, gB);
-      if (!(e >= 0 && e <= 1)) throw new ResponseInputError(`${label('contacts', c, ct?.id)}: restitution must be in [0, 1] (got ${e})`);
-      if (!(g >= 0)) throw new ResponseInputError(`${label('contacts', c, ct?.id)}: friction must be ≥ 0 or Infinity (got ${g})`);
-      this.contactEps[c] = e;
-      const gamma = model === 'frictionless' ? 0 : model === 'rough' ? Infinity : g === Infinity ? Infinity : g * this.gammaScale;
-      this.contactGamma[c] = gamma;
-      const k = nj + c;
-      this.cA[k] = a;
-      this.cB[k] = b;
-      this.cPrimary[k] = 0;
-      const dynamicSide = this.dyn[a] >= 0 || (b >= 0 && this.dyn[b] >= 0);
-      this.contactState[c] = !dynamicSide ? ContactState.Static : gamma > 0 ? ContactState.Stick : ContactState.Frictionless;
-    }
-  }
-
   // ---------------------------------------------------------------- tree
 
   private find(i: number): number {
@@ -2318,6 +1653,7 @@ export class ImpulseSolver {
     const k = this.rowOwner[r];
     return this.sideVelocity(this.rowJA, r, this.cA[k]) + this.sideVelocity(this.rowJB, r, this.cB[k]);
   }
+
   /** The part of J_r·u⁻ that comes from keyframed bodies (fixed, moved to the right-hand side). */
   private kfVelocity(r: number): number {
     const k = this.rowOwner[r];
@@ -2327,6 +1663,7 @@ export class ImpulseSolver {
     if (b >= 0 && this.kf[b]) s += this.sideVelocity(this.rowJB, r, b);
     return s;
   }
+
   private sideVelocity(J: Float64Array, r: number, body: number): number {
     if (body < 0) return 0;
     const o = 6 * r, v = this.vel, vo = 6 * body;
@@ -4116,64 +3453,6 @@ export class ImpulseSolver {
       for (let k = 0; k < 6; k++) this.x[o + k] = b[6 * i + k];
     }
     for (let r = 0; r < nRows; r++) this.rowLambda[r] = b[n6 + r];
-  }
-
-  // ---------------------------------------------------------------- output
-
-  private writeResult(out: ImpulseSolution, iterations: number): void {
-    const nb = this.nb, nj = this.nj, nc = this.nc;
-    out.resize(nb, nj, nc);
-    out.iterations = iterations;
-    out.frictionScale = 1;
-    const x = this.x;
-    for (let i = 0; i < nb; i++) {
-      const d = this.dyn[i];
-      if (d < 0) {
-        for (let k = 0; k < 3; k++) {
-          out.linearVelocity[3 * i + k] = this.vel[6 * i + k];
-          out.angularVelocity[3 * i + k] = this.vel[6 * i + 3 + k];
-        }
-      } else {
-        const o = this.nodeOff[d];
-        for (let k = 0; k < 3; k++) {
-          out.linearVelocity[3 * i + k] = x[o + k];
-          out.angularVelocity[3 * i + k] = x[o + 3 + k];
-        }
-      }
-    }
-    for (let k = 0; k < nj + nc; k++) {
-      const target = k < nj ? out.jointImpulse : out.contactImpulse;
-      const o = 3 * (k < nj ? k : k - nj);
-      let ix = 0, iy = 0, iz = 0;
-      for (let r = this.cRow0[k]; r < this.cRow0[k] + this.cRows[k]; r++) {
-        const l = this.rowLambda[r], g = 6 * r;
-        ix += l * this.rowGA[g];
-        iy += l * this.rowGA[g + 1];
-        iz += l * this.rowGA[g + 2];
-      }
-      target[o] = ix;
-      target[o + 1] = iy;
-      target[o + 2] = iz;
-    }
-    for (let c = 0; c < nc; c++) out.contactState[c] = this.contactState[c];
-    let e0 = 0, e1 = 0;
-    for (let d = 0; d < this.nd; d++) {
-      const i = this.dynBody[d];
-      e0 += this.energy(i, this.vel, 6 * i, this.vel, 6 * i + 3);
-      e1 += this.energy(i, out.linearVelocity, 3 * i, out.angularVelocity, 3 * i);
-    }
-    out.kineticEnergyBefore = e0;
-    out.kineticEnergyAfter = e1;
-  }
-
-  private energy(i: number, lin: Float64Array, lo: number, ang: Float64Array, ao: number): number {
-    const I = this.inertia, io = 9 * i;
-    const wx = ang[ao], wy = ang[ao + 1], wz = ang[ao + 2];
-    const ix = I[io] * wx + I[io + 3] * wy + I[io + 6] * wz;
-    const iy = I[io + 1] * wx + I[io + 4] * wy + I[io + 7] * wz;
-    const iz = I[io + 2] * wx + I[io + 5] * wy + I[io + 8] * wz;
-    const vx = lin[lo], vy = lin[lo + 1], vz = lin[lo + 2];
-    return 0.5 * this.mass[i] * (vx * vx + vy * vy + vz * vz) + 0.5 * (wx * ix + wy * iy + wz * iz);
   }
 }
 
