@@ -8,7 +8,7 @@
 import type { SolveOptions } from './types';
 import { F64 } from './flat';
 import { ImpulseSolution } from './solution';
-import type { PassFactors } from './solver';
+import type { PassFactors } from './contactspace';
 
 /** The buffers, options and statistics of `ImpulseSolver` (the base of its layers). */
 export abstract class SolverState {
