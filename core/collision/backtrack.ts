@@ -161,6 +161,25 @@ const _ca = new Float64Array(12);
 const CA_MIN_STEP = 1e-4;
 
 /**
+ * Closing speed bound of feature `o` (24 numbers: n1 points of the first
+ * part, then the second's, start then end positions) over the step:
+ * max |Δa_i − c| + max |Δb_j − c| with c the motion of the second part's
+ * first point, padded for rounding (`scale`: the largest coordinate).
+ */
+function featureReach(coords: ArrayLike<number>, o: number, n1: number, scale: number): number {
+  const c0 = o + n1 * 3;
+  const cx = coords[c0 + 12] - coords[c0], cy = coords[c0 + 13] - coords[c0 + 1], cz = coords[c0 + 14] - coords[c0 + 2];
+  let ma = 0, mb = 0;
+  for (let i = 0; i < 4; i++) {
+    const p = o + i * 3;
+    const dx = coords[p + 12] - coords[p] - cx, dy = coords[p + 13] - coords[p + 1] - cy, dz = coords[p + 14] - coords[p + 2] - cz;
+    const d = Math.sqrt(dx * dx + dy * dy + dz * dz);
+    if (i < n1) { if (d > ma) ma = d; } else if (d > mb) mb = d;
+  }
+  return (ma + mb) * (1 + 1e-12) + 1e-15 * (scale + 1);
+}
+
+/**
  * Conservative advancement of feature f (24 numbers at coords[f·24], kind)
  * from `tFrom`, a time before which the CCD reports no contact of it: a
  * later time before which its two parts stay farther apart than the CCD's
@@ -179,16 +198,7 @@ export function advanceFeature(coords: ArrayLike<number>, f: number, kind: numbe
   const o = f * 24, n1 = kind === FEATURE_VERTEX_TRIANGLE ? 1 : 2;
   let scale = 0;
   for (let i = 0; i < 24; i++) { const ax = Math.abs(coords[o + i]); if (ax > scale) scale = ax; }
-  const c0 = o + n1 * 3;
-  const cx = coords[c0 + 12] - coords[c0], cy = coords[c0 + 13] - coords[c0 + 1], cz = coords[c0 + 14] - coords[c0 + 2];
-  let ma = 0, mb = 0;
-  for (let i = 0; i < 4; i++) {
-    const p = o + i * 3;
-    const dx = coords[p + 12] - coords[p] - cx, dy = coords[p + 13] - coords[p + 1] - cy, dz = coords[p + 14] - coords[p + 2] - cz;
-    const d = Math.sqrt(dx * dx + dy * dy + dz * dz);
-    if (i < n1) { if (d > ma) ma = d; } else if (d > mb) mb = d;
-  }
-  const reach = (ma + mb) * (1 + 1e-12) + 1e-15 * (scale + 1);
+  const reach = featureReach(coords, o, n1, scale);
   // the CCD's reach, padded further for the rounding of the interpolated points and the projections
   const R = (CCD_REACH + BOUND_PAD + 1e-12) * (scale + 1e-300);
   const P = _ca;
@@ -315,23 +325,12 @@ function featureBounds(coords: ArrayLike<number>, f: number, kind: number): numb
   // order) as it is and only empties _wLo
   if (!normalWindow(coords, o, kind, R)) _wLo = Infinity;
   if (gap2 === 0) return 0;
-  // closing speed bound: max |Δa_i − c| + max |Δb_j − c| with c = Δ of the second part's first point
-  const c0 = o + n1 * 3;
-  const cx = coords[c0 + 12] - coords[c0], cy = coords[c0 + 13] - coords[c0 + 1], cz = coords[c0 + 14] - coords[c0 + 2];
-  let ma = 0, mb = 0;
-  for (let i = 0; i < 4; i++) {
-    const p = o + i * 3;
-    const dx = coords[p + 12] - coords[p] - cx, dy = coords[p + 13] - coords[p + 1] - cy, dz = coords[p + 14] - coords[p + 2] - cz;
-    const d = Math.sqrt(dx * dx + dy * dy + dz * dz);
-    if (i < n1) { if (d > ma) ma = d; } else if (d > mb) mb = d;
-  }
   // The CCD reports a contact where the features come within its tolerance
   // (1e-9 of the largest coordinate per component, see ccd.ts) and rounding
   // adds a little: the gap to close is smaller by a margin above that.
   const gap = Math.sqrt(gap2) - CCD_REACH * (scale + 1e-300);
   if (gap <= 0) return 0;
-  const reach = (ma + mb) * (1 + 1e-12) + 1e-15 * (scale + 1);
-  return gap / reach;
+  return gap / featureReach(coords, o, n1, scale);
 }
 
 /**
