@@ -10,7 +10,7 @@ import { runCommand } from '../commands';
 import { useJobs } from '../workers/engine';
 import { setFrame } from '../actions';
 import { groupImpacts } from './impactGroups';
-import { acceptSuggestion, rejectSuggestion, resolveRange, resolveTargets, suggestionOf, useSuggest } from './suggestStore';
+import { acceptSuggestion, rejectSuggestion, resolveRange, resolveTargets, suggestionOf, toggleTarget, useSuggest } from './suggestStore';
 
 function nameOf(doc: ReturnType<typeof useDocStore.getState>['history']['doc'], id: string): string {
   if (id === 'ground') return 'Ground';
@@ -26,15 +26,12 @@ function goToFrame(frame: number): void {
 export function SuggestPanel() {
   const doc = useDocStore((s) => s.history.doc);
   useEphemeral((s) => s.selection); // targets follow the selection
-  const { targets, fromFrame, toFrame, result } = useSuggest();
+  const { fromFrame, toFrame, result } = useSuggest();
   const running = useJobs((s) => s.active?.kind === 'suggest');
   const clip = activeClip(doc);
   const effective = resolveTargets(doc);
   const range = resolveRange(doc);
-  const toggle = (id: string, on: boolean) => {
-    const cur = targets.length ? targets : effective;
-    useSuggest.setState({ targets: on ? [...new Set([...cur, id])] : cur.filter((x) => x !== id) });
-  };
+  const toggle = (id: string, on: boolean) => toggleTarget(doc, id, on);
   const sug = suggestionOf(result);
   const fps = clip?.frameRate ?? 30;
   return (
@@ -82,6 +79,11 @@ export function SuggestPanel() {
         <button className="primary" data-testid="suggest-run" disabled={running || !clip || !effective.length} onClick={() => runCommand('suggest')}>
           Suggest motion
         </button>
+        {!effective.length && (
+          <span className="muted" data-testid="suggest-none">
+            Pick what to simulate
+          </span>
+        )}
       </div>
       {sug && result && (
         <div className="suggestion" data-testid="suggestion">

@@ -10,7 +10,8 @@ import { ballPropAt, boxPropAt, sceneDoc } from '../../../core/sim/testkit';
 import { docActions, getDoc, useDocStore } from '../state/documentStore';
 import { Cancelled, type JobContext } from '../workers/host';
 import { runSuggest } from '../workers/suggestJob';
-import { acceptSuggestion, physicsChanged, rejectSuggestion, useSuggest } from './suggestStore';
+import { useEphemeral } from '../state/ephemeral';
+import { acceptSuggestion, physicsChanged, rejectSuggestion, resolveTargets, toggleTarget, useSuggest } from './suggestStore';
 
 const ctx: JobContext = {
   signal: { aborted: false },
@@ -64,5 +65,33 @@ describe('suggest store', () => {
     expect(physicsChanged(doc, produce(doc, (d) => void (d.gravity = [0, -1.6, 0])))).toBe(true);
     expect(physicsChanged(doc, produce(doc, (d) => void (d.props[0].transform.translation[0] = 2)))).toBe(false);
     expect(physicsChanged(doc, produce(doc, (d) => void d.clips[0].tracks.push({ target: { kind: 'prop', prop: 'crate' }, path: 'translation', interpolation: 'linear', times: [0], values: [1, 0.2, 0] })))).toBe(false);
+  });
+});
+
+describe('suggest targets', () => {
+  it('start from the dynamic props; picking adds, unpicking the last leaves nothing picked (the defaults do not come back)', () => {
+    const doc = dropScene();
+    docActions.load(produce(doc, (d) => void (d.props[1].physics.mode = 'dynamic')), null, 'drop');
+    useSuggest.setState({ targets: null });
+    useEphemeral.setState({ selection: null });
+    expect(resolveTargets(getDoc())).toEqual(['ball', 'crate']);
+    toggleTarget(getDoc(), 'ball', false);
+    expect(resolveTargets(getDoc())).toEqual(['crate']);
+    toggleTarget(getDoc(), 'crate', false);
+    expect(resolveTargets(getDoc()), 'nothing picked').toEqual([]);
+    toggleTarget(getDoc(), 'crate', true);
+    expect(resolveTargets(getDoc())).toEqual(['crate']);
+    // a picked id that is no longer in the document is dropped
+    useSuggest.setState({ targets: ['crate', 'gone'] });
+    expect(resolveTargets(getDoc())).toEqual(['crate']);
+  });
+
+  it('follow the selection until the animator picks', () => {
+    docActions.load(dropScene(), null, 'drop');
+    useSuggest.setState({ targets: null });
+    useEphemeral.setState({ selection: { kind: 'prop', id: 'crate' } });
+    expect(resolveTargets(getDoc())).toEqual(['crate']);
+    useEphemeral.setState({ selection: null });
+    expect(resolveTargets(getDoc())).toEqual(['ball']);
   });
 });

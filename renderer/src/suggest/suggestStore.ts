@@ -15,8 +15,12 @@ import { showDock } from '../check/dock';
 import type { SuggestParams, SuggestResult } from '../workers/protocol';
 
 export interface SuggestState {
-  /** Object ids picked in the panel (empty: the selection, else every dynamic prop). */
-  targets: string[];
+  /**
+   * Object ids picked in the panel; null until the animator picks (then the
+   * selection, else every dynamic prop). Unpicking the last one leaves an
+   * empty pick: nothing to simulate, not the defaults back.
+   */
+  targets: string[] | null;
   fromFrame: number | null;
   toFrame: number | null;
   params: SuggestParams | null;
@@ -28,7 +32,7 @@ export interface SuggestState {
 }
 
 export const useSuggest = create<SuggestState>()(() => ({
-  targets: [],
+  targets: null,
   fromFrame: null,
   toFrame: null,
   params: null,
@@ -44,12 +48,18 @@ export function suggestionOf(r: SuggestResult | null): Suggestion | null {
 
 /** The objects a suggestion would simulate now. */
 export function resolveTargets(doc: ImpulseDocument): string[] {
-  const picked = useSuggest.getState().targets.filter((id) => doc.props.some((p) => p.id === id) || doc.characters.some((c) => c.id === id));
-  if (picked.length) return picked;
+  const targets = useSuggest.getState().targets;
+  if (targets) return targets.filter((id) => doc.props.some((p) => p.id === id) || doc.characters.some((c) => c.id === id));
   const sel = useEphemeral.getState().selection;
   if (sel?.kind === 'prop') return [sel.id];
   if (sel?.kind === 'character') return [sel.id];
   return doc.props.filter((p) => p.physics.mode === 'dynamic').map((p) => p.id);
+}
+
+/** Picks (on) or unpicks (off) an object in the Suggest panel, starting from what it would simulate now. */
+export function toggleTarget(doc: ImpulseDocument, id: string, on: boolean): void {
+  const cur = resolveTargets(doc);
+  useSuggest.setState({ targets: on ? [...new Set([...cur, id])] : cur.filter((x) => x !== id) });
 }
 
 export function resolveRange(doc: ImpulseDocument): [number, number] | null {
@@ -74,7 +84,7 @@ export async function suggest(params?: SuggestParams): Promise<void> {
     const dynamic = resolveTargets(doc);
     const range = resolveRange(doc);
     if (!dynamic.length || !range) {
-      setStatus('Select a dynamic prop or character (or pick objects in the Suggest panel)', true);
+      setStatus('Nothing to simulate: select a dynamic prop or character, or pick objects in the Suggest panel', true);
       useSuggest.setState({ panelOpen: true });
       showDock('suggest');
       return;
@@ -138,7 +148,7 @@ export function installSuggesting(): () => void {
   const off = useDocStore.subscribe((st) => {
     if (st.loadCount !== lastLoad) {
       lastLoad = st.loadCount;
-      useSuggest.setState({ result: null, resultDoc: null, params: null, targets: [], fromFrame: null, toFrame: null });
+      useSuggest.setState({ result: null, resultDoc: null, params: null, targets: null, fromFrame: null, toFrame: null });
       return;
     }
     const s = useSuggest.getState();
