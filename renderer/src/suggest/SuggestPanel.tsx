@@ -3,6 +3,7 @@
  * every dynamic prop), the frame range, Suggest motion, and for the shown
  * suggestion its impacts and key count with Accept / Reject.
  */
+import { useMemo } from 'react';
 import { useDocStore } from '../state/documentStore';
 import { useEphemeral } from '../state/ephemeral';
 import { activeClip } from '../state/keys';
@@ -10,6 +11,7 @@ import { runCommand } from '../commands';
 import { useJobs } from '../workers/engine';
 import { setFrame } from '../actions';
 import { groupImpacts } from './impactGroups';
+import { heldProps } from './heldProps';
 import { acceptSuggestion, rejectSuggestion, resolveRange, resolveTargets, suggestionOf, toggleTarget, useSuggest } from './suggestStore';
 
 function nameOf(doc: ReturnType<typeof useDocStore.getState>['history']['doc'], id: string): string {
@@ -32,6 +34,10 @@ export function SuggestPanel() {
   const effective = resolveTargets(doc);
   const range = resolveRange(doc);
   const toggle = (id: string, on: boolean) => toggleTarget(doc, id, on);
+  const pickedKey = effective.join(',');
+  const from = range?.[0];
+  // Props the picked characters carry: they keep their keys and would strike the limp body.
+  const held = useMemo(() => (clip && from !== undefined ? heldProps(doc, clip.id, pickedKey.split(','), from) : []), [doc, clip, pickedKey, from]);
   const sug = suggestionOf(result);
   const fps = clip?.frameRate ?? 30;
   return (
@@ -55,6 +61,16 @@ export function SuggestPanel() {
           </li>
         ))}
       </ul>
+      {held.map((h) => (
+        <div key={h.prop} className="suggest-held" data-testid={`suggest-held-${h.prop}`}>
+          <span className="muted">
+            {nameOf(doc, h.prop)} moves with {nameOf(doc, h.character)}&apos;s {h.joint} and keeps its keys: it will go on swinging and strike the limp body.
+          </span>{' '}
+          <button data-testid={`suggest-held-pick-${h.prop}`} onClick={() => toggle(h.prop, true)}>
+            Simulate {nameOf(doc, h.prop)} too
+          </button>
+        </div>
+      ))}
       <div className="suggest-range">
         <label>From</label>
         <input
