@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import * as libm from './libm';
-import { CASE_COUNTS, CASE_SEED, NODE20_HASHES, SPECIAL_VALUES, UNARY_NAMES, bitsHash, caseInputs, logUniform } from './libmCases';
+import { CASE_COUNTS, CASE_SEED, NODE20_HASHES, SPECIAL_VALUES, UNARY_NAMES, bitsHash, caseInputs, evaluateBoth, logUniform, type NumberFn } from './libmCases';
 import { mulberry32 } from './random';
 
 // Ground truth: node 20's Math.* (V8 11.3, fdlibm ports in v8/src/base/ieee754.cc),
@@ -23,7 +23,7 @@ function show(args: ArrayLike<number>, got: number, want: number): string {
   return `(${Array.from(args, (v) => `${v} [${bits(v)}]`).join(', ')}) -> ${got} [${bits(got)}], node 20 Math: ${want} [${bits(want)}]`;
 }
 
-type Fn = (...a: number[]) => number;
+type Fn = NumberFn;
 const IMPLS: Record<string, { ours: Fn; math: Fn; arity: number }> = {
   ...Object.fromEntries(UNARY_NAMES.map((n) => [n, { ours: libm[n] as Fn, math: Math[n] as Fn, arity: 1 }])),
   atan2: { ours: libm.atan2, math: Math.atan2, arity: 2 },
@@ -39,20 +39,9 @@ function run(name: string, xs: Float64Array): { ours: string; math: string; mism
   const n = xs.length / arity;
   const outOurs = new Float64Array(n);
   const outMath = new Float64Array(n);
-  const mismatches: string[] = [];
-  let bad = 0;
-  for (let i = 0; i < n; i++) {
-    const o = arity * i;
-    let got: number, want: number;
-    if (arity === 1) (got = ours(xs[o])), (want = math(xs[o]));
-    else if (arity === 2) (got = ours(xs[o], xs[o + 1])), (want = math(xs[o], xs[o + 1]));
-    else if (arity === 3) (got = ours(xs[o], xs[o + 1], xs[o + 2])), (want = math(xs[o], xs[o + 1], xs[o + 2]));
-    else (got = ours(xs[o], xs[o + 1], xs[o + 2], xs[o + 3])), (want = math(xs[o], xs[o + 1], xs[o + 2], xs[o + 3]));
-    outOurs[i] = got;
-    outMath[i] = want;
-    if (!same(got, want) && bad++ < 5) mismatches.push(show(xs.subarray(o, o + arity), got, want));
-  }
-  if (bad > 5) mismatches.push(`... ${bad} of ${n} inputs differ`);
+  const differ = evaluateBoth(ours, math, arity, xs, outOurs, outMath);
+  const mismatches = differ.slice(0, 5).map((i) => show(xs.subarray(arity * i, arity * i + arity), outOurs[i], outMath[i]));
+  if (differ.length > 5) mismatches.push(`... ${differ.length} of ${n} inputs differ`);
   return { ours: bitsHash(outOurs), math: bitsHash(outMath), mismatches, count: n };
 }
 

@@ -229,6 +229,31 @@ export function hypotInputs(arity: number, seed: number, count: number): Float64
   return out;
 }
 
+/** A function of 1 to 4 numbers. */
+export type NumberFn = (...a: number[]) => number;
+
+/**
+ * Evaluates two implementations of one function over packed inputs (`arity`
+ * numbers per case) into `outA` and `outB` (one value per case), and returns
+ * the indices of the cases whose results differ in their bits (every NaN
+ * equals every NaN; −0 differs from 0).
+ */
+export function evaluateBoth(a: NumberFn, b: NumberFn, arity: number, xs: Float64Array, outA: Float64Array, outB: Float64Array): number[] {
+  const differ: number[] = [];
+  for (let i = 0, n = xs.length / arity; i < n; i++) {
+    const o = arity * i;
+    let p: number, q: number;
+    if (arity === 1) (p = a(xs[o])), (q = b(xs[o]));
+    else if (arity === 2) (p = a(xs[o], xs[o + 1])), (q = b(xs[o], xs[o + 1]));
+    else if (arity === 3) (p = a(xs[o], xs[o + 1], xs[o + 2])), (q = b(xs[o], xs[o + 1], xs[o + 2]));
+    else (p = a(xs[o], xs[o + 1], xs[o + 2], xs[o + 3])), (q = b(xs[o], xs[o + 1], xs[o + 2], xs[o + 3]));
+    outA[i] = p;
+    outB[i] = q;
+    if (!(Object.is(p, q) || (p !== p && q !== q))) differ.push(i);
+  }
+  return differ;
+}
+
 /** Hash of a run of doubles by their bits (every NaN counts as one NaN), hex. */
 export function bitsHash(values: Float64Array): string {
   const v = new Uint32Array(values.buffer, values.byteOffset, values.length * 2);
