@@ -351,6 +351,12 @@ export class SimWorld {
   /** Prop world matrices at the start and end of the step (keyframed props). */
   private readonly propM0: Float64Array[] = [];
   private readonly propM1: Float64Array[] = [];
+  /**
+   * Box of each keyframed prop's vertices in K1 (6 numbers per collider, set
+   * where poseKeyframed writes them; swapKeyframed copies K0 back into K1, the
+   * same positions): gatherLimitFaces skips a prop whose box the sphere misses.
+   */
+  private propK1Box = new Float64Array(0);
   private readonly slowTime: Float64Array;
   private readonly bodySize: Float64Array;
   private readonly opts: Required<Omit<WorldOptions, 'clipId' | 'ragdoll' | 'dynamic' | 'startTimeSec'>>;
@@ -643,6 +649,7 @@ export class SimWorld {
     this.vMask = new Uint8Array(vOff);
     this.K0 = new Float64Array(3 * vOff);
     this.K1 = new Float64Array(3 * vOff);
+    this.propK1Box = new Float64Array(6 * this.colliders.length);
     this.kStamp0 = new Int32Array(vOff).fill(-1);
     this.kStamp1 = new Int32Array(vOff).fill(-1);
     for (let c = this.dynCount; c < this.colliders.length; c++) {
@@ -839,13 +846,26 @@ export class SimWorld {
       if (C.kind === KIND_PROP) {
         const m = this.propM1[c];
         this.evaluator.propWorldMatrix(C.docIndex, timeSec, m);
-        const L = C.local;
+        const L = C.local, B = this.propK1Box, bo = 6 * c;
+        let x0 = Infinity, y0 = Infinity, z0 = Infinity, x1 = -Infinity, y1 = -Infinity, z1 = -Infinity;
         for (let v = 0, o = 3 * C.vOff; v < C.nv; v++, o += 3) {
           const x = L[3 * v], y = L[3 * v + 1], z = L[3 * v + 2];
-          out[o] = m[0] * x + m[4] * y + m[8] * z + m[12];
-          out[o + 1] = m[1] * x + m[5] * y + m[9] * z + m[13];
-          out[o + 2] = m[2] * x + m[6] * y + m[10] * z + m[14];
+          const wx = (out[o] = m[0] * x + m[4] * y + m[8] * z + m[12]);
+          const wy = (out[o + 1] = m[1] * x + m[5] * y + m[9] * z + m[13]);
+          const wz = (out[o + 2] = m[2] * x + m[6] * y + m[10] * z + m[14]);
+          if (wx < x0) x0 = wx;
+          if (wx > x1) x1 = wx;
+          if (wy < y0) y0 = wy;
+          if (wy > y1) y1 = wy;
+          if (wz < z0) z0 = wz;
+          if (wz > z1) z1 = wz;
         }
+        B[bo] = x0;
+        B[bo + 1] = y0;
+        B[bo + 2] = z0;
+        B[bo + 3] = x1;
+        B[bo + 4] = y1;
+        B[bo + 5] = z1;
         const m0 = this.propM0[c];
         let moving = false;
         for (let k = 0; k < 16; k++) if (m0[k] !== m[k]) moving = true;
@@ -1542,6 +1562,10 @@ export class SimWorld {
         if (M.activeParts.length === 0) continue;
         const U = this.activeBox(M);
         if (cx + r < U[0] || cx - r > U[3] || cy + r < U[1] || cy - r > U[4] || cz + r < U[2] || cz - r > U[5]) continue;
+      } else {
+        // every face's box lies in the prop's: a sphere missing it reaches none (the ball's 720 faces were scanned per call)
+        const B = this.propK1Box, bo = 6 * c;
+        if (cx + r < B[bo] || cx - r > B[bo + 3] || cy + r < B[bo + 1] || cy - r > B[bo + 4] || cz + r < B[bo + 2] || cz - r > B[bo + 5]) continue;
       }
       if (!this.mayCollide(i, c)) continue;
       const K = character && this.swapped ? this.K0 : this.K1, S = this.swapped ? this.kStamp0 : this.kStamp1, ti = this.kfTimeIndex;
