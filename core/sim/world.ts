@@ -1497,6 +1497,20 @@ export class SimWorld {
           this.placeChunks(st, i);
         }
         const W = this._turnVerts, CW = this._chunkW, CS = A.chunkStart, CV = A.chunkVerts, nch = CS.length - 1;
+        // the box of the chunks' spheres (holds every vertex): centre and half extents
+        let ux0 = Infinity, uy0 = Infinity, uz0 = Infinity, ux1 = -Infinity, uy1 = -Infinity, uz1 = -Infinity;
+        if (nf > 0)
+          for (let ch = 0; ch < nch; ch++) {
+            const sx = CW[4 * ch], sy = CW[4 * ch + 1], sz = CW[4 * ch + 2], sr = CW[4 * ch + 3];
+            if (sx - sr < ux0) ux0 = sx - sr;
+            if (sx + sr > ux1) ux1 = sx + sr;
+            if (sy - sr < uy0) uy0 = sy - sr;
+            if (sy + sr > uy1) uy1 = sy + sr;
+            if (sz - sr < uz0) uz0 = sz - sr;
+            if (sz + sr > uz1) uz1 = sz + sr;
+          }
+        const ucx = 0.5 * (ux0 + ux1), ucy = 0.5 * (uy0 + uy1), ucz = 0.5 * (uz0 + uz1);
+        const uhx = 0.5 * (ux1 - ux0), uhy = 0.5 * (uy1 - uy0), uhz = 0.5 * (uz1 - uz0);
         for (let f = 0; f < nf; f++) {
           {
             const fo = LF_STRIDE * f;
@@ -1511,6 +1525,14 @@ export class SimWorld {
             const bx0 = Math.min(ax, bx, qcx) - band, bx1 = Math.max(ax, bx, qcx) + band;
             const by0 = Math.min(ay, by, qcy) - band, by1 = Math.max(ay, by, qcy) + band;
             const bz0 = Math.min(az, bz, qcz) - band, bz1 = Math.max(az, bz, qcz) + band;
+            // culls that pass over no vertex the loops below would take (each chunk sphere's box lies
+            // in the union box): the union box misses the grown face box, or its slab along the
+            // normal (padded for rounding) misses [-bandIn, band]
+            if (ux1 < bx0 || ux0 > bx1 || uy1 < by0 || uy0 > by1 || uz1 < bz0 || uz0 > bz1) continue;
+            const du = nx * (ucx - ax) + ny * (ucy - ay) + nz * (ucz - az);
+            const dr = (nx < 0 ? -nx : nx) * uhx + (ny < 0 ? -ny : ny) * uhy + (nz < 0 ? -nz : nz) * uhz;
+            const pad = 1e-9 * (1 + (du < 0 ? -du : du) + dr);
+            if (du - dr - pad > band || du + dr + pad < -bandIn) continue;
             for (let ch = 0; ch < nch; ch++) {
               const sx = CW[4 * ch], sy = CW[4 * ch + 1], sz = CW[4 * ch + 2], sr = CW[4 * ch + 3];
               if (sx + sr < bx0 || sx - sr > bx1 || sy + sr < by0 || sy - sr > by1 || sz + sr < bz0 || sz - sr > bz1) continue;
