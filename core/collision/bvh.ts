@@ -571,15 +571,19 @@ function sahSplit(order: Uint32Array, cent: Float64Array, tbox: Float64Array, st
       _binBox[b * 6] = _binBox[b * 6 + 1] = _binBox[b * 6 + 2] = Infinity;
       _binBox[b * 6 + 3] = _binBox[b * 6 + 4] = _binBox[b * 6 + 5] = -Infinity;
     }
+    const bb = _binBox;
     for (let i = start; i < end; i++) {
       let b = ((cent[i * 3 + axis] - lo) * scale) | 0;
       if (b >= SAH_BINS) b = SAH_BINS - 1;
       _binCount[b]++;
       const o = b * 6, t = i * 6;
-      for (let k = 0; k < 3; k++) {
-        if (tbox[t + k] < _binBox[o + k]) _binBox[o + k] = tbox[t + k];
-        if (tbox[t + 3 + k] > _binBox[o + 3 + k]) _binBox[o + 3 + k] = tbox[t + 3 + k];
-      }
+      const x0 = tbox[t], y0 = tbox[t + 1], z0 = tbox[t + 2], x1 = tbox[t + 3], y1 = tbox[t + 4], z1 = tbox[t + 5];
+      if (x0 < bb[o]) bb[o] = x0;
+      if (y0 < bb[o + 1]) bb[o + 1] = y0;
+      if (z0 < bb[o + 2]) bb[o + 2] = z0;
+      if (x1 > bb[o + 3]) bb[o + 3] = x1;
+      if (y1 > bb[o + 4]) bb[o + 4] = y1;
+      if (z1 > bb[o + 5]) bb[o + 5] = z1;
     }
     // right sweep: area and count of bins b..SAH_BINS-1
     acc[0] = acc[1] = acc[2] = Infinity; acc[3] = acc[4] = acc[5] = -Infinity;
