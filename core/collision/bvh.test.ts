@@ -27,11 +27,11 @@ function bvhIntersecting(a: TriangleBVH, pa: Float64Array, b: TriangleBVH, pb: F
 }
 
 describe('TriangleBVH', () => {
-  for (const seed of [1, 2, 3]) {
-    it(`seed ${seed}: BVH-vs-BVH finds exactly the brute-force intersecting pairs, before and after refit`, () => {
+  for (const [seed, split] of [[1, 'median'], [2, 'median'], [3, 'median'], [11, 'sah'], [12, 'sah'], [13, 'sah']] as const) {
+    it(`seed ${seed}: BVH-vs-BVH (${split} splits) finds exactly the brute-force intersecting pairs, before and after refit`, () => {
       const r = mulberry32(seed);
       const A = triangleSoup(300, 1, 0.15, r), B = triangleSoup(250, 1, 0.15, r);
-      const ba = TriangleBVH.build(A.positions, A.indices, undefined, 4), bb = TriangleBVH.build(B.positions, B.indices, undefined, 4);
+      const ba = TriangleBVH.build(A.positions, A.indices, undefined, 4, split), bb = TriangleBVH.build(B.positions, B.indices, undefined, 4, split);
       const ref = bruteIntersecting(A.positions, A.indices, B.positions, B.indices);
       expect(ref.size, 'the seeded soup has intersections').toBeGreaterThan(10);
       expect([...bvhIntersecting(ba, A.positions, bb, B.positions)].sort()).toEqual([...ref].sort());
@@ -42,18 +42,19 @@ describe('TriangleBVH', () => {
       expect([...bvhIntersecting(ba, A.positions, bb, B.positions)].sort(), 'after refit').toEqual([...ref2].sort());
     });
   }
-  it('seed 4: every node box holds its triangles at both ends of a swept refit, and children are inside parents', () => {
-    const r = mulberry32(4);
+  for (const [seed, split] of [[4, 'median'], [14, 'sah']] as const) it(`seed ${seed}: every node box (${split} splits) holds its triangles at both ends of a swept refit, and children are inside parents`, () => {
+    const r = mulberry32(seed);
     const A = triangleSoup(500, 1, 0.1, r);
     const end = A.positions.slice();
     for (let i = 0; i < end.length; i++) end[i] += (r() - 0.5) * 0.5;
-    const b = TriangleBVH.build(A.positions, A.indices, undefined, 6);
+    const b = TriangleBVH.build(A.positions, A.indices, undefined, 6, split);
     b.refitSwept(A.positions, end);
     let leaves = 0, covered = 0;
     for (let n = 0; n < b.nodeCount; n++) {
       const o = n * 8;
       if (b.isLeaf(n)) {
         leaves++;
+        expect(b.leafCount(n), 'a leaf holds at most maxLeafSize triangles').toBeLessThanOrEqual(6);
         for (let s = b.leafStart(n); s < b.leafStart(n) + b.leafCount(n); s++) {
           covered++;
           const t = b.order[s];

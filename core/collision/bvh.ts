@@ -136,18 +136,28 @@ export class TriangleBVH {
 
   /**
    * Builds over `triangles` (ids into `indices`, default all) at `positions`
-   * (xyz per vertex), splitting at the centroid median of the longest axis
-   * until leaves hold at most `maxLeafSize` triangles.
+   * (xyz per vertex) until leaves hold at most `maxLeafSize` triangles,
+   * splitting at the centroid median of the longest axis (`'median'`) or by
+   * the binned surface-area heuristic (`'sah'`: fewer overlapping node pairs
+   * in BVH-vs-BVH; the median where every centroid falls in one bin).
    */
-  static build(positions: ArrayLike<number>, indices: Uint32Array, triangles?: Uint32Array, maxLeafSize = 8): TriangleBVH {
+  static build(positions: ArrayLike<number>, indices: Uint32Array, triangles?: Uint32Array, maxLeafSize = 8, split: 'median' | 'sah' = 'median'): TriangleBVH {
     const n = triangles ? triangles.length : indices.length / 3;
     const order = new Uint32Array(n);
     for (let i = 0; i < n; i++) order[i] = triangles ? triangles[i] : i;
     const cent = new Float64Array(n * 3);
+    const tbox = split === 'sah' ? new Float64Array(n * 6) : null;
     for (let i = 0; i < n; i++) {
       const t = order[i] * 3;
       const a = indices[t] * 3, b = indices[t + 1] * 3, c = indices[t + 2] * 3;
-      for (let k = 0; k < 3; k++) cent[i * 3 + k] = positions[a + k] + positions[b + k] + positions[c + k];
+      for (let k = 0; k < 3; k++) {
+        const pa = positions[a + k], pb = positions[b + k], pc = positions[c + k];
+        cent[i * 3 + k] = pa + pb + pc;
+        if (tbox !== null) {
+          tbox[i * 6 + k] = pa < pb ? (pa < pc ? pa : pc) : pb < pc ? pb : pc;
+          tbox[i * 6 + 3 + k] = pa > pb ? (pa > pc ? pa : pc) : pb > pc ? pb : pc;
+        }
+      }
     }
     // Every split leaves both halves non-empty, so there are at most 2n − 1 nodes.
     const cap = Math.max(1, 2 * n - 1);
@@ -170,9 +180,11 @@ export class TriangleBVH {
         if (z < lz) lz = z; if (z > hz) hz = z;
       }
       const ex = hx - lx, ey = hy - ly, ez = hz - lz;
-      const axis = ex >= ey && ex >= ez ? 0 : ey >= ez ? 1 : 2;
-      const mid = (start + end) >> 1;
-      select(order, cent, start, end - 1, mid, axis);
+      let axis = ex >= ey && ex >= ez ? 0 : ey >= ez ? 1 : 2;
+      let mid = (start + end) >> 1;
+      const sah = tbox === null ? -1 : sahSplit(order, cent, tbox!, start, end, lx, ly, lz, ex, ey, ez);
+      if (sah >= 0) { axis = sah & 3; mid = sah >> 2; }
+      else select(order, cent, start, end - 1, mid, axis, tbox);
       buildRange(start, mid); // left child: node + 1
       const right = buildRange(mid, end);
       u32[node * NODE_WORDS + 6] = right;
@@ -496,7 +508,7 @@ function lowerBound(a: Int32Array, x: number, asc: boolean): number {
 }
 
 /** Quickselect slots [lo, hi] of `order` (with centroids `cent` per slot) so slot k holds the median along axis. */
-function select(order: Uint32Array, cent: Float64Array, lo: number, hi: number, k: number, axis: number): void {
+function select(order: Uint32Array, cent: Float64Array, lo: number, hi: number, k: number, axis: number, tbox: Float64Array | null): void {
   while (hi > lo) {
     const pivot = cent[((lo + hi) >> 1) * 3 + axis];
     let i = lo, j = hi;
@@ -504,7 +516,7 @@ function select(order: Uint32Array, cent: Float64Array, lo: number, hi: number, 
       while (cent[i * 3 + axis] < pivot) i++;
       while (cent[j * 3 + axis] > pivot) j--;
       if (i <= j) {
-        swapSlots(order, cent, i, j);
+        swapSlots(order, cent, tbox, i, j);
         i++;
         j--;
       }
@@ -515,9 +527,101 @@ function select(order: Uint32Array, cent: Float64Array, lo: number, hi: number, 
   }
 }
 
-function swapSlots(order: Uint32Array, cent: Float64Array, i: number, j: number): void {
+function swapSlots(order: Uint32Array, cent: Float64Array, tbox: Float64Array | null, i: number, j: number): void {
   const t = order[i]; order[i] = order[j]; order[j] = t;
   for (let k = 0; k < 3; k++) {
     const c = cent[i * 3 + k]; cent[i * 3 + k] = cent[j * 3 + k]; cent[j * 3 + k] = c;
   }
+  if (tbox !== null) {
+    for (let k = 0; k < 6; k++) {
+      const c = tbox[i * 6 + k]; tbox[i * 6 + k] = tbox[j * 6 + k]; tbox[j * 6 + k] = c;
+    }
+  }
+}
+
+const SAH_BINS = 32;
+const _binCount = new Int32Array(SAH_BINS);
+const _binBox = new Float64Array(SAH_BINS * 6);
+const _rightArea = new Float64Array(SAH_BINS);
+const _rightCount = new Int32Array(SAH_BINS);
+const _binAcc = new Float64Array(6);
+
+function halfArea(b: Float64Array, o: number): number {
+  const dx = b[o + 3] - b[o], dy = b[o + 4] - b[o + 1], dz = b[o + 5] - b[o + 2];
+  return dx * dy + dy * dz + dz * dx;
+}
+
+/**
+ * Binned surface-area split of slots [start, end) (Wald 2007): over the three
+ * axes of the centroid box (lo, extent), the bin boundary with the least
+ * area(left)·count(left) + area(right)·count(right); partitions the slots
+ * (order, centroids, triangle boxes) at it and returns mid·4 + axis, or −1
+ * when every centroid falls in one bin on every axis (the caller splits at
+ * the median).
+ */
+function sahSplit(order: Uint32Array, cent: Float64Array, tbox: Float64Array, start: number, end: number, lx: number, ly: number, lz: number, ex: number, ey: number, ez: number): number {
+  let bestCost = Infinity, bestAxis = -1, bestBin = -1;
+  const acc = _binAcc;
+  for (let axis = 0; axis < 3; axis++) {
+    const lo = axis === 0 ? lx : axis === 1 ? ly : lz, ext = axis === 0 ? ex : axis === 1 ? ey : ez;
+    if (!(ext > 0)) continue;
+    const scale = SAH_BINS / ext;
+    _binCount.fill(0);
+    for (let b = 0; b < SAH_BINS; b++) {
+      _binBox[b * 6] = _binBox[b * 6 + 1] = _binBox[b * 6 + 2] = Infinity;
+      _binBox[b * 6 + 3] = _binBox[b * 6 + 4] = _binBox[b * 6 + 5] = -Infinity;
+    }
+    const bb = _binBox;
+    for (let i = start; i < end; i++) {
+      let b = ((cent[i * 3 + axis] - lo) * scale) | 0;
+      if (b >= SAH_BINS) b = SAH_BINS - 1;
+      _binCount[b]++;
+      const o = b * 6, t = i * 6;
+      const x0 = tbox[t], y0 = tbox[t + 1], z0 = tbox[t + 2], x1 = tbox[t + 3], y1 = tbox[t + 4], z1 = tbox[t + 5];
+      if (x0 < bb[o]) bb[o] = x0;
+      if (y0 < bb[o + 1]) bb[o + 1] = y0;
+      if (z0 < bb[o + 2]) bb[o + 2] = z0;
+      if (x1 > bb[o + 3]) bb[o + 3] = x1;
+      if (y1 > bb[o + 4]) bb[o + 4] = y1;
+      if (z1 > bb[o + 5]) bb[o + 5] = z1;
+    }
+    // right sweep: area and count of bins b..SAH_BINS-1
+    acc[0] = acc[1] = acc[2] = Infinity; acc[3] = acc[4] = acc[5] = -Infinity;
+    let cnt = 0;
+    for (let b = SAH_BINS - 1; b > 0; b--) {
+      const o = b * 6;
+      for (let k = 0; k < 3; k++) {
+        if (_binBox[o + k] < acc[k]) acc[k] = _binBox[o + k];
+        if (_binBox[o + 3 + k] > acc[3 + k]) acc[3 + k] = _binBox[o + 3 + k];
+      }
+      cnt += _binCount[b];
+      _rightCount[b] = cnt;
+      _rightArea[b] = cnt > 0 ? halfArea(acc, 0) : 0;
+    }
+    acc[0] = acc[1] = acc[2] = Infinity; acc[3] = acc[4] = acc[5] = -Infinity;
+    cnt = 0;
+    for (let b = 0; b < SAH_BINS - 1; b++) {
+      const o = b * 6;
+      for (let k = 0; k < 3; k++) {
+        if (_binBox[o + k] < acc[k]) acc[k] = _binBox[o + k];
+        if (_binBox[o + 3 + k] > acc[3 + k]) acc[3 + k] = _binBox[o + 3 + k];
+      }
+      cnt += _binCount[b];
+      const rc = _rightCount[b + 1];
+      if (cnt === 0 || rc === 0) continue;
+      const cost = halfArea(acc, 0) * cnt + _rightArea[b + 1] * rc;
+      if (cost < bestCost) { bestCost = cost; bestAxis = axis; bestBin = b; }
+    }
+  }
+  if (bestAxis < 0) return -1;
+  const lo = bestAxis === 0 ? lx : bestAxis === 1 ? ly : lz, ext = bestAxis === 0 ? ex : bestAxis === 1 ? ey : ez;
+  const scale = SAH_BINS / ext;
+  let i = start, j = end - 1;
+  while (i <= j) {
+    let b = ((cent[i * 3 + bestAxis] - lo) * scale) | 0;
+    if (b >= SAH_BINS) b = SAH_BINS - 1;
+    if (b <= bestBin) i++;
+    else { swapSlots(order, cent, tbox, i, j); j--; }
+  }
+  return i * 4 + bestAxis;
 }

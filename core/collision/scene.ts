@@ -339,7 +339,7 @@ export class CollisionScene {
         const ws = [Infinity, -Infinity];
         this.parts.push({
           object: objIndex, joint: j, name: ch.skeleton.joints[j]?.name ?? `joint${j}`,
-          bvh: TriangleBVH.build(bind, indices, Uint32Array.from(tris), LEAF_SIZE), verts, refitStamp: -1,
+          bvh: TriangleBVH.build(bind, indices, Uint32Array.from(tris), LEAF_SIZE, TREE_SPLIT), verts, refitStamp: -1,
           skinStamp: -1, prevSkinStamp: -1, boxEntries: slotBoxes(ch.meshes, meshOffsets, verts, ws), weightSumMin: ws[0], weightSumMax: ws[1],
         });
         obj.parts.push(pi);
@@ -395,7 +395,7 @@ export class CollisionScene {
       const objIndex = this.objects.length;
       const part = this.parts.length;
       this.parts.push({
-        object: objIndex, joint: -1, name: pr.name, bvh: TriangleBVH.build(pos, obj.indices, undefined, LEAF_SIZE),
+        object: objIndex, joint: -1, name: pr.name, bvh: TriangleBVH.build(pos, obj.indices, undefined, LEAF_SIZE, TREE_SPLIT),
         verts: range(0, pos.length / 3), refitStamp: -1,
         skinStamp: -1, prevSkinStamp: -1, boxEntries: new Float64Array(0), weightSumMin: 1, weightSumMax: 1,
       });
@@ -2971,6 +2971,12 @@ function boxDiagonal(P: ArrayLike<number>): number {
 }
 /** Triangles per BVH leaf: small leaves prune more triangle pairs in BVH-vs-BVH. */
 const LEAF_SIZE = 4;
+/**
+ * Part trees split by surface area (binned SAH over the bind pose) rather than
+ * at the centroid median: fewer overlapping node pairs as the meshes deform
+ * (mannequins' discrete contact frames 0.84–0.86× the CPU time).
+ */
+const TREE_SPLIT: 'median' | 'sah' = 'sah';
 
 function meshExtent(P: ArrayLike<number>): number {
   let m = 0;
