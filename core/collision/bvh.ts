@@ -333,6 +333,23 @@ export class TriangleBVH {
     this.chunkHook = writeChunk;
   }
 
+  /**
+   * `refitLazyBoxesSwept` where the positions at both samples are written on
+   * demand, as in `refitLazyBoxesOnDemand`: `boxes` and `boxesEnd` need only
+   * contain each chunk's vertices at the two samples (the chunk roots get
+   * their union), and `writeChunk(c)` writes chunk c's positions at both
+   * samples before its nodes are first read.
+   */
+  refitLazyBoxesSweptOnDemand(positions: ArrayLike<number>, positionsEnd: ArrayLike<number>, boxes: Float64Array, boxesEnd: Float64Array, writeChunk: (c: number) => void): void {
+    if (this.chunkRoots === null) this.buildChunks(CHUNK_TRIANGLES);
+    this.lazyPositions = positions;
+    this.lazyPositionsEnd = positionsEnd;
+    this.setChunkRootBoxes(boxes, boxesEnd);
+    const fresh = this.chunkFresh!;
+    for (let c = 0; c < fresh.length; c++) if (fresh[c] === 1) writeChunk(c);
+    this.chunkHook = writeChunk;
+  }
+
   /** Set by refitLazyBoxesOnDemand: writes a chunk's positions before its nodes are refit. */
   private chunkHook: ((c: number) => void) | null = null;
 

@@ -272,6 +272,13 @@ export class CollisionScene {
   onDemandShare = 0.5;
   /** Triangles per chunk of the part trees' lazy refits and on-demand skinning (bvh.ts CHUNK_TRIANGLES; set before the first pose). */
   chunkTriangles = CHUNK_TRIANGLES;
+  /**
+   * Whether the continuous test may skin a part's swept tree chunk by chunk
+   * at both samples as its traversal reaches it (sweptOnDemand; needs
+   * onDemandSkinning); false skins every part it tests whole at both samples
+   * (the test reference: the same contacts, ondemand.test.ts).
+   */
+  sweptOnDemandSkinning = true;
   private readonly sap = new PartSweepAndPrune();
   private partBoxes = new Float64Array(0);
   /** Unswept part boxes at the current and the previous sample. */
@@ -485,6 +492,14 @@ export class CollisionScene {
         ch.prevBox = ch.box; ch.box = b;
         ch.prevStamp = ch.stamp;
       } else ch.prevStamp = -1;
+      // on demand: the vertices skinned (and the set matrices and chunk boxes) at this sample become the previous sample's
+      const od = ch.onDemand;
+      if (od !== null && keepPrevious) {
+        const v = od.pvstamp; od.pvstamp = od.vstamp; od.vstamp = v;
+        const m = od.prevMats; od.prevMats = od.mats; od.mats = m;
+        const x = od.prevBoxes; od.prevBoxes = od.boxes; od.boxes = x;
+        const s = od.prevMatStamp; od.prevMatStamp = od.matStamp; od.matStamp = s;
+      }
     }
     this.hasPrev = keepPrevious;
     if (keepPrevious) {
@@ -618,17 +633,59 @@ export class CollisionScene {
   private readonly sweptTrees: (TriangleBVH | undefined)[] = [];
   private sweptTreeStamp = new Int32Array(0);
 
+  /** Per part: 1 when its swept tree at pose sweptTreeStamp is skinned on demand (sweptOnDemand). */
+  private sweptTreeDemand = new Uint8Array(0);
+
+  /**
+   * Whether part p's swept tree (this pose) is skinned on demand: chunk roots
+   * boxed from the influence sets at both samples, a chunk's vertices skinned
+   * at both samples when a traversal first expands it (refitLazyBoxesSweptOnDemand).
+   * For a character part whose vertices share influence sets and that is not
+   * skinned whole at both samples, when on-demand skinning is on and the part
+   * is not refit whole at this pose; once its swept tree is refit at this pose,
+   * the way it was refit.
+   */
+  private sweptOnDemand(p: number): boolean {
+    if (this.sweptTreeStamp.length < this.parts.length) { this.sweptTreeStamp = new Int32Array(this.parts.length).fill(-1); this.sweptTreeDemand = new Uint8Array(this.parts.length); }
+    if (this.sweptTreeStamp[p] === this.frameStamp) return this.sweptTreeDemand[p] === 1;
+    const part = this.parts[p], fs = this.frameStamp;
+    if (!this.sweptOnDemandSkinning || !this.onDemandSkinning || this.objects[part.object].kind !== 'character') return false;
+    if (part.refitStamp === fs || (part.skinStamp === fs && part.prevSkinStamp === fs - 1)) return false;
+    return !this.chunksOf(p).skin.perVertex;
+  }
+
+  /** The swept tree's callback: skins chunk c of part p at the current and the previous sample (the vertices not skinned there yet). */
+  private skinChunkSwept(p: number, c: number): void {
+    const part = this.parts[p], ch = this.partChunks[p]!, od = ch.onDemand!, o = this.objects[part.object], fs = this.frameStamp;
+    if (part.skinStamp !== fs) skinChunkAt(ch.skin, ch, od.vstamp, od.mats, c, o.positions, fs);
+    if (part.prevSkinStamp !== fs - 1) skinChunkAt(ch.skin, ch, od.pvstamp, od.prevMats, c, o.prevPositions, fs - 1);
+  }
+
   /** Part p's tree refit over the motion since the previous sample (boxes bound both samples), once per pose. */
   private sweptTree(p: number): TriangleBVH {
     const part = this.parts[p], o = this.objects[part.object];
-    if (this.sweptTreeStamp.length < this.parts.length) this.sweptTreeStamp = new Int32Array(this.parts.length).fill(-1);
-    this.ensureSkinned(p, false);
-    this.ensureSkinned(p, true);
     let t = this.sweptTrees[p];
     // the part's tree copied: the same nodes, so pairs are visited in the same order
     if (t === undefined) t = this.sweptTrees[p] = part.bvh.clone();
+    if (this.sweptOnDemand(p)) {
+      if (this.sweptTreeStamp[p] !== this.frameStamp) {
+        const fs = this.frameStamp;
+        this.sweptTreeStamp[p] = fs;
+        this.sweptTreeDemand[p] = 1;
+        const ch = this.chunksOf(p), od = ch.onDemand ?? (ch.onDemand = this.makeOnDemand(p, ch));
+        // the chunks' boxes from the influence sets at both samples (the current one shared with the discrete on-demand refit)
+        if (od.matStamp !== fs) { onDemandChunkBoxes(ch.skin, od, o.skinMats, od.mats, od.boxes); od.matStamp = fs; }
+        if (od.prevMatStamp !== fs - 1) { onDemandChunkBoxes(ch.skin, od, o.prevSkinMats, od.prevMats, od.prevBoxes); od.prevMatStamp = fs - 1; }
+        t.lazyChunks(this.chunkTriangles);
+        t.refitLazyBoxesSweptOnDemand(o.positions, o.prevPositions, od.boxes, od.prevBoxes, od.sweptWrite);
+      }
+      return t;
+    }
+    this.ensureSkinned(p, false);
+    this.ensureSkinned(p, true);
     if (this.sweptTreeStamp[p] !== this.frameStamp) {
       this.sweptTreeStamp[p] = this.frameStamp;
+      this.sweptTreeDemand[p] = 0;
       // characters: the chunk roots' boxes are the unions of the chunk boxes
       // gathered by the two skinnings (no second pass over the vertices)
       if (o.kind === 'character') {
@@ -1131,7 +1188,8 @@ export class CollisionScene {
     od.count = 0;
     od.stamp = this.frameStamp;
     const o = this.objects[part.object];
-    onDemandChunkBoxes(ch.skin, od, o.skinMats);
+    onDemandChunkBoxes(ch.skin, od, o.skinMats, od.mats, od.boxes);
+    od.matStamp = this.frameStamp;
     part.bvh.refitLazyBoxesOnDemand(o.positions, od.boxes, od.write);
   }
 
@@ -1158,6 +1216,9 @@ export class CollisionScene {
       vstamp: new Int32Array(sp.set.length).fill(-1), stamp: -1,
       write: (c: number): void => this.skinChunkOnDemand(p, c),
       ebox: new Float64Array(nc * 6), estamp: new Int32Array(nc).fill(-1), count: 0, lastShare: 0,
+      matStamp: -1, prevMats: new Float64Array(sp.mesh.length * 12), prevBoxes: new Float64Array(nc * 6), prevMatStamp: -1,
+      pvstamp: new Int32Array(sp.set.length).fill(-1),
+      sweptWrite: (c: number): void => this.skinChunkSwept(p, c),
     };
     return od;
   }
@@ -1301,6 +1362,14 @@ export class CollisionScene {
     this.sweptLooserBox(pa, T, 0);
     this.sweptLooserBox(pb, T, 6);
     if (T[0] > T[9] || T[6] > T[3] || T[1] > T[10] || T[7] > T[4] || T[2] > T[11] || T[8] > T[5]) return false;
+    // a part whose swept tree is skinned on demand keeps that box (its
+    // chunk roots' boxes prune the traversal); the other one's skinned box
+    const demandA = this.sweptOnDemand(pa), demandB = this.sweptOnDemand(pb);
+    if (demandA && demandB) return true;
+    if (demandA || demandB) {
+      this.sweptTightBox(demandA ? pb : pa, T, demandA ? 6 : 0);
+      return !(T[0] > T[9] || T[6] > T[3] || T[1] > T[10] || T[7] > T[4] || T[2] > T[11] || T[8] > T[5]);
+    }
     // a character part not skinned at the previous sample: first its box from
     // the joints there (it contains every skinned vertex), so pairs that miss
     // anyway skip skinning the previous sample
@@ -2435,6 +2504,21 @@ interface OnDemandSkin {
   /** Vertices skinned on demand at pose `stamp`, and the share of the part's vertices they were at the last pose before. */
   count: number;
   lastShare: number;
+  /** Pose stamp at which `mats` and `boxes` were last computed (by the discrete on-demand refit or the continuous test's). */
+  matStamp: number;
+  /**
+   * The previous sample, for the continuous test's swept tree on demand
+   * (sweptTree): the sets' blended matrices and chunk boxes there (valid at
+   * pose stamp prevMatStamp) and the pose stamp at which each vertex was
+   * skinned into prevPositions. `pose` swaps them with the current sample's
+   * when it keeps the previous sample, like the positions.
+   */
+  prevMats: Float64Array;
+  prevBoxes: Float64Array;
+  prevMatStamp: number;
+  pvstamp: Int32Array;
+  /** The swept tree's callback: skins chunk c at both samples (the vertices not skinned there yet). */
+  sweptWrite: (c: number) => void;
 }
 
 /**
@@ -2618,13 +2702,14 @@ function setsBox(sp: SkinProgram, skinMats: Float64Array[], out: Float64Array, o
 }
 
 /**
- * The chunk root boxes of an on-demand part at the current sample: per chunk
- * the union over its influence sets of the set's blended matrix (blended as
- * skinProgram does, kept for skinChunk) applied to the bind box of the
- * chunk's vertices in that set, padded as in setsBox.
+ * The chunk root boxes of an on-demand part at a sample (skin matrices
+ * `skinMats`) into `out`: per chunk the union over its influence sets of the
+ * set's blended matrix (blended as skinProgram does, into M, kept for
+ * skinChunk) applied to the bind box of the chunk's vertices in that set,
+ * padded as in setsBox.
  */
-function onDemandChunkBoxes(sp: SkinProgram, od: OnDemandSkin, skinMats: Float64Array[]): void {
-  const mesh = sp.mesh, first = sp.first, W = sp.w, JO = sp.jo, M = od.mats, SP = od.pad, SB0 = sp.setBind;
+function onDemandChunkBoxes(sp: SkinProgram, od: OnDemandSkin, skinMats: Float64Array[], M: Float64Array, out: Float64Array): void {
+  const mesh = sp.mesh, first = sp.first, W = sp.w, JO = sp.jo, SP = od.pad, SB0 = sp.setBind;
   for (let c = 0; c < mesh.length; c++) {
     blendInto(M, c * 12, skinMats[mesh[c]], W, JO, first[c], first[c + 1]);
     // the rounding pad of every chunk's part of this set: from the set's whole bind box (its terms bound the chunks')
@@ -2632,7 +2717,7 @@ function onDemandChunkBoxes(sp: SkinProgram, od: OnDemandSkin, skinMats: Float64
     const ex = Math.max(Math.abs(SB0[b]), Math.abs(SB0[b + 3])), ey = Math.max(Math.abs(SB0[b + 1]), Math.abs(SB0[b + 4])), ez = Math.max(Math.abs(SB0[b + 2]), Math.abs(SB0[b + 5]));
     for (let r = 0; r < 3; r++) SP[c * 3 + r] = 1e-9 * (Math.abs(M[m + r + 9]) + 2 * (Math.abs(M[m + r]) * ex + Math.abs(M[m + r + 3]) * ey + Math.abs(M[m + r + 6]) * ez) + 1e-3);
   }
-  const off = od.off, sets = od.set, SB = od.bind, out = od.boxes, nc = off.length - 1;
+  const off = od.off, sets = od.set, SB = od.bind, nc = off.length - 1;
   for (let c = 0; c < nc; c++) {
     let lx = Infinity, ly = Infinity, lz = Infinity, hx = -Infinity, hy = -Infinity, hz = -Infinity;
     for (let e = off[c]; e < off[c + 1]; e++) {
@@ -2670,6 +2755,25 @@ function skinChunk(sp: SkinProgram, ch: ChunkBoxes, od: OnDemandSkin, c: number,
     if (vst[i] === stamp) continue;
     vst[i] = stamp;
     od.count++;
+    const m = sets[i] * 12, i3 = i * 3, x = B[i3], y = B[i3 + 1], z = B[i3 + 2], o3 = O[i];
+    P[o3] = M[m] * x + M[m + 3] * y + M[m + 6] * z + M[m + 9];
+    P[o3 + 1] = M[m + 1] * x + M[m + 4] * y + M[m + 7] * z + M[m + 10];
+    P[o3 + 2] = M[m + 2] * x + M[m + 5] * y + M[m + 8] * z + M[m + 11];
+  }
+}
+
+/**
+ * Skins chunk c's vertices not yet skinned at pose `stamp` (per vertex stamps
+ * `vst`) into P by the blended matrices M (the arithmetic of skinChunk:
+ * bit-identical positions), without counting them as skinned by the
+ * discrete on-demand refit: the continuous test's swept tree at either sample.
+ */
+function skinChunkAt(sp: SkinProgram, ch: ChunkBoxes, vst: Int32Array, M: Float64Array, c: number, P: Float64Array, stamp: number): void {
+  const L = ch.cvLocal, cvo = ch.cvo, sets = sp.set, B = sp.bind, O = sp.out;
+  for (let q = cvo[c], qe = cvo[c + 1]; q < qe; q++) {
+    const i = L[q];
+    if (vst[i] === stamp) continue;
+    vst[i] = stamp;
     const m = sets[i] * 12, i3 = i * 3, x = B[i3], y = B[i3 + 1], z = B[i3 + 2], o3 = O[i];
     P[o3] = M[m] * x + M[m + 3] * y + M[m + 6] * z + M[m + 9];
     P[o3 + 1] = M[m + 1] * x + M[m + 4] * y + M[m + 7] * z + M[m + 10];
