@@ -56,7 +56,7 @@ import { CCD_REACH, FEATURE_EDGE_EDGE, FEATURE_VERTEX_TRIANGLE, MOTION_BOX, feat
 import { ccdNoContactWithin, ccdQueryFlat } from './ccd';
 import { reduceContacts } from './contacts';
 import { convexFromMesh, convexPolyhedraIntersect, isConvexMesh, updateConvexPlanes, type ConvexPolyhedron } from './convex';
-import { closestPointOnMesh, closestPointOnTriangle, forEachLeafNodePair, forEachLeafPair, pointInParts, pointInPartsLazy, verticesInBox } from './query';
+import { closestPointOnMesh, closestPointOnTriangle, forEachLeafNodePair, forEachLeafNodePairSwept, forEachLeafPair, pointInParts, pointInPartsLazy, verticesInBox } from './query';
 import { closestPointOnTriangleRegion, signedDistance, vertexTriangles, type VertexTriangles } from './signed';
 import { triTriIntersect, triTriOverlap } from './tritri';
 import { hypot3 } from '../math/libm';
@@ -279,6 +279,14 @@ export class CollisionScene {
    * (the test reference: the same contacts, ondemand.test.ts).
    */
   sweptOnDemandSkinning = true;
+  /**
+   * Whether the continuous test's traversal of the swept trees skips node
+   * pairs that cannot come within the CCD's reach at any time of the step
+   * (forEachLeafNodePairSwept, from each node's boxes at the two samples);
+   * false traverses by the boxes over the step alone (the test reference:
+   * the same contacts, scene.test.ts).
+   */
+  sweptWindowTraversal = true;
   private readonly sap = new PartSweepAndPrune();
   private partBoxes = new Float64Array(0);
   /** Unswept part boxes at the current and the previous sample. */
@@ -665,8 +673,8 @@ export class CollisionScene {
   private sweptTree(p: number): TriangleBVH {
     const part = this.parts[p], o = this.objects[part.object];
     let t = this.sweptTrees[p];
-    // the part's tree copied: the same nodes, so pairs are visited in the same order
-    if (t === undefined) t = this.sweptTrees[p] = part.bvh.clone();
+    // the part's tree copied: the same nodes, so pairs are visited in the same order; it keeps each sample's node boxes (forEachLeafNodePairSwept)
+    if (t === undefined) { t = this.sweptTrees[p] = part.bvh.clone(); t.keepSampleBoxes(); }
     if (this.sweptOnDemand(p)) {
       if (this.sweptTreeStamp[p] !== this.frameStamp) {
         const fs = this.frameStamp;
@@ -833,7 +841,13 @@ export class CollisionScene {
     const mcA = doCcd ? this.motionBoxes(pa) : this.emptyMotion, mcB = doCcd ? this.motionBoxes(pb) : this.emptyMotion;
     // the overlapping leaf pairs in traversal order, then each pair's triangles
     _leafPairCount = 0;
-    forEachLeafNodePair(treeA, treeB, pushLeafPair);
+    if (doCcd && this.sweptWindowTraversal) {
+      // node pairs that cannot come within the CCD's reach at any time of the step are skipped (at the sample too: the same crossing tests)
+      const fa = treeA.f32, fb = treeB.f32;
+      let scale = 0;
+      for (let k = 0; k < 6; k++) { const x = Math.abs(fa[k]), y = Math.abs(fb[k]); if (x > scale) scale = x; if (y > scale) scale = y; }
+      forEachLeafNodePairSwept(treeA, treeB, SWEPT_NODE_REACH * scale + Number.MIN_VALUE, pushLeafPair);
+    } else forEachLeafNodePair(treeA, treeB, pushLeafPair);
     const lp = _leafPairs, nlp = _leafPairCount;
     let tested = 0;
     for (let q = 0; q < nlp; q += 2) {
@@ -3075,6 +3089,8 @@ function boxDiagonal(P: ArrayLike<number>): number {
 }
 /** Triangles per BVH leaf: small leaves prune more triangle pairs in BVH-vs-BVH. */
 const LEAF_SIZE = 4;
+/** Per-axis reach of the swept traversal's node windows, relative to the largest coordinate of the two trees: above the CCD's (CCD_REACH, Euclidean, relative to a feature's largest coordinate). */
+const SWEPT_NODE_REACH = 1e-8;
 
 function meshExtent(P: ArrayLike<number>): number {
   let m = 0;
