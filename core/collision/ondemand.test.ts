@@ -221,6 +221,7 @@ describe('continuous test with swept trees skinned on demand', () => {
       const whole = new CollisionScene(doc, 'c');
       whole.onDemandSkinning = false;
       whole.sweptWindowTraversal = false; // and the swept traversal by boxes over the step alone
+      whole.ccdMemo = false; // and every feature searched anew
       const sweptWhole = new CollisionScene(doc, 'c');
       sweptWhole.chunkTriangles = 32;
       sweptWhole.sweptOnDemandSkinning = false;

@@ -287,6 +287,14 @@ export class CollisionScene {
    * the same contacts, scene.test.ts).
    */
   sweptWindowTraversal = true;
+  /**
+   * Whether a vertex–triangle feature that comes up again in another
+   * candidate pair of the same part pair takes the answer of its earlier
+   * CCD search (when that search's limit and window start allow it) instead
+   * of searching again; false searches every time (the test reference: the
+   * same contacts, scene.test.ts).
+   */
+  ccdMemo = true;
   private readonly sap = new PartSweepAndPrune();
   private partBoxes = new Float64Array(0);
   /** Unswept part boxes at the current and the previous sample. */
@@ -968,6 +976,7 @@ export class CollisionScene {
       // Whatever is left once every bound lies after the earliest contact
       // found is never searched.
       const r = this._fc;
+      this._memoKey.clear();
       let nl = this._nLeaf;
       for (let k = (nl >> 1) - 1; k >= 0; k--) siftDownMin(this._leafHeap, nl, k, this._leafLb);
       this._nCand = 0;
@@ -1022,7 +1031,7 @@ export class CollisionScene {
           // its features, each with its bounds, into the feature heap
           const g0 = this._gCount;
           this.growFeatures(g0 + 15);
-          const g1 = this.addFeaturesInto(this._gFeat, this._gKind, g0, oa, this._candTris[i * 2], ob, this._candTris[i * 2 + 1]);
+          const g1 = this.addFeaturesInto(this._gFeat, this._gKind, g0, oa, this._candTris[i * 2], ob, this._candTris[i * 2 + 1], this._gVt);
           const gw = this._gWin, gkey = this._gKey;
           for (let g = g0; g < g1; g++) {
             featureWindowInto(this._gFeat, g, this._gKind[g], gw, g * 3);
@@ -1061,8 +1070,30 @@ export class CollisionScene {
         }
         // nor one whose coplanarity determinant keeps its sign on its window (up to the limit)
         if (ccdNoContactWithin(vt, this._gFeat, g * 24, wl, wh < limit ? wh : limit)) continue;
-        this.stats.ccdQueries++;
-        if (ccdQueryFlat(vt, this._gFeat, g * 24, r, 0, 0, 100_000, limit, wl, wh)) {
+        // a vertex–triangle feature searched before in this part pair with a limit at least this one and a window starting no later: its answer
+        // (the same 24 numbers, the same bisection: the earliest reported box before the limit does not depend on the limit or the window start)
+        const vk = this.ccdMemo && vt ? this._gVt[g] : -1;
+        const ms = vk >= 0 ? this._memoKey.get(vk) : undefined;
+        let hit: boolean;
+        if (ms !== undefined && limit <= this._memo[ms * 5 + 3] && wl >= this._memo[ms * 5 + 4]) {
+          const M = this._memo, t = M[ms * 5];
+          hit = t < limit; // NaN (no contact before its limit) is not
+          if (hit) { r[0] = t; r[1] = M[ms * 5 + 1]; r[2] = M[ms * 5 + 2]; }
+        } else {
+          this.stats.ccdQueries++;
+          hit = ccdQueryFlat(vt, this._gFeat, g * 24, r, 0, 0, 100_000, limit, wl, wh);
+          if (vk >= 0) {
+            let slot = ms;
+            if (slot === undefined) {
+              slot = this._memoKey.size;
+              if ((slot + 1) * 5 > this._memo.length) { const nm = new Float64Array(this._memo.length * 2); nm.set(this._memo); this._memo = nm; }
+              this._memoKey.set(vk, slot);
+            }
+            const M = this._memo;
+            M[slot * 5] = hit ? r[0] : NaN; M[slot * 5 + 1] = r[1]; M[slot * 5 + 2] = r[2]; M[slot * 5 + 3] = limit; M[slot * 5 + 4] = wl;
+          }
+        }
+        if (hit) {
           best = r[0];
           winLb = cl; winOrd = co; winFlb = flb; winFi = fi;
           bestTa = this._candTris[i * 2]; bestTb = this._candTris[i * 2 + 1];
@@ -1647,6 +1678,17 @@ export class CollisionScene {
   private _gKey = new Float64Array(256);
   private _gCand = new Int32Array(256);
   private _gIdx = new Uint8Array(256);
+  /** Per feature: its vertex–triangle key (side, vertex, triangle), −1 for edge–edge (ccdMemo). */
+  private _gVt = new Float64Array(256);
+  /**
+   * Vertex–triangle CCD searches of the part pair by key: a slot in _memo
+   * (time, u, v of the contact or NaN, the limit and window start it was
+   * searched with). A vertex lies in several triangles, so the same feature
+   * comes up in several candidate pairs (mannequins: 57 of frame 1's 73
+   * vertex–triangle searches were repeats).
+   */
+  private readonly _memoKey = new Map<number, number>();
+  private _memo = new Float64Array(5 * 64);
   private _gRef = new Uint8Array(256);
   private _gHeap = new Int32Array(256);
   private _gCount = 0;
@@ -1662,10 +1704,11 @@ export class CollisionScene {
     const ix = new Uint8Array(cap); ix.set(this._gIdx.subarray(0, k)); this._gIdx = ix;
     const rf = new Uint8Array(cap); rf.set(this._gRef.subarray(0, k)); this._gRef = rf;
     const h = new Int32Array(cap); h.set(this._gHeap.subarray(0, k)); this._gHeap = h;
+    const vk = new Float64Array(cap); vk.set(this._gVt.subarray(0, k)); this._gVt = vk;
   }
 
   /** The features of triangle pair (ta of oa, tb of ob) whose swept boxes overlap, into c and kinds from feature n on; returns the new count. */
-  private addFeaturesInto(c: Float64Array, kinds: Uint8Array, n: number, oa: CollisionObject, ta: number, ob: CollisionObject, tb: number): number {
+  private addFeaturesInto(c: Float64Array, kinds: Uint8Array, n: number, oa: CollisionObject, ta: number, ob: CollisionObject, tb: number, vtKeys: Float64Array | null = null): number {
     const Ia = oa.indices, Ib = ob.indices;
     for (let pass = 0; pass < 2; pass++) {
       const ov = pass === 0 ? oa : ob, ot = pass === 0 ? ob : oa;
@@ -1680,6 +1723,8 @@ export class CollisionScene {
           putPoint(c, o + 3 + j * 3, ot.prevPositions, ti); putPoint(c, o + 15 + j * 3, ot.positions, ti);
         }
         if (!sweptBoxesOverlap(c, o, true)) continue;
+        // the same vertex against the same triangle (the same 24 numbers) in every triangle pair that holds them: one key
+        if (vtKeys !== null) { const vv = Iv[tv * 3 + v]; vtKeys[n] = vv < VT_KEY_LIMIT && tt < VT_KEY_LIMIT ? (pass * VT_KEY_LIMIT + vv) * VT_KEY_LIMIT + tt : -1; }
         kinds[n++] = FEATURE_VERTEX_TRIANGLE;
       }
     }
@@ -1693,6 +1738,7 @@ export class CollisionScene {
         putPoint(c, o + 12, oa.positions, a0); putPoint(c, o + 15, oa.positions, a1);
         putPoint(c, o + 18, ob.positions, b0); putPoint(c, o + 21, ob.positions, b1);
         if (!sweptBoxesOverlap(c, o, false)) continue;
+        if (vtKeys !== null) vtKeys[n] = -1;
         kinds[n++] = FEATURE_EDGE_EDGE;
       }
     }
@@ -3089,6 +3135,8 @@ function boxDiagonal(P: ArrayLike<number>): number {
 }
 /** Triangles per BVH leaf: small leaves prune more triangle pairs in BVH-vs-BVH. */
 const LEAF_SIZE = 4;
+/** Vertex and triangle indices below this get a vertex–triangle key (side, vertex, triangle) below 2⁵³. */
+const VT_KEY_LIMIT = 2 ** 21;
 /** Per-axis reach of the swept traversal's node windows, relative to the largest coordinate of the two trees: above the CCD's (CCD_REACH, Euclidean, relative to a feature's largest coordinate). */
 const SWEPT_NODE_REACH = 1e-8;
 
