@@ -63,6 +63,10 @@ import { hypot3 } from '../math/libm';
 
 /** Numbers per triangle motion box (a module constant: read once, not per pair). */
 const MOTION_STRIDE = MOTION_BOX;
+/** Vertex and triangle indices below this get a vertex–triangle key (side, vertex, triangle) below 2⁵³. */
+const VT_KEY_LIMIT = 2 ** 21;
+/** Per-axis reach of the swept traversal's node windows, relative to the largest coordinate of the two trees: above the CCD's (CCD_REACH, Euclidean, relative to a feature's largest coordinate). */
+const SWEPT_NODE_REACH = 1e-8;
 
 /** The crossing list of a part pair found apart before any triangle test (shared, never written). */
 const NO_CROSSINGS: number[] = [];
@@ -3135,10 +3139,6 @@ function boxDiagonal(P: ArrayLike<number>): number {
 }
 /** Triangles per BVH leaf: small leaves prune more triangle pairs in BVH-vs-BVH. */
 const LEAF_SIZE = 4;
-/** Vertex and triangle indices below this get a vertex–triangle key (side, vertex, triangle) below 2⁵³. */
-const VT_KEY_LIMIT = 2 ** 21;
-/** Per-axis reach of the swept traversal's node windows, relative to the largest coordinate of the two trees: above the CCD's (CCD_REACH, Euclidean, relative to a feature's largest coordinate). */
-const SWEPT_NODE_REACH = 1e-8;
 
 function meshExtent(P: ArrayLike<number>): number {
   let m = 0;
