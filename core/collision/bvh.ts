@@ -96,6 +96,37 @@ function boxOfVertices(f: Float32Array, o: number, list: Int32Array, lo: number,
   f[o + 3] = up32(hx); f[o + 4] = up32(hy); f[o + 5] = up32(hz);
 }
 
+/**
+ * boxOfVertices over both samples, keeping each sample's box too: the union
+ * into f[o..o+5] (the same numbers as boxOfVertices), the box at `positions`
+ * into S[so..so+5] and at `positionsEnd` into S[so+6..so+11] (rounded
+ * outward the same way).
+ */
+function sampleBoxesOfVertices(f: Float32Array, o: number, S: Float32Array, so: number, list: Int32Array, lo: number, hi: number, positions: ArrayLike<number>, positionsEnd: ArrayLike<number>): void {
+  let lx = Infinity, ly = Infinity, lz = Infinity, hx = -Infinity, hy = -Infinity, hz = -Infinity;
+  for (let s = lo; s < hi; s++) {
+    const v = list[s];
+    const x = positions[v], y = positions[v + 1], z = positions[v + 2];
+    if (x < lx) lx = x; if (x > hx) hx = x;
+    if (y < ly) ly = y; if (y > hy) hy = y;
+    if (z < lz) lz = z; if (z > hz) hz = z;
+  }
+  let ex = Infinity, ey = Infinity, ez = Infinity, gx = -Infinity, gy = -Infinity, gz = -Infinity;
+  for (let s = lo; s < hi; s++) {
+    const v = list[s];
+    const x = positionsEnd[v], y = positionsEnd[v + 1], z = positionsEnd[v + 2];
+    if (x < ex) ex = x; if (x > gx) gx = x;
+    if (y < ey) ey = y; if (y > gy) gy = y;
+    if (z < ez) ez = z; if (z > gz) gz = z;
+  }
+  S[so] = down32(lx); S[so + 1] = down32(ly); S[so + 2] = down32(lz);
+  S[so + 3] = up32(hx); S[so + 4] = up32(hy); S[so + 5] = up32(hz);
+  S[so + 6] = down32(ex); S[so + 7] = down32(ey); S[so + 8] = down32(ez);
+  S[so + 9] = up32(gx); S[so + 10] = up32(gy); S[so + 11] = up32(gz);
+  f[o] = down32(lx < ex ? lx : ex); f[o + 1] = down32(ly < ey ? ly : ey); f[o + 2] = down32(lz < ez ? lz : ez);
+  f[o + 3] = up32(hx > gx ? hx : gx); f[o + 4] = up32(hy > gy ? hy : gy); f[o + 5] = up32(hz > gz ? hz : gz);
+}
+
 /** Node box f[o..o+6) = union of the child boxes at a and b. */
 function unionOfChildren(f: Float32Array, o: number, a: number, b: number): void {
   f[o] = f[a] < f[b] ? f[a] : f[b];
@@ -123,6 +154,22 @@ export class TriangleBVH {
     this.nodeCount = nodeCount;
     this.order = order;
     this.indices = indices;
+  }
+
+  /**
+   * Per node (12 floats at node · 12), after a refit over two samples of a
+   * tree that keeps them (`keepSampleBoxes`): its box at `positions` (0..5)
+   * and at `positionsEnd` (6..11), each containing the node's triangles at
+   * that sample (rounded outward like the node boxes); valid where the node
+   * box is (chunk roots and above at once, a chunk's own nodes once it is
+   * expanded). Null otherwise, or when the last refit was over one sample.
+   */
+  sampleBoxes: Float32Array | null = null;
+  private sampleStore: Float32Array | null = null;
+
+  /** Makes the refits over two samples keep each sample's node boxes (`sampleBoxes`). */
+  keepSampleBoxes(): void {
+    if (this.sampleStore === null) this.sampleStore = new Float32Array(this.nodeCount * 12);
   }
 
   /** A copy with the same nodes and triangle order, refit independently (same traversal order as this tree). */
@@ -208,6 +255,7 @@ export class TriangleBVH {
    * between the two.
    */
   refitSwept(positions: ArrayLike<number>, positionsEnd: ArrayLike<number> | null): void {
+    this.sampleBoxes = null;
     this.chunkOf = null;
     this.chunkHook = null;
     const f = this.f32;
@@ -282,9 +330,11 @@ export class TriangleBVH {
     this.lazyPositions = positions;
     this.lazyPositionsEnd = positionsEnd;
     const f = this.f32, roots = this.chunkRoots!, cv = this.chunkVerts!, cvo = this.chunkVertOffsets!, fresh = this.chunkFresh!;
+    const S = this.sampleBoxes = positionsEnd !== null ? this.sampleStore : null;
     for (let c = 0; c < roots.length; c++) {
       const o = roots[c] * NODE_WORDS;
-      boxOfVertices(f, o, cv, cvo[c], cvo[c + 1], positions, positionsEnd);
+      if (S !== null) sampleBoxesOfVertices(f, o, S, roots[c] * 12, cv, cvo[c], cvo[c + 1], positions, positionsEnd!);
+      else boxOfVertices(f, o, cv, cvo[c], cvo[c + 1], positions, positionsEnd);
       // a leaf chunk root is exact as it is
       fresh[c] = (this.u32[o + 7] & LEAF) !== 0 ? 1 : 0;
     }
@@ -308,6 +358,7 @@ export class TriangleBVH {
    * max xyz per chunk, in the order of `lazyChunks`): the same tree.
    */
   refitLazyBoxes(positions: ArrayLike<number>, boxes: Float64Array): void {
+    this.sampleBoxes = null;
     this.lazyPositions = positions;
     this.lazyPositionsEnd = null;
     this.setChunkRootBoxes(boxes, null);
@@ -320,6 +371,7 @@ export class TriangleBVH {
    * tree.
    */
   refitLazyBoxesSwept(positions: ArrayLike<number>, positionsEnd: ArrayLike<number>, boxes: Float64Array, boxesEnd: Float64Array): void {
+    this.sampleBoxes = this.sampleStore;
     this.lazyPositions = positions;
     this.lazyPositionsEnd = positionsEnd;
     this.setChunkRootBoxes(boxes, boxesEnd);
@@ -337,9 +389,28 @@ export class TriangleBVH {
    */
   refitLazyBoxesOnDemand(positions: ArrayLike<number>, boxes: Float64Array, writeChunk: (c: number) => void): void {
     if (this.chunkRoots === null) this.buildChunks(CHUNK_TRIANGLES);
+    this.sampleBoxes = null;
     this.lazyPositions = positions;
     this.lazyPositionsEnd = null;
     this.setChunkRootBoxes(boxes, null);
+    const fresh = this.chunkFresh!;
+    for (let c = 0; c < fresh.length; c++) if (fresh[c] === 1) writeChunk(c);
+    this.chunkHook = writeChunk;
+  }
+
+  /**
+   * `refitLazyBoxesSwept` where the positions at both samples are written on
+   * demand, as in `refitLazyBoxesOnDemand`: `boxes` and `boxesEnd` need only
+   * contain each chunk's vertices at the two samples (the chunk roots get
+   * their union), and `writeChunk(c)` writes chunk c's positions at both
+   * samples before its nodes are first read.
+   */
+  refitLazyBoxesSweptOnDemand(positions: ArrayLike<number>, positionsEnd: ArrayLike<number>, boxes: Float64Array, boxesEnd: Float64Array, writeChunk: (c: number) => void): void {
+    if (this.chunkRoots === null) this.buildChunks(CHUNK_TRIANGLES);
+    this.sampleBoxes = this.sampleStore;
+    this.lazyPositions = positions;
+    this.lazyPositionsEnd = positionsEnd;
+    this.setChunkRootBoxes(boxes, boxesEnd);
     const fresh = this.chunkFresh!;
     for (let c = 0; c < fresh.length; c++) if (fresh[c] === 1) writeChunk(c);
     this.chunkHook = writeChunk;
@@ -362,6 +433,16 @@ export class TriangleBVH {
       f[o + 4] = up32(boxes[b + 4] > end[b + 4] ? boxes[b + 4] : end[b + 4]);
       f[o + 5] = up32(boxes[b + 5] > end[b + 5] ? boxes[b + 5] : end[b + 5]);
     }
+    const S = this.sampleBoxes;
+    if (S !== null && boxesEnd !== null) {
+      for (let c = 0; c < roots.length; c++) {
+        const o = roots[c] * 12, b = c * 6;
+        for (let k = 0; k < 3; k++) {
+          S[o + k] = down32(boxes[b + k]); S[o + 3 + k] = up32(boxes[b + 3 + k]);
+          S[o + 6 + k] = down32(boxesEnd[b + k]); S[o + 9 + k] = up32(boxesEnd[b + 3 + k]);
+        }
+      }
+    } else this.sampleBoxes = null;
     // a leaf chunk root is exact as it is
     fresh.set(this.chunkLeafRoot!);
     this.refitTop();
@@ -374,6 +455,14 @@ export class TriangleBVH {
     for (let k = 0; k < top.length; k++) {
       const o = top[k] * NODE_WORDS;
       unionOfChildren(f, o, o + NODE_WORDS, topRight[k] * NODE_WORDS);
+    }
+    const S = this.sampleBoxes;
+    if (S !== null) {
+      for (let k = 0; k < top.length; k++) {
+        const o = top[k] * 12, r = topRight[k] * 12;
+        unionOfChildren(S, o, o + 12, r);
+        unionOfChildren(S, o + 6, o + 18, r + 6);
+      }
     }
     this.chunkOf = this.chunkIndex;
   }
@@ -393,12 +482,24 @@ export class TriangleBVH {
     if (this.chunkHook !== null) this.chunkHook(c);
     const positions = this.lazyPositions!, positionsEnd = this.lazyPositionsEnd;
     const f = this.f32, lv = this.leafVerts!, lvo = this.leafVertOffsets!, leaves = this.leafNodes!, inner = this.innerNodes!, right = this.innerRight!;
-    for (let l = this.chunkLeafLo![c], le = this.chunkLeafHi![c]; l < le; l++) {
-      boxOfVertices(f, leaves[l] * NODE_WORDS, lv, lvo[l], lvo[l + 1], positions, positionsEnd);
+    const S = this.sampleBoxes;
+    if (S !== null) {
+      for (let l = this.chunkLeafLo![c], le = this.chunkLeafHi![c]; l < le; l++) {
+        sampleBoxesOfVertices(f, leaves[l] * NODE_WORDS, S, leaves[l] * 12, lv, lvo[l], lvo[l + 1], positions, positionsEnd!);
+      }
+    } else {
+      for (let l = this.chunkLeafLo![c], le = this.chunkLeafHi![c]; l < le; l++) {
+        boxOfVertices(f, leaves[l] * NODE_WORDS, lv, lvo[l], lvo[l + 1], positions, positionsEnd);
+      }
     }
     for (let k = this.chunkInnerLo![c], ke = this.chunkInnerHi![c]; k < ke; k++) {
       const o = inner[k] * NODE_WORDS;
       unionOfChildren(f, o, o + NODE_WORDS, right[k] * NODE_WORDS);
+      if (S !== null) {
+        const so = inner[k] * 12, r = right[k] * 12;
+        unionOfChildren(S, so, so + 12, r);
+        unionOfChildren(S, so + 6, so + 18, r + 6);
+      }
     }
   }
 

@@ -193,3 +193,91 @@ describe('depth with parts skinned on demand', () => {
     });
   }
 });
+
+describe('continuous test with swept trees skinned on demand', () => {
+  type Od = { vstamp: Int32Array; pvstamp: Int32Array; boxes: Float64Array; prevBoxes: Float64Array; matStamp: number; prevMatStamp: number };
+  type Inner = {
+    frameStamp: number; sweptTreeStamp: Int32Array; sweptTreeDemand: Uint8Array;
+    chunksOf(p: number): { onDemand: Od | null };
+  };
+  const skinAt = (doc: ReturnType<typeof createEmptyDocument>, ev: SceneEvaluator, rigs: Rig[], S: Float64Array[], P: Float64Array[], timeSec: number): void => {
+    doc.characters.forEach((c, ci) => {
+      ev.characterLocalPose(ci, timeSec, rigs[ci].local);
+      rigs[ci].computeWorld();
+      computeSkinMatrices(c.meshes[0], rigs[ci].world, S[ci]);
+      skinPositions(c.meshes[0], S[ci], P[ci]);
+    });
+  };
+  for (const seed of [41, 42, 44]) {
+    it(`seed ${seed}: the continuous contacts (first contact times and points) equal those with whole-part skinning; the swept trees' chunk boxes hold the chunks' vertices at both samples, and the vertices they skinned at either sample equal a reference skinning there`, () => {
+      const r = mulberry32(seed);
+      const frames = 14;
+      const doc = createEmptyDocument('ondemand-swept');
+      doc.characters.push(ballChain('a', -0.3), ballChain('b', 0.3));
+      doc.clips = [{ id: 'c', name: 'c', frameRate: 10, startFrame: 0, endFrame: frames, tracks: [...tracksOf(r, 'a', frames, 0.35), ...tracksOf(r, 'b', frames, -0.35)] }];
+      doc.activeClip = 'c';
+      const scene = new CollisionScene(doc, 'c');
+      scene.chunkTriangles = 32; // parts of several chunks
+      const whole = new CollisionScene(doc, 'c');
+      whole.onDemandSkinning = false;
+      whole.sweptWindowTraversal = false; // and the swept traversal by boxes over the step alone
+      whole.ccdMemo = false; // and every feature searched anew
+      const sweptWhole = new CollisionScene(doc, 'c');
+      sweptWhole.chunkTriangles = 32;
+      sweptWhole.sweptOnDemandSkinning = false;
+      const ev = new SceneEvaluator(doc, 'c');
+      const rigs = doc.characters.map((c) => new Rig(c));
+      const S = doc.characters.map((c) => new Float64Array(16 * c.meshes[0].skinJoints.length));
+      const P = doc.characters.map((c) => new Float64Array(c.meshes[0].positions.length));
+      const Q = doc.characters.map((c) => new Float64Array(c.meshes[0].positions.length));
+      const sd = scene as unknown as Inner;
+      let firstContacts = 0, sweptParts = 0, partlyBoth = 0, checkedCur = 0, checkedPrev = 0, boxed = 0;
+      for (let f = 0; f <= frames; f++) {
+        // frame 8 without the previous sample (a scrub jump): nothing skinned before it may count for the next step
+        const keep = f > 0 && f !== 8;
+        scene.pose(f / 10, keep);
+        whole.pose(f / 10, keep);
+        sweptWhole.pose(f / 10, keep);
+        const got = scene.detect(true);
+        expect(JSON.stringify(got), `frame ${f}: contacts equal those with whole-part skinning (and the traversal without node windows)`).toBe(JSON.stringify(whole.detect(true)));
+        expect(JSON.stringify(got), `frame ${f}: contacts equal those with swept trees skinned whole`).toBe(JSON.stringify(sweptWhole.detect(true)));
+        for (const c of got) if (c.ccdTime !== null) firstContacts++;
+        if (!keep) continue;
+        skinAt(doc, ev, rigs, S, P, f / 10);
+        skinAt(doc, ev, rigs, S, Q, (f - 1) / 10);
+        const fs = sd.frameStamp;
+        for (let p = 0; p < scene.parts.length; p++) {
+          if (sd.sweptTreeStamp[p] !== fs || sd.sweptTreeDemand[p] !== 1) continue;
+          sweptParts++;
+          const part = scene.parts[p], o = scene.objects[part.object], od = sd.chunksOf(p).onDemand!;
+          expect(od.matStamp === fs && od.prevMatStamp === fs - 1, `frame ${f} part ${p}: chunk boxes of both samples current`).toBe(true);
+          // the vertices skinned at either sample (on demand or whole) equal the reference skinning there
+          const curWhole = part.skinStamp === fs, prevWhole = part.prevSkinStamp === fs - 1;
+          let curLeft = false, prevLeft = false;
+          part.verts.forEach((v, i) => {
+            for (const [done, mine, ref, name] of [[curWhole || od.vstamp[i] === fs, o.positions, P[part.object], 'current'], [prevWhole || od.pvstamp[i] === fs - 1, o.prevPositions, Q[part.object], 'previous']] as const) {
+              if (!done) { if (name === 'current') curLeft = true; else prevLeft = true; continue; }
+              for (let k = 0; k < 3; k++) expect(mine[v * 3 + k], `frame ${f} part ${p} vertex ${v} at the ${name} sample`).toBe(ref[v * 3 + k]);
+              if (name === 'current') checkedCur++; else checkedPrev++;
+            }
+          });
+          if (curLeft && prevLeft) partlyBoth++;
+          // each chunk's boxes from the influence sets hold its vertices at both samples
+          const { verts, offsets } = part.bvh.lazyChunks(32);
+          for (let c = 0; c + 1 < offsets.length; c++) for (let q = offsets[c]; q < offsets[c + 1]; q++) for (let k = 0; k < 3; k++) {
+            const x = P[part.object][verts[q] + k], y = Q[part.object][verts[q] + k];
+            expect(x >= od.boxes[c * 6 + k] && x <= od.boxes[c * 6 + 3 + k], `frame ${f} part ${p} chunk ${c} axis ${k}: current ${x} in its box`).toBe(true);
+            expect(y >= od.prevBoxes[c * 6 + k] && y <= od.prevBoxes[c * 6 + 3 + k], `frame ${f} part ${p} chunk ${c} axis ${k}: previous ${y} in its box`).toBe(true);
+            boxed++;
+          }
+        }
+      }
+      expect(firstContacts, 'contacts with a first contact time (continuous search ran)').toBeGreaterThan(2);
+      expect(sweptParts, 'swept trees skinned on demand').toBeGreaterThan(5);
+      expect(partlyBoth, 'swept trees that left part of their part unskinned at both samples').toBeGreaterThan(0);
+      expect(checkedCur, 'current vertices compared').toBeGreaterThan(500);
+      expect(checkedPrev, 'previous vertices compared').toBeGreaterThan(500);
+      expect(boxed, 'chunk vertices checked against their boxes').toBeGreaterThan(1000);
+    });
+  }
+});

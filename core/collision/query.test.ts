@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { TriangleBVH } from './bvh';
-import { pointInParts, pointInPartsLazy } from './query';
+import { forEachLeafNodePair, forEachLeafNodePairSwept, pointInParts, pointInPartsLazy } from './query';
 import { mulberry32, uvSphere, windingNumber } from './testutil';
 
 /**
@@ -76,6 +76,93 @@ describe('pointInPartsLazy', () => {
       expect(inside, 'points inside and outside').toBeLessThan(N * 0.9);
       expect(ensures, 'parts a ray passes by are not made current').toBeLessThan(N * parts.length * 0.8);
       expect(wrongWhenStale, 'without making the met parts current the answers go wrong').toBeGreaterThan(N / 20);
+    });
+  }
+});
+
+/**
+ * The swept traversal with node windows against the plain traversal of the
+ * same trees (boxes over the step): the pairs it visits are the plain pairs,
+ * in the same order, less pairs whose leaves cannot come within the reach at
+ * any time. Reference per plain leaf pair: the boxes of its leaves' vertices
+ * at the two samples (in double), interpolated linearly; per axis and side
+ * the gap is linear in t, and the least over t of the largest of those six
+ * gaps (the upper envelope of lines: its minimum is at t = 0, t = 1 or where
+ * two lines cross, all tried) is at most the reach for every pair that can
+ * touch (or cross at the sample).
+ */
+describe('forEachLeafNodePairSwept', () => {
+  for (const seed of [5, 6, 7]) {
+    it(`seed ${seed}: visits the plain traversal's leaf pairs in order, skipping only pairs whose interpolated leaf boxes stay farther apart than the reach; pairs touching at some time, or at the sample, are kept`, () => {
+      const r = mulberry32(seed);
+      const A = uvSphere(28, 14, 0, 0, 0, 0.5, r, 0.25), B = uvSphere(24, 12, 0, 0, 0, 0.45, r, 0.25);
+      // A moves toward B during the step (turning and stretching), B shears a little: apart at t = 0, overlapping at t = 1
+      const move = (src: Float64Array, dx: number, turn: number, stretch: number): [Float64Array, Float64Array] => {
+        const P0 = new Float64Array(src.length), P1 = new Float64Array(src.length);
+        const c = Math.cos(turn), s = Math.sin(turn);
+        for (let v = 0; v < src.length / 3; v++) {
+          const x = src[v * 3], y = src[v * 3 + 1], z = src[v * 3 + 2];
+          P0[v * 3] = x + dx; P0[v * 3 + 1] = y; P0[v * 3 + 2] = z;
+          P1[v * 3] = (c * x - s * y) * stretch + dx * (0.2 + 0.3 * r()) ; P1[v * 3 + 1] = s * x + c * y + 0.05 * z; P1[v * 3 + 2] = z * (1 + 0.1 * r());
+        }
+        return [P0, P1];
+      };
+      const [A0, A1] = move(A.positions as Float64Array, -1.3, 0.4 * r(), 1.1);
+      const [B0, B1] = move(B.positions as Float64Array, 0.3, 0.2 * r(), 1);
+      const ta = TriangleBVH.build(A1, A.indices, undefined, 4), tb = TriangleBVH.build(B1, B.indices, undefined, 4);
+      ta.keepSampleBoxes(); tb.keepSampleBoxes();
+      ta.refitLazy(A1, A0, 32); tb.refitLazy(B1, B0, 32);
+      let scale = 0;
+      for (const P of [A0, A1, B0, B1]) for (const x of P) scale = Math.max(scale, Math.abs(x));
+      const reach = 1e-8 * scale;
+      const plain: number[] = [], swept: number[] = [];
+      forEachLeafNodePair(ta, tb, (x, y) => { plain.push(x * 65536 + y); });
+      forEachLeafNodePairSwept(ta, tb, reach, (x, y) => { swept.push(x * 65536 + y); });
+      // the leaves' vertex boxes at both samples, in double
+      const leafBoxes = (t: TriangleBVH, I: Uint32Array, P: Float64Array, node: number): number[] => {
+        const b = [Infinity, Infinity, Infinity, -Infinity, -Infinity, -Infinity];
+        for (let i = t.leafStart(node); i < t.leafStart(node) + t.leafCount(node); i++) for (let j = 0; j < 3; j++) for (let k = 0; k < 3; k++) {
+          const x = P[I[t.order[i] * 3 + j] * 3 + k];
+          b[k] = Math.min(b[k], x); b[3 + k] = Math.max(b[3 + k], x);
+        }
+        return b;
+      };
+      const envelopeMin = (x: number, y: number): number => {
+        const a0 = leafBoxes(ta, A.indices, A0, x), a1 = leafBoxes(ta, A.indices, A1, x), b0 = leafBoxes(tb, B.indices, B0, y), b1 = leafBoxes(tb, B.indices, B1, y);
+        // lines g(t) = g0 + t (g1 − g0): per axis, B above A and A above B
+        const lines: [number, number][] = [];
+        for (let k = 0; k < 3; k++) {
+          lines.push([b0[k] - a0[3 + k], b1[k] - a1[3 + k]]);
+          lines.push([a0[k] - b0[3 + k], a1[k] - b1[3 + k]]);
+        }
+        const at = (t: number) => Math.max(...lines.map(([g0, g1]) => g0 + t * (g1 - g0)));
+        let m = Math.min(at(0), at(1));
+        for (let i = 0; i < lines.length; i++) for (let j = i + 1; j < lines.length; j++) {
+          const d = lines[i][1] - lines[i][0] - (lines[j][1] - lines[j][0]);
+          if (d === 0) continue;
+          const t = (lines[j][0] - lines[i][0]) / d;
+          if (t > 0 && t < 1) m = Math.min(m, at(t));
+        }
+        return m;
+      };
+      // same order: the swept pairs are a subsequence of the plain ones
+      let k = 0;
+      for (const q of swept) { while (k < plain.length && plain[k] !== q) k++; expect(k < plain.length, `swept pair ${q} in the plain traversal, in order`).toBe(true); k++; }
+      const kept = new Set(swept);
+      let skipped = 0, touching = 0, atSample = 0;
+      for (const q of plain) {
+        const x = Math.floor(q / 65536), y = q % 65536, m = envelopeMin(x, y);
+        if (m <= reach) touching++;
+        const s1a = leafBoxes(ta, A.indices, A1, x), s1b = leafBoxes(tb, B.indices, B1, y);
+        const meetAtSample = [0, 1, 2].every((c) => s1a[c] <= s1b[3 + c] && s1b[c] <= s1a[3 + c]);
+        if (meetAtSample) { atSample++; expect(kept.has(q), `pair ${x}/${y} meets at the sample: kept`).toBe(true); }
+        if (kept.has(q)) continue;
+        skipped++;
+        expect(m > reach, `skipped pair ${x}/${y}: its interpolated leaf boxes stay apart (least largest gap ${m} > reach ${reach})`).toBe(true);
+      }
+      expect(touching, 'plain pairs whose leaves can touch').toBeGreaterThan(50);
+      expect(atSample, 'plain pairs whose leaves meet at the sample').toBeGreaterThan(20);
+      expect(skipped, 'plain pairs skipped').toBeGreaterThan(plain.length / 10);
     });
   }
 });

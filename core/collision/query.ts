@@ -83,6 +83,101 @@ export function forEachLeafNodePair(a: TriangleBVH, b: TriangleBVH, visit: (leaf
   return false;
 }
 
+/**
+ * `forEachLeafNodePair` over two trees refit over the same two samples
+ * (`positions` at t = 1, `positionsEnd` at t = 0) that keep their sample
+ * boxes (`TriangleBVH.sampleBoxes`; else it is forEachLeafNodePair): a node
+ * pair whose boxes meet is skipped also when its two nodes cannot come
+ * within `reach` of each other at any time of the step. Moving linearly, a
+ * node's points at time t lie in the box interpolated between its boxes at
+ * the two samples ((1 − t)·B₀ + t·B₁ per bound), so on each axis the gap
+ * between the two nodes' intervals is linear in t; a contact within the
+ * reach needs every axis's gap ≤ reach at one t (`sampleWindowMeets`). The
+ * pairs kept are visited in the same order as by forEachLeafNodePair, and a
+ * pair skipped has no two points within the reach at any t, at t = 1 (its
+ * boxes at the sample are apart) included.
+ */
+export function forEachLeafNodePairSwept(a: TriangleBVH, b: TriangleBVH, reach: number, visit: (leafA: number, leafB: number) => boolean | void): boolean {
+  if (a.triangleCount === 0 || b.triangleCount === 0) return false;
+  const SA = a.sampleBoxes, SB = b.sampleBoxes;
+  if (SA === null || SB === null) return forEachLeafNodePair(a, b, visit);
+  const fa = a.f32, fb = b.f32, ua = a.u32, ub = b.u32;
+  if (!boxesMeet(fa, 0, fb, 0) || !sampleWindowMeets(SA, 0, SB, 0, reach)) return false;
+  let st = _pairStack;
+  let sp = 0;
+  st[sp++] = 0; st[sp++] = 0;
+  while (sp > 0) {
+    const nb = st[--sp], na = st[--sp];
+    const pa = na * W, pb = nb * W;
+    const leafA = (ua[pa + 7] & 0x80000000) !== 0, leafB = (ub[pb + 7] & 0x80000000) !== 0;
+    if (leafA && leafB) {
+      if (visit(na, nb) === true) return true;
+      continue;
+    }
+    if (sp + 8 > st.length) {
+      const ns = new Int32Array(st.length * 2);
+      ns.set(st);
+      st = _pairStack = ns;
+    }
+    if (!leafA && a.chunkOf !== null && a.chunkOf[na] >= 0) a.ensureChunk(a.chunkOf[na]);
+    if (!leafB && b.chunkOf !== null && b.chunkOf[nb] >= 0) b.ensureChunk(b.chunkOf[nb]);
+    if (!leafA && !leafB) {
+      const la = na + 1, ra = ua[pa + 6], lb = nb + 1, rb = ub[pb + 6];
+      if (boxesMeet(fa, ra * W, fb, rb * W) && sampleWindowMeets(SA, ra * 12, SB, rb * 12, reach)) { st[sp++] = ra; st[sp++] = rb; }
+      if (boxesMeet(fa, ra * W, fb, lb * W) && sampleWindowMeets(SA, ra * 12, SB, lb * 12, reach)) { st[sp++] = ra; st[sp++] = lb; }
+      if (boxesMeet(fa, la * W, fb, rb * W) && sampleWindowMeets(SA, la * 12, SB, rb * 12, reach)) { st[sp++] = la; st[sp++] = rb; }
+      if (boxesMeet(fa, la * W, fb, lb * W) && sampleWindowMeets(SA, la * 12, SB, lb * 12, reach)) { st[sp++] = la; st[sp++] = lb; }
+      continue;
+    }
+    if (!leafA) {
+      const l = na + 1, r = ua[pa + 6];
+      if (boxesMeet(fa, r * W, fb, pb) && sampleWindowMeets(SA, r * 12, SB, nb * 12, reach)) { st[sp++] = r; st[sp++] = nb; }
+      if (boxesMeet(fa, l * W, fb, pb) && sampleWindowMeets(SA, l * 12, SB, nb * 12, reach)) { st[sp++] = l; st[sp++] = nb; }
+    } else {
+      const l = nb + 1, r = ub[pb + 6];
+      if (boxesMeet(fa, pa, fb, r * W) && sampleWindowMeets(SA, na * 12, SB, r * 12, reach)) { st[sp++] = na; st[sp++] = r; }
+      if (boxesMeet(fa, pa, fb, l * W) && sampleWindowMeets(SA, na * 12, SB, l * 12, reach)) { st[sp++] = na; st[sp++] = l; }
+    }
+  }
+  return false;
+}
+
+/** Pad of the window's ends (time), far above the rounding of the gaps' quotients. */
+const WINDOW_PAD = 1e-9;
+
+/**
+ * Whether two nodes with sample boxes (SA[a..a+11], SB[b..b+11]: the box at
+ * t = 1, then at t = 0) can come within `reach` on every axis at one time t
+ * in [0, 1]: per axis and side, the gap (1 − t)·g₀ + t·g₁ ≤ reach holds on an
+ * interval of t; the six intervals (padded by WINDOW_PAD) must meet.
+ */
+export function sampleWindowMeets(SA: Float32Array, a: number, SB: Float32Array, b: number, reach: number): boolean {
+  let lo = 0, hi = 1;
+  for (let k = 0; k < 3; k++) {
+    // B above A: B's lower bound less A's upper bound, at t = 0 and t = 1
+    let g0 = SB[b + 6 + k] - SA[a + 9 + k] - reach, g1 = SB[b + k] - SA[a + 3 + k] - reach;
+    if (g0 > 0) {
+      if (g1 > 0) return false;
+      const t = g0 / (g0 - g1) - WINDOW_PAD;
+      if (t > lo) lo = t;
+    } else if (g1 > 0) {
+      const t = g0 / (g0 - g1) + WINDOW_PAD;
+      if (t < hi) hi = t;
+    }
+    // A above B
+    g0 = SA[a + 6 + k] - SB[b + 9 + k] - reach; g1 = SA[a + k] - SB[b + 3 + k] - reach;
+    if (g0 > 0) {
+      if (g1 > 0) return false;
+      const t = g0 / (g0 - g1) - WINDOW_PAD;
+      if (t > lo) lo = t;
+    } else if (g1 > 0) {
+      const t = g0 / (g0 - g1) + WINDOW_PAD;
+      if (t < hi) hi = t;
+    }
+  }
+  return lo <= hi;
+}
+
 function boxesMeet(fa: Float32Array, pa: number, fb: Float32Array, pb: number): boolean {
   return !(fa[pa] > fb[pb + 3] || fb[pb] > fa[pa + 3] || fa[pa + 1] > fb[pb + 4] || fb[pb + 1] > fa[pa + 4] ||
     fa[pa + 2] > fb[pb + 5] || fb[pb + 2] > fa[pa + 5]);

@@ -56,13 +56,17 @@ import { CCD_REACH, FEATURE_EDGE_EDGE, FEATURE_VERTEX_TRIANGLE, MOTION_BOX, feat
 import { ccdNoContactWithin, ccdQueryFlat } from './ccd';
 import { reduceContacts } from './contacts';
 import { convexFromMesh, convexPolyhedraIntersect, isConvexMesh, updateConvexPlanes, type ConvexPolyhedron } from './convex';
-import { closestPointOnMesh, closestPointOnTriangle, forEachLeafNodePair, forEachLeafPair, pointInParts, pointInPartsLazy, verticesInBox } from './query';
+import { closestPointOnMesh, closestPointOnTriangle, forEachLeafNodePair, forEachLeafNodePairSwept, forEachLeafPair, pointInParts, pointInPartsLazy, verticesInBox } from './query';
 import { closestPointOnTriangleRegion, signedDistance, vertexTriangles, type VertexTriangles } from './signed';
 import { triTriIntersect, triTriOverlap } from './tritri';
 import { hypot3 } from '../math/libm';
 
 /** Numbers per triangle motion box (a module constant: read once, not per pair). */
 const MOTION_STRIDE = MOTION_BOX;
+/** Vertex and triangle indices below this get a vertex–triangle key (side, vertex, triangle) below 2⁵³. */
+const VT_KEY_LIMIT = 2 ** 21;
+/** Per-axis reach of the swept traversal's node windows, relative to the largest coordinate of the two trees: above the CCD's (CCD_REACH, Euclidean, relative to a feature's largest coordinate). */
+const SWEPT_NODE_REACH = 1e-8;
 
 /** The crossing list of a part pair found apart before any triangle test (shared, never written). */
 const NO_CROSSINGS: number[] = [];
@@ -272,6 +276,29 @@ export class CollisionScene {
   onDemandShare = 0.5;
   /** Triangles per chunk of the part trees' lazy refits and on-demand skinning (bvh.ts CHUNK_TRIANGLES; set before the first pose). */
   chunkTriangles = CHUNK_TRIANGLES;
+  /**
+   * Whether the continuous test may skin a part's swept tree chunk by chunk
+   * at both samples as its traversal reaches it (sweptOnDemand; needs
+   * onDemandSkinning); false skins every part it tests whole at both samples
+   * (the test reference: the same contacts, ondemand.test.ts).
+   */
+  sweptOnDemandSkinning = true;
+  /**
+   * Whether the continuous test's traversal of the swept trees skips node
+   * pairs that cannot come within the CCD's reach at any time of the step
+   * (forEachLeafNodePairSwept, from each node's boxes at the two samples);
+   * false traverses by the boxes over the step alone (the test reference:
+   * the same contacts, scene.test.ts).
+   */
+  sweptWindowTraversal = true;
+  /**
+   * Whether a vertex–triangle feature that comes up again in another
+   * candidate pair of the same part pair takes the answer of its earlier
+   * CCD search (when that search's limit and window start allow it) instead
+   * of searching again; false searches every time (the test reference: the
+   * same contacts, scene.test.ts).
+   */
+  ccdMemo = true;
   private readonly sap = new PartSweepAndPrune();
   private partBoxes = new Float64Array(0);
   /** Unswept part boxes at the current and the previous sample. */
@@ -485,6 +512,14 @@ export class CollisionScene {
         ch.prevBox = ch.box; ch.box = b;
         ch.prevStamp = ch.stamp;
       } else ch.prevStamp = -1;
+      // on demand: the vertices skinned (and the set matrices and chunk boxes) at this sample become the previous sample's
+      const od = ch.onDemand;
+      if (od !== null && keepPrevious) {
+        const v = od.pvstamp; od.pvstamp = od.vstamp; od.vstamp = v;
+        const m = od.prevMats; od.prevMats = od.mats; od.mats = m;
+        const x = od.prevBoxes; od.prevBoxes = od.boxes; od.boxes = x;
+        const s = od.prevMatStamp; od.prevMatStamp = od.matStamp; od.matStamp = s;
+      }
     }
     this.hasPrev = keepPrevious;
     if (keepPrevious) {
@@ -618,17 +653,59 @@ export class CollisionScene {
   private readonly sweptTrees: (TriangleBVH | undefined)[] = [];
   private sweptTreeStamp = new Int32Array(0);
 
+  /** Per part: 1 when its swept tree at pose sweptTreeStamp is skinned on demand (sweptOnDemand). */
+  private sweptTreeDemand = new Uint8Array(0);
+
+  /**
+   * Whether part p's swept tree (this pose) is skinned on demand: chunk roots
+   * boxed from the influence sets at both samples, a chunk's vertices skinned
+   * at both samples when a traversal first expands it (refitLazyBoxesSweptOnDemand).
+   * For a character part whose vertices share influence sets and that is not
+   * skinned whole at both samples, when on-demand skinning is on and the part
+   * is not refit whole at this pose; once its swept tree is refit at this pose,
+   * the way it was refit.
+   */
+  private sweptOnDemand(p: number): boolean {
+    if (this.sweptTreeStamp.length < this.parts.length) { this.sweptTreeStamp = new Int32Array(this.parts.length).fill(-1); this.sweptTreeDemand = new Uint8Array(this.parts.length); }
+    if (this.sweptTreeStamp[p] === this.frameStamp) return this.sweptTreeDemand[p] === 1;
+    const part = this.parts[p], fs = this.frameStamp;
+    if (!this.sweptOnDemandSkinning || !this.onDemandSkinning || this.objects[part.object].kind !== 'character') return false;
+    if (part.refitStamp === fs || (part.skinStamp === fs && part.prevSkinStamp === fs - 1)) return false;
+    return !this.chunksOf(p).skin.perVertex;
+  }
+
+  /** The swept tree's callback: skins chunk c of part p at the current and the previous sample (the vertices not skinned there yet). */
+  private skinChunkSwept(p: number, c: number): void {
+    const part = this.parts[p], ch = this.partChunks[p]!, od = ch.onDemand!, o = this.objects[part.object], fs = this.frameStamp;
+    if (part.skinStamp !== fs) skinChunkAt(ch.skin, ch, od.vstamp, od.mats, c, o.positions, fs);
+    if (part.prevSkinStamp !== fs - 1) skinChunkAt(ch.skin, ch, od.pvstamp, od.prevMats, c, o.prevPositions, fs - 1);
+  }
+
   /** Part p's tree refit over the motion since the previous sample (boxes bound both samples), once per pose. */
   private sweptTree(p: number): TriangleBVH {
     const part = this.parts[p], o = this.objects[part.object];
-    if (this.sweptTreeStamp.length < this.parts.length) this.sweptTreeStamp = new Int32Array(this.parts.length).fill(-1);
+    let t = this.sweptTrees[p];
+    // the part's tree copied: the same nodes, so pairs are visited in the same order; it keeps each sample's node boxes (forEachLeafNodePairSwept)
+    if (t === undefined) { t = this.sweptTrees[p] = part.bvh.clone(); t.keepSampleBoxes(); }
+    if (this.sweptOnDemand(p)) {
+      if (this.sweptTreeStamp[p] !== this.frameStamp) {
+        const fs = this.frameStamp;
+        this.sweptTreeStamp[p] = fs;
+        this.sweptTreeDemand[p] = 1;
+        const ch = this.chunksOf(p), od = ch.onDemand ?? (ch.onDemand = this.makeOnDemand(p, ch));
+        // the chunks' boxes from the influence sets at both samples (the current one shared with the discrete on-demand refit)
+        if (od.matStamp !== fs) { onDemandChunkBoxes(ch.skin, od, o.skinMats, od.mats, od.boxes); od.matStamp = fs; }
+        if (od.prevMatStamp !== fs - 1) { onDemandChunkBoxes(ch.skin, od, o.prevSkinMats, od.prevMats, od.prevBoxes); od.prevMatStamp = fs - 1; }
+        t.lazyChunks(this.chunkTriangles);
+        t.refitLazyBoxesSweptOnDemand(o.positions, o.prevPositions, od.boxes, od.prevBoxes, od.sweptWrite);
+      }
+      return t;
+    }
     this.ensureSkinned(p, false);
     this.ensureSkinned(p, true);
-    let t = this.sweptTrees[p];
-    // the part's tree copied: the same nodes, so pairs are visited in the same order
-    if (t === undefined) t = this.sweptTrees[p] = part.bvh.clone();
     if (this.sweptTreeStamp[p] !== this.frameStamp) {
       this.sweptTreeStamp[p] = this.frameStamp;
+      this.sweptTreeDemand[p] = 0;
       // characters: the chunk roots' boxes are the unions of the chunk boxes
       // gathered by the two skinnings (no second pass over the vertices)
       if (o.kind === 'character') {
@@ -776,7 +853,13 @@ export class CollisionScene {
     const mcA = doCcd ? this.motionBoxes(pa) : this.emptyMotion, mcB = doCcd ? this.motionBoxes(pb) : this.emptyMotion;
     // the overlapping leaf pairs in traversal order, then each pair's triangles
     _leafPairCount = 0;
-    forEachLeafNodePair(treeA, treeB, pushLeafPair);
+    if (doCcd && this.sweptWindowTraversal) {
+      // node pairs that cannot come within the CCD's reach at any time of the step are skipped (at the sample too: the same crossing tests)
+      const fa = treeA.f32, fb = treeB.f32;
+      let scale = 0;
+      for (let k = 0; k < 6; k++) { const x = Math.abs(fa[k]), y = Math.abs(fb[k]); if (x > scale) scale = x; if (y > scale) scale = y; }
+      forEachLeafNodePairSwept(treeA, treeB, SWEPT_NODE_REACH * scale + Number.MIN_VALUE, pushLeafPair);
+    } else forEachLeafNodePair(treeA, treeB, pushLeafPair);
     const lp = _leafPairs, nlp = _leafPairCount;
     let tested = 0;
     for (let q = 0; q < nlp; q += 2) {
@@ -897,6 +980,7 @@ export class CollisionScene {
       // Whatever is left once every bound lies after the earliest contact
       // found is never searched.
       const r = this._fc;
+      this._memoKey.clear();
       let nl = this._nLeaf;
       for (let k = (nl >> 1) - 1; k >= 0; k--) siftDownMin(this._leafHeap, nl, k, this._leafLb);
       this._nCand = 0;
@@ -951,7 +1035,7 @@ export class CollisionScene {
           // its features, each with its bounds, into the feature heap
           const g0 = this._gCount;
           this.growFeatures(g0 + 15);
-          const g1 = this.addFeaturesInto(this._gFeat, this._gKind, g0, oa, this._candTris[i * 2], ob, this._candTris[i * 2 + 1]);
+          const g1 = this.addFeaturesInto(this._gFeat, this._gKind, g0, oa, this._candTris[i * 2], ob, this._candTris[i * 2 + 1], this._gVt);
           const gw = this._gWin, gkey = this._gKey;
           for (let g = g0; g < g1; g++) {
             featureWindowInto(this._gFeat, g, this._gKind[g], gw, g * 3);
@@ -990,8 +1074,30 @@ export class CollisionScene {
         }
         // nor one whose coplanarity determinant keeps its sign on its window (up to the limit)
         if (ccdNoContactWithin(vt, this._gFeat, g * 24, wl, wh < limit ? wh : limit)) continue;
-        this.stats.ccdQueries++;
-        if (ccdQueryFlat(vt, this._gFeat, g * 24, r, 0, 0, 100_000, limit, wl, wh)) {
+        // a vertex–triangle feature searched before in this part pair with a limit at least this one and a window starting no later: its answer
+        // (the same 24 numbers, the same bisection: the earliest reported box before the limit does not depend on the limit or the window start)
+        const vk = this.ccdMemo && vt ? this._gVt[g] : -1;
+        const ms = vk >= 0 ? this._memoKey.get(vk) : undefined;
+        let hit: boolean;
+        if (ms !== undefined && limit <= this._memo[ms * 5 + 3] && wl >= this._memo[ms * 5 + 4]) {
+          const M = this._memo, t = M[ms * 5];
+          hit = t < limit; // NaN (no contact before its limit) is not
+          if (hit) { r[0] = t; r[1] = M[ms * 5 + 1]; r[2] = M[ms * 5 + 2]; }
+        } else {
+          this.stats.ccdQueries++;
+          hit = ccdQueryFlat(vt, this._gFeat, g * 24, r, 0, 0, 100_000, limit, wl, wh);
+          if (vk >= 0) {
+            let slot = ms;
+            if (slot === undefined) {
+              slot = this._memoKey.size;
+              if ((slot + 1) * 5 > this._memo.length) { const nm = new Float64Array(this._memo.length * 2); nm.set(this._memo); this._memo = nm; }
+              this._memoKey.set(vk, slot);
+            }
+            const M = this._memo;
+            M[slot * 5] = hit ? r[0] : NaN; M[slot * 5 + 1] = r[1]; M[slot * 5 + 2] = r[2]; M[slot * 5 + 3] = limit; M[slot * 5 + 4] = wl;
+          }
+        }
+        if (hit) {
           best = r[0];
           winLb = cl; winOrd = co; winFlb = flb; winFi = fi;
           bestTa = this._candTris[i * 2]; bestTb = this._candTris[i * 2 + 1];
@@ -1131,7 +1237,8 @@ export class CollisionScene {
     od.count = 0;
     od.stamp = this.frameStamp;
     const o = this.objects[part.object];
-    onDemandChunkBoxes(ch.skin, od, o.skinMats);
+    onDemandChunkBoxes(ch.skin, od, o.skinMats, od.mats, od.boxes);
+    od.matStamp = this.frameStamp;
     part.bvh.refitLazyBoxesOnDemand(o.positions, od.boxes, od.write);
   }
 
@@ -1158,6 +1265,9 @@ export class CollisionScene {
       vstamp: new Int32Array(sp.set.length).fill(-1), stamp: -1,
       write: (c: number): void => this.skinChunkOnDemand(p, c),
       ebox: new Float64Array(nc * 6), estamp: new Int32Array(nc).fill(-1), count: 0, lastShare: 0,
+      matStamp: -1, prevMats: new Float64Array(sp.mesh.length * 12), prevBoxes: new Float64Array(nc * 6), prevMatStamp: -1,
+      pvstamp: new Int32Array(sp.set.length).fill(-1),
+      sweptWrite: (c: number): void => this.skinChunkSwept(p, c),
     };
     return od;
   }
@@ -1301,6 +1411,14 @@ export class CollisionScene {
     this.sweptLooserBox(pa, T, 0);
     this.sweptLooserBox(pb, T, 6);
     if (T[0] > T[9] || T[6] > T[3] || T[1] > T[10] || T[7] > T[4] || T[2] > T[11] || T[8] > T[5]) return false;
+    // a part whose swept tree is skinned on demand keeps that box (its
+    // chunk roots' boxes prune the traversal); the other one's skinned box
+    const demandA = this.sweptOnDemand(pa), demandB = this.sweptOnDemand(pb);
+    if (demandA && demandB) return true;
+    if (demandA || demandB) {
+      this.sweptTightBox(demandA ? pb : pa, T, demandA ? 6 : 0);
+      return !(T[0] > T[9] || T[6] > T[3] || T[1] > T[10] || T[7] > T[4] || T[2] > T[11] || T[8] > T[5]);
+    }
     // a character part not skinned at the previous sample: first its box from
     // the joints there (it contains every skinned vertex), so pairs that miss
     // anyway skip skinning the previous sample
@@ -1564,6 +1682,17 @@ export class CollisionScene {
   private _gKey = new Float64Array(256);
   private _gCand = new Int32Array(256);
   private _gIdx = new Uint8Array(256);
+  /** Per feature: its vertex–triangle key (side, vertex, triangle), −1 for edge–edge (ccdMemo). */
+  private _gVt = new Float64Array(256);
+  /**
+   * Vertex–triangle CCD searches of the part pair by key: a slot in _memo
+   * (time, u, v of the contact or NaN, the limit and window start it was
+   * searched with). A vertex lies in several triangles, so the same feature
+   * comes up in several candidate pairs (mannequins: 57 of frame 1's 73
+   * vertex–triangle searches were repeats).
+   */
+  private readonly _memoKey = new Map<number, number>();
+  private _memo = new Float64Array(5 * 64);
   private _gRef = new Uint8Array(256);
   private _gHeap = new Int32Array(256);
   private _gCount = 0;
@@ -1579,10 +1708,11 @@ export class CollisionScene {
     const ix = new Uint8Array(cap); ix.set(this._gIdx.subarray(0, k)); this._gIdx = ix;
     const rf = new Uint8Array(cap); rf.set(this._gRef.subarray(0, k)); this._gRef = rf;
     const h = new Int32Array(cap); h.set(this._gHeap.subarray(0, k)); this._gHeap = h;
+    const vk = new Float64Array(cap); vk.set(this._gVt.subarray(0, k)); this._gVt = vk;
   }
 
   /** The features of triangle pair (ta of oa, tb of ob) whose swept boxes overlap, into c and kinds from feature n on; returns the new count. */
-  private addFeaturesInto(c: Float64Array, kinds: Uint8Array, n: number, oa: CollisionObject, ta: number, ob: CollisionObject, tb: number): number {
+  private addFeaturesInto(c: Float64Array, kinds: Uint8Array, n: number, oa: CollisionObject, ta: number, ob: CollisionObject, tb: number, vtKeys: Float64Array | null = null): number {
     const Ia = oa.indices, Ib = ob.indices;
     for (let pass = 0; pass < 2; pass++) {
       const ov = pass === 0 ? oa : ob, ot = pass === 0 ? ob : oa;
@@ -1597,6 +1727,8 @@ export class CollisionScene {
           putPoint(c, o + 3 + j * 3, ot.prevPositions, ti); putPoint(c, o + 15 + j * 3, ot.positions, ti);
         }
         if (!sweptBoxesOverlap(c, o, true)) continue;
+        // the same vertex against the same triangle (the same 24 numbers) in every triangle pair that holds them: one key
+        if (vtKeys !== null) { const vv = Iv[tv * 3 + v]; vtKeys[n] = vv < VT_KEY_LIMIT && tt < VT_KEY_LIMIT ? (pass * VT_KEY_LIMIT + vv) * VT_KEY_LIMIT + tt : -1; }
         kinds[n++] = FEATURE_VERTEX_TRIANGLE;
       }
     }
@@ -1610,6 +1742,7 @@ export class CollisionScene {
         putPoint(c, o + 12, oa.positions, a0); putPoint(c, o + 15, oa.positions, a1);
         putPoint(c, o + 18, ob.positions, b0); putPoint(c, o + 21, ob.positions, b1);
         if (!sweptBoxesOverlap(c, o, false)) continue;
+        if (vtKeys !== null) vtKeys[n] = -1;
         kinds[n++] = FEATURE_EDGE_EDGE;
       }
     }
@@ -2435,6 +2568,21 @@ interface OnDemandSkin {
   /** Vertices skinned on demand at pose `stamp`, and the share of the part's vertices they were at the last pose before. */
   count: number;
   lastShare: number;
+  /** Pose stamp at which `mats` and `boxes` were last computed (by the discrete on-demand refit or the continuous test's). */
+  matStamp: number;
+  /**
+   * The previous sample, for the continuous test's swept tree on demand
+   * (sweptTree): the sets' blended matrices and chunk boxes there (valid at
+   * pose stamp prevMatStamp) and the pose stamp at which each vertex was
+   * skinned into prevPositions. `pose` swaps them with the current sample's
+   * when it keeps the previous sample, like the positions.
+   */
+  prevMats: Float64Array;
+  prevBoxes: Float64Array;
+  prevMatStamp: number;
+  pvstamp: Int32Array;
+  /** The swept tree's callback: skins chunk c at both samples (the vertices not skinned there yet). */
+  sweptWrite: (c: number) => void;
 }
 
 /**
@@ -2618,13 +2766,14 @@ function setsBox(sp: SkinProgram, skinMats: Float64Array[], out: Float64Array, o
 }
 
 /**
- * The chunk root boxes of an on-demand part at the current sample: per chunk
- * the union over its influence sets of the set's blended matrix (blended as
- * skinProgram does, kept for skinChunk) applied to the bind box of the
- * chunk's vertices in that set, padded as in setsBox.
+ * The chunk root boxes of an on-demand part at a sample (skin matrices
+ * `skinMats`) into `out`: per chunk the union over its influence sets of the
+ * set's blended matrix (blended as skinProgram does, into M, kept for
+ * skinChunk) applied to the bind box of the chunk's vertices in that set,
+ * padded as in setsBox.
  */
-function onDemandChunkBoxes(sp: SkinProgram, od: OnDemandSkin, skinMats: Float64Array[]): void {
-  const mesh = sp.mesh, first = sp.first, W = sp.w, JO = sp.jo, M = od.mats, SP = od.pad, SB0 = sp.setBind;
+function onDemandChunkBoxes(sp: SkinProgram, od: OnDemandSkin, skinMats: Float64Array[], M: Float64Array, out: Float64Array): void {
+  const mesh = sp.mesh, first = sp.first, W = sp.w, JO = sp.jo, SP = od.pad, SB0 = sp.setBind;
   for (let c = 0; c < mesh.length; c++) {
     blendInto(M, c * 12, skinMats[mesh[c]], W, JO, first[c], first[c + 1]);
     // the rounding pad of every chunk's part of this set: from the set's whole bind box (its terms bound the chunks')
@@ -2632,7 +2781,7 @@ function onDemandChunkBoxes(sp: SkinProgram, od: OnDemandSkin, skinMats: Float64
     const ex = Math.max(Math.abs(SB0[b]), Math.abs(SB0[b + 3])), ey = Math.max(Math.abs(SB0[b + 1]), Math.abs(SB0[b + 4])), ez = Math.max(Math.abs(SB0[b + 2]), Math.abs(SB0[b + 5]));
     for (let r = 0; r < 3; r++) SP[c * 3 + r] = 1e-9 * (Math.abs(M[m + r + 9]) + 2 * (Math.abs(M[m + r]) * ex + Math.abs(M[m + r + 3]) * ey + Math.abs(M[m + r + 6]) * ez) + 1e-3);
   }
-  const off = od.off, sets = od.set, SB = od.bind, out = od.boxes, nc = off.length - 1;
+  const off = od.off, sets = od.set, SB = od.bind, nc = off.length - 1;
   for (let c = 0; c < nc; c++) {
     let lx = Infinity, ly = Infinity, lz = Infinity, hx = -Infinity, hy = -Infinity, hz = -Infinity;
     for (let e = off[c]; e < off[c + 1]; e++) {
@@ -2670,6 +2819,25 @@ function skinChunk(sp: SkinProgram, ch: ChunkBoxes, od: OnDemandSkin, c: number,
     if (vst[i] === stamp) continue;
     vst[i] = stamp;
     od.count++;
+    const m = sets[i] * 12, i3 = i * 3, x = B[i3], y = B[i3 + 1], z = B[i3 + 2], o3 = O[i];
+    P[o3] = M[m] * x + M[m + 3] * y + M[m + 6] * z + M[m + 9];
+    P[o3 + 1] = M[m + 1] * x + M[m + 4] * y + M[m + 7] * z + M[m + 10];
+    P[o3 + 2] = M[m + 2] * x + M[m + 5] * y + M[m + 8] * z + M[m + 11];
+  }
+}
+
+/**
+ * Skins chunk c's vertices not yet skinned at pose `stamp` (per vertex stamps
+ * `vst`) into P by the blended matrices M (the arithmetic of skinChunk:
+ * bit-identical positions), without counting them as skinned by the
+ * discrete on-demand refit: the continuous test's swept tree at either sample.
+ */
+function skinChunkAt(sp: SkinProgram, ch: ChunkBoxes, vst: Int32Array, M: Float64Array, c: number, P: Float64Array, stamp: number): void {
+  const L = ch.cvLocal, cvo = ch.cvo, sets = sp.set, B = sp.bind, O = sp.out;
+  for (let q = cvo[c], qe = cvo[c + 1]; q < qe; q++) {
+    const i = L[q];
+    if (vst[i] === stamp) continue;
+    vst[i] = stamp;
     const m = sets[i] * 12, i3 = i * 3, x = B[i3], y = B[i3 + 1], z = B[i3 + 2], o3 = O[i];
     P[o3] = M[m] * x + M[m + 3] * y + M[m + 6] * z + M[m + 9];
     P[o3 + 1] = M[m + 1] * x + M[m + 4] * y + M[m + 7] * z + M[m + 10];
