@@ -4,7 +4,8 @@
  * flow that was broken or confusing and checks what the animator sees.
  */
 import type { Page } from '@playwright/test';
-import { expect, test } from './fixtures/bridge';
+import { join } from 'node:path';
+import { expect, REPO_ROOT, test } from './fixtures/bridge';
 
 type Hook = NonNullable<Window['__impulseTest']>;
 const BALL = 'prop_ball';
@@ -108,4 +109,24 @@ test('suggest the ball over a typed range, accept, pose it on an impact frame, s
   await bridge.menu('open');
   await ready(page2);
   expect(await ballTimes(page2)).toEqual(moved);
+});
+
+test('undo says what it undid, and undoing an import leaves no selection of the removed character', async ({ bridge }) => {
+  const page = await bridge.open();
+  await ready(page);
+  bridge.nextImportPath = join(REPO_ROOT, 'assets', 'characters', 'mannequin.glb');
+  await page.getByTestId('menu-file').click();
+  await page.getByTestId('menuitem-import').click();
+  await expect.poll(async () => (await hook(page, (h) => h.document())).characters.length).toBe(2);
+  const added = (await hook(page, (h) => h.document())).characters[1].id;
+  await expect.poll(() => hook(page, (h) => h.selection())).toEqual({ kind: 'character', id: added });
+  await page.locator('body').press('Control+z');
+  await expect(page.getByTestId('status')).toHaveText('Undid: Import mannequin.glb');
+  expect(await hook(page, (h) => h.selection()), 'the removed character is not selected').toBeNull();
+  await expect(page.getByTestId('properties')).toContainText('Select a character, bone or prop');
+  await page.locator('body').press('Control+Shift+z');
+  await expect(page.getByTestId('status')).toHaveText('Redid: Import mannequin.glb');
+  await expect(page.getByTestId(`outliner-character-${added}`)).toBeVisible();
+  await page.locator('body').press('Control+Shift+z');
+  await expect(page.getByTestId('status')).toHaveText('Nothing to redo');
 });

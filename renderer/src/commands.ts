@@ -24,7 +24,7 @@ import {
   openSample,
   saveProject,
 } from './project';
-import { docActions, getDoc } from './state/documentStore';
+import { docActions, getDoc, useDocStore } from './state/documentStore';
 import { useEphemeral, setStatus } from './state/ephemeral';
 import { usePrefs, setPref } from './state/preferences';
 import { activeClip } from './state/keys';
@@ -85,6 +85,17 @@ function togglePlay(): void {
   useEphemeral.setState({ playing: !e.playing, frame: e.playing ? Math.round(e.frame) : e.frame });
 }
 
+/** Undo (-1) or redo (1), saying in the status bar what was undone or redone (or why nothing was). */
+export function undoRedo(direction: -1 | 1): void {
+  const h = useDocStore.getState().history;
+  if (h.drag) return setStatus(`Finish or cancel (Escape) the drag before ${direction < 0 ? 'undoing' : 'redoing'}`);
+  const entry = direction < 0 ? h.past[h.past.length - 1] : h.future[0];
+  if (!entry) return setStatus(direction < 0 ? 'Nothing to undo' : 'Nothing to redo');
+  if (direction < 0) docActions.undo();
+  else docActions.redo();
+  setStatus(`${direction < 0 ? 'Undid' : 'Redid'}: ${entry.label}`);
+}
+
 const noClip = () => (activeClip(getDoc()) ? null : 'The document has no clip');
 
 export const COMMANDS: CommandDef[] = [
@@ -100,8 +111,8 @@ export const COMMANDS: CommandDef[] = [
     keys: ['Ctrl+E'],
     run: openExportDialog,
   },
-  { id: 'undo', label: 'Undo', keys: ['Ctrl+Z'], run: docActions.undo },
-  { id: 'redo', label: 'Redo', keys: ['Ctrl+Shift+Z', 'Ctrl+Y'], run: docActions.redo },
+  { id: 'undo', label: 'Undo', keys: ['Ctrl+Z'], run: () => undoRedo(-1) },
+  { id: 'redo', label: 'Redo', keys: ['Ctrl+Shift+Z', 'Ctrl+Y'], run: () => undoRedo(1) },
   { id: 'setKey', label: 'Set Key', keys: ['S', 'K'], run: setKeyOnSelection, disabledReason: noClip },
   { id: 'deleteKeys', label: 'Delete Keys', keys: ['Delete', 'Alt+I'], run: deleteSelectedKeys, disabledReason: noClip },
   { id: 'copyPose', label: 'Copy Pose', keys: ['Ctrl+C'], run: copyPose },
