@@ -4,8 +4,9 @@
  * flow that was broken or confusing and checks what the animator sees.
  */
 import type { Page } from '@playwright/test';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { expect, REPO_ROOT, test } from './fixtures/bridge';
+import { expect, REPO_ROOT, SAMPLE_PATH, test } from './fixtures/bridge';
 
 type Hook = NonNullable<Window['__impulseTest']>;
 const BALL = 'prop_ball';
@@ -129,4 +130,32 @@ test('undo says what it undid, and undoing an import leaves no selection of the 
   await expect(page.getByTestId(`outliner-character-${added}`)).toBeVisible();
   await page.locator('body').press('Control+Shift+z');
   await expect(page.getByTestId('status')).toHaveText('Nothing to redo');
+});
+
+test('a malformed project names the file, the place (clip, bone, key) and the problem; the open work stays', async ({ bridge }) => {
+  const page = await bridge.open();
+  await ready(page);
+  await page.getByTestId(`outliner-prop-${BALL}`).click();
+  await page.getByTestId('prop-mass').fill('0.3');
+  await page.getByTestId('prop-mass').press('Enter');
+  // A key value that was NaN when written (JSON has no NaN: null).
+  const raw = JSON.parse(readFileSync(SAMPLE_PATH, 'utf8'));
+  const clip = raw.clips.findIndex((c: { id: string }) => c.id === 'clip_swing');
+  const ti = raw.clips[clip].tracks.findIndex((t: { target: { kind: string } ; path: string }) => t.target.kind === 'joint' && t.path === 'rotation');
+  const track = raw.clips[clip].tracks[ti];
+  const jointName = raw.characters[0].skeleton.joints[track.target.joint].name;
+  const stride = 4 * (track.interpolation === 'cubic' ? 3 : 1);
+  track.values[stride + 2] = null;
+  writeFileSync(bridge.path('nan-key.impulse'), JSON.stringify(raw));
+  bridge.nextUnsavedChoice = 'discard';
+  bridge.nextOpenPath = 'nan-key.impulse';
+  await bridge.menu('open');
+  const status = page.getByTestId('status');
+  await expect(status).toContainText('Could not open nan-key.impulse:');
+  await expect(status).toContainText(`clips[${clip}].tracks[${ti}].values[${stride + 2}]: expected a number, got null`);
+  await expect(status).toContainText(`(clip "swing", Mannequin · ${jointName} rotation, key 2 at frame `);
+  await expect(status, 'the whole message is on screen, not cut off').toBeInViewport({ ratio: 1 });
+  // Nothing is lost: the open document, its edit and its unsaved mark stay.
+  expect((await hook(page, (h) => h.document())).props.find((p) => p.id === BALL)!.physics.massKg).toBe(0.3);
+  expect((await hook(page, (h) => h.history())).dirty).toBe(true);
 });

@@ -15,6 +15,7 @@ import { isDirty } from './state/history';
 import { useEphemeral, setStatus } from './state/ephemeral';
 import { usePrefs, setPref } from './state/preferences';
 import { activeClip } from './state/keys';
+import { projectErrorMessage } from './docErrors';
 
 export const AUTOSAVE_INTERVAL_MS = 60_000;
 
@@ -46,8 +47,21 @@ export function loadDocument(doc: ImpulseDocument, path: string | null, name: st
   resetView(doc);
 }
 
+function fileNameOf(path: string | null, name: string): string {
+  return path ? (path.split(/[\\/]/).pop() ?? path) : name;
+}
+
+/** Opens a project text; a file that does not parse leaves the open document as it was and says which file, where and what. */
 function openText(p: OpenedProject): void {
-  const doc = parseDocument(p.text);
+  let doc: ImpulseDocument;
+  try {
+    doc = parseDocument(p.text);
+  } catch (e) {
+    const message = `Could not open ${projectErrorMessage(fileNameOf(p.path, p.name), p.text, e)}`;
+    setStatus(message, true);
+    console.error(message, e);
+    return;
+  }
   loadDocument(doc, p.path, p.name);
   setStatus(`Opened ${p.name}`);
   void refreshRecent();
@@ -105,7 +119,9 @@ export async function acceptRecovery(info: RecoveryInfo): Promise<void> {
     loadDocument(doc, info.path, info.name, true);
     setStatus(`Recovered ${info.name} (autosaved ${new Date(info.savedAt).toLocaleString()})`);
   } catch (e) {
-    reportError('Recovery failed', e);
+    const message = `Could not recover ${projectErrorMessage(`the autosave of ${info.name}`, info.text, e)}`;
+    setStatus(message, true);
+    console.error(message, e);
     await loadInitial();
   }
   setPref('launched', true);
