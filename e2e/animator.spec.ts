@@ -159,3 +159,16 @@ test('a malformed project names the file, the place (clip, bone, key) and the pr
   expect((await hook(page, (h) => h.document())).props.find((p) => p.id === BALL)!.physics.massKg).toBe(0.3);
   expect((await hook(page, (h) => h.history())).dirty).toBe(true);
 });
+
+test('Escape closes an open menu and leaves the selection alone', async ({ bridge }) => {
+  const page = await bridge.open();
+  await ready(page);
+  await page.getByTestId(`outliner-prop-${BALL}`).click();
+  await page.getByTestId('menu-edit').click();
+  await expect(page.getByTestId('menuitem-undo')).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(page.getByTestId('menuitem-undo'), 'the menu closed').toBeHidden();
+  expect(await hook(page, (h) => h.selection()), 'the selection stayed (Escape used to clear it, with the menu still open)').toEqual({ kind: 'prop', id: BALL });
+  await page.keyboard.press('Escape');
+  await expect.poll(() => hook(page, (h) => h.selection()), 'with no menu open Escape deselects, as before').toBeNull();
+});
