@@ -160,6 +160,45 @@ test('a malformed project names the file, the place (clip, bone, key) and the pr
   expect((await hook(page, (h) => h.history())).dirty).toBe(true);
 });
 
+/** Client rectangle of the viewport the unfolded dock leaves uncovered. */
+async function uncovered(page: Page): Promise<{ left: number; right: number; top: number; bottom: number }> {
+  const vp = (await page.getByTestId('viewport').boundingBox())!;
+  const dock = (await page.getByTestId('cs-dock').boundingBox())!;
+  return { left: vp.x, right: dock.x, top: vp.y, bottom: vp.y + vp.height };
+}
+const inside = (p: { x: number; y: number } | null, r: { left: number; right: number; top: number; bottom: number }) => !!p && p.x > r.left && p.x < r.right && p.y > r.top && p.y < r.bottom;
+
+test('the Check / Suggest dock: the scene is framed beside it, it folds to its tabs and back, and a finding jump shows the named part', async ({ bridge }) => {
+  test.setTimeout(300_000);
+  const page = await bridge.open();
+  await ready(page);
+  await expect.poll(() => page.evaluate(() => !!window.__impulseCheckTest)).toBe(true);
+  // At 1280x720 the dock covers the right 45% of the viewport: the sample (box and bat on the table's right) was under it.
+  const area = await uncovered(page);
+  for (const id of ['prop_box', 'prop_bat', 'prop_table', BALL]) {
+    await expect.poll(async () => inside(await hook(page, (h, a) => h.projectProp(a as string), id), area), `${id} is not under the dock`).toBe(true);
+  }
+  // Folding keeps the tab strip (it used to vanish until Check clip or Suggest ran); a tab unfolds it.
+  await page.getByTestId('dock-collapse').click();
+  await expect(page.getByTestId('tab-check')).toBeVisible();
+  await expect(page.getByTestId('findings-panel')).toBeHidden();
+  await page.getByTestId('tab-suggest').click();
+  await expect(page.getByTestId('suggest-panel')).toBeVisible();
+  await page.getByTestId('tab-check').click();
+
+  // Close up on the ball, then jump to the finding of the mannequin's thigh against the bat: the thigh comes into view.
+  await page.getByTestId(`outliner-prop-${BALL}`).click();
+  await page.locator('body').press('f');
+  await page.getByTestId('check-clip').click();
+  await expect(page.getByTestId('check-summary')).toContainText('61/61 frames checked', { timeout: 240_000 });
+  const finding = page.locator('[data-testid="finding"][data-objects="char_mannequin|prop_bat"]').first();
+  await finding.getByTestId('finding-jump').click();
+  const sel = (await hook(page, (h) => h.selection())) as { kind: string; character: string; joint: number };
+  expect(sel.kind, 'the jump selects the body part').toBe('joint');
+  const joint = await hook(page, (h, a) => h.projectJoint('char_mannequin', a as number), sel.joint);
+  expect(inside(joint, await uncovered(page)), `the part (joint ${sel.joint}) is in the uncovered viewport: ${JSON.stringify(joint)}`).toBe(true);
+});
+
 test('Escape closes an open menu and leaves the selection alone', async ({ bridge }) => {
   const page = await bridge.open();
   await ready(page);

@@ -32,14 +32,9 @@ import { checkClip } from './check/checkStore';
 import { suggest } from './suggest/suggestStore';
 import { openExportDialog } from './export/exportFlow';
 
-/** Hooks the viewport installs (camera operations need the three.js camera). */
-export const viewportCommands: {
-  frameSelected: () => void;
-  setView: (view: 'front' | 'right' | 'top') => void;
-} = {
-  frameSelected: () => undefined,
-  setView: () => undefined,
-};
+/** Hooks the viewport installs (camera operations need the three.js camera); they live in viewState.ts. */
+export { viewportCommands } from './viewport/viewState';
+import { viewportCommands } from './viewport/viewState';
 
 /** Called on Escape before anything else; returns true when it consumed the key (a drag was cancelled). */
 export const escapeHandlers: (() => boolean)[] = [];
