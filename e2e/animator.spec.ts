@@ -211,3 +211,32 @@ test('Escape closes an open menu and leaves the selection alone', async ({ bridg
   await page.keyboard.press('Escape');
   await expect.poll(() => hook(page, (h) => h.selection()), 'with no menu open Escape deselects, as before').toBeNull();
 });
+
+test('shortcuts work while a drop-down has focus, and do not pick its options', async ({ bridge }) => {
+  const page = await bridge.open();
+  await ready(page);
+  const batInterpolation = async () =>
+    (await hook(page, (h) => h.document())).clips
+      .find((c) => c.id === 'clip_swing')!
+      .tracks.filter((t) => t.target.kind === 'prop' && t.target.prop === 'prop_bat')
+      .map((t) => t.interpolation);
+  await page.getByTestId('outliner-prop-prop_bat').click();
+  await page.getByTestId('interpolation').selectOption('linear');
+  const picked = await batInterpolation();
+  // After a pick the drop-down keeps the focus (a mouse pick does): S must set a key, not type-ahead to "step".
+  await page.getByTestId('interpolation').focus();
+  await page.keyboard.press('s');
+  await expect.poll(async () => (await hook(page, (h) => h.history())).labels.at(-1)).toBe('Set key at 0');
+  expect((await batInterpolation()).slice(0, picked.length), 'the interpolation stayed as picked, not step').toEqual(picked);
+  await page.keyboard.press('Control+z');
+  await expect(page.getByTestId('status')).toHaveText('Undid: Set key at 0');
+  // K on the ball's control drop-down: a key, not "keyframed".
+  await page.getByTestId(`outliner-prop-${BALL}`).click();
+  await page.getByTestId('prop-mode').focus();
+  await page.keyboard.press('k');
+  await expect.poll(async () => (await hook(page, (h) => h.history())).labels.at(-1)).toBe('Set key at 0');
+  await expect(page.getByTestId('prop-mode')).toHaveValue('dynamic');
+  await page.keyboard.press(' ');
+  await expect.poll(() => hook(page, (h) => h.playing()), 'Space plays').toBe(true);
+  await page.keyboard.press(' ');
+});

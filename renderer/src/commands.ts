@@ -232,10 +232,20 @@ export function commandForKey(e: KeyboardEvent): CommandId | undefined {
   return keymap.get(keyLabel(e).toUpperCase());
 }
 
-function isTextField(el: EventTarget | null): boolean {
-  if (!(el instanceof HTMLElement)) return false;
-  if (el.isContentEditable) return true;
-  if (el instanceof HTMLTextAreaElement || el instanceof HTMLSelectElement) return true;
+/** Keys a focused drop-down keeps: moving through its options. Anything else is the app's. */
+const SELECT_KEYS = new Set(['ArrowUp', 'ArrowDown', 'Home', 'End', 'PageUp', 'PageDown', 'Enter']);
+
+/**
+ * Whether the focused control keeps this key for itself (typing, text undo,
+ * moving through options) instead of the app's shortcut. A drop-down keeps
+ * only its navigation keys: it stays focused after a pick, and its type-ahead
+ * turned the S of "set key" into Interpolation: Step and the K into Control:
+ * Keyframed, while Ctrl+Z, Space and Delete did nothing.
+ */
+export function controlKeepsKey(el: EventTarget | null, key: string): boolean {
+  if (typeof HTMLElement === 'undefined' || !(el instanceof HTMLElement)) return false;
+  if (el.isContentEditable || el instanceof HTMLTextAreaElement) return true;
+  if (el instanceof HTMLSelectElement) return SELECT_KEYS.has(key);
   return el instanceof HTMLInputElement && !['checkbox', 'radio', 'button', 'range'].includes(el.type);
 }
 
@@ -245,7 +255,7 @@ export function installShortcuts(): () => void {
     if (e.repeat && !['ArrowLeft', 'ArrowRight'].includes(e.key)) return;
     const id = commandForKey(e);
     if (!id) return;
-    if (isTextField(e.target) && id !== 'escape') return;
+    if (controlKeepsKey(e.target, e.key) && id !== 'escape') return;
     e.preventDefault();
     runCommand(id);
   };
