@@ -240,3 +240,16 @@ test('shortcuts work while a drop-down has focus, and do not pick its options', 
   await expect.poll(() => hook(page, (h) => h.playing()), 'Space plays').toBe(true);
   await page.keyboard.press(' ');
 });
+
+test('Escape in the Suggest range puts the frame back and keeps what is picked to simulate', async ({ bridge }) => {
+  const page = await bridge.open();
+  await ready(page);
+  await page.getByTestId('outliner-character-char_mannequin').click();
+  await page.getByTestId('tab-suggest').click();
+  await expect(page.getByTestId('suggest-target-char_mannequin')).toBeChecked();
+  await typeInto(page, 'suggest-from', '12');
+  await page.keyboard.press('Escape');
+  await expect(page.getByTestId('suggest-from')).toHaveValue('0');
+  expect(await hook(page, (h) => h.selection()), 'still selected').toEqual({ kind: 'character', id: 'char_mannequin' });
+  await expect(page.getByTestId('suggest-target-char_mannequin'), 'the mannequin is still what Suggest simulates').toBeChecked();
+});

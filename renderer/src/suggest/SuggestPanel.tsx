@@ -3,7 +3,7 @@
  * every dynamic prop), the frame range, Suggest motion, and for the shown
  * suggestion its impacts and key count with Accept / Reject.
  */
-import { useMemo, useState } from 'react';
+import { useMemo, useRef, useState } from 'react';
 import { useDocStore } from '../state/documentStore';
 import { useEphemeral } from '../state/ephemeral';
 import { activeClip } from '../state/keys';
@@ -34,6 +34,7 @@ function goToFrame(frame: number): void {
  */
 function FrameField({ testId, value, onValue }: { testId: string; value: number; onValue: (frame: number) => void }) {
   const [text, setText] = useState<string | null>(null);
+  const before = useRef(value);
   return (
     <input
       type="number"
@@ -41,7 +42,10 @@ function FrameField({ testId, value, onValue }: { testId: string; value: number;
       data-testid={testId}
       value={text ?? String(value)}
       step={1}
-      onFocus={() => setText(String(value))}
+      onFocus={() => {
+        before.current = value;
+        setText(String(value));
+      }}
       onChange={(e) => {
         setText(e.target.value);
         if (Number.isFinite(e.target.valueAsNumber)) onValue(Math.round(e.target.valueAsNumber));
@@ -49,6 +53,13 @@ function FrameField({ testId, value, onValue }: { testId: string; value: number;
       onBlur={() => setText(null)}
       onKeyDown={(e) => {
         if (e.key === 'Enter') e.currentTarget.blur();
+        if (e.key === 'Escape') {
+          // Escape puts the frame back and leaves the field; it must not reach the app's Escape, which
+          // deselects (and so changes what Suggest simulates).
+          e.stopPropagation();
+          onValue(before.current);
+          e.currentTarget.blur();
+        }
       }}
     />
   );
