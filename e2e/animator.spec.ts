@@ -253,3 +253,17 @@ test('Escape in the Suggest range puts the frame back and keeps what is picked t
   expect(await hook(page, (h) => h.selection()), 'still selected').toEqual({ kind: 'character', id: 'char_mannequin' });
   await expect(page.getByTestId('suggest-target-char_mannequin'), 'the mannequin is still what Suggest simulates').toBeChecked();
 });
+
+test('selecting an object shows its row in the dope sheet', async ({ bridge }) => {
+  const page = await bridge.open();
+  await ready(page);
+  // The ball's row sits below the mannequin's animated bones: selecting the ball scrolls the sheet to it.
+  await page.getByTestId(`outliner-prop-${BALL}`).click();
+  await expect(page.getByTestId(`row-p:${BALL}`)).toBeInViewport({ ratio: 1 });
+  await page.getByTestId('outliner-character-char_mannequin').click();
+  await expect(page.getByTestId('row-c:char_mannequin')).toBeInViewport({ ratio: 1 });
+  // A bone picked in the outliner: its row too.
+  await page.getByTestId('outliner-expand-char_mannequin').click();
+  await page.getByTestId('outliner-joint-char_mannequin-58').click();
+  await expect(page.getByTestId('row-j:char_mannequin:58')).toBeInViewport({ ratio: 1 });
+});
