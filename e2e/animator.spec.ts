@@ -267,3 +267,20 @@ test('selecting an object shows its row in the dope sheet', async ({ bridge }) =
   await page.getByTestId('outliner-joint-char_mannequin-58').click();
   await expect(page.getByTestId('row-j:char_mannequin:58')).toBeInViewport({ ratio: 1 });
 });
+
+test('the outliner shows the selected row when the pick comes from the viewport', async ({ bridge }) => {
+  const page = await bridge.open();
+  await ready(page);
+  await page.getByTestId('dock-collapse').click();
+  // Unfold the mannequin's 67 bones: the props' rows go below the panel's bottom.
+  await page.getByTestId('outliner-expand-char_mannequin').click();
+  await expect(page.getByTestId(`outliner-prop-${BALL}`)).not.toBeInViewport();
+  await page.evaluate(() => new Promise<void>((ok) => requestAnimationFrame(() => requestAnimationFrame(() => ok()))));
+  const ball = (await hook(page, (h, id) => h.projectProp(id as string), BALL))!;
+  await page.mouse.click(ball.x, ball.y);
+  await expect.poll(() => hook(page, (h) => h.selection())).toEqual({ kind: 'prop', id: BALL });
+  await expect(page.getByTestId(`outliner-prop-${BALL}`), 'the ball picked in the viewport is shown in the outliner').toBeInViewport({ ratio: 1 });
+  // And back up to a bone near the top.
+  await page.getByTestId(`row-j:char_mannequin:0`).locator('.row-name').click();
+  await expect(page.getByTestId('outliner-joint-char_mannequin-0')).toBeInViewport({ ratio: 1 });
+});
