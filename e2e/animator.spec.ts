@@ -284,3 +284,16 @@ test('the outliner shows the selected row when the pick comes from the viewport'
   await page.getByTestId(`row-j:char_mannequin:0`).locator('.row-name').click();
   await expect(page.getByTestId('outliner-joint-char_mannequin-0')).toBeInViewport({ ratio: 1 });
 });
+
+test('Escape in the bone filter clears it and keeps the selected bone', async ({ bridge }) => {
+  const page = await bridge.open();
+  await ready(page);
+  await page.getByTestId('outliner-expand-char_mannequin').click();
+  await page.getByTestId('outliner-joint-char_mannequin-11').click();
+  await page.getByTestId('outliner-filter-char_mannequin').fill('hand');
+  await expect(page.getByTestId('outliner-joint-char_mannequin-0')).toBeHidden();
+  await page.getByTestId('outliner-filter-char_mannequin').press('Escape');
+  await expect(page.getByTestId('outliner-filter-char_mannequin')).toHaveValue('');
+  await expect(page.getByTestId('outliner-joint-char_mannequin-0')).toBeVisible();
+  expect(await hook(page, (h) => h.selection()), 'the bone stays selected').toEqual({ kind: 'joint', character: 'char_mannequin', joint: 11 });
+});

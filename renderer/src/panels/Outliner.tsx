@@ -58,7 +58,20 @@ function CharacterNode({ c }: { c: Character }) {
       </div>
       {expanded && (
         <>
-          <input className="filter" placeholder="Filter bones" value={filter} onChange={(e) => setFilter(e.target.value)} data-testid={`outliner-filter-${c.id}`} />
+          <input
+            className="filter"
+            placeholder="Filter bones"
+            value={filter}
+            onChange={(e) => setFilter(e.target.value)}
+            onKeyDown={(e) => {
+              // Escape clears the filter and leaves the field; it reached the app's Escape, which deselected the bone.
+              if (e.key !== 'Escape') return;
+              e.stopPropagation();
+              setFilter('');
+              e.currentTarget.blur();
+            }}
+            data-testid={`outliner-filter-${c.id}`}
+          />
           <ul className="bones">
             {c.skeleton.joints.map((j, i) =>
               f && !j.name.toLowerCase().includes(f) ? null : (
