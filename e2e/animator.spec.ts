@@ -297,3 +297,18 @@ test('Escape in the bone filter clears it and keeps the selected bone', async ({
   await expect(page.getByTestId('outliner-joint-char_mannequin-0')).toBeVisible();
   expect(await hook(page, (h) => h.selection()), 'the bone stays selected').toEqual({ kind: 'joint', character: 'char_mannequin', joint: 11 });
 });
+
+test('Ctrl+C over selected text copies the text; otherwise (even after a double-click in the outliner) it copies the pose', async ({ bridge }) => {
+  const page = await bridge.open();
+  await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: bridge.url });
+  await ready(page);
+  await page.getByTestId(`outliner-prop-${BALL}`).dblclick();
+  await page.keyboard.press('Control+c');
+  await expect(page.getByTestId('status'), 'a double-click on a row selects no text: the pose is copied').toHaveText('Copied prop transform');
+  // Select the words of the properties title and copy them: the clipboard gets the text.
+  await page.evaluate(() => navigator.clipboard.writeText('(empty)'));
+  await page.getByTestId('properties-title').click({ clickCount: 3 });
+  expect(await page.evaluate(() => window.getSelection()!.toString().trim())).toBe('Ball');
+  await page.keyboard.press('Control+c');
+  await expect.poll(() => page.evaluate(() => navigator.clipboard.readText()).then((t) => t.trim()), 'the selected text was copied').toBe('Ball');
+});

@@ -249,6 +249,11 @@ export function controlKeepsKey(el: EventTarget | null, key: string): boolean {
   return el instanceof HTMLInputElement && !['checkbox', 'radio', 'button', 'range'].includes(el.type);
 }
 
+function hasTextSelection(): boolean {
+  const sel = typeof window !== 'undefined' ? window.getSelection() : null;
+  return !!sel && !sel.isCollapsed && sel.toString().trim() !== '';
+}
+
 /** Global shortcuts. Text fields keep their own keys (typing, text undo) except Escape. */
 export function installShortcuts(): () => void {
   const onKey = (e: KeyboardEvent) => {
@@ -256,6 +261,8 @@ export function installShortcuts(): () => void {
     const id = commandForKey(e);
     if (!id) return;
     if (controlKeepsKey(e.target, e.key) && id !== 'escape') return;
+    // Ctrl+C over selected text (a finding, an error in the status bar) copies the text, not the pose.
+    if (id === 'copyPose' && hasTextSelection()) return;
     e.preventDefault();
     runCommand(id);
   };
