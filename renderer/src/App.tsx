@@ -13,6 +13,7 @@ import { setStatus, useEphemeral } from './state/ephemeral';
 import { usePrefs, setPref } from './state/preferences';
 import { gizmoInteraction } from './viewport/Gizmo';
 import { CheckSuggestLayer } from './check/CheckSuggestLayer';
+import { installPruning } from './state/prune';
 
 function Toolbar() {
   const tool = useEphemeral((s) => s.tool);
@@ -47,6 +48,7 @@ export function App() {
   useEffect(() => {
     const offKeys = installShortcuts();
     const offState = publishDocumentState();
+    const offPrune = installPruning();
     let offMenu = () => {};
     if (shell) {
       offMenu = shell.onMenuCommand((cmd, arg) => {
@@ -60,6 +62,7 @@ export function App() {
     return () => {
       offKeys();
       offState();
+      offPrune();
       offMenu();
       if (timer) window.clearInterval(timer);
     };

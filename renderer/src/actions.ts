@@ -125,7 +125,8 @@ export function deleteSelectedKeys(): void {
   let groups: { target: TrackTarget; frames: number[] }[];
   if (eph.selectedKeys.length) groups = groupKeys(eph.selectedKeys);
   else groups = selectionTargets(doc, eph.selection).map((target) => ({ target, frames: [currentFrame()] }));
-  if (!groups.length) return;
+  // Say why nothing happened: the Delete button and key did nothing at all without a selection.
+  if (!groups.length) return setStatus('Select keys in the dope sheet, or an object with a key on this frame, to delete keys');
   let removed = 0;
   docActions.edit('Delete keys', (d) => {
     const clip = activeClip(d as ImpulseDocument);

@@ -24,7 +24,7 @@ import {
   openSample,
   saveProject,
 } from './project';
-import { docActions, getDoc } from './state/documentStore';
+import { docActions, getDoc, useDocStore } from './state/documentStore';
 import { useEphemeral, setStatus } from './state/ephemeral';
 import { usePrefs, setPref } from './state/preferences';
 import { activeClip } from './state/keys';
@@ -32,14 +32,9 @@ import { checkClip } from './check/checkStore';
 import { suggest } from './suggest/suggestStore';
 import { openExportDialog } from './export/exportFlow';
 
-/** Hooks the viewport installs (camera operations need the three.js camera). */
-export const viewportCommands: {
-  frameSelected: () => void;
-  setView: (view: 'front' | 'right' | 'top') => void;
-} = {
-  frameSelected: () => undefined,
-  setView: () => undefined,
-};
+/** Hooks the viewport installs (camera operations need the three.js camera); they live in viewState.ts. */
+export { viewportCommands } from './viewport/viewState';
+import { viewportCommands } from './viewport/viewState';
 
 /** Called on Escape before anything else; returns true when it consumed the key (a drag was cancelled). */
 export const escapeHandlers: (() => boolean)[] = [];
@@ -85,6 +80,17 @@ function togglePlay(): void {
   useEphemeral.setState({ playing: !e.playing, frame: e.playing ? Math.round(e.frame) : e.frame });
 }
 
+/** Undo (-1) or redo (1), saying in the status bar what was undone or redone (or why nothing was). */
+export function undoRedo(direction: -1 | 1): void {
+  const h = useDocStore.getState().history;
+  if (h.drag) return setStatus(`Finish or cancel (Escape) the drag before ${direction < 0 ? 'undoing' : 'redoing'}`);
+  const entry = direction < 0 ? h.past[h.past.length - 1] : h.future[0];
+  if (!entry) return setStatus(direction < 0 ? 'Nothing to undo' : 'Nothing to redo');
+  if (direction < 0) docActions.undo();
+  else docActions.redo();
+  setStatus(`${direction < 0 ? 'Undid' : 'Redid'}: ${entry.label}`);
+}
+
 const noClip = () => (activeClip(getDoc()) ? null : 'The document has no clip');
 
 export const COMMANDS: CommandDef[] = [
@@ -100,8 +106,8 @@ export const COMMANDS: CommandDef[] = [
     keys: ['Ctrl+E'],
     run: openExportDialog,
   },
-  { id: 'undo', label: 'Undo', keys: ['Ctrl+Z'], run: docActions.undo },
-  { id: 'redo', label: 'Redo', keys: ['Ctrl+Shift+Z', 'Ctrl+Y'], run: docActions.redo },
+  { id: 'undo', label: 'Undo', keys: ['Ctrl+Z'], run: () => undoRedo(-1) },
+  { id: 'redo', label: 'Redo', keys: ['Ctrl+Shift+Z', 'Ctrl+Y'], run: () => undoRedo(1) },
   { id: 'setKey', label: 'Set Key', keys: ['S', 'K'], run: setKeyOnSelection, disabledReason: noClip },
   { id: 'deleteKeys', label: 'Delete Keys', keys: ['Delete', 'Alt+I'], run: deleteSelectedKeys, disabledReason: noClip },
   { id: 'copyPose', label: 'Copy Pose', keys: ['Ctrl+C'], run: copyPose },
@@ -226,11 +232,26 @@ export function commandForKey(e: KeyboardEvent): CommandId | undefined {
   return keymap.get(keyLabel(e).toUpperCase());
 }
 
-function isTextField(el: EventTarget | null): boolean {
-  if (!(el instanceof HTMLElement)) return false;
-  if (el.isContentEditable) return true;
-  if (el instanceof HTMLTextAreaElement || el instanceof HTMLSelectElement) return true;
+/** Keys a focused drop-down keeps: moving through its options. Anything else is the app's. */
+const SELECT_KEYS = new Set(['ArrowUp', 'ArrowDown', 'Home', 'End', 'PageUp', 'PageDown', 'Enter']);
+
+/**
+ * Whether the focused control keeps this key for itself (typing, text undo,
+ * moving through options) instead of the app's shortcut. A drop-down keeps
+ * only its navigation keys: it stays focused after a pick, and its type-ahead
+ * turned the S of "set key" into Interpolation: Step and the K into Control:
+ * Keyframed, while Ctrl+Z, Space and Delete did nothing.
+ */
+export function controlKeepsKey(el: EventTarget | null, key: string): boolean {
+  if (typeof HTMLElement === 'undefined' || !(el instanceof HTMLElement)) return false;
+  if (el.isContentEditable || el instanceof HTMLTextAreaElement) return true;
+  if (el instanceof HTMLSelectElement) return SELECT_KEYS.has(key);
   return el instanceof HTMLInputElement && !['checkbox', 'radio', 'button', 'range'].includes(el.type);
+}
+
+function hasTextSelection(): boolean {
+  const sel = typeof window !== 'undefined' ? window.getSelection() : null;
+  return !!sel && !sel.isCollapsed && sel.toString().trim() !== '';
 }
 
 /** Global shortcuts. Text fields keep their own keys (typing, text undo) except Escape. */
@@ -239,7 +260,9 @@ export function installShortcuts(): () => void {
     if (e.repeat && !['ArrowLeft', 'ArrowRight'].includes(e.key)) return;
     const id = commandForKey(e);
     if (!id) return;
-    if (isTextField(e.target) && id !== 'escape') return;
+    if (controlKeepsKey(e.target, e.key) && id !== 'escape') return;
+    // Ctrl+C over selected text (a finding, an error in the status bar) copies the text, not the pose.
+    if (id === 'copyPose' && hasTextSelection()) return;
     e.preventDefault();
     runCommand(id);
   };

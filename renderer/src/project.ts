@@ -5,7 +5,6 @@
  */
 import { parseDocument } from '../../core/document/parse';
 import { serializeDocument } from '../../core/document/serialize';
-import { newUniqueId } from '../../core/document/ids';
 import { importGltf } from '../../core/io/importGltf';
 import type { ImpulseDocument } from '../../core/document/types';
 import type { OpenedProject, RecoveryInfo } from '../../electron/ipc/contract';
@@ -15,6 +14,8 @@ import { isDirty } from './state/history';
 import { useEphemeral, setStatus } from './state/ephemeral';
 import { usePrefs, setPref } from './state/preferences';
 import { activeClip } from './state/keys';
+import { projectErrorMessage } from './docErrors';
+import { mergeImport } from './importMerge';
 
 export const AUTOSAVE_INTERVAL_MS = 60_000;
 
@@ -46,8 +47,21 @@ export function loadDocument(doc: ImpulseDocument, path: string | null, name: st
   resetView(doc);
 }
 
+function fileNameOf(path: string | null, name: string): string {
+  return path ? (path.split(/[\\/]/).pop() ?? path) : name;
+}
+
+/** Opens a project text; a file that does not parse leaves the open document as it was and says which file, where and what. */
 function openText(p: OpenedProject): void {
-  const doc = parseDocument(p.text);
+  let doc: ImpulseDocument;
+  try {
+    doc = parseDocument(p.text);
+  } catch (e) {
+    const message = `Could not open ${projectErrorMessage(fileNameOf(p.path, p.name), p.text, e)}`;
+    setStatus(message, true);
+    console.error(message, e);
+    return;
+  }
   loadDocument(doc, p.path, p.name);
   setStatus(`Opened ${p.name}`);
   void refreshRecent();
@@ -105,7 +119,9 @@ export async function acceptRecovery(info: RecoveryInfo): Promise<void> {
     loadDocument(doc, info.path, info.name, true);
     setStatus(`Recovered ${info.name} (autosaved ${new Date(info.savedAt).toLocaleString()})`);
   } catch (e) {
-    reportError('Recovery failed', e);
+    const message = `Could not recover ${projectErrorMessage(`the autosave of ${info.name}`, info.text, e)}`;
+    setStatus(message, true);
+    console.error(message, e);
     await loadInitial();
   }
   setPref('launched', true);
@@ -182,41 +198,7 @@ export async function importGltfFile(): Promise<void> {
     const file = await requireShell().importGltf();
     if (!file) return;
     const result = await importGltf(file.bytes, file.fileName);
-    const doc = getDoc();
-    const taken = new Set<string>([...doc.characters.map((c) => c.id), ...doc.props.map((p) => p.id), ...doc.clips.map((c) => c.id)]);
-    const rename = new Map<string, string>();
-    const fresh = (id: string, prefix: string) => {
-      if (!taken.has(id)) {
-        taken.add(id);
-        return id;
-      }
-      const n = newUniqueId(prefix, taken);
-      taken.add(n);
-      rename.set(id, n);
-      return n;
-    };
-    const offsetX = doc.characters.length + doc.props.length > 0 ? 1.5 * (doc.characters.length + 1) : 0;
-    const characters = result.characters.map((c) => ({
-      ...c,
-      id: fresh(c.id, 'char'),
-      transform: { ...c.transform, translation: [c.transform.translation[0] + offsetX, c.transform.translation[1], c.transform.translation[2]] as [number, number, number] },
-    }));
-    const props = result.props.map((p) => ({
-      ...p,
-      id: fresh(p.id, 'prop'),
-      transform: { ...p.transform, translation: [p.transform.translation[0] + offsetX, p.transform.translation[1], p.transform.translation[2]] as [number, number, number] },
-    }));
-    const clips = result.clips.map((c) => ({
-      ...c,
-      id: fresh(c.id, 'clip'),
-      tracks: c.tracks.map((t) => ({
-        ...t,
-        target:
-          t.target.kind === 'joint'
-            ? { ...t.target, character: rename.get(t.target.character) ?? t.target.character }
-            : { ...t.target, prop: rename.get(t.target.prop) ?? t.target.prop },
-      })),
-    }));
+    const { characters, props, clips } = mergeImport(getDoc(), result);
     docActions.edit(`Import ${file.fileName}`, (d) => {
       d.characters.push(...(characters as never[]));
       d.props.push(...(props as never[]));

@@ -11,7 +11,7 @@ import { ExportDialog } from '../export/ExportDialog';
 import { SuggestPanel } from '../suggest/SuggestPanel';
 import { installSuggesting, useSuggest } from '../suggest/suggestStore';
 import { FindingsPanel } from './FindingsPanel';
-import { installChecking, useCheck } from './checkStore';
+import { installChecking } from './checkStore';
 import { installCheckTestHook } from './testHook';
 import { showDock, useDock } from './dock';
 import './check.css';
@@ -19,10 +19,8 @@ import './check.css';
 
 function Dock() {
   const { tab, collapsed } = useDock();
-  const checkOpen = useCheck((s) => s.panelOpen);
-  const suggestOpen = useSuggest((s) => s.panelOpen);
   const hasSuggestion = useSuggest((s) => s.result !== null);
-  if (!checkOpen && !suggestOpen && collapsed) return null;
+  // Folded, the dock keeps its tab strip: it used to vanish, and only running Check clip or Suggest brought it back.
   return (
     <div className={`cs-dock${collapsed ? ' collapsed' : ''}`} data-testid="cs-dock" onPointerDown={(e) => e.stopPropagation()}>
       <div className="cs-tabs">

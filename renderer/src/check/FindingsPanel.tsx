@@ -11,7 +11,7 @@ import { useDocStore } from '../state/documentStore';
 import { activeClip } from '../state/keys';
 import { runCommand } from '../commands';
 import { useJobs } from '../workers/engine';
-import { isIgnored, visibleFindings, type Finding } from './findings';
+import { findingMeta, isIgnored, visibleFindings, type Finding } from './findings';
 import { ignoreFinding, jumpToFinding, removeIgnoreRule, setLiveEnabled, useCheck } from './checkStore';
 
 function partName(doc: ImpulseDocument, r: PartRef): string {
@@ -30,18 +30,13 @@ function sideText(doc: ImpulseDocument, s: Finding['a']): string {
 }
 
 function FindingRow({ f, doc, fps, selected }: { f: Finding; doc: ImpulseDocument; fps: number; selected: boolean }) {
-  const first = f.firstContactTimeSec * fps;
   return (
     <li className={`finding${selected ? ' selected' : ''}`} data-testid="finding" data-finding={f.id} data-objects={`${f.a.object}|${f.b.object}`}>
       <button className="finding-main" data-testid="finding-jump" onClick={() => jumpToFinding(f)} title="Jump to the deepest frame and select the part">
         <span className="finding-pair">
           {sideText(doc, f.a)} <span className="muted">↔</span> {sideText(doc, f.b)}
         </span>
-        <span className="finding-meta">
-          frames {f.startFrame}
-          {f.endFrame !== f.startFrame ? `–${f.endFrame}` : ''} · first contact {first.toFixed(1)} · max {(f.maxDepth * 100).toFixed(1)} cm @ {f.maxDepthFrame}
-          {f.kinds.length ? ` · ${f.kinds.join(', ')}` : ''}
-        </span>
+        <span className="finding-meta">{findingMeta(f, fps)}</span>
       </button>
       <span className="finding-actions">
         {(f.a.joint !== undefined || f.b.joint !== undefined) && (

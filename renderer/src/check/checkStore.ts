@@ -21,6 +21,7 @@ import { JobCancelled, type RunningJob } from '../workers/client';
 import type { CheckClipResult, CheckFrameResult } from '../workers/protocol';
 import { FrameCache } from './frameCache';
 import { showDock } from './dock';
+import { viewportCommands } from '../viewport/viewState';
 import { buildFindings, ruleForFinding, visibleFindings, type Finding } from './findings';
 
 export interface CheckState {
@@ -173,6 +174,8 @@ export function jumpToFinding(f: Finding): void {
   if (side.joint !== undefined && doc.characters.some((c) => c.id === side.object)) select({ kind: 'joint', character: side.object, joint: side.joint });
   else if (doc.props.some((p) => p.id === side.object)) select({ kind: 'prop', id: side.object });
   else if (doc.characters.some((c) => c.id === side.object)) select({ kind: 'character', id: side.object });
+  // The named part must be in sight: off screen or under the dock, the view frames it.
+  viewportCommands.revealSelected();
 }
 
 /** Adds an ignore rule for a finding's pair of parts (or, `wholeObjects`, its two objects): one undoable edit, saved with the project. */

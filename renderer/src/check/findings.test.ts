@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { mulberry32 } from '../../../core/document/fixtures';
 import type { IgnoreRule } from '../../../core/document/types';
 import type { ContactSide, FrameCheck, FrameContact } from '../workers/protocol';
-import { buildFindings, computeBands, isIgnored, pairKey, ruleForFinding, ruleMatches, visibleFindings } from './findings';
+import { buildFindings, computeBands, findingMeta, isIgnored, pairKey, ruleForFinding, ruleMatches, visibleFindings, type Finding } from './findings';
 
 const SIDES: ContactSide[] = [
   { object: 'hero', joint: 2, label: 'Spine' },
@@ -123,5 +123,34 @@ describe('ignore rules', () => {
     expect(ruleMatches(pair, hand, bat)).toBe(true);
     expect(ruleMatches(pair, spine, bat)).toBe(false);
     expect(ruleMatches(group, spine, bat)).toBe(true);
+  });
+});
+
+describe('the line under a finding', () => {
+  const base = (over: Partial<Finding>): Finding => ({
+    id: 'x',
+    pair: 'bat|table',
+    a: { object: 'bat', label: 'Bat' },
+    b: { object: 'table', label: 'Table' },
+    startFrame: 36,
+    endFrame: 36,
+    firstContactTimeSec: 35.9 / 30,
+    maxDepth: 0.003,
+    maxDepthFrame: 36,
+    point: [0, 0, 0],
+    normal: [0, 1, 0],
+    kinds: ['intersect'],
+    ...over,
+  });
+
+  it('an overlap: frames, first contact, deepest penetration in cm and where', () => {
+    expect(findingMeta(base({}), 30)).toBe('frames 36 · first contact 35.9 · max 0.3 cm @ 36 · intersect');
+    expect(findingMeta(base({ endFrame: 39 }), 30)).toBe('frames 36–39 · first contact 35.9 · max 0.3 cm @ 36 · intersect');
+  });
+
+  it('a pass-through between frames (the sample bat through the table, 38.1 to 39) names both frames, not a 0.0 cm depth', () => {
+    const text = findingMeta(base({ startFrame: 39, endFrame: 39, firstContactTimeSec: 38.1 / 30, maxDepth: 0, maxDepthFrame: 39, kinds: ['tunnel'] }), 30);
+    expect(text).toBe('passes through between frames 38 and 39 (first contact 38.1), no overlap on a frame · tunnel');
+    expect(text).not.toMatch(/0\.0 cm/);
   });
 });

@@ -162,3 +162,20 @@ export function computeBands(findings: readonly Finding[]): Band[] {
   }
   return out;
 }
+
+/**
+ * The finding's line under its pair of parts: frames, first contact, deepest
+ * penetration and kinds. A pass-through found only between frames (a tunnel:
+ * no overlap on any frame) has no depth to show; it said "max 0.0 cm @ 39",
+ * which reads as a graze on frame 39, where nothing touches.
+ */
+export function findingMeta(f: Finding, frameRate: number): string {
+  const first = f.firstContactTimeSec * frameRate;
+  const kinds = f.kinds.length ? ` · ${f.kinds.join(', ')}` : '';
+  if (f.maxDepth === 0 && f.kinds.length > 0 && f.kinds.every((k) => k === 'tunnel')) {
+    const before = Math.min(Math.floor(first + 1e-9), f.startFrame - 1);
+    return `passes through between frames ${before} and ${f.endFrame} (first contact ${first.toFixed(1)}), no overlap on a frame${kinds}`;
+  }
+  const frames = `frames ${f.startFrame}${f.endFrame !== f.startFrame ? `–${f.endFrame}` : ''}`;
+  return `${frames} · first contact ${first.toFixed(1)} · max ${(f.maxDepth * 100).toFixed(1)} cm @ ${f.maxDepthFrame}${kinds}`;
+}

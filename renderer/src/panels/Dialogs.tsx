@@ -52,7 +52,7 @@ export function StatusBar() {
       {autoKey && <span className="autokey-on">AUTO-KEY</span>}
       {busy && <span data-testid="busy">{busy}…</span>}
       {evalError && <span className="error">Animation error: {evalError}</span>}
-      <span className={`status${status?.error ? ' error' : ''}`} data-testid="status">
+      <span className={`status${status?.error ? ' error' : ''}`} data-testid="status" title={status?.text}>
         {status?.text}
       </span>
     </div>

@@ -28,8 +28,19 @@ export function MenuBar({ native }: { native: boolean }) {
     const close = (e: PointerEvent) => {
       if (!bar.current?.contains(e.target as Node)) setOpen(null);
     };
+    // Escape closes the menu and nothing else: it reached the global Escape command, which cleared the selection.
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key !== 'Escape') return;
+      e.preventDefault();
+      e.stopPropagation();
+      setOpen(null);
+    };
     window.addEventListener('pointerdown', close);
-    return () => window.removeEventListener('pointerdown', close);
+    window.addEventListener('keydown', onKey, true);
+    return () => {
+      window.removeEventListener('pointerdown', close);
+      window.removeEventListener('keydown', onKey, true);
+    };
   }, [open]);
   if (native) return null;
   const disabled = (id: CommandId): string | null => {

@@ -1,5 +1,5 @@
 /** Scene tree: characters (with their bones) and props; click to select. */
-import { useMemo, useState } from 'react';
+import { useLayoutEffect, useMemo, useRef, useState } from 'react';
 import type { Character } from '../../../core/document/types';
 import { useDocStore } from '../state/documentStore';
 import { useEphemeral, select, sameSelection, type Selection } from '../state/ephemeral';
@@ -58,7 +58,20 @@ function CharacterNode({ c }: { c: Character }) {
       </div>
       {expanded && (
         <>
-          <input className="filter" placeholder="Filter bones" value={filter} onChange={(e) => setFilter(e.target.value)} data-testid={`outliner-filter-${c.id}`} />
+          <input
+            className="filter"
+            placeholder="Filter bones"
+            value={filter}
+            onChange={(e) => setFilter(e.target.value)}
+            onKeyDown={(e) => {
+              // Escape clears the filter and leaves the field; it reached the app's Escape, which deselected the bone.
+              if (e.key !== 'Escape') return;
+              e.stopPropagation();
+              setFilter('');
+              e.currentTarget.blur();
+            }}
+            data-testid={`outliner-filter-${c.id}`}
+          />
           <ul className="bones">
             {c.skeleton.joints.map((j, i) =>
               f && !j.name.toLowerCase().includes(f) ? null : (
@@ -88,8 +101,20 @@ export function Outliner() {
   const characters = useDocStore((s) => s.history.doc.characters);
   const props = useDocStore((s) => s.history.doc.props);
   const selectedProp = useEphemeral((s) => (s.selection?.kind === 'prop' ? s.selection.id : null));
+  const selection = useEphemeral((s) => s.selection);
+  const panel = useRef<HTMLDivElement>(null);
+  // The selected row scrolls into sight: with a character's 67 bones unfolded, a prop or bone picked in
+  // the viewport was highlighted out of view.
+  useLayoutEffect(() => {
+    const el = panel.current;
+    const row = selection ? el?.querySelector<HTMLElement>('.row.selected') : null;
+    if (!el || !row) return;
+    const box = row.getBoundingClientRect(), view = el.getBoundingClientRect();
+    if (box.top < view.top) el.scrollTop -= view.top - box.top;
+    else if (box.bottom > view.bottom) el.scrollTop += box.bottom - view.bottom;
+  }, [selection]);
   return (
-    <div className="panel outliner" data-testid="outliner">
+    <div className="panel outliner" data-testid="outliner" ref={panel}>
       <h3>Scene</h3>
       <ul>
         {characters.map((c) => (

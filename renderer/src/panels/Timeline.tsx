@@ -200,6 +200,18 @@ export function Timeline() {
     return () => ro.disconnect();
   }, []);
 
+  // The selected object's row scrolls into sight: a prop's row sits below every animated bone of the
+  // characters, and selecting the ball showed the mannequin's rows and none of the ball's keys.
+  useLayoutEffect(() => {
+    const el = area.current;
+    const row = sel ? el?.querySelector<HTMLElement>('.sheet-row.selected') : null;
+    if (!el || !row) return;
+    const ruler = el.querySelector<HTMLElement>('.ruler')?.offsetHeight ?? 0;
+    const top = row.offsetTop, bottom = top + row.offsetHeight;
+    if (top - ruler < el.scrollTop) el.scrollTop = top - ruler;
+    else if (bottom > el.scrollTop + el.clientHeight) el.scrollTop = bottom - el.clientHeight;
+  }, [sel]);
+
   // Playhead: imperative, follows the store without re-rendering the sheet.
   const geometry = useRef({ start, pxPerFrame });
   geometry.current = { start, pxPerFrame };

@@ -100,6 +100,66 @@ describe('keyframe editing', () => {
     expect(() => setKey(clip, target, 'rotation', 0, [0, 0, 1])).toThrow(/expected 4 numbers/);
   });
 
+  // Keys between frames, as an accepted suggestion leaves them (the sample ball's translation after
+  // suggesting frames 26-34: impacts at 29.542, 30.759, 30.773, 31.842, 31.858).
+  const SUB_FRAMES = [26, 29.542, 30, 30.759, 30.773, 31.842, 31.858, 32, 33, 34];
+  function subFrameTrack(): Clip {
+    const clip = emptyClip(30);
+    clip.tracks.push({
+      target: { kind: 'prop', prop: 'ball' },
+      path: 'translation',
+      interpolation: 'linear',
+      times: SUB_FRAMES.map((f) => f / 30),
+      values: SUB_FRAMES.flatMap((f, i) => [f, i, -f]),
+    });
+    return clip;
+  }
+  const ball: TrackTarget = { kind: 'prop', prop: 'ball' };
+  const strictlyIncreasing = (times: number[]) => times.every((x, i) => i === 0 || x > times[i - 1]);
+
+  it('setKey on a frame beside a key between frames keeps that key and its time (times stay strictly increasing)', () => {
+    const clip = subFrameTrack();
+    const t = findTrack(clip, ball, 'translation')!;
+    setKey(clip, ball, 'translation', 30, [7, 7, 7]);
+    expect(strictlyIncreasing(t.times), `times strictly increase: ${t.times.map((x) => x * 30)}`).toBe(true);
+    expect(t.times.length, 'the key on frame 30 was replaced, none added').toBe(SUB_FRAMES.length);
+    expect(t.times[1], 'the impact key at 29.542 kept its time').toBe(29.542 / 30);
+    expect(keyValue(t, 1), 'and its value').toEqual([29.542, 1, -29.542]);
+    expect(keyValue(t, 2), 'frame 30 holds the new value').toEqual([7, 7, 7]);
+    // Frame 31 has only keys between frames (30.759, 30.773): a key goes beside them, exactly on 31.
+    setKey(clip, ball, 'translation', 31, [8, 8, 8]);
+    expect(strictlyIncreasing(t.times), `times strictly increase: ${t.times.map((x) => x * 30)}`).toBe(true);
+    expect(t.times.map((x) => +(x * 30).toFixed(6))).toEqual([26, 29.542, 30, 30.759, 30.773, 31, 31.842, 31.858, 32, 33, 34]);
+    expect(keyValue(t, 5)).toEqual([8, 8, 8]);
+  });
+
+  it('moving keys changes only the moved keys: keys between frames keep their offsets, unmoved keys their exact times', () => {
+    // Move frame 33 by +2 (onto 35, free): every other key is bit-identical.
+    let clip = subFrameTrack();
+    moveKeys(clip, ball, [33], 2);
+    let t = findTrack(clip, ball, 'translation')!;
+    expect(t.times.map((x) => +(x * 30).toFixed(6)), 'no key dropped or snapped').toEqual([26, 29.542, 30, 30.759, 30.773, 31.842, 31.858, 32, 34, 35]);
+    SUB_FRAMES.forEach((f, i) => {
+      if (f === 33) return;
+      const j = t.times.indexOf(f / 30);
+      expect(j, `frame ${f} kept its exact time`).toBeGreaterThanOrEqual(0);
+      expect(keyValue(t, j), `frame ${f} kept its value`).toEqual([f, i, -f]);
+    });
+    // Frame 31 holds two keys between frames: both move by 2 and keep their offsets.
+    clip = subFrameTrack();
+    moveKeys(clip, ball, [31], 2);
+    t = findTrack(clip, ball, 'translation')!;
+    expect(t.times.map((x) => +(x * 30).toFixed(6))).toEqual([26, 29.542, 30, 31.842, 31.858, 32, 32.759, 32.773, 33, 34]);
+    expect(strictlyIncreasing(t.times)).toBe(true);
+    // Frame 32 (31.842, 31.858 and 32) onto 33: the key on 32 replaces the one on 33, the others move beside it.
+    clip = subFrameTrack();
+    moveKeys(clip, ball, [32], 1);
+    t = findTrack(clip, ball, 'translation')!;
+    expect(t.times.map((x) => +(x * 30).toFixed(6))).toEqual([26, 29.542, 30, 30.759, 30.773, 32.842, 32.858, 33, 34]);
+    expect(keyValue(t, 7), 'the moved key won on frame 33').toEqual([32, 7, -32]);
+    expect(t.values.length).toBe(t.times.length * 3);
+  });
+
   it('rotation keys are stored in the hemisphere of the previous key', () => {
     const clip = emptyClip();
     const target: TrackTarget = { kind: 'prop', prop: 'p' };

@@ -51,9 +51,24 @@ export function findTrack(clip: Clip, target: TrackTarget, path: TrackPath): Tra
   return clip.tracks.find((t) => t.path === path && sameTarget(t.target, target));
 }
 
-/** Index of the key of `track` on `frame`, or -1. */
+/** Index of the (first) key of `track` shown on `frame` (its time rounds to it), or -1. */
 export function keyIndexAtFrame(track: Track, frame: number, frameRate: number): number {
   for (let i = 0; i < track.times.length; i++) if (timeToFrame(track.times[i], frameRate) === frame) return i;
+  return -1;
+}
+
+/**
+ * Two key times closer than this (in frames) are the same time. Keys set in
+ * the app sit exactly on whole frames; accepted suggestions (impacts) and fps
+ * changes leave keys between frames, which must keep their own times. Times
+ * that went through float32 (glTF, the simulator's output) are a few 1e-6
+ * frames off the frame they were meant for: they count as on it.
+ */
+const SAME_TIME_FRAMES = 1e-4;
+
+/** Index of the key of `track` exactly on whole frame `frame` (not one between frames that rounds to it), or -1. */
+export function keyIndexOnFrame(track: Track, frame: number, frameRate: number): number {
+  for (let i = 0; i < track.times.length; i++) if (Math.abs(track.times[i] * frameRate - frame) < SAME_TIME_FRAMES) return i;
   return -1;
 }
 
@@ -143,7 +158,9 @@ export function setKey(
     clip.tracks.push(track);
   }
   const time = frameToTime(frame, clip.frameRate);
-  const existing = keyIndexAtFrame(track, frame, clip.frameRate);
+  // Only a key exactly on the frame is replaced: a key between frames (an impact of an accepted
+  // suggestion) that rounds to this frame keeps its time, and the new key goes beside it.
+  const existing = keyIndexOnFrame(track, frame, clip.frameRate);
   if (existing >= 0) {
     alignQuat(track, existing, v);
     const o = valueOffset(track, existing);
@@ -184,30 +201,43 @@ export function deleteKeys(clip: Clip, target: TrackTarget, frames: readonly num
 }
 
 /**
- * Moves the keys of `target` on `frames` by `deltaFrames`. A moved key landing
- * on a key that did not move replaces it (as in Blender's dope sheet).
+ * Moves the keys of `target` shown on `frames` by `deltaFrames`. Only the moved
+ * keys change time: a key between frames (an impact of an accepted suggestion)
+ * keeps its offset within the frame, and keys that do not move keep their exact
+ * times. A moved key landing on the time of a key that did not move replaces
+ * it (as in Blender's dope sheet); keys at other times in the same frame stay.
  * Keys moved before frame 0 are allowed (tracks may start before the range).
  */
 export function moveKeys(clip: Clip, target: TrackTarget, frames: readonly number[], deltaFrames: number): void {
   if (deltaFrames === 0 || frames.length === 0) return;
   const moving = new Set(frames);
+  const fps = clip.frameRate;
   for (const track of clip.tracks) {
     if (!sameTarget(track.target, target)) continue;
     const group = pathStride(track.path) * (track.interpolation === 'cubic' ? 3 : 1);
-    const keys: { frame: number; moved: boolean; values: number[] }[] = [];
+    const keys: { time: number; moved: boolean; values: number[] }[] = [];
     for (let i = 0; i < track.times.length; i++) {
-      const f = timeToFrame(track.times[i], clip.frameRate);
+      const t = track.times[i];
+      const f = timeToFrame(t, fps);
       const moved = moving.has(f);
-      keys.push({ frame: moved ? f + deltaFrames : f, moved, values: track.values.slice(i * group, (i + 1) * group) });
+      const onFrame = Math.abs(t * fps - f) < SAME_TIME_FRAMES;
+      const time = !moved ? t : onFrame ? frameToTime(f + deltaFrames, fps) : t + deltaFrames / fps;
+      keys.push({ time, moved, values: track.values.slice(i * group, (i + 1) * group) });
     }
-    const byFrame = new Map<number, (typeof keys)[number]>();
+    // Stable sort: moved keys keep their order, and so do the others.
+    keys.sort((a, b) => a.time - b.time);
+    const kept: typeof keys = [];
     for (const k of keys) {
-      const other = byFrame.get(k.frame);
-      if (!other || (k.moved && !other.moved)) byFrame.set(k.frame, k);
+      const prev = kept[kept.length - 1];
+      if (prev && Math.abs(k.time - prev.time) * fps < SAME_TIME_FRAMES) {
+        // Two keys on one time: the moved one wins.
+        if (k.moved && !prev.moved) kept[kept.length - 1] = k;
+        continue;
+      }
+      kept.push(k);
     }
-    const sorted = [...byFrame.values()].sort((a, b) => a.frame - b.frame);
-    track.times = sorted.map((k) => frameToTime(k.frame, clip.frameRate));
-    track.values = sorted.flatMap((k) => k.values);
+    track.times = kept.map((k) => k.time);
+    track.values = kept.flatMap((k) => k.values);
   }
 }
 

@@ -3,7 +3,7 @@
  * every dynamic prop), the frame range, Suggest motion, and for the shown
  * suggestion its impacts and key count with Accept / Reject.
  */
-import { useMemo } from 'react';
+import { useMemo, useRef, useState } from 'react';
 import { useDocStore } from '../state/documentStore';
 import { useEphemeral } from '../state/ephemeral';
 import { activeClip } from '../state/keys';
@@ -25,10 +25,50 @@ function goToFrame(frame: number): void {
   setFrame(Math.floor(frame + 1e-9));
 }
 
+/**
+ * A frame number typed digit by digit: while the field has focus it shows what
+ * is typed (each valid number is stored as typed, so Suggest uses it), and only
+ * on leaving it does it show the range as Suggest will clamp it. Showing the
+ * clamped value while typing turned "34" into 60: "3" became the lowest legal
+ * end frame, 27, and the "4" typed after it made 274.
+ */
+function FrameField({ testId, value, onValue }: { testId: string; value: number; onValue: (frame: number) => void }) {
+  const [text, setText] = useState<string | null>(null);
+  const before = useRef(value);
+  return (
+    <input
+      type="number"
+      className="num"
+      data-testid={testId}
+      value={text ?? String(value)}
+      step={1}
+      onFocus={() => {
+        before.current = value;
+        setText(String(value));
+      }}
+      onChange={(e) => {
+        setText(e.target.value);
+        if (Number.isFinite(e.target.valueAsNumber)) onValue(Math.round(e.target.valueAsNumber));
+      }}
+      onBlur={() => setText(null)}
+      onKeyDown={(e) => {
+        if (e.key === 'Enter') e.currentTarget.blur();
+        if (e.key === 'Escape') {
+          // Escape puts the frame back and leaves the field; it must not reach the app's Escape, which
+          // deselects (and so changes what Suggest simulates).
+          e.stopPropagation();
+          onValue(before.current);
+          e.currentTarget.blur();
+        }
+      }}
+    />
+  );
+}
+
 export function SuggestPanel() {
   const doc = useDocStore((s) => s.history.doc);
   useEphemeral((s) => s.selection); // targets follow the selection
-  const { fromFrame, toFrame, result } = useSuggest();
+  const { result } = useSuggest();
   const running = useJobs((s) => s.active?.kind === 'suggest');
   const clip = activeClip(doc);
   const effective = resolveTargets(doc);
@@ -73,23 +113,9 @@ export function SuggestPanel() {
       ))}
       <div className="suggest-range">
         <label>From</label>
-        <input
-          type="number"
-          className="num"
-          data-testid="suggest-from"
-          value={range?.[0] ?? 0}
-          step={1}
-          onChange={(e) => useSuggest.setState({ fromFrame: Number.isFinite(e.target.valueAsNumber) ? Math.round(e.target.valueAsNumber) : fromFrame })}
-        />
+        <FrameField testId="suggest-from" value={range?.[0] ?? 0} onValue={(v) => useSuggest.setState({ fromFrame: v })} />
         <label>To</label>
-        <input
-          type="number"
-          className="num"
-          data-testid="suggest-to"
-          value={range?.[1] ?? 0}
-          step={1}
-          onChange={(e) => useSuggest.setState({ toFrame: Number.isFinite(e.target.valueAsNumber) ? Math.round(e.target.valueAsNumber) : toFrame })}
-        />
+        <FrameField testId="suggest-to" value={range?.[1] ?? 0} onValue={(v) => useSuggest.setState({ toFrame: v })} />
       </div>
       <div className="panel-actions">
         <button className="primary" data-testid="suggest-run" disabled={running || !clip || !effective.length} onClick={() => runCommand('suggest')}>

@@ -46,6 +46,18 @@ describe('suggest store', () => {
     expect(getDoc().clips[0].tracks).toEqual(before.clips[0].tracks);
   });
 
+  it('suggest progress counts frames of the range: labels name frames inside it, the count rises to the range length', async () => {
+    docActions.load(dropScene(), null, 'drop');
+    const calls: { done: number; total: number; label?: string }[] = [];
+    const counting: JobContext = { ...ctx, progress: (done, total, label) => void calls.push({ done, total, label }) };
+    await runSuggest(getDoc(), { clipId: 'clip', dynamic: ['ball'], fromFrame: 5, toFrame: 25 }, counting);
+    expect(calls.length, 'progress reported along the way').toBeGreaterThan(5);
+    expect(calls.every((c) => c.total === 20), `total is the 20 frames of 5-25: ${calls.map((c) => c.total)}`).toBe(true);
+    calls.forEach((c, i) => i > 0 && expect(c.done, 'never goes back').toBeGreaterThanOrEqual(calls[i - 1].done));
+    expect(calls.at(-1)!.done).toBe(20);
+    for (const c of calls.slice(0, -1)) expect(c.label, 'names the frame being simulated').toBe(`Frame ${5 + c.done}`);
+  });
+
   it('reject leaves the document alone', async () => {
     docActions.load(dropScene(), null, 'drop');
     const result = await runSuggest(getDoc(), { clipId: 'clip', dynamic: ['ball'], fromFrame: 0, toFrame: 20 }, ctx);

@@ -18,7 +18,8 @@ import { runtime } from '../scene/runtime';
 import { findLimbChains } from '../scene/limbs';
 import { viewportCommands } from '../commands';
 import { syncRuntime } from '../actions';
-import { view } from './viewState';
+import { dockShiftPx, inUncoveredViewport, view } from './viewState';
+import { useDock } from '../check/dock';
 import { chooseSelection, setPick } from './picking';
 import { Gizmo, gizmoInteraction } from './Gizmo';
 import { CheckViewportLayer } from '../check/ViewportLayer';
@@ -72,6 +73,16 @@ function CameraRig() {
     view.target = c ? c.target : null;
   }, [camera, projection, size.height]);
 
+  // With the Check / Suggest dock unfolded over the right of the viewport, the view's centre (the orbit
+  // target, what Frame puts in the middle) is the middle of the part the dock leaves uncovered.
+  const dockOpen = useDock((s) => !s.collapsed);
+  useLayoutEffect(() => {
+    const shift = dockShiftPx(size.width, dockOpen);
+    const cam = camera as THREE.PerspectiveCamera | THREE.OrthographicCamera;
+    if (shift > 0) cam.setViewOffset(size.width, size.height, shift, 0, size.width, size.height);
+    else cam.clearViewOffset();
+  }, [camera, dockOpen, size.width, size.height]);
+
   useFrame(() => {
     const c = controls.current;
     if (!c) return;
@@ -107,6 +118,15 @@ function CameraRig() {
       }
       c.update();
     };
+    viewportCommands.revealSelected = () => {
+      syncRuntime();
+      const sel = useEphemeral.getState().selection;
+      if (!selectionBounds(sel, sphere, m)) return;
+      camera.updateMatrixWorld();
+      const p = sphere.center.clone().project(camera);
+      const x = ((p.x + 1) / 2) * size.width, y = ((1 - p.y) / 2) * size.height;
+      if (p.z > 1 || p.z < -1 || !inUncoveredViewport(x, y, size.width, size.height, !useDock.getState().collapsed)) viewportCommands.frameSelected();
+    };
     viewportCommands.setView = (which) => {
       const c = controls.current;
       if (!c) return;
@@ -115,7 +135,7 @@ function CameraRig() {
       camera.position.copy(c.target).addScaledVector(dir.normalize(), d);
       c.update();
     };
-  }, [camera, size.height]);
+  }, [camera, size.width, size.height]);
 
   // Frame the whole scene when a project is loaded.
   const loadCount = useDocStore((s) => s.loadCount);

@@ -14,3 +14,36 @@ export interface ViewHandles {
 }
 
 export const view: ViewHandles = { camera: null, scene: null, canvas: null, pickRoot: null, gizmo: null, target: null };
+
+/**
+ * Pixels the Check / Suggest dock covers at the viewport's right edge when it
+ * is unfolded (340 px wide, 8 px from the edge: see check/check.css).
+ */
+export const DOCK_COVER_PX = 348;
+
+/**
+ * How far left (pixels) the camera's centre moves so that what the camera
+ * looks at sits in the middle of the part of the viewport the dock leaves
+ * uncovered; 0 when the dock is folded or the viewport too narrow to share.
+ */
+export function dockShiftPx(viewportWidth: number, dockOpen: boolean): number {
+  return dockOpen && viewportWidth - DOCK_COVER_PX >= 240 ? DOCK_COVER_PX / 2 : 0;
+}
+
+/** Whether a client-space point relative to the viewport's top-left is inside its uncovered part. */
+export function inUncoveredViewport(x: number, y: number, width: number, height: number, dockOpen: boolean): boolean {
+  const right = dockShiftPx(width, dockOpen) > 0 ? width - DOCK_COVER_PX : width;
+  return x >= 0 && y >= 0 && x <= right && y <= height;
+}
+
+/** Hooks the viewport installs (camera operations need the three.js camera); commands and panels call them. */
+export const viewportCommands: {
+  frameSelected: () => void;
+  /** Frames the selection only when it is off screen or under the dock (a jump to a finding). */
+  revealSelected: () => void;
+  setView: (view: 'front' | 'right' | 'top') => void;
+} = {
+  frameSelected: () => undefined,
+  revealSelected: () => undefined,
+  setView: () => undefined,
+};

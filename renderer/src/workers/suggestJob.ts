@@ -7,15 +7,21 @@ import { suggestMotion } from '../../../core/sim/suggest';
 import type { JobContext } from './host';
 import type { SuggestImpact, SuggestParams, SuggestResult } from './protocol';
 
-const STEPS = 1000;
-
 export async function runSuggest(doc: ImpulseDocument, params: SuggestParams, ctx: JobContext): Promise<SuggestResult> {
-  ctx.progress(0, STEPS, 'Simulating');
+  // Progress in frames of the range, as the check reports it ("Frame 30 (10/20)"); it said "Simulating (500/1000)".
+  const frames = Math.max(1, params.toFrame - params.fromFrame);
+  let reported = 0;
+  ctx.progress(0, frames, `Frame ${params.fromFrame}`);
   await ctx.checkpoint();
   const suggestion = suggestMotion(
     doc,
     { dynamic: params.dynamic, fromFrame: params.fromFrame, toFrame: params.toFrame, clipId: params.clipId },
-    (fraction) => ctx.progress(Math.min(STEPS, Math.round(fraction * STEPS)), STEPS, 'Simulating'),
+    (fraction) => {
+      const done = Math.min(frames, Math.max(0, Math.floor(fraction * frames + 1e-9)));
+      if (done === reported) return;
+      reported = done;
+      ctx.progress(done, frames, `Frame ${params.fromFrame + done}`);
+    },
     ctx.signal,
   );
   if (suggestion.stats.aborted) await ctx.checkpoint();
@@ -30,6 +36,6 @@ export async function runSuggest(doc: ImpulseDocument, params: SuggestParams, ct
     impulse: Math.hypot(i.impulse[0], i.impulse[1], i.impulse[2]),
     approachSpeed: i.approachSpeed,
   }));
-  ctx.progress(STEPS, STEPS, 'Done');
+  ctx.progress(frames, frames, 'Done');
   return { suggestion, impacts, keyCount: suggestion.stats.keys, denseKeyCount: suggestion.stats.denseKeys };
 }

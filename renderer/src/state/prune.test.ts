@@ -1,0 +1,75 @@
+import { readFileSync } from 'node:fs';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { parseDocument } from '../../../core/document/parse';
+import type { ImpulseDocument } from '../../../core/document/types';
+import { docActions, getDoc } from './documentStore';
+import { useEphemeral } from './ephemeral';
+import { activeClip, moveKeys, setKey } from './keys';
+import { installPruning, pruneEphemeral } from './prune';
+import { findLimbChains } from '../scene/limbs';
+
+const sample = () => parseDocument(readFileSync(new URL('../../../assets/sample/bat-and-ball.impulse', import.meta.url), 'utf8'));
+const CHAR = 'char_mannequin';
+
+describe('ephemeral state follows the document', () => {
+  let off: () => void = () => undefined;
+  beforeEach(() => {
+    docActions.load(sample(), null, 'sample');
+    useEphemeral.setState({ selection: null, hover: null, selectedKeys: [] });
+    off = installPruning();
+  });
+  afterEach(() => off());
+
+  it('undoing the import of the selected character clears the selection (and the hover); redo does not bring back a stale one', () => {
+    const copy = structuredClone(getDoc().characters[0]);
+    copy.id = 'char_imported';
+    docActions.edit('Import mannequin.glb', (d) => void d.characters.push(copy as never));
+    useEphemeral.setState({ selection: { kind: 'joint', character: 'char_imported', joint: 11 }, hover: { kind: 'character', id: 'char_imported' } });
+    docActions.undo();
+    expect(useEphemeral.getState().selection, 'the selected bone went with its character').toBeNull();
+    expect(useEphemeral.getState().hover).toBeNull();
+    docActions.redo();
+    expect(useEphemeral.getState().selection).toBeNull();
+  });
+
+  it('a selection of something that is still there is left alone, whatever else changes', () => {
+    const chains = findLimbChains(getDoc().characters[0].skeleton);
+    for (const selection of [
+      { kind: 'prop', id: 'prop_ball' },
+      { kind: 'character', id: CHAR },
+      { kind: 'joint', character: CHAR, joint: 66 },
+      { kind: 'ik', character: CHAR, chain: chains.length - 1 },
+    ] as const) {
+      useEphemeral.setState({ selection });
+      docActions.edit('Friction', (d) => void (d.props[0].physics.friction += 0.01));
+      expect(useEphemeral.getState().selection, JSON.stringify(selection)).toEqual(selection);
+    }
+    const doc = getDoc();
+    expect(pruneEphemeral(doc, { selection: { kind: 'joint', character: CHAR, joint: 67 }, hover: null, selectedKeys: [] }), 'joint 67 of a 67-joint skeleton').toEqual({ selection: null });
+    expect(pruneEphemeral(doc, { selection: { kind: 'ik', character: CHAR, chain: chains.length }, hover: null, selectedKeys: [] })).toEqual({ selection: null });
+    expect(pruneEphemeral(doc, { selection: { kind: 'prop', id: 'prop_gone' }, hover: null, selectedKeys: [] })).toEqual({ selection: null });
+  });
+
+  it('selected keys that an undo removed are dropped; the ones still there stay selected', () => {
+    const ball = { kind: 'prop', prop: 'prop_ball' } as const;
+    docActions.edit('Set key at 7', (d) => {
+      setKey(activeClip(d as ImpulseDocument)!, ball, 'translation', 7, [0, 1, 0]);
+      setKey(activeClip(d as ImpulseDocument)!, ball, 'translation', 9, [0, 1, 0]);
+    });
+    docActions.edit('Set key at 12', (d) => setKey(activeClip(d as ImpulseDocument)!, ball, 'translation', 12, [0, 1, 0]));
+    useEphemeral.setState({ selectedKeys: [{ target: ball, frame: 7 }, { target: ball, frame: 12 }] });
+    docActions.undo();
+    expect(useEphemeral.getState().selectedKeys, 'frame 12 is gone, frame 7 stays').toEqual([{ target: ball, frame: 7 }]);
+  });
+
+  it('a key drag in progress does not lose the selected keys (its preview moves them); the commit prunes', () => {
+    const ball = { kind: 'prop', prop: 'prop_ball' } as const;
+    docActions.edit('Set key at 7', (d) => setKey(activeClip(d as ImpulseDocument)!, ball, 'translation', 7, [0, 1, 0]));
+    useEphemeral.setState({ selectedKeys: [{ target: ball, frame: 7 }] });
+    docActions.beginDrag('Move keys');
+    docActions.updateDrag((d) => moveKeys(activeClip(d as ImpulseDocument)!, ball, [7], 3));
+    expect(useEphemeral.getState().selectedKeys).toEqual([{ target: ball, frame: 7 }]);
+    docActions.commitDrag();
+    expect(useEphemeral.getState().selectedKeys, 'no key left on frame 7').toEqual([]);
+  });
+});

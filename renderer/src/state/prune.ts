@@ -1,0 +1,68 @@
+/**
+ * Keeps the ephemeral state pointing at things the document still has. An
+ * undo (of an import, an added key, a key move), a clip switch or a project
+ * load can remove what the selection, the hover or the selected keys refer
+ * to; left alone, the Properties panel went blank, the gizmo had nothing to
+ * hold and Delete reported keys it could not find.
+ */
+import type { ImpulseDocument } from '../../../core/document/types';
+import { findLimbChains } from '../scene/limbs';
+import { activeClip, keyFramesOf } from './keys';
+import { useEphemeral, type Ephemeral, type SelectedKey, type Selection } from './ephemeral';
+import { useDocStore } from './documentStore';
+
+/** Whether what `sel` names exists in `doc` (null always does). */
+export function selectionExists(doc: ImpulseDocument, sel: Selection): boolean {
+  if (!sel) return true;
+  switch (sel.kind) {
+    case 'prop':
+      return doc.props.some((p) => p.id === sel.id);
+    case 'character':
+      return doc.characters.some((c) => c.id === sel.id);
+    case 'joint': {
+      const c = doc.characters.find((ch) => ch.id === sel.character);
+      return !!c && sel.joint >= 0 && sel.joint < c.skeleton.joints.length;
+    }
+    case 'ik': {
+      const c = doc.characters.find((ch) => ch.id === sel.character);
+      return !!c && sel.chain >= 0 && sel.chain < findLimbChains(c.skeleton).length;
+    }
+  }
+}
+
+/** The selected keys that still have a key in the active clip. */
+export function existingKeys(doc: ImpulseDocument, keys: readonly SelectedKey[]): SelectedKey[] {
+  const clip = activeClip(doc);
+  if (!clip) return [];
+  const frames = new Map<string, Set<number>>();
+  return keys.filter((k) => {
+    const id = JSON.stringify(k.target);
+    let set = frames.get(id);
+    if (!set) frames.set(id, (set = new Set(keyFramesOf(clip, k.target))));
+    return set.has(k.frame);
+  });
+}
+
+/** What to change in the ephemeral state so it only names things `doc` has (null: nothing). */
+export function pruneEphemeral(doc: ImpulseDocument, e: Pick<Ephemeral, 'selection' | 'hover' | 'selectedKeys'>): Partial<Ephemeral> | null {
+  const out: Partial<Ephemeral> = {};
+  if (!selectionExists(doc, e.selection)) out.selection = null;
+  if (!selectionExists(doc, e.hover)) out.hover = null;
+  if (e.selectedKeys.length) {
+    const keys = existingKeys(doc, e.selectedKeys);
+    if (keys.length !== e.selectedKeys.length) out.selectedKeys = keys;
+  }
+  return Object.keys(out).length ? out : null;
+}
+
+/** Prunes the ephemeral state after every document change (not during a drag: its preview is not final). */
+export function installPruning(): () => void {
+  let last = useDocStore.getState().history.doc;
+  return useDocStore.subscribe((s) => {
+    const doc = s.history.doc;
+    if (doc === last || s.history.drag) return;
+    last = doc;
+    const change = pruneEphemeral(doc, useEphemeral.getState());
+    if (change) useEphemeral.setState(change);
+  });
+}
