@@ -71,6 +71,19 @@ describe('suggestMotion', () => {
     expect(worstAng, 'replayed rotations within the angle tolerance').toBeLessThanOrEqual(2e-3 * 1.0001);
   });
 
+  it('keys on frames sit exactly on them (the sample times, not their float32 roundings)', () => {
+    let onFrames = 0;
+    for (const t of s.tracks)
+      for (const time of t.times) {
+        const f = Math.round(time * 30);
+        if (Math.abs(time * 30 - f) < 1e-4) {
+          expect(time, `${t.path} key near frame ${f}`).toBe(f / 30);
+          onFrames++;
+        }
+      }
+    expect(onFrames).toBeGreaterThan(2);
+  });
+
   it('keeps the keys before fromFrame when applied', () => {
     const applied = applySuggestion(doc, s);
     const tr = applied.clips[0].tracks.find((t) => t.path === 'translation')!;

@@ -229,7 +229,7 @@ export function suggestMotion(doc: ImpulseDocument, options: SuggestOptions, onP
     // linear only if no cubic fit holds the tolerance
     let r = sig.slopeIn ? reduceSignal(sig, { tolerance: tol, linear: false }) : reduceSignal(sig, { tolerance: tol });
     if (sig.slopeIn && r.method === 'linear') r = reduceSignal(sig, { tolerance: tol });
-    tracks.push(curveToTrack(target, path, r.curve));
+    tracks.push(curveToTrack(target, path, r.curve, sig.times));
     keys += r.curve.times.length;
     denseKeys += frameCount;
     if (path === 'translation') maxPos = Math.max(maxPos, r.maxError * unitM);
@@ -361,12 +361,23 @@ function findClip(doc: ImpulseDocument, clipId?: string): Clip {
   return clip;
 }
 
-function curveToTrack(target: TrackTarget, path: 'translation' | 'rotation', c: KeyCurve): Track {
+/**
+ * A reduced curve as document keys. The reduction stores times as float32 (as
+ * a .glb will); each key came from a dense sample, so its time goes back to
+ * that sample's exact time (a key on frame 32 at 32 / fps, not at 32.0000017
+ * frames): the first sample that rounds to it, the sample a merged key keeps.
+ */
+function curveToTrack(target: TrackTarget, path: 'translation' | 'rotation', c: KeyCurve, sampleTimes: ArrayLike<number>): Track {
+  const times = Array.from(c.times);
+  for (let k = 0, i = 0; k < times.length; k++) {
+    while (i < sampleTimes.length && Math.fround(sampleTimes[i]) < times[k]) i++;
+    if (i < sampleTimes.length && Math.fround(sampleTimes[i]) === times[k]) times[k] = sampleTimes[i];
+  }
   return {
     target,
     path,
     interpolation: c.interpolation === 'CUBICSPLINE' ? 'cubic' : c.interpolation === 'STEP' ? 'step' : 'linear',
-    times: Array.from(c.times),
+    times,
     values: Array.from(c.values),
   };
 }
