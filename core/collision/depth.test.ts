@@ -677,6 +677,8 @@ describe('ray-parity depth regions decided by parity carried across crossing edg
       }
       expect(compared, 'crossings with depth were compared').toBeGreaterThan(3);
       expect(carry.depthTests.carried, 'regions decided by carried parity').toBeGreaterThan(5);
+      console.log(`seed ${seed}: region inside tests ${JSON.stringify(carry.depthTests)} (reference ${JSON.stringify(rays.depthTests)})`);
+      expect(carry.depthTests.shared, 'regions decided by a vertex shared with another part').toBeGreaterThan(0);
       expect(rays.depthTests.carried, 'the reference casts a ray per region').toBe(0);
     });
   }

@@ -284,8 +284,8 @@ export class CollisionScene {
    * depth.test.ts). Counts in depthTests.
    */
   parityCarry = true;
-  /** Inside tests of the depth's regions by ray parity (rays) and by parity carried over a crossing edge (carried), over the scene's life. */
-  readonly depthTests = { rays: 0, carried: 0 };
+  /** Inside tests of the depth's regions by ray parity (rays), by parity carried over a crossing edge (carried) and taken from a vertex shared with a region of another part of the object (shared), over the scene's life. */
+  readonly depthTests = { rays: 0, carried: 0, shared: 0 };
   /** Triangles per chunk of the part trees' lazy refits and on-demand skinning (bvh.ts CHUNK_TRIANGLES; set before the first pose). */
   chunkTriangles = CHUNK_TRIANGLES;
   /**
@@ -2106,8 +2106,17 @@ export class CollisionScene {
       comp[s] = nc;
       let bound = 0;
       for (let h = compStart[nc]; h < qn; h++) {
-        const i = compQueue[h];
-        if (ubc[i] > bound) bound = ubc[i];
+        const i = compQueue[h], u = ubc[i];
+        if (u === Infinity) {
+          // in no crossing triangle: every edge of it is safe
+          for (let k = adjOff[i]; k < adjOff[i + 1]; k++) {
+            const j = adjV[k];
+            if (comp[j] === -1) { comp[j] = nc; compQueue[qn++] = j; }
+          }
+          bound = Infinity;
+          continue;
+        }
+        if (u > bound) bound = u;
         for (let k = adjOff[i]; k < adjOff[i + 1]; k++) {
           const j = adjV[k];
           // the edge is safe when a triangle on it crosses nothing
@@ -2143,12 +2152,15 @@ export class CollisionScene {
         // within rounding of the surface (or undecidable): the next vertex
       }
     } else {
-      if (this.parityCarry && oo.shellClosed.length <= 31) {
-        const m = this.carryParity(sc, pmi, ooi, c);
+      const carry = this.parityCarry && oo.shellClosed.length <= 31;
+      if (carry) {
+        let m = this.carryParity(sc, pmi, ooi, c);
+        if (m >= 0) this.depthTests.carried++;
+        else if ((m = this.sharedParity(sc, pmi, ooi, c, false)) >= 0) this.depthTests.shared++;
         if (m >= 0) {
-          this.depthTests.carried++;
           sc.compParity[c] = m;
           sc.compInside[c] = m !== 0 ? 1 : 0;
+          this.sharedParity(sc, pmi, ooi, c, true);
           return;
         }
       }
@@ -2158,11 +2170,57 @@ export class CollisionScene {
       for (let h = c0; h < c1; h++) {
         this.depthTests.rays++;
         const r = pointInPartsLazy(oo.partBvhs, this.curBoxes, oo.partBoxOffsets, this.refitPartOfRayObj, oo.positions, oo.triShell, oo.shellClosed, P, verts[q[h]] * 3, par);
-        if (r !== 2) { inside = r; sc.compParity[c] = par[0]; break; }
+        if (r !== 2) {
+          inside = r;
+          sc.compParity[c] = par[0];
+          if (carry) { sc.compInside[c] = inside; this.sharedParity(sc, pmi, ooi, c, true); }
+          break;
+        }
       }
       this._rayObj = null;
     }
     sc.compInside[c] = inside;
+  }
+
+  /** Per object: its vertices that belong to more than one part, by part (local indices into part.verts). */
+  private readonly sharedVerts: (Int32Array | undefined)[] = [];
+  /** Per (object, other object): a vertex's parity bits against the other (sharedParity), valid where its stamp is the detect's. */
+  private readonly vertexParity = new Map<number, { val: Int32Array; stamp: Int32Array }>();
+
+  /**
+   * Parity shared between the parts of one object: a vertex on the border of
+   * two parts is a vertex of both, at the same position, so its closed shells
+   * of ooi are the same seen from either part's regions. record = false: the
+   * parity of region c from such a vertex of it that a region of another part
+   * (this detect) has decided, or -1; record = true: writes region c's parity
+   * (decided) to its shared vertices.
+   */
+  private sharedParity(sc: SideCache, pmi: number, ooi: number, c: number, record: boolean): number {
+    let sv = this.sharedVerts[pmi];
+    const me = this.parts[pmi], om = this.objects[me.object];
+    if (sv === undefined) {
+      const count = new Uint8Array(om.positions.length / 3);
+      for (const p of om.parts) for (const v of this.parts[p].verts) if (count[v] < 2) count[v]++;
+      const l: number[] = [];
+      me.verts.forEach((v, i) => { if (count[v] > 1) l.push(i); });
+      sv = this.sharedVerts[pmi] = Int32Array.from(l);
+    }
+    if (sv.length === 0) return -1;
+    const key = me.object * this.objects.length + ooi;
+    let vp = this.vertexParity.get(key);
+    if (vp === undefined) {
+      const n = om.positions.length / 3;
+      vp = { val: new Int32Array(n), stamp: new Int32Array(n).fill(-1) };
+      this.vertexParity.set(key, vp);
+    }
+    const comp = sc.comp, verts = me.verts, val = vp.val, st = vp.stamp, ds = this.detectStamp;
+    if (record) {
+      const m = sc.compParity[c];
+      for (let k = 0; k < sv.length; k++) { const i = sv[k]; if (comp[i] === c) { val[verts[i]] = m; st[verts[i]] = ds; } }
+      return m;
+    }
+    for (let k = 0; k < sv.length; k++) { const i = sv[k]; if (comp[i] === c && st[verts[i]] === ds) return val[verts[i]]; }
+    return -1;
   }
 
   private readonly _parity1 = new Int32Array(1);
