@@ -629,3 +629,57 @@ describe('penetration depth of shallow crossings (regions made only of crossing 
     });
   }
 });
+
+describe('ray-parity depth regions decided by parity carried across crossing edges (carryParity)', () => {
+  // A character of two overlapping closed tubes (two shells, so ray parity
+  // per shell) bent through a bumpy ball, and the ball through it: regions
+  // of either side lie inside one shell, both or none; a region decided by a
+  // neighbour's parity flipped per shell by the edge's exact crossings must
+  // give the depth of a ray per region and of the brute force.
+  for (const seed of [41, 42, 43]) {
+    it(`seed ${seed}: two-shell character and bumpy balls give the brute-force depth with parity carried (and the same as a ray per region)`, () => {
+      const r = mulberry32(seed);
+      const frames = 4;
+      const doc = createEmptyDocument('carry');
+      const { ch, tracks } = bentTube('tubes', r, 0.15, frames);
+      // the second shell: the same skinned tube, narrower and shifted sideways (overlapping the first)
+      const m0 = ch.meshes[0], p1 = Float32Array.from(m0.positions);
+      for (let v = 0; v < p1.length; v += 3) { p1[v] = 0.8 * p1[v] + 0.07; p1[v + 2] = 0.8 * p1[v + 2] + 0.02; }
+      ch.meshes.push({ ...m0, name: 'tube2', positions: p1 });
+      doc.characters.push(ch);
+      const ball = uvSphere(24, 16, 0, 0, 0, 0.14 + 0.06 * r(), r, 0.3);
+      doc.props.push(prop('ball', { positions: Float32Array.from(ball.positions), indices: ball.indices }, [0.05 + (r() - 0.5) * 0.1, 0.3 + 0.4 * r(), (r() - 0.5) * 0.1]));
+      doc.clips = [{ id: 'c', name: 'c', frameRate: 30, startFrame: 0, endFrame: frames, tracks }];
+      doc.activeClip = 'c';
+      const carry = new CollisionScene(doc, 'c'), rays = new CollisionScene(doc, 'c');
+      rays.parityCarry = false;
+      const tubes = carry.objects.find((o) => o.id === 'tubes')!;
+      expect(tubes.shellClosed, 'two closed shells').toEqual([true, true]);
+      expect(tubes.orientedOutward, 'two overlapping shells: ray parity').toBe(false);
+      for (const o of carry.objects) o.orientedOutward = false;
+      for (const o of rays.objects) o.orientedOutward = false;
+      let compared = 0;
+      for (let f = 0; f <= frames; f++) {
+        const cc = checkFrame(carry, f).filter((c) => c.kind === 'intersect');
+        const cr = checkFrame(rays, f).filter((c) => c.kind === 'intersect');
+        expect(cc.map((c) => `${c.a.part}|${c.b.part}`), `frame ${f}: the same crossing part pairs`).toEqual(cr.map((c) => `${c.a.part}|${c.b.part}`));
+        carry.skinAll();
+        for (let k = 0; k < cc.length; k++) {
+          const c = cc[k];
+          expect(c.depth, `frame ${f} ${c.a.part}/${c.b.part}: carried parity ${c.depth} vs a ray per region ${cr[k].depth}`).toBe(cr[k].depth);
+          const pa = carry.parts.findIndex((p) => carry.objects[p.object].id === c.a.objectId && p.joint === c.a.joint);
+          const pb = carry.parts.findIndex((p) => carry.objects[p.object].id === c.b.objectId && p.joint === c.b.joint);
+          const ref = bruteObjectDepth(carry, pa, pb);
+          expect(Math.abs(c.depth - ref.depth), `frame ${f} ${c.a.part}/${c.b.part}: depth ${c.depth} vs brute force ${ref.depth}`).toBeLessThan(1e-9);
+          expect(ref.undecided, 'vertices the winding number cannot decide are shallower').toBeLessThanOrEqual(ref.depth + 1e-9);
+          if (ref.depth > 0) compared++;
+        }
+      }
+      expect(compared, 'crossings with depth were compared').toBeGreaterThan(3);
+      expect(carry.depthTests.carried, 'regions decided by carried parity').toBeGreaterThan(5);
+      console.log(`seed ${seed}: region inside tests ${JSON.stringify(carry.depthTests)} (reference ${JSON.stringify(rays.depthTests)})`);
+      expect(carry.depthTests.shared, 'regions decided by a vertex shared with another part').toBeGreaterThan(0);
+      expect(rays.depthTests.carried, 'the reference casts a ray per region').toBe(0);
+    });
+  }
+});

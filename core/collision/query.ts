@@ -277,13 +277,17 @@ export function pointInParts(
  * when the ray meets its box, so parts the ray passes by are never skinned.
  * The ray's far end lies beyond the union of those boxes (not of the refit
  * trees' roots); for closed shells the parity, and so the answer, does not
- * depend on where beyond the surface the ray ends.
+ * depend on where beyond the surface the ray ends. With `parityOut`, when
+ * the answer is 0 or 1, parityOut[0] gets the closed shells the point is
+ * inside of (odd parity) as bits, shell s as bit s (for s < 31).
  */
 export function pointInPartsLazy(
   bvhs: readonly TriangleBVH[], boxes: Float64Array, boxOffsets: ArrayLike<number>, ensure: (i: number) => void,
   positions: ArrayLike<number>, triShell: Int32Array | null, shellClosed: readonly boolean[], point: ArrayLike<number>, po = 0,
+  parityOut: Int32Array | null = null,
 ): number {
   const px = point[po], py = point[po + 1], pz = point[po + 2];
+  if (parityOut !== null) parityOut[0] = 0;
   let lx = Infinity, ly = Infinity, lz = Infinity, hx = -Infinity, hy = -Infinity, hz = -Infinity;
   for (let i = 0; i < bvhs.length; i++) {
     if (bvhs[i].triangleCount === 0) continue;
@@ -341,6 +345,12 @@ export function pointInPartsLazy(
     }
     if (r === 2) return 2;
     if (r === -1) continue;
+    if (parityOut !== null) {
+      // the closed shells of odd parity, as bits (shell s: bit s, s < 31)
+      let m = 0;
+      for (let s = 0; s < shellClosed.length && s < 31; s++) if (shellClosed[s] && (_shellCounts[s] & 1) === 1) m |= 1 << s;
+      parityOut[0] = m;
+    }
     for (let s = 0; s < shellClosed.length; s++) if (shellClosed[s] && (_shellCounts[s] & 1) === 1) return 1;
     return 0;
   }

@@ -56,6 +56,7 @@ import { CCD_REACH, FEATURE_EDGE_EDGE, FEATURE_VERTEX_TRIANGLE, MOTION_BOX, feat
 import { ccdNoContactWithin, ccdQueryFlat } from './ccd';
 import { reduceContacts } from './contacts';
 import { convexFromMesh, convexPolyhedraIntersect, isConvexMesh, updateConvexPlanes, type ConvexPolyhedron } from './convex';
+import { orient3d } from './predicates';
 import { closestPointOnMesh, closestPointOnTriangle, forEachLeafNodePair, forEachLeafNodePairSwept, forEachLeafPair, pointInParts, pointInPartsLazy, verticesInBox } from './query';
 import { closestPointOnTriangleRegion, signedDistance, vertexTriangles, type VertexTriangles } from './signed';
 import { triTriIntersect, triTriOverlap } from './tritri';
@@ -274,6 +275,17 @@ export class CollisionScene {
    * Any value gives the same contacts; 1 keeps every part on demand (tests).
    */
   onDemandShare = 0.5;
+  /**
+   * Whether the depth's ray-parity inside tests may decide a region from a
+   * decided neighbouring region across a crossing edge (the edge's crossings
+   * of each closed shell, counted exactly over the other object's triangles
+   * that cross the edge's triangle: carryParity) instead of casting a ray;
+   * false casts a ray per region (the test reference: the same depths,
+   * depth.test.ts). Counts in depthTests.
+   */
+  parityCarry = true;
+  /** Inside tests of the depth's regions by ray parity (rays), by parity carried over a crossing edge (carried) and taken from a vertex shared with a region of another part of the object (shared), over the scene's life. */
+  readonly depthTests = { rays: 0, carried: 0, shared: 0 };
   /** Triangles per chunk of the part trees' lazy refits and on-demand skinning (bvh.ts CHUNK_TRIANGLES; set before the first pose). */
   chunkTriangles = CHUNK_TRIANGLES;
   /**
@@ -1987,7 +1999,8 @@ export class CollisionScene {
     if (sc === undefined) {
       sc = {
         stamp: -1, comp: new Int32Array(nv), compStart: new Int32Array(nv + 1), compQueue: new Int32Array(nv),
-        compBound: new Float64Array(nv), compInside: new Int8Array(nv), compEst: new Uint8Array(nv),
+        compBound: new Float64Array(nv), compInside: new Int8Array(nv), compEst: new Uint8Array(nv), compParity: new Int32Array(nv),
+        xPairs: new Int32Array(64), xCount: 0, xHead: new Int32Array(me.bvh.order.length), xHeadStamp: new Int32Array(me.bvh.order.length).fill(-1), xNext: new Int32Array(32), xStamp: -1,
         ubc: new Float64Array(nv), seed: new Int32Array(nv), est: new Float64Array(nv), hint: new Int32Array(nv), exact: new Uint8Array(nv),
         prev: new Int32Array(nv), roiList: new Int32Array(nv), roiCount: 0, seen: new Int32Array(nv),
         defer: new Int32Array(nv), deferMark: 0, deferCount: 0,
@@ -2003,7 +2016,7 @@ export class CollisionScene {
     // crossing triangles of the part (with an ooi triangle each crosses)
     if (this._triStamp.length < I.length / 3) this._triStamp = new Uint32Array(I.length / 3);
     const stamp = ++_sstamp;
-    const nx = this.markCrossing(pmi, ooi, stamp);
+    const nx = this.markCrossing(pmi, ooi, stamp, sc);
     const X = this._crossBuf;
     const { comp, compStart, compQueue, compBound, compInside, compEst, ubc, seed, est, exact } = sc;
     // coherence: the triangles found nearest to each vertex at the side's last use
@@ -2093,8 +2106,17 @@ export class CollisionScene {
       comp[s] = nc;
       let bound = 0;
       for (let h = compStart[nc]; h < qn; h++) {
-        const i = compQueue[h];
-        if (ubc[i] > bound) bound = ubc[i];
+        const i = compQueue[h], u = ubc[i];
+        if (u === Infinity) {
+          // in no crossing triangle: every edge of it is safe
+          for (let k = adjOff[i]; k < adjOff[i + 1]; k++) {
+            const j = adjV[k];
+            if (comp[j] === -1) { comp[j] = nc; compQueue[qn++] = j; }
+          }
+          bound = Infinity;
+          continue;
+        }
+        if (u > bound) bound = u;
         for (let k = adjOff[i]; k < adjOff[i + 1]; k++) {
           const j = adjV[k];
           // the edge is safe when a triangle on it crosses nothing
@@ -2103,6 +2125,7 @@ export class CollisionScene {
       }
       compBound[nc] = bound;
       compInside[nc] = -1;
+      sc.compParity[nc] = -1;
       compEst[nc] = 0;
       nc++;
     }
@@ -2129,15 +2152,142 @@ export class CollisionScene {
         // within rounding of the surface (or undecidable): the next vertex
       }
     } else {
+      const carry = this.parityCarry && oo.shellClosed.length <= 31;
+      if (carry) {
+        let m = this.carryParity(sc, pmi, ooi, c);
+        if (m >= 0) this.depthTests.carried++;
+        else if ((m = this.sharedParity(sc, pmi, ooi, c, false)) >= 0) this.depthTests.shared++;
+        if (m >= 0) {
+          sc.compParity[c] = m;
+          sc.compInside[c] = m !== 0 ? 1 : 0;
+          this.sharedParity(sc, pmi, ooi, c, true);
+          return;
+        }
+      }
       // only the parts whose box (from the joints) the ray meets are skinned and refit
       this._rayObj = oo;
+      const par = this._parity1;
       for (let h = c0; h < c1; h++) {
-        const r = pointInPartsLazy(oo.partBvhs, this.curBoxes, oo.partBoxOffsets, this.refitPartOfRayObj, oo.positions, oo.triShell, oo.shellClosed, P, verts[q[h]] * 3);
-        if (r !== 2) { inside = r; break; }
+        this.depthTests.rays++;
+        const r = pointInPartsLazy(oo.partBvhs, this.curBoxes, oo.partBoxOffsets, this.refitPartOfRayObj, oo.positions, oo.triShell, oo.shellClosed, P, verts[q[h]] * 3, par);
+        if (r !== 2) {
+          inside = r;
+          sc.compParity[c] = par[0];
+          if (carry) { sc.compInside[c] = inside; this.sharedParity(sc, pmi, ooi, c, true); }
+          break;
+        }
       }
       this._rayObj = null;
     }
     sc.compInside[c] = inside;
+  }
+
+  /** Per object: its vertices that belong to more than one part, by part (local indices into part.verts). */
+  private readonly sharedVerts: (Int32Array | undefined)[] = [];
+  /** Per (object, other object): a vertex's parity bits against the other (sharedParity), valid where its stamp is the detect's. */
+  private readonly vertexParity = new Map<number, { val: Int32Array; stamp: Int32Array }>();
+
+  /**
+   * Parity shared between the parts of one object: a vertex on the border of
+   * two parts is a vertex of both, at the same position, so its closed shells
+   * of ooi are the same seen from either part's regions. record = false: the
+   * parity of region c from such a vertex of it that a region of another part
+   * (this detect) has decided, or -1; record = true: writes region c's parity
+   * (decided) to its shared vertices.
+   */
+  private sharedParity(sc: SideCache, pmi: number, ooi: number, c: number, record: boolean): number {
+    let sv = this.sharedVerts[pmi];
+    const me = this.parts[pmi], om = this.objects[me.object];
+    if (sv === undefined) {
+      const count = new Uint8Array(om.positions.length / 3);
+      for (const p of om.parts) for (const v of this.parts[p].verts) if (count[v] < 2) count[v]++;
+      const l: number[] = [];
+      me.verts.forEach((v, i) => { if (count[v] > 1) l.push(i); });
+      sv = this.sharedVerts[pmi] = Int32Array.from(l);
+    }
+    if (sv.length === 0) return -1;
+    const key = me.object * this.objects.length + ooi;
+    let vp = this.vertexParity.get(key);
+    if (vp === undefined) {
+      const n = om.positions.length / 3;
+      vp = { val: new Int32Array(n), stamp: new Int32Array(n).fill(-1) };
+      this.vertexParity.set(key, vp);
+    }
+    const comp = sc.comp, verts = me.verts, val = vp.val, st = vp.stamp, ds = this.detectStamp;
+    if (record) {
+      const m = sc.compParity[c];
+      for (let k = 0; k < sv.length; k++) { const i = sv[k]; if (comp[i] === c) { val[verts[i]] = m; st[verts[i]] = ds; } }
+      return m;
+    }
+    for (let k = 0; k < sv.length; k++) { const i = sv[k]; if (comp[i] === c && st[verts[i]] === ds) return val[verts[i]]; }
+    return -1;
+  }
+
+  private readonly _parity1 = new Int32Array(1);
+
+  /**
+   * Region c's closed shells of ooi it is inside of (bits, as pointInPartsLazy
+   * gives them), carried from a neighbouring region already decided by
+   * parity, or -1 when none can be used. An edge (i, j) between two regions
+   * lies in a crossing triangle ta of the part (else they would be one
+   * region); an ooi triangle the segment meets meets ta, so it is among ta's
+   * crossing partners (sc.xPairs: the narrow phase's exact lists against every
+   * part of ooi within reach). Per closed shell, the parity at j is that at i
+   * flipped by each proper crossing of the segment with the shell's triangles
+   * (exact orient3d: the ends strictly on either side of the triangle's plane,
+   * the segment strictly inside the triangle's three edges); an edge with any
+   * touching case (an end in a plane, the segment through an edge or vertex)
+   * is not used.
+   */
+  private carryParity(sc: SideCache, pmi: number, ooi: number, c: number): number {
+    const me = this.parts[pmi], om = this.objects[me.object], oo = this.objects[ooi];
+    const P = om.positions, verts = me.verts, Po = oo.positions, Io = oo.indices, shell = oo.triShell;
+    const topo = this.topoOf(pmi), adjOff = topo.adjOff, adjV = topo.adjV, adjS = topo.adjS;
+    const q = sc.compQueue, comp = sc.comp, par = sc.compParity, ubc = sc.ubc;
+    const c0 = sc.compStart[c], c1 = sc.compStart[c + 1];
+    let built = sc.xStamp === this.detectStamp;
+    for (let h = c0; h < c1; h++) {
+      const i = q[h];
+      if (ubc[i] === Infinity) continue; // not a crossing triangle's vertex: no edge to another region
+      const pi = verts[i] * 3;
+      for (let k = adjOff[i]; k < adjOff[i + 1]; k++) {
+        const j = adjV[k], cj = comp[j];
+        if (cj < 0 || cj === c || par[cj] < 0) continue;
+        if (!built) { this.crossIndex(sc, pmi, oo); built = true; }
+        const pj = verts[j] * 3, X = sc.xPairs, next = sc.xNext, sl = adjS[k];
+        let m = 0;
+        for (let e = sc.xHeadStamp[sl] === this.detectStamp ? sc.xHead[sl] : -1; e >= 0; e = next[e]) {
+          const tb = X[2 * e + 1], t = tb * 3, A = Io[t] * 3, B = Io[t + 1] * 3, C = Io[t + 2] * 3;
+          const s0 = orient3d(Po, A, Po, B, Po, C, P, pi), s1 = orient3d(Po, A, Po, B, Po, C, P, pj);
+          if (s0 === 0 || s1 === 0) { m = -1; break; }
+          if (s0 === s1) continue;
+          const o1 = orient3d(P, pi, P, pj, Po, A, Po, B), o2 = orient3d(P, pi, P, pj, Po, B, Po, C), o3 = orient3d(P, pi, P, pj, Po, C, Po, A);
+          if (o1 === 0 || o2 === 0 || o3 === 0) {
+            if ((o1 >= 0 && o2 >= 0 && o3 >= 0) || (o1 <= 0 && o2 <= 0 && o3 <= 0)) { m = -1; break; } // through an edge or vertex
+            continue;
+          }
+          if (o1 === o2 && o2 === o3) m ^= 1 << shell[tb];
+        }
+        if (m >= 0) return par[cj] ^ m;
+      }
+    }
+    return -1;
+  }
+
+  /** sc.xHead / sc.xNext: the crossing partners in closed shells of ooi of each of part pmi's triangles (by slot), as lists over sc.xPairs. */
+  private crossIndex(sc: SideCache, pmi: number, oo: CollisionObject): void {
+    const stamp = sc.xStamp = this.detectStamp;
+    const slot = this.topoOf(pmi).triSlot, shell = oo.triShell, closed = oo.shellClosed;
+    const X = sc.xPairs, n = sc.xCount, head = sc.xHead, hs = sc.xHeadStamp;
+    if (sc.xNext.length < n >> 1) sc.xNext = new Int32Array(Math.max(n >> 1, 2 * sc.xNext.length));
+    const next = sc.xNext;
+    for (let e = (n >> 1) - 1; e >= 0; e--) {
+      if (!closed[shell[X[2 * e + 1]]]) continue;
+      const sl = slot[X[2 * e]];
+      next[e] = hs[sl] === stamp ? head[sl] : -1;
+      head[sl] = e;
+      hs[sl] = stamp;
+    }
   }
 
   /**
@@ -2298,9 +2448,10 @@ export class CollisionScene {
    * object ooi, from the frame's crossing lists (computed here for part pairs
    * within reach that the narrow phase did not test), and lists each with one
    * ooi triangle it crosses in _crossBuf (pairs); returns the list length.
+   * Every crossing pair goes to sc.xPairs (for carryParity).
    * _boxM gets the part's box, _roi the box of the ooi parts it crosses.
    */
-  private markCrossing(pmi: number, ooi: number, stamp: number): number {
+  private markCrossing(pmi: number, ooi: number, stamp: number, sc: SideCache): number {
     const me = this.parts[pmi], om = this.objects[me.object];
     const meBox = this._boxM;
     this.exactBox(pmi, meBox);
@@ -2308,7 +2459,7 @@ export class CollisionScene {
     const roi = this._roi;
     roi[0] = roi[1] = roi[2] = Infinity;
     roi[3] = roi[4] = roi[5] = -Infinity;
-    let nx = 0;
+    let nx = 0, na = 0;
     for (const q of oo.parts) {
       const o = q * 6;
       if (C[o] > meBox[3] || C[o + 3] < meBox[0] || C[o + 1] > meBox[4] || C[o + 4] < meBox[1] || C[o + 2] > meBox[5] || C[o + 5] < meBox[2]) continue;
@@ -2339,6 +2490,13 @@ export class CollisionScene {
           if (T[3 + k] > roi[3 + k]) roi[3 + k] = T[3 + k];
         }
       }
+      if (na + list.length > sc.xPairs.length) {
+        const nb = new Int32Array(Math.max(2 * sc.xPairs.length, na + list.length));
+        nb.set(sc.xPairs.subarray(0, na));
+        sc.xPairs = nb;
+      }
+      const xp = sc.xPairs;
+      for (let k = first; k < list.length; k += 2) { xp[na++] = list[k]; xp[na++] = list[k + 1 - 2 * first]; }
       for (let k = first; k < list.length; k += 2) {
         const t = list[k];
         if (ts[t] === stamp) continue;
@@ -2352,6 +2510,7 @@ export class CollisionScene {
         this._crossBuf[nx++] = list[k + 1 - 2 * first];
       }
     }
+    sc.xCount = na;
     return nx;
   }
 
@@ -2897,6 +3056,16 @@ interface SideCache {
   compBound: Float64Array;
   /** -1 not tested, 0 outside, 1 inside. */
   compInside: Int8Array;
+  /** Per region decided by ray parity (or carried from one): the closed shells of the other object it is inside of, as bits (-1: unknown). */
+  compParity: Int32Array;
+  /** Every crossing pair of the part's triangles with the other object's (part triangle, other triangle), xCount numbers. */
+  xPairs: Int32Array;
+  xCount: number;
+  /** By the part's triangle slot, its crossing partners in closed shells: pairs xHead[s], xNext[xHead[s]], … (-1 ends; xHeadStamp[s] ≠ xStamp: none), built on first use in a detect (xStamp). */
+  xHead: Int32Array;
+  xHeadStamp: Int32Array;
+  xNext: Int32Array;
+  xStamp: number;
   compEst: Uint8Array;
   /** Distance bound from the vertex's crossing triangles (Infinity: none), and the ooi triangle crossed. */
   ubc: Float64Array;
