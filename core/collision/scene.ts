@@ -235,6 +235,12 @@ export interface CheckOptions {
   fps?: number;
   /** Continuous detection between frames (default true). */
   continuous?: boolean;
+  /**
+   * How the part trees are split (default: by surface area). The report does
+   * not depend on it (ties of the continuous search go by triangle ids, not
+   * by traversal position); tests check that.
+   */
+  treeSplit?: 'median' | 'sah';
 }
 
 export class CheckAbortedError extends Error {
@@ -325,8 +331,12 @@ export class CollisionScene {
   /** Whether prevPositions hold the previous sample. */
   private hasPrev = false;
 
-  constructor(doc: ImpulseDocument, clipId?: string) {
+  /** How the part trees are split (TriangleBVH.build); the contacts do not depend on it. */
+  readonly treeSplit: 'median' | 'sah';
+
+  constructor(doc: ImpulseDocument, clipId?: string, treeSplit: 'median' | 'sah' = TREE_SPLIT) {
     this.doc = doc;
+    this.treeSplit = treeSplit;
     this.evaluator = new SceneEvaluator(doc, clipId);
     doc.characters.forEach((ch, ci) => {
       let nv = 0, nt = 0;
@@ -378,7 +388,7 @@ export class CollisionScene {
         const ws = [Infinity, -Infinity];
         this.parts.push({
           object: objIndex, joint: j, name: ch.skeleton.joints[j]?.name ?? `joint${j}`,
-          bvh: TriangleBVH.build(bind, indices, Uint32Array.from(tris), LEAF_SIZE, TREE_SPLIT), verts, refitStamp: -1,
+          bvh: TriangleBVH.build(bind, indices, Uint32Array.from(tris), LEAF_SIZE, this.treeSplit), verts, refitStamp: -1,
           skinStamp: -1, prevSkinStamp: -1, boxEntries: slotBoxes(ch.meshes, meshOffsets, verts, ws), weightSumMin: ws[0], weightSumMax: ws[1],
         });
         obj.parts.push(pi);
@@ -434,7 +444,7 @@ export class CollisionScene {
       const objIndex = this.objects.length;
       const part = this.parts.length;
       this.parts.push({
-        object: objIndex, joint: -1, name: pr.name, bvh: TriangleBVH.build(pos, obj.indices, undefined, LEAF_SIZE, TREE_SPLIT),
+        object: objIndex, joint: -1, name: pr.name, bvh: TriangleBVH.build(pos, obj.indices, undefined, LEAF_SIZE, this.treeSplit),
         verts: range(0, pos.length / 3), refitStamp: -1,
         skinStamp: -1, prevSkinStamp: -1, boxEntries: new Float64Array(0), weightSumMin: 1, weightSumMax: 1,
       });
@@ -1628,7 +1638,7 @@ export class CollisionScene {
     const fs = this.frameStamp;
     sweptLeaf(Qa, Pa, Ia, orderA, sa, ea, mcA, na, fs);
     sweptLeaf(Qb, Pb, Ib, orderB, sb, eb, mcB, nb, fs);
-    const swA = mcA.swept, swB = mcB.swept, mtA = mcA.motion, mtB = mcB.motion, keepB = this._leafKeep;
+    const swA = mcA.swept, swB = mcB.swept, mtA = mcA.motion, mtB = mcB.motion, keepB = this._leafKeep, ntB = Ib.length / 3;
     let nk = 0;
     for (let j = sb; j < eb; j++) if (boxMeetsNode(swB, j * 6, fa, pa)) keepB[nk++] = j;
     if (nk === 0) return;
@@ -1647,8 +1657,9 @@ export class CollisionScene {
         if (!(lb <= 1 && lb <= best)) continue;
         // the tighter key: its window (Infinity when empty: then no feature can touch)
         // (and along the two triangles' normals, except in the plain-order reference search, which checks that it cuts nothing)
-        // traversal position: (leaf pair, slot in A's leaf, slot in B's leaf), leaves hold at most LEAF_SIZE triangles
-        const ord = (q * LEAF_SIZE + (i - sa)) * LEAF_SIZE + (j - sb);
+        // the tie key after the plain bound: the triangle pair's ids (A's triangle, then B's), not its position in the traversal,
+        // so the winner of a tie (and the reported point and normal) does not depend on the trees' shape
+        const ord = ta * ntB + tb;
         if (this.plainOrderSearch) {
           const w = touchWindowMotion(mtA, i * MOTION_STRIDE, mtB, j * MOTION_STRIDE);
           if (w > best || w === Infinity) continue;
@@ -3717,7 +3728,7 @@ export async function checkClip(
   doc: ImpulseDocument, options: CheckOptions = {}, onProgress?: (done: number, total: number) => void, signal?: AbortSignal,
 ): Promise<CheckReport> {
   const clip = findClip(doc, options.clip);
-  const scene = new CollisionScene(doc, clip?.id);
+  const scene = new CollisionScene(doc, clip?.id, options.treeSplit);
   const rate = clip ? clip.frameRate : 30;
   const fps = options.fps ?? rate;
   if (!(fps > 0) || !Number.isFinite(fps)) throw new Error(`fps must be a positive number, got ${fps}`);
