@@ -261,7 +261,7 @@ export class CollisionScene {
   /**
    * Test reference for the continuous search: every candidate pair of every
    * leaf pair gathered, then taken in the plain order (plain bound, then
-   * traversal position), each searched strictly before the earliest contact
+   * the triangle pair's ids), each searched strictly before the earliest contact
    * found, as before the search was reordered; the default search must give
    * the same contacts (scene.test.ts).
    */
@@ -961,7 +961,7 @@ export class CollisionScene {
       this._candCount = 0;
       for (let k = 0; k < this._nLeaf; k++) {
         const q = this._leafQ[k];
-        this.gatherCandidates(lp[q], lp[q + 1], q, treeA, treeB, mcA, mcB, Qa, Pa, Ia, Qb, Pb, Ib, self, Infinity);
+        this.gatherCandidates(lp[q], lp[q + 1], treeA, treeB, mcA, mcB, Qa, Pa, Ia, Qb, Pb, Ib, self, Infinity);
       }
       const n = this._candCount, lbs = this._candLb, ords = this._candOrd, r = this._fc;
       const byPlain = Array.from({ length: n }, (_, k) => k).sort((x, y) => lbs[x] - lbs[y] || ords[x] - ords[y]);
@@ -985,8 +985,10 @@ export class CollisionScene {
     if (doCcd && this._nLeaf > 0) {
       // Micro-backtracking (Zachwieja 3.5): the earliest contact over the
       // features of the candidate triangle pairs. The result is that of
-      // taking the pairs in order of their plain bound (ties in traversal
-      // order: the "canonical" order), each pair's features in order of
+      // taking the pairs in order of their plain bound (ties by the
+      // triangle pair's ids, A's triangle then B's, never by a position in
+      // the traversal, so the result does not depend on the trees' shape:
+      // the "canonical" order), each pair's features in order of
       // their own plain bound (ties in feature order), and keeping the first
       // that reaches the earliest CCD time. They are searched instead
       // best-first over three levels in one time order: leaf pairs (their
@@ -1009,7 +1011,7 @@ export class CollisionScene {
       this._candCount = 0;
       let nf = 0;
       this._gCount = 0;
-      // the canonical position of the holder of the earliest contact: its pair's plain bound and traversal order, its feature's plain bound and index
+      // the canonical position of the holder of the earliest contact: its pair's plain bound and triangle ids (_candOrd), its feature's plain bound and index
       let winLb = Infinity, winOrd = Infinity, winFlb = Infinity, winFi = Infinity;
       for (;;) {
         const lk = nl > 0 ? this._leafLb[this._leafHeap[0]] : Infinity;
@@ -1034,7 +1036,7 @@ export class CollisionScene {
             this._leafRef[lq] = 1;
             if (w > lk) { lkey[lq] = w; siftUpMin(lheap, nl++, lq, lkey); continue; }
           }
-          this.gatherCandidates(lp[q], lp[q + 1], q, treeA, treeB, mcA, mcB, Qa, Pa, Ia, Qb, Pb, Ib, self, best);
+          this.gatherCandidates(lp[q], lp[q + 1], treeA, treeB, mcA, mcB, Qa, Pa, Ia, Qb, Pb, Ib, self, best);
           continue;
         }
         if (ck <= fk) {
@@ -1582,7 +1584,7 @@ export class CollisionScene {
   }
 
   // candidate triangle pairs of the step (triangles, slots, earliest possible
-  // contact, traversal order, heap)
+  // contact, tie key: the triangle ids ta·(B's triangle count) + tb, heap)
   private _candTris = new Int32Array(256);
   private _candSlots = new Int32Array(256);
   private _candLb = new Float64Array(128);
@@ -1621,15 +1623,15 @@ export class CollisionScene {
   }
 
   /**
-   * The candidate triangle pairs of leaf pair (na, nb) of the swept trees
-   * (number q in the traversal): pairs whose boxes over the motion meet and
+   * The candidate triangle pairs of leaf pair (na, nb) of the swept trees:
+   * pairs whose boxes over the motion meet and
    * that could touch within the step before `best`, into the candidate heap
    * (a min-heap by key alone: the result does not depend on the order in
    * which candidates of equal key are searched, only their plain bound and
-   * traversal order decide ties, see narrow).
+   * triangle ids decide ties, see narrow).
    */
   private gatherCandidates(
-    na: number, nb: number, q: number, treeA: TriangleBVH, treeB: TriangleBVH, mcA: MotionCache, mcB: MotionCache,
+    na: number, nb: number, treeA: TriangleBVH, treeB: TriangleBVH, mcA: MotionCache, mcB: MotionCache,
     Qa: Float64Array, Pa: Float64Array, Ia: Uint32Array, Qb: Float64Array, Pb: Float64Array, Ib: Uint32Array, self: boolean, best: number,
   ): void {
     const ua = treeA.u32, ub = treeB.u32, fa = treeA.f32, fb = treeB.f32, orderA = treeA.order, orderB = treeB.order;
