@@ -1,9 +1,13 @@
 /**
  * Contact data reduction after Zachwieja 1992, section 3.8: one contact point
  * per colliding pair. One point passes through; two are averaged; a collinear
- * set becomes the midpoint of its two extremes; a coplanar set the centroid of
- * the vertices of its convex hull (the representative point of the hull the
- * thesis recommends over a plain average); any other set the average.
+ * set becomes the midpoint of its two extremes; a coplanar set the centre
+ * (area centroid) of its convex hull, which the thesis recommends over a
+ * plain average; any other set the average. The hull's area centroid does not
+ * depend on the order of the points or on points lying on the hull's edges
+ * (the crossing segments of two faces put many there): the centroid of the
+ * hull's vertices moved by millimetres with whichever of those rounding left
+ * as corners, so with the order the narrow phase found them in.
  */
 
 import { hypot3 } from '../math/libm';
@@ -74,7 +78,24 @@ export function reduceContacts(pts: ArrayLike<number>, count: number, out: Float
     _ord[i] = i;
   }
   const h = convexHull2(n);
-  let sx = 0, sy = 0, sz = 0;
+  // area centroid: a fan of triangles from the first hull vertex, each weighted by its area
+  // (the hull is convex, so every fan triangle has the same orientation), about that vertex
+  const o = _hull[0] * 3, ox = pts[o], oy = pts[o + 1], oz = pts[o + 2];
+  let sx = 0, sy = 0, sz = 0, sw = 0;
+  for (let k = 1; k + 1 < h; k++) {
+    const a = _hull[k] * 3, b = _hull[k + 1] * 3;
+    const ux = pts[a] - ox, uy = pts[a + 1] - oy, uz = pts[a + 2] - oz;
+    const vx = pts[b] - ox, vy = pts[b + 1] - oy, vz = pts[b + 2] - oz;
+    const w = hypot3(uy * vz - uz * vy, uz * vx - ux * vz, ux * vy - uy * vx);
+    sx += w * (ux + vx); sy += w * (uy + vy); sz += w * (uz + vz);
+    sw += w;
+  }
+  if (sw > 0) {
+    out[0] = ox + sx / (3 * sw); out[1] = oy + sy / (3 * sw); out[2] = oz + sz / (3 * sw);
+    return 3;
+  }
+  // (no area at all: a hull of rounding only) the centroid of its vertices
+  sx = sy = sz = 0;
   for (let k = 0; k < h; k++) {
     const i = _hull[k];
     sx += pts[i * 3]; sy += pts[i * 3 + 1]; sz += pts[i * 3 + 2];

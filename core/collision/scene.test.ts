@@ -297,7 +297,53 @@ describe('continuous detection and containment', () => {
 });
 
 describe('contact reduction (Zachwieja 3.8)', () => {
-  it('collinear points reduce to the midpoint of the extremes, coplanar to the hull-vertex centroid', () => {
+  it('a coplanar set reduces to the area centroid of its hull: closed form, whatever the order and the points on its edges', () => {
+    const out = [0, 0, 0];
+    // trapezoid (0,0) (4,0) (3,2) (1,2) in the plane z = 0.5: centroid x = 2, y = h(b + 2a) / (3(a + b)) = 2·(4 + 4)/(3·6) = 8/9
+    const trap = [0, 0, 0.5, 4, 0, 0.5, 3, 2, 0.5, 1, 2, 0.5];
+    expect(reduceContacts(trap, 4, out)).toBe(3);
+    expect(out[0]).toBeCloseTo(2, 13);
+    expect(out[1]).toBeCloseTo(8 / 9, 13);
+    expect(out[2]).toBeCloseTo(0.5, 13);
+    // seeded: a tilted convex polygon, plus points on its edges (off by up to 1e-13: rounding's
+    // doing) and inside, in shuffled orders: the same point to rounding
+    let seed = 7;
+    const rnd = () => ((seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32);
+    for (let trial = 0; trial < 50; trial++) {
+      const m = 3 + Math.floor(rnd() * 6), poly: number[][] = [];
+      for (let k = 0; k < m; k++) {
+        // on an ellipse: convex
+        const a = (2 * Math.PI * (k + 0.2 + 0.6 * rnd())) / m;
+        poly.push([1.2 * Math.cos(a), 0.7 * Math.sin(a)]);
+      }
+      const uv: number[][] = poly.map((p) => p.slice());
+      for (let k = 0; k < 3 * m; k++) {
+        const e = Math.floor(rnd() * m), t = rnd(), p = poly[e], q = poly[(e + 1) % m];
+        uv.push([p[0] + t * (q[0] - p[0]) + 1e-13 * (rnd() - 0.5), p[1] + t * (q[1] - p[1]) + 1e-13 * (rnd() - 0.5)]);
+      }
+      for (let k = 0; k < m; k++) uv.push([0.2 * (rnd() - 0.5), 0.2 * (rnd() - 0.5)]);
+      // polygon centroid in the plane, by the shoelace formula
+      let A = 0, cx = 0, cy = 0;
+      for (let k = 0; k < m; k++) {
+        const [x0, y0] = poly[k], [x1, y1] = poly[(k + 1) % m], c = x0 * y1 - x1 * y0;
+        A += c; cx += (x0 + x1) * c; cy += (y0 + y1) * c;
+      }
+      cx /= 3 * A; cy /= 3 * A;
+      // into 3-D on a tilted plane through (1, -2, 0.3)
+      const E1 = [0.6, 0.8, 0], E2 = [-0.48, 0.36, 0.8], O = [1, -2, 0.3];
+      const to3 = (u: number, v: number) => [0, 1, 2].map((c) => O[c] + u * E1[c] + v * E2[c]);
+      const want = to3(cx, cy);
+      for (let shuffle = 0; shuffle < 4; shuffle++) {
+        const order = uv.map((_, i) => i);
+        for (let i = order.length - 1; i > 0; i--) { const j = Math.floor(rnd() * (i + 1)); [order[i], order[j]] = [order[j], order[i]]; }
+        const pts = order.flatMap((i) => to3(uv[i][0], uv[i][1]));
+        expect(reduceContacts(pts, uv.length, out, 1e-9), `trial ${trial}`).toBe(3);
+        for (let c = 0; c < 3; c++) expect(Math.abs(out[c] - want[c]), `trial ${trial} axis ${c}`).toBeLessThan(1e-11);
+      }
+    }
+  });
+
+  it('collinear points reduce to the midpoint of the extremes, coplanar to the hull centre', () => {
     const out = [0, 0, 0];
     expect(reduceContacts([0, 0, 0, 1, 0, 0, 0.2, 0, 0, 0.3, 0, 0, 4, 0, 0], 5, out)).toBe(2);
     expect(out).toEqual([2, 0, 0]);
@@ -431,7 +477,19 @@ describe('continuous results do not depend on the part trees', () => {
           const a = med.detect(true);
           tunnels += a.filter((c) => c.ccdTime !== null).length;
           const ref = continuousOf(a);
-          expect(continuousOf(sah.detect(true)), `${doc.name} frame ${f}: SAH trees give the median trees' continuous contacts`).toBe(ref);
+          const b = sah.detect(true);
+          expect(continuousOf(b), `${doc.name} frame ${f}: SAH trees give the median trees' continuous contacts`).toBe(ref);
+          // the discrete contacts too, to rounding: the crossing points come in another order, and the
+          // reduced point (the hull's area centroid) does not depend on it
+          expect(b.length).toBe(a.length);
+          a.forEach((c, k) => {
+            const d = b[k];
+            expect([d.a, d.b, d.kind, d.trianglePairs, d.depth]).toEqual([c.a, c.b, c.kind, c.trianglePairs, c.depth]);
+            for (let i = 0; i < 3; i++) {
+              expect(Math.abs(d.point[i] - c.point[i]), `${doc.name} frame ${f}: contact point`).toBeLessThan(1e-12);
+              expect(Math.abs(d.normal[i] - c.normal[i]), `${doc.name} frame ${f}: contact normal`).toBeLessThan(1e-12);
+            }
+          });
           expect(continuousOf(plainSah.detect(true)), `${doc.name} frame ${f}: plain-order search, SAH trees`).toBe(ref);
           expect(continuousOf(plainMed.detect(true)), `${doc.name} frame ${f}: plain-order search, median trees`).toBe(ref);
         }

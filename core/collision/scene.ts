@@ -44,8 +44,11 @@
  *
  * Contact normal: unit vector pointing from object b into object a (the
  * direction to push a out of b): the sum over crossing triangle pairs of
- * (normal of b's triangle − normal of a's triangle), normalised. Contact point:
- * the crossing segments' ends reduced per Zachwieja 3.8 (`reduceContacts`).
+ * (normal of b's triangle − normal of a's triangle), normalised (summed in
+ * fixed point, so the order the pairs are found in does not matter). Contact
+ * point: the crossing segments' ends reduced per Zachwieja 3.8
+ * (`reduceContacts`: the area centroid of a coplanar set's hull). Neither
+ * depends on how the part trees are built.
  */
 import type { ImpulseDocument } from '../document/types';
 import { SceneEvaluator } from '../anim';
@@ -947,14 +950,17 @@ export class CollisionScene {
       }
     }
     this.stats.trianglePairs += tested;
-    // the contact normal over the crossing pairs, in the order they were found
+    // the contact normal over the crossing pairs, summed in fixed point (steps of 2⁻³², every
+    // partial sum an exact integer in a double below 2⁵³ for up to 2¹⁹ pairs): the same bits in
+    // whatever order a traversal finds the pairs, also where opposite faces all but cancel (a box
+    // through a thin floor), where a floating-point sum's direction is its rounding
     const crossings = crossTris.length >> 1, npts = this._npts;
     let nx = 0, ny = 0, nz = 0;
     for (let k = 0; k < crossTris.length; k += 2) {
       loadTri(P, Pa, Ia, crossTris[k]);
       loadTri(Q, Pb, Ib, crossTris[k + 1]);
       accumulateNormal(P, Q, this._cp);
-      nx += this._cp[0]; ny += this._cp[1]; nz += this._cp[2];
+      nx += Math.round(this._cp[0] * NORMAL_FIXED); ny += Math.round(this._cp[1] * NORMAL_FIXED); nz += Math.round(this._cp[2] * NORMAL_FIXED);
     }
     if (doCcd && this._nLeaf > 0 && this.plainOrderSearch) {
       this._nCand = 0;
@@ -3682,6 +3688,9 @@ function sweptBoxesOverlap(c: Float64Array, o: number, vf: boolean): boolean {
 
 
 /** (unit normal of Q) − (unit normal of P): points from Q's object into P's. */
+/** Fixed-point scale of the summed contact normal (2³²). */
+const NORMAL_FIXED = 4294967296;
+
 function accumulateNormal(P: Float64Array, Q: Float64Array, out: Float64Array): void {
   out[0] = out[1] = out[2] = 0;
   for (let s = 0; s < 2; s++) {
