@@ -34,7 +34,7 @@ export function forEachLeafPair(a: TriangleBVH, b: TriangleBVH, visit: (triA: nu
  */
 export function forEachLeafNodePair(a: TriangleBVH, b: TriangleBVH, visit: (leafA: number, leafB: number) => boolean | void): boolean {
   if (a.triangleCount === 0 || b.triangleCount === 0) return false;
-  const fa = a.f32, fb = b.f32, ua = a.u32, ub = b.u32, ca = a.chunkOf, cb = b.chunkOf;
+  const fa = a.f32, fb = b.f32, ua = a.u32, ub = b.u32;
   if (!boxesMeet(fa, 0, fb, 0)) return false;
   let st = _pairStack;
   let sp = 0;
@@ -53,8 +53,8 @@ export function forEachLeafNodePair(a: TriangleBVH, b: TriangleBVH, visit: (leaf
       ns.set(st);
       st = _pairStack = ns;
     }
-    if (!leafA && ca !== null && ca[na] >= 0) a.ensureChunk(ca[na]);
-    if (!leafB && cb !== null && cb[nb] >= 0) b.ensureChunk(cb[nb]);
+    if (!leafA && a.chunkOf !== null && a.chunkOf[na] >= 0) a.ensureChunk(a.chunkOf[na]);
+    if (!leafB && b.chunkOf !== null && b.chunkOf[nb] >= 0) b.ensureChunk(b.chunkOf[nb]);
     if (!leafA && !leafB) {
       // descend both: the child pairs whose boxes meet
       if (sp + 8 > st.length) {
@@ -62,30 +62,22 @@ export function forEachLeafNodePair(a: TriangleBVH, b: TriangleBVH, visit: (leaf
         ns.set(st);
         st = _pairStack = ns;
       }
-      // the children's boxes in locals: each is read once for its two tests
       const la = na + 1, ra = ua[pa + 6], lb = nb + 1, rb = ub[pb + 6];
       const law = la * W, raw = ra * W, lbw = lb * W, rbw = rb * W;
-      const l0 = fb[lbw], l1 = fb[lbw + 1], l2 = fb[lbw + 2], l3 = fb[lbw + 3], l4 = fb[lbw + 4], l5 = fb[lbw + 5];
-      const r0 = fb[rbw], r1 = fb[rbw + 1], r2 = fb[rbw + 2], r3 = fb[rbw + 3], r4 = fb[rbw + 4], r5 = fb[rbw + 5];
-      let x0 = fa[raw], x1 = fa[raw + 1], x2 = fa[raw + 2], x3 = fa[raw + 3], x4 = fa[raw + 4], x5 = fa[raw + 5];
-      if (!(x0 > r3 || r0 > x3 || x1 > r4 || r1 > x4 || x2 > r5 || r2 > x5)) { st[sp++] = ra; st[sp++] = rb; }
-      if (!(x0 > l3 || l0 > x3 || x1 > l4 || l1 > x4 || x2 > l5 || l2 > x5)) { st[sp++] = ra; st[sp++] = lb; }
-      x0 = fa[law]; x1 = fa[law + 1]; x2 = fa[law + 2]; x3 = fa[law + 3]; x4 = fa[law + 4]; x5 = fa[law + 5];
-      if (!(x0 > r3 || r0 > x3 || x1 > r4 || r1 > x4 || x2 > r5 || r2 > x5)) { st[sp++] = la; st[sp++] = rb; }
-      if (!(x0 > l3 || l0 > x3 || x1 > l4 || l1 > x4 || x2 > l5 || l2 > x5)) { st[sp++] = la; st[sp++] = lb; }
+      if (boxesMeet(fa, raw, fb, rbw)) { st[sp++] = ra; st[sp++] = rb; }
+      if (boxesMeet(fa, raw, fb, lbw)) { st[sp++] = ra; st[sp++] = lb; }
+      if (boxesMeet(fa, law, fb, rbw)) { st[sp++] = la; st[sp++] = rb; }
+      if (boxesMeet(fa, law, fb, lbw)) { st[sp++] = la; st[sp++] = lb; }
       continue;
     }
     if (!leafA) {
-      // the leaf's box in locals, read once for both children
-      const l = na + 1, r = ua[pa + 6], rw = r * W, lw = l * W;
-      const y0 = fb[pb], y1 = fb[pb + 1], y2 = fb[pb + 2], y3 = fb[pb + 3], y4 = fb[pb + 4], y5 = fb[pb + 5];
-      if (!(fa[rw] > y3 || y0 > fa[rw + 3] || fa[rw + 1] > y4 || y1 > fa[rw + 4] || fa[rw + 2] > y5 || y2 > fa[rw + 5])) { st[sp++] = r; st[sp++] = nb; }
-      if (!(fa[lw] > y3 || y0 > fa[lw + 3] || fa[lw + 1] > y4 || y1 > fa[lw + 4] || fa[lw + 2] > y5 || y2 > fa[lw + 5])) { st[sp++] = l; st[sp++] = nb; }
+      const l = na + 1, r = ua[pa + 6];
+      if (boxesMeet(fa, r * W, fb, pb)) { st[sp++] = r; st[sp++] = nb; }
+      if (boxesMeet(fa, l * W, fb, pb)) { st[sp++] = l; st[sp++] = nb; }
     } else {
-      const l = nb + 1, r = ub[pb + 6], rw = r * W, lw = l * W;
-      const y0 = fa[pa], y1 = fa[pa + 1], y2 = fa[pa + 2], y3 = fa[pa + 3], y4 = fa[pa + 4], y5 = fa[pa + 5];
-      if (!(y0 > fb[rw + 3] || fb[rw] > y3 || y1 > fb[rw + 4] || fb[rw + 1] > y4 || y2 > fb[rw + 5] || fb[rw + 2] > y5)) { st[sp++] = na; st[sp++] = r; }
-      if (!(y0 > fb[lw + 3] || fb[lw] > y3 || y1 > fb[lw + 4] || fb[lw + 1] > y4 || y2 > fb[lw + 5] || fb[lw + 2] > y5)) { st[sp++] = na; st[sp++] = l; }
+      const l = nb + 1, r = ub[pb + 6];
+      if (boxesMeet(fa, pa, fb, r * W)) { st[sp++] = na; st[sp++] = r; }
+      if (boxesMeet(fa, pa, fb, l * W)) { st[sp++] = na; st[sp++] = l; }
     }
   }
   return false;

@@ -59,7 +59,7 @@ import { convexFromMesh, convexPolyhedraIntersect, isConvexMesh, updateConvexPla
 import { orient3d } from './predicates';
 import { closestPointOnMesh, closestPointOnTriangle, forEachLeafNodePair, forEachLeafNodePairSwept, forEachLeafPair, pointInParts, pointInPartsLazy, verticesInBox } from './query';
 import { closestPointOnTriangleRegion, signedDistance, vertexTriangles, type VertexTriangles } from './signed';
-import { planeSeparates, triTriIntersect, triTriOverlap } from './tritri';
+import { triTriIntersect, triTriOverlap } from './tritri';
 import { hypot3 } from '../math/libm';
 
 /** Numbers per triangle motion box (a module constant: read once, not per pair). */
@@ -1155,16 +1155,11 @@ export class CollisionScene {
 
   private _npts = 0;
 
-  /** The in-place plane test before the full triangle test (`planeSeparates`); off only to measure it. */
-  planePrefilter = true;
-
   /**
    * The exact test of a triangle pair whose boxes meet: when they cross, the
    * pair goes to `crossTris` and the ends of their crossing segment to _pts.
    */
   private crossTest(Pa: Float64Array, Ia: Uint32Array, ta: number, Pb: Float64Array, Ib: Uint32Array, tb: number, crossTris: number[]): void {
-    // most pairs whose boxes meet are apart by a plane: decided in place, before the copies and the full test
-    if (this.planePrefilter && (planeSeparates(Pb, Ib, tb, Pa, Ia, ta) || planeSeparates(Pa, Ia, ta, Pb, Ib, tb))) return;
     const P = this._P, Q = this._Q, seg = this._seg;
     loadTri(P, Pa, Ia, ta);
     loadTri(Q, Pb, Ib, tb);

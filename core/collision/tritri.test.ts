@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { orient3d } from './predicates';
-import { planeSeparates, triTriIntersect, triTriOverlap } from './tritri';
+import { triTriIntersect, triTriOverlap } from './tritri';
 import { closestPointOnTriangle } from './query';
 import { mulberry32 } from './testutil';
 
@@ -172,58 +172,5 @@ describe('triangle–triangle intersection against an exact SAT reference', () =
       }
     }
     expect(checked, 'crossing pairs were compared').toBeGreaterThan(100);
-  });
-});
-
-describe('planeSeparates (the in-place plane test before the full triangle test)', () => {
-  // positions of two triangles by index (as the scene reads them), the second one's vertices against the first one's plane
-  const I = new Uint32Array([0, 1, 2, 3, 4, 5]);
-  const sides = (P: Float64Array) => [0, 1, 2].map((i) => orient3d(P, 0, P, 3, P, 6, P, 9 + i * 3));
-  const claim = (P: Float64Array, label: string): boolean => {
-    const sep = planeSeparates(P, I, 0, P, I, 1);
-    if (sep) {
-      const s = sides(P);
-      expect(s[0] !== 0 && s[0] === s[1] && s[1] === s[2], `${label}: separated only when the exact orient3d signs are one nonzero sign, got ${s} for ${Array.from(P)}`).toBe(true);
-      expect(satReference(Array.from(P.subarray(0, 9)), Array.from(P.subarray(9, 18))), `${label}: a separated pair is disjoint`).toBe(false);
-    }
-    return sep;
-  };
-  it('seed 6: random triangles: true exactly where the exact signs agree and the float test is clear of its bound', () => {
-    const r = mulberry32(6);
-    let sep = 0, same = 0;
-    for (let n = 0; n < 6000; n++) {
-      const P = Float64Array.from({ length: 18 }, () => r() * 2 - 1);
-      if (claim(P, 'random')) sep++;
-      const s = sides(P);
-      if (s[0] !== 0 && s[0] === s[1] && s[1] === s[2]) same++;
-    }
-    // in general position every exact one-sided case is also clear of the bound
-    expect(sep, 'random triangles: every one-sided pair is found').toBe(same);
-    expect(sep, 'a fair share of one-sided pairs').toBeGreaterThan(1000);
-  });
-  it('seed 7: vertices rounded onto a tilted plane (float signs unreliable): never a false separation, and some still separated', () => {
-    const r = mulberry32(7);
-    let sep = 0, floatSame = 0;
-    for (let n = 0; n < 20000; n++) {
-      const P = new Float64Array(18);
-      for (let k = 0; k < 9; k++) P[k] = (r() * 2 - 1) * (1 + 1e3 * r());
-      const ax = P[3] - P[0], ay = P[4] - P[1], az = P[5] - P[2], bx = P[6] - P[0], by = P[7] - P[1], bz = P[8] - P[2];
-      // points of the first triangle's plane, rounded: exactly on it, or a rounding off it on either side
-      const lift = n % 4 === 0 ? 1e-3 * (r() - 0.5) : 0;
-      const nx = ay * bz - az * by, ny = az * bx - ax * bz, nz = ax * by - ay * bx;
-      for (let i = 0; i < 3; i++) {
-        const u = r() * 3 - 1, v = r() * 3 - 1;
-        P[9 + i * 3] = P[0] + u * ax + v * bx + lift * nx;
-        P[10 + i * 3] = P[1] + u * ay + v * by + lift * ny;
-        P[11 + i * 3] = P[2] + u * az + v * bz + lift * nz;
-      }
-      if (claim(P, 'near-plane')) sep++;
-      // what a test without the bound would answer
-      const d = [0, 1, 2].map((i) => (P[9 + i * 3] - P[0]) * nx + (P[10 + i * 3] - P[1]) * ny + (P[11 + i * 3] - P[2]) * nz);
-      const s = sides(P);
-      if (lift === 0 && d[0] !== 0 && Math.sign(d[0]) === Math.sign(d[1]) && Math.sign(d[1]) === Math.sign(d[2]) && !(s[0] !== 0 && s[0] === s[1] && s[1] === s[2])) floatSame++;
-    }
-    expect(floatSame, 'the near-plane cases include float signs that agree where the exact ones do not (a test without the bound would fail here)').toBeGreaterThan(50);
-    expect(sep, 'lifted pairs are separated').toBeGreaterThan(500);
   });
 });

@@ -118,36 +118,6 @@ function planeSides(T: ArrayLike<number>, to: number, X: ArrayLike<number>, xo: 
   }
 }
 
-/**
- * Whether the three vertices of triangle x (indices IX, positions X) lie
- * strictly on one side of the plane of triangle t (indices IT, positions T),
- * read in place: planeSides' arithmetic and static bound, so a true answer
- * is exact; a vertex within the bound, or two on different sides, answers
- * false at once (no exact predicate: the caller's full test decides those).
- * A pair it separates is disjoint, and triTriOverlap rejects it too.
- */
-export function planeSeparates(T: ArrayLike<number>, IT: Uint32Array, t: number, X: ArrayLike<number>, IX: Uint32Array, x: number): boolean {
-  const i0 = IT[t * 3] * 3, i1 = IT[t * 3 + 1] * 3, i2 = IT[t * 3 + 2] * 3;
-  const t0x = T[i0], t0y = T[i0 + 1], t0z = T[i0 + 2];
-  const ax = T[i1] - t0x, ay = T[i1 + 1] - t0y, az = T[i1 + 2] - t0z;
-  const bx = T[i2] - t0x, by = T[i2 + 1] - t0y, bz = T[i2 + 2] - t0z;
-  const ybz = ay * bz, zby = az * by, zbx = az * bx, xbz = ax * bz, xby = ax * by, ybx = ay * bx;
-  const nx = ybz - zby, ny = zbx - xbz, nz = xby - ybx;
-  const kx = Math.abs(ybz) + Math.abs(zby), ky = Math.abs(zbx) + Math.abs(xbz), kz = Math.abs(xby) + Math.abs(ybx);
-  let o = IX[x * 3] * 3;
-  let cx = X[o] - t0x, cy = X[o + 1] - t0y, cz = X[o + 2] - t0z;
-  const d0 = cx * nx + cy * ny + cz * nz;
-  if (!(Math.abs(d0) > SIDE_BOUND * (Math.abs(cx) * kx + Math.abs(cy) * ky + Math.abs(cz) * kz))) return false;
-  o = IX[x * 3 + 1] * 3;
-  cx = X[o] - t0x; cy = X[o + 1] - t0y; cz = X[o + 2] - t0z;
-  const d1 = cx * nx + cy * ny + cz * nz;
-  if ((d1 > 0) !== (d0 > 0) || !(Math.abs(d1) > SIDE_BOUND * (Math.abs(cx) * kx + Math.abs(cy) * ky + Math.abs(cz) * kz))) return false;
-  o = IX[x * 3 + 2] * 3;
-  cx = X[o] - t0x; cy = X[o + 1] - t0y; cz = X[o + 2] - t0z;
-  const d2 = cx * nx + cy * ny + cz * nz;
-  return (d2 > 0) === (d0 > 0) && Math.abs(d2) > SIDE_BOUND * (Math.abs(cx) * kx + Math.abs(cy) * ky + Math.abs(cz) * kz);
-}
-
 const _sideP = new Int8Array(3);
 const _sideQ = new Int8Array(3);
 
