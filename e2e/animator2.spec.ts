@@ -50,3 +50,18 @@ test('Escape in a number field puts the value back instead of applying what was 
   await page.keyboard.press('Enter');
   await expect.poll(async () => (await hook(page, (h, id) => h.propTransform(id as string), BALL))![2]).toBeCloseTo(0.5, 9);
 });
+
+test('dragging the ruler past either end keeps the playhead inside the clip range', async ({ bridge }) => {
+  const page = await bridge.open();
+  await ready(page);
+  const clip = (await hook(page, (h) => h.document())).clips.find((c) => c.id === 'clip_swing')!;
+  const ruler = (await page.getByTestId('ruler').boundingBox())!;
+  await page.mouse.move(ruler.x + ruler.width / 2, ruler.y + ruler.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(ruler.x + 5, ruler.y + ruler.height / 2, { steps: 6 });
+  expect(await hook(page, (h) => h.frame()), 'dragged over the names column: the first frame').toBe(clip.startFrame);
+  await page.mouse.move(ruler.x + ruler.width + 60, ruler.y + ruler.height / 2, { steps: 6 });
+  expect(await hook(page, (h) => h.frame()), 'dragged past the right end: the last frame').toBe(clip.endFrame);
+  await page.mouse.up();
+  await expect(page.getByTestId('timeline-frame')).toHaveValue(String(clip.endFrame));
+});

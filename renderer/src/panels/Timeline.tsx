@@ -223,17 +223,19 @@ export function Timeline() {
     return useEphemeral.subscribe((s) => place(s.frame));
   }, [start, pxPerFrame]);
 
-  // Scrubbing.
+  // Scrubbing stays inside the clip's frame range: dragging past either end of the ruler (or over the
+  // names column) put the playhead on frames like -11 or 63 of a 0-60 clip, off the sheet.
+  const scrubFrame = (clientX: number) => Math.min(end, Math.max(start, frameAt(clientX)));
   const scrubbing = useRef(false);
   const onScrubDown = (e: React.PointerEvent) => {
     if (e.button !== 0) return;
     scrubbing.current = true;
     (e.currentTarget as HTMLElement).setPointerCapture(e.pointerId);
-    useEphemeral.setState({ playing: false, frame: frameAt(e.clientX) });
+    useEphemeral.setState({ playing: false, frame: scrubFrame(e.clientX) });
     if (!e.shiftKey) useEphemeral.setState({ selectedKeys: [] });
   };
   const onScrubMove = (e: React.PointerEvent) => {
-    if (scrubbing.current) setFrame(frameAt(e.clientX));
+    if (scrubbing.current) setFrame(scrubFrame(e.clientX));
   };
   const onScrubUp = () => {
     scrubbing.current = false;
