@@ -65,3 +65,35 @@ test('dragging the ruler past either end keeps the playhead inside the clip rang
   await page.mouse.up();
   await expect(page.getByTestId('timeline-frame')).toHaveValue(String(clip.endFrame));
 });
+
+async function typeField(page: Page, testId: string, value: number): Promise<void> {
+  await page.getByTestId(testId).click();
+  await page.keyboard.press('Control+a');
+  await page.keyboard.type(String(value));
+  await page.keyboard.press('Enter');
+}
+
+test('Play from the last frame without loop, or from before Start, plays the clip range from Start', async ({ bridge }) => {
+  const page = await bridge.open();
+  await ready(page);
+  if ((await hook(page, (h) => h.preferences())).loop) await page.getByTestId('loop').click();
+  expect((await hook(page, (h) => h.preferences())).loop).toBe(false);
+  // At the last frame: Play did nothing (it set Start, then put the old frame back, and playback stopped at End).
+  await page.getByTestId('last-frame').click();
+  expect(await hook(page, (h) => h.frame())).toBe(60);
+  await page.getByTestId('play').click();
+  await expect.poll(() => hook(page, (h) => h.frame()), { message: 'playback restarted from Start' }).toBeLessThan(30);
+  await page.getByTestId('play').click();
+  // Start raised past the playhead: playback went through frames 0-19, outside the range.
+  await typeField(page, 'timeline-frame', 0);
+  await typeField(page, 'timeline-start', 20);
+  await page.getByTestId('play').click();
+  await expect.poll(() => hook(page, (h) => h.playing())).toBe(true);
+  const seen: number[] = [];
+  for (let i = 0; i < 5; i++) {
+    seen.push(await hook(page, (h) => h.frame()));
+    await page.waitForTimeout(40);
+  }
+  await page.getByTestId('play').click();
+  expect(Math.min(...seen), `frames during playback ${seen.join(', ')} stay inside 20-60`).toBeGreaterThanOrEqual(20);
+});
