@@ -97,3 +97,22 @@ test('Play from the last frame without loop, or from before Start, plays the cli
   await page.getByTestId('play').click();
   expect(Math.min(...seen), `frames during playback ${seen.join(', ')} stay inside 20-60`).toBeGreaterThanOrEqual(20);
 });
+
+test('Rotation fields keep the angles typed, so editing a second axis builds on the first', async ({ bridge }) => {
+  const page = await bridge.open();
+  await ready(page);
+  await page.getByTestId(`outliner-prop-${BALL}`).click();
+  await typeField(page, 'prop-rotation-y', 100);
+  // It read back as -180, 80, -180 (the same rotation, not what was typed).
+  await expect(page.getByTestId('prop-rotation-y')).toHaveValue('100');
+  await expect(page.getByTestId('prop-rotation-x')).toHaveValue('0');
+  await typeField(page, 'prop-rotation-x', 10);
+  await expect(page.getByTestId('prop-rotation-x')).toHaveValue('10');
+  await expect(page.getByTestId('prop-rotation-y')).toHaveValue('100');
+  const q = (await hook(page, (h, id) => h.propTransform(id as string), BALL))!.slice(3, 7);
+  // Rotation XYZ (10°, 100°, 0°) = qx(10°)·qy(100°).
+  const [hx, hy] = [(10 * Math.PI) / 360, (100 * Math.PI) / 360];
+  const want = [Math.sin(hx) * Math.cos(hy), Math.cos(hx) * Math.sin(hy), Math.sin(hx) * Math.sin(hy), Math.cos(hx) * Math.cos(hy)];
+  const dot = Math.abs(q.reduce((s, x, i) => s + x * want[i], 0));
+  expect(dot, `ball rotation ${q} is XYZ (10, 100, 0) = ${want}`).toBeGreaterThan(1 - 1e-9);
+});
