@@ -116,3 +116,55 @@ test('Rotation fields keep the angles typed, so editing a second axis builds on 
   const dot = Math.abs(q.reduce((s, x, i) => s + x * want[i], 0));
   expect(dot, `ball rotation ${q} is XYZ (10, 100, 0) = ${want}`).toBeGreaterThan(1 - 1e-9);
 });
+
+test('dope sheet: Ctrl-click adds a key, a drag over the rows box-selects keys, Escape puts the selection back, a click clears it', async ({ bridge }) => {
+  const page = await bridge.open();
+  await ready(page);
+  const hips = 'j:char_mannequin:0', spine = 'j:char_mannequin:1', spine1 = 'j:char_mannequin:2';
+  await page.getByTestId(`key-${hips}-3`).click();
+  await page.getByTestId(`key-${spine}-6`).click({ modifiers: ['Control'] });
+  const sel = async () => (await hook(page, (h) => h.selectedKeys())).map((k) => `${k.target.kind === 'joint' ? k.target.joint : k.target.prop}@${k.frame}`).sort();
+  // Ctrl replaced the selection with the clicked key.
+  expect(await sel(), 'Ctrl-click adds').toEqual(['0@3', '1@6']);
+  await page.getByTestId(`key-${spine}-6`).click({ modifiers: ['Control'] });
+  expect(await sel(), 'Ctrl-click on a selected key removes it').toEqual(['0@3']);
+
+  // Box from between frames 4 and 5 on the Spine row to between 10 and 11 on the Spine1 row: keys 6 and 9 of both.
+  const sheet = page.getByTestId('dopesheet');
+  const px = Number(await sheet.getAttribute('data-px-per-frame'));
+  const left = (await sheet.boundingBox())!.x + Number(await sheet.getAttribute('data-name-width'));
+  const rowA = (await page.getByTestId(`row-${spine}`).boundingBox())!;
+  const rowB = (await page.getByTestId(`row-${spine1}`).boundingBox())!;
+  const frameBefore = await hook(page, (h) => h.frame());
+  await page.mouse.move(left + 4.5 * px, rowA.y + 3);
+  await page.mouse.down();
+  await page.mouse.move(left + 7 * px, rowA.y + 12, { steps: 3 });
+  await page.mouse.move(left + 10.5 * px, rowB.y + rowB.height - 3, { steps: 3 });
+  await expect(page.getByTestId('sheet-marquee')).toBeVisible();
+  expect(await sel(), 'the box replaced the selection with the keys inside it').toEqual(['1@6', '1@9', '2@6', '2@9']);
+  await page.keyboard.press('Escape');
+  expect(await sel(), 'Escape during the box puts the selection back').toEqual(['0@3']);
+  await page.mouse.up();
+  await expect(page.getByTestId('sheet-marquee')).toHaveCount(0);
+  expect(await hook(page, (h) => h.frame()), 'a box does not move the playhead').toBe(frameBefore);
+
+  // Shift-box adds to the selection; then the selected keys move together.
+  await page.mouse.move(left + 4.5 * px, rowA.y + 3);
+  await page.keyboard.down('Shift');
+  await page.mouse.down();
+  await page.mouse.move(left + 10.5 * px, rowB.y + rowB.height - 3, { steps: 4 });
+  await page.mouse.up();
+  await page.keyboard.up('Shift');
+  expect(await sel()).toEqual(['0@3', '1@6', '1@9', '2@6', '2@9']);
+  await page.keyboard.press('Delete');
+  const tracks = (await hook(page, (h) => h.document())).clips.find((c) => c.id === 'clip_swing')!.tracks;
+  const frames = (joint: number) => [...new Set(tracks.filter((t) => t.target.kind === 'joint' && t.target.joint === joint).flatMap((t) => t.times.map((x) => Math.round(x * 30))))];
+  expect(frames(1).filter((f) => f === 6 || f === 9), 'Spine keys 6 and 9 deleted').toEqual([]);
+  expect(frames(2).filter((f) => f === 6 || f === 9), 'Spine1 keys 6 and 9 deleted').toEqual([]);
+  expect(frames(0).includes(3), 'Hips key 3 deleted').toBe(false);
+  expect(frames(0).includes(6), 'Hips key 6 was not in the box').toBe(true);
+
+  // A click on the rows (no drag) puts the playhead there.
+  await page.mouse.click(left + 20 * px, rowA.y + 10);
+  expect(await hook(page, (h) => h.frame())).toBe(20);
+});

@@ -1,8 +1,9 @@
 /**
  * Timeline and dope sheet: transport, frame range and rate, a ruler to scrub,
  * and a row of key diamonds per object and per animated bone. Click a diamond
- * to select it (Shift adds), drag selected diamonds to move keys in time (one
- * undo step; Escape cancels), Delete removes them.
+ * to select it (Shift, Ctrl or Cmd add), drag over the rows to box-select,
+ * drag selected diamonds to move keys in time (one undo step; Escape cancels),
+ * Delete removes them.
  *
  * The playhead moves every frame during playback; it is positioned by a store
  * subscription writing the DOM directly, not by React renders.
@@ -241,6 +242,71 @@ export function Timeline() {
     scrubbing.current = false;
   };
 
+  // Box select: a drag over the rows (not on a key) selects the keys inside the box (Shift, Ctrl or Cmd
+  // add to the selection); a click there without a drag puts the playhead on that frame and clears the
+  // key selection. Scrubbing by dragging is on the ruler.
+  const box = useRef<{ x0: number; y0: number; additive: boolean; base: SelectedKey[]; before: SelectedKey[]; active: boolean } | null>(null);
+  const [marquee, setMarquee] = useState<{ left: number; top: number; width: number; height: number } | null>(null);
+  const keysInBox = (x0: number, y0: number, x1: number, y1: number): SelectedKey[] => {
+    const el = area.current;
+    if (!el || !clip) return [];
+    const r = el.getBoundingClientRect();
+    const [lx, hx] = [Math.min(x0, x1), Math.max(x0, x1)];
+    const [ly, hy] = [Math.min(y0, y1), Math.max(y0, y1)];
+    const out: SelectedKey[] = [];
+    const rowEls = el.querySelectorAll<HTMLElement>('.sheet-row');
+    rows.forEach((row, i) => {
+      const rr = rowEls[i]?.getBoundingClientRect();
+      if (!rr || rr.bottom < ly || rr.top > hy) return;
+      for (const f of rowFrames(clip, row)) {
+        const x = r.left + xOf(f);
+        if (x < lx || x > hx) continue;
+        for (const k of rowKeysAt(clip, row, f)) if (!out.some((o) => o.frame === k.frame && sameTarget(o.target, k.target))) out.push(k);
+      }
+    });
+    return out;
+  };
+  const onRowsDown = (e: React.PointerEvent) => {
+    if (e.button !== 0) return;
+    const additive = e.shiftKey || e.ctrlKey || e.metaKey;
+    const before = useEphemeral.getState().selectedKeys;
+    box.current = { x0: e.clientX, y0: e.clientY, additive, base: additive ? before : [], before, active: false };
+    (e.currentTarget as HTMLElement).setPointerCapture(e.pointerId);
+  };
+  const onRowsMove = (e: React.PointerEvent) => {
+    const b = box.current;
+    if (!b) return;
+    if (!b.active && Math.abs(e.clientX - b.x0) + Math.abs(e.clientY - b.y0) < 4) return;
+    b.active = true;
+    const inside = keysInBox(b.x0, b.y0, e.clientX, e.clientY);
+    const next = [...b.base];
+    for (const k of inside) if (!next.some((o) => o.frame === k.frame && sameTarget(o.target, k.target))) next.push(k);
+    useEphemeral.setState({ selectedKeys: next, playing: false });
+    const r = area.current!.getBoundingClientRect();
+    const st = area.current!.scrollTop;
+    setMarquee({ left: Math.min(b.x0, e.clientX) - r.left, top: Math.min(b.y0, e.clientY) - r.top + st, width: Math.abs(e.clientX - b.x0), height: Math.abs(e.clientY - b.y0) });
+  };
+  const onRowsUp = (e: React.PointerEvent) => {
+    const b = box.current;
+    box.current = null;
+    setMarquee(null);
+    if (!b || b.active) return;
+    useEphemeral.setState({ playing: false, frame: scrubFrame(e.clientX) });
+    if (!b.additive) useEphemeral.setState({ selectedKeys: [] });
+  };
+  useEffect(() => {
+    const cancel = () => {
+      const b = box.current;
+      if (!b || !b.active) return false;
+      box.current = null;
+      setMarquee(null);
+      useEphemeral.setState({ selectedKeys: b.before });
+      return true;
+    };
+    escapeHandlers.push(cancel);
+    return () => void escapeHandlers.splice(escapeHandlers.indexOf(cancel), 1);
+  }, []);
+
   // Key dragging.
   const keyDrag = useRef<{ startX: number; delta: number; keys: SelectedKey[]; active: boolean } | null>(null);
   useEffect(() => {
@@ -261,12 +327,14 @@ export function Timeline() {
     const here = rowKeysAt(clip, row, frame);
     const cur = useEphemeral.getState().selectedKeys;
     let next: SelectedKey[];
-    if (e.shiftKey) {
+    // Shift, Ctrl or Cmd add or remove a key (Ctrl replaced the selection, dropping the keys picked before).
+    const additive = e.shiftKey || e.ctrlKey || e.metaKey;
+    if (additive) {
       const already = isKeySelected(cur, row, frame);
       next = already ? cur.filter((k) => !(k.frame === frame && row.targets.some((t) => sameTarget(t, k.target)))) : [...cur, ...here];
     } else next = isKeySelected(cur, row, frame) ? cur : here;
     useEphemeral.setState({ selectedKeys: next, playing: false });
-    if (!e.shiftKey) select(row.selection);
+    if (!additive) select(row.selection);
     keyDrag.current = { startX: e.clientX, delta: 0, keys: next, active: false };
     // Window listeners: the diamond element is re-created at its new frame while dragging.
     const move = (ev: PointerEvent) => onKeyMove(ev);
@@ -321,7 +389,7 @@ export function Timeline() {
             </span>
           ))}
         </div>
-        <div className="rows" onPointerDown={onScrubDown} onPointerMove={onScrubMove} onPointerUp={onScrubUp}>
+        <div className="rows" data-testid="sheet-rows" onPointerDown={onRowsDown} onPointerMove={onRowsMove} onPointerUp={onRowsUp}>
           {rows.map((row) => {
             const isSel = row.selection && sel && JSON.stringify(row.selection) === JSON.stringify(sel);
             return (
@@ -353,6 +421,7 @@ export function Timeline() {
           })}
           {!rows.length && <div className="muted empty-sheet">No objects. Import a glTF or open the sample.</div>}
         </div>
+        {marquee && <div className="marquee" data-testid="sheet-marquee" style={marquee} />}
         <div className="range-shade" style={{ left: NAME_WIDTH, width: pad }} />
         <TimelineBands start={start} pxPerFrame={pxPerFrame} left={NAME_WIDTH + pad} />
         <div className="playhead" ref={playhead} data-testid="playhead" />
