@@ -168,3 +168,13 @@ test('dope sheet: Ctrl-click adds a key, a drag over the rows box-selects keys, 
   await page.mouse.click(left + 20 * px, rowA.y + 10);
   expect(await hook(page, (h) => h.frame())).toBe(20);
 });
+
+test('Properties name the units of lengths (m), as they do for angles, mass and density', async ({ bridge }) => {
+  const page = await bridge.open();
+  await ready(page);
+  await page.getByTestId(`outliner-prop-${BALL}`).click();
+  const labels = () => page.locator('.prop-row > label').allInnerTexts();
+  expect(await labels(), 'prop rows').toEqual(expect.arrayContaining(['Location m', 'Rotation °', 'Mass kg']));
+  await page.getByTestId('outliner-character-char_mannequin').click();
+  expect(await labels(), 'character rows').toContain('Placement m');
+});

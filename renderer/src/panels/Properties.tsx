@@ -66,7 +66,7 @@ function TransformFields({ target, paths, testPrefix }: { target: TrackTarget; p
           );
         }
         return (
-          <Row key={path} label={path === 'translation' ? 'Location' : 'Scale'}>
+          <Row key={path} label={path === 'translation' ? 'Location m' : 'Scale'}>
             {marker}
             {AXES.map((a, i) => (
               <NumberField
@@ -186,7 +186,7 @@ function CharacterProperties({ id }: { id: string }) {
         {c.skeleton.joints.length} bones, {c.meshes.reduce((n, m) => n + m.indices.length / 3, 0).toLocaleString()} triangles
         {chains.length ? `, IK: ${chains.map((ch) => ch.name).join(', ')}` : ''}
       </div>
-      <Row label="Placement">
+      <Row label="Placement m">
         {AXES.map((a, i) => (
           <NumberField
             key={a}
