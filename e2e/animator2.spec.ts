@@ -178,3 +178,15 @@ test('Properties name the units of lengths (m), as they do for angles, mass and 
   await page.getByTestId('outliner-character-char_mannequin').click();
   expect(await labels(), 'character rows').toContain('Placement m');
 });
+
+test('a frame typed outside the clip range goes to the nearest end of the range', async ({ bridge }) => {
+  const page = await bridge.open();
+  await ready(page);
+  await typeField(page, 'timeline-frame', 100);
+  expect(await hook(page, (h) => h.frame()), 'frame 100 of 0-60').toBe(60);
+  await expect(page.getByTestId('timeline-frame')).toHaveValue('60');
+  await typeField(page, 'timeline-frame', -5);
+  expect(await hook(page, (h) => h.frame()), 'frame -5 of 0-60').toBe(0);
+  await typeField(page, 'timeline-frame', 42);
+  expect(await hook(page, (h) => h.frame())).toBe(42);
+});

@@ -100,7 +100,17 @@ function Transport({ clip }: { clip: Clip | undefined }) {
       {frameIdle === null ? (
         <span className="frame-readout" ref={frameLabel} data-testid="frame-readout" />
       ) : (
-        <NumberField testId="timeline-frame" value={frameIdle} step={1} digits={0} onCommit={(v) => setFrame(Math.round(v))} />
+        // A typed frame stays in the clip's range, as scrubbing does (frame 100 of a 0-60 clip put the playhead off the sheet).
+        <NumberField
+          testId="timeline-frame"
+          value={frameIdle}
+          step={1}
+          digits={0}
+          min={clip?.startFrame}
+          max={clip?.endFrame}
+          title={clip ? `Current frame (${clip.startFrame}–${clip.endFrame})` : 'Current frame'}
+          onCommit={(v) => setFrame(Math.round(v))}
+        />
       )}
       <label>Start</label>
       <NumberField testId="timeline-start" value={clip?.startFrame ?? 0} step={1} digits={0} disabled={!clip} onCommit={(v) => editClip('Start frame', (c) => void (c.startFrame = Math.min(Math.round(v), c.endFrame - 1)))} />
