@@ -190,3 +190,17 @@ test('a frame typed outside the clip range goes to the nearest end of the range'
   await typeField(page, 'timeline-frame', 42);
   expect(await hook(page, (h) => h.frame())).toBe(42);
 });
+
+test('changing the frame rate keeps the playhead on the same time, inside the rescaled range', async ({ bridge }) => {
+  const page = await bridge.open();
+  await ready(page);
+  await page.getByTestId('last-frame').click();
+  expect(await hook(page, (h) => h.frame())).toBe(60);
+  await typeField(page, 'timeline-fps', 24);
+  await expect.poll(() => hook(page, (h) => h.document().clips.find((c) => c.id === 'clip_swing')!.frameRate)).toBe(24);
+  expect(await hook(page, (h) => h.frame()), '2 s: frame 60 at 30 fps is frame 48 at 24 fps, the new end').toBe(48);
+  await typeField(page, 'timeline-frame', 24);
+  await typeField(page, 'timeline-fps', 60);
+  expect(await hook(page, (h) => h.frame()), '1 s: frame 24 at 24 fps is frame 60 at 60 fps').toBe(60);
+  await expect(page.getByTestId('timeline-frame')).toHaveValue('60');
+});

@@ -126,14 +126,19 @@ function Transport({ clip }: { clip: Clip | undefined }) {
         digits={3}
         disabled={!clip}
         title="Frame rate. Keys keep their time in seconds; the frame range is rescaled to the same duration."
-        onCommit={(v) =>
+        onCommit={(v) => {
+          const before = clip?.frameRate;
           editClip('Frame rate', (c) => {
             const k = v / c.frameRate;
             c.startFrame = Math.round(c.startFrame * k);
             c.endFrame = Math.max(c.startFrame + 1, Math.round(c.endFrame * k));
             c.frameRate = v;
-          })
-        }
+          });
+          // The playhead keeps its time too (it kept its frame number: frame 60 of 0-60 at 30 fps became
+          // frame 60 of 0-48 at 24 fps, past the end and showing another pose than before).
+          const now = activeClip(useDocStore.getState().history.doc);
+          if (before && now) setFrame(Math.min(now.endFrame, Math.max(now.startFrame, Math.round((useEphemeral.getState().frame * now.frameRate) / before))));
+        }}
       />
       {clips.length > 1 && (
         <select data-testid="clip-select" value={activeId} onChange={(e) => docActions.edit('Active clip', (d) => void (d.activeClip = e.target.value))}>
