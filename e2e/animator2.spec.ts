@@ -204,3 +204,47 @@ test('changing the frame rate keeps the playhead on the same time, inside the re
   expect(await hook(page, (h) => h.frame()), '1 s: frame 24 at 24 fps is frame 60 at 60 fps').toBe(60);
   await expect(page.getByTestId('timeline-frame')).toHaveValue('60');
 });
+
+test('keyboard only: Tab reaches the outliner, Enter selects, Up and Down move between rows, then S keys the selection', async ({ bridge }) => {
+  const page = await bridge.open();
+  await ready(page);
+  const focused = () => page.evaluate(() => (document.activeElement as HTMLElement | null)?.dataset.testid ?? null);
+  let tabs = 0;
+  while ((await focused()) !== `outliner-prop-${BALL}` && tabs < 40) {
+    await page.keyboard.press('Tab');
+    tabs++;
+  }
+  expect(await focused(), 'Tab reaches the Ball row of the outliner').toBe(`outliner-prop-${BALL}`);
+  await page.keyboard.press('Enter');
+  expect(await hook(page, (h) => h.selection())).toEqual({ kind: 'prop', id: BALL });
+  // Up goes to the Box row above (and does not jump the playhead to a key, as Up does elsewhere).
+  await page.keyboard.press('ArrowUp');
+  expect(await focused()).toBe('outliner-prop-prop_box');
+  expect(await hook(page, (h) => h.frame())).toBe(0);
+  await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('ArrowDown');
+  expect(await focused()).toBe('outliner-prop-prop_bat');
+  await page.keyboard.press(' ');
+  expect(await hook(page, (h) => h.selection()), 'Space on a row selects it').toEqual({ kind: 'prop', id: 'prop_bat' });
+  expect(await hook(page, (h) => h.playing()), 'Space on a row does not start playback').toBe(false);
+  // The app's shortcuts still work with a row focused: S keys the bat on frame 0 (it has keys every 3 frames: one more key, same count).
+  await page.keyboard.press('ArrowRight');
+  expect(await hook(page, (h) => h.frame()), 'Right steps a frame').toBe(1);
+  await page.keyboard.press('s');
+  const frames = (await hook(page, (h) => h.document())).clips.find((c) => c.id === 'clip_swing')!.tracks
+    .filter((t) => t.target.kind === 'prop' && t.target.prop === 'prop_bat')
+    .map((t) => t.times.some((x) => Math.abs(x * 30 - 1) < 1e-6));
+  expect(frames.every(Boolean), 'every bat channel has a key on frame 1').toBe(true);
+});
+
+test('a row clicked in the outliner leaves Space to play and Up/Down to jump between keys', async ({ bridge }) => {
+  const page = await bridge.open();
+  await ready(page);
+  await page.getByTestId('outliner-prop-prop_bat').click();
+  await page.keyboard.press('ArrowUp');
+  expect(await hook(page, (h) => h.frame()), 'Up: next key of the bat (keys every 3 frames)').toBe(3);
+  await page.keyboard.press(' ');
+  await expect.poll(() => hook(page, (h) => h.playing()), { message: 'Space plays' }).toBe(true);
+  await page.keyboard.press(' ');
+  await expect.poll(() => hook(page, (h) => h.playing())).toBe(false);
+});
