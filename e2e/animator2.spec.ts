@@ -248,3 +248,12 @@ test('a row clicked in the outliner leaves Space to play and Up/Down to jump bet
   await page.keyboard.press(' ');
   await expect.poll(() => hook(page, (h) => h.playing())).toBe(false);
 });
+
+test('the help panel tells how to pick keys (box select, Ctrl/Shift-click), scrub on the ruler and use the outliner from the keyboard', async ({ bridge }) => {
+  const page = await bridge.open();
+  await ready(page);
+  await page.locator('body').press('?');
+  await expect(page.getByTestId('help-select-keys')).toContainText('box-select');
+  await expect(page.getByTestId('help-panel')).toContainText('frame ruler');
+  await expect(page.getByTestId('help-panel')).toContainText('Outliner from the keyboard');
+});
