@@ -257,3 +257,18 @@ test('the help panel tells how to pick keys (box select, Ctrl/Shift-click), scru
   await expect(page.getByTestId('help-panel')).toContainText('frame ruler');
   await expect(page.getByTestId('help-panel')).toContainText('Outliner from the keyboard');
 });
+
+test('switching to a shorter clip, or typing End below the playhead, keeps the playhead on the sheet', async ({ bridge }) => {
+  const page = await bridge.open();
+  await ready(page);
+  await typeField(page, 'timeline-frame', 45);
+  await page.getByTestId('clip-select').selectOption('clip_walk');
+  await expect.poll(() => hook(page, (h) => h.document().activeClip)).toBe('clip_walk');
+  await expect.poll(() => hook(page, (h) => h.frame()), { message: 'walk is 0-30: the playhead goes to its last frame' }).toBe(30);
+  await page.locator('body').press('Control+z');
+  await expect.poll(() => hook(page, (h) => h.document().activeClip)).toBe('clip_swing');
+  expect(await hook(page, (h) => h.frame())).toBe(30);
+  await typeField(page, 'timeline-end', 20);
+  await expect.poll(() => hook(page, (h) => h.frame()), { message: 'End 20 below the playhead at 30' }).toBe(20);
+  await expect(page.getByTestId('timeline-frame')).toHaveValue('20');
+});

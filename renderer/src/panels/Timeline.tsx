@@ -216,6 +216,15 @@ export function Timeline() {
     return () => ro.disconnect();
   }, []);
 
+  // The playhead stays in the range when the range changes (another clip picked, End typed below the
+  // playhead, an undo): frame 45 of swing stayed frame 45 after switching to walk (0-30), off the sheet.
+  const hasClip = clip !== undefined;
+  useEffect(() => {
+    if (!hasClip) return;
+    const f = useEphemeral.getState().frame;
+    if (f < start || f > end) setFrame(Math.min(end, Math.max(start, Math.round(f))));
+  }, [hasClip, start, end]);
+
   // The selected object's row scrolls into sight: a prop's row sits below every animated bone of the
   // characters, and selecting the ball showed the mannequin's rows and none of the ball's keys.
   useLayoutEffect(() => {
