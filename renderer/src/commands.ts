@@ -76,8 +76,11 @@ export interface CommandDef {
 function togglePlay(): void {
   const e = useEphemeral.getState();
   const clip = activeClip(getDoc());
-  if (!e.playing && clip && Math.round(e.frame) >= clip.endFrame && !usePrefs.getState().loop) setFrame(clip.startFrame);
-  useEphemeral.setState({ playing: !e.playing, frame: e.playing ? Math.round(e.frame) : e.frame });
+  // Play starts at the first frame when the playhead is at the end (without loop) or outside the range
+  // (after Start was raised past it): it played the frames before Start, which are not in the clip's range.
+  const f = Math.round(e.frame);
+  if (!e.playing && clip && ((f >= clip.endFrame && !usePrefs.getState().loop) || f < clip.startFrame || f > clip.endFrame)) setFrame(clip.startFrame);
+  useEphemeral.setState({ playing: !e.playing, frame: e.playing ? Math.round(e.frame) : useEphemeral.getState().frame });
 }
 
 /** Undo (-1) or redo (1), saying in the status bar what was undone or redone (or why nothing was). */

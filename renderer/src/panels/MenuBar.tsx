@@ -144,9 +144,27 @@ export function HelpPanel() {
               </td>
             </tr>
             <tr>
+              <td>Outliner from the keyboard</td>
+              <td>
+                <kbd>Tab</kbd> to a row, <kbd>Enter</kbd> selects, <kbd>↑</kbd> <kbd>↓</kbd> move between rows
+              </td>
+            </tr>
+            <tr data-testid="help-select-keys">
+              <td>Select keys</td>
+              <td>
+                <kbd>Click</kbd> a diamond (<kbd>Shift</kbd> or <kbd>Ctrl</kbd>+click adds), <kbd>Drag</kbd> over the rows to box-select
+              </td>
+            </tr>
+            <tr>
               <td>Move keys in time</td>
               <td>
-                <kbd>Drag</kbd> diamonds (<kbd>Shift</kbd>+click adds)
+                <kbd>Drag</kbd> selected diamonds (<kbd>Esc</kbd> cancels)
+              </td>
+            </tr>
+            <tr>
+              <td>Scrub</td>
+              <td>
+                <kbd>Drag</kbd> on the frame ruler above the rows
               </td>
             </tr>
           </tbody>

@@ -14,6 +14,41 @@ function hoverProps(sel: Selection) {
   };
 }
 
+/**
+ * Rows are reachable from the keyboard: Tab focuses a row, Enter or Space selects it, Up and Down move
+ * between rows. They were plain clickable boxes, so without a mouse nothing could be selected (and the
+ * keys, pose and check commands had nothing to work on).
+ */
+/** The row focused by a click (not from the keyboard) until it loses focus. */
+let clickedRow: HTMLElement | null = null;
+
+function keyboardProps(sel: Selection) {
+  return {
+    tabIndex: 0,
+    role: 'button',
+    onPointerDown: (e: React.PointerEvent<HTMLElement>) => void (clickedRow = e.currentTarget),
+    onBlur: (e: React.FocusEvent<HTMLElement>) => {
+      if (clickedRow === e.currentTarget) clickedRow = null;
+    },
+    onKeyDown: (e: React.KeyboardEvent<HTMLElement>) => {
+      // Only a row reached from the keyboard takes these keys: after a click (which focuses the row too)
+      // Space still plays and Up/Down still jump between keys.
+      if (e.target !== e.currentTarget || clickedRow === e.currentTarget) return;
+      if (e.key === 'Enter' || e.key === ' ') {
+        e.preventDefault();
+        e.stopPropagation();
+        select(sel);
+      } else if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
+        const rows = [...(e.currentTarget.closest('.outliner')?.querySelectorAll<HTMLElement>('.row[tabindex]') ?? [])];
+        const next = rows[rows.indexOf(e.currentTarget) + (e.key === 'ArrowDown' ? 1 : -1)];
+        e.preventDefault();
+        e.stopPropagation();
+        next?.focus();
+      }
+    },
+  };
+}
+
 function boneDepths(c: Character): number[] {
   const depth: number[] = [];
   c.skeleton.joints.forEach((j, i) => (depth[i] = j.parent < 0 ? 0 : depth[j.parent] + 1));
@@ -41,6 +76,7 @@ function CharacterNode({ c }: { c: Character }) {
         data-testid={`outliner-character-${c.id}`}
         onClick={() => select({ kind: 'character', id: c.id })}
         {...hoverProps({ kind: 'character', id: c.id })}
+        {...keyboardProps({ kind: 'character', id: c.id })}
       >
         <button
           className="twisty"
@@ -83,6 +119,7 @@ function CharacterNode({ c }: { c: Character }) {
                     data-name={j.name}
                     onClick={() => select({ kind: 'joint', character: c.id, joint: i })}
                     {...hoverProps({ kind: 'joint', character: c.id, joint: i })}
+                    {...keyboardProps({ kind: 'joint', character: c.id, joint: i })}
                   >
                     <span className="icon">◆</span>
                     {j.name}
@@ -127,6 +164,7 @@ export function Outliner() {
               data-testid={`outliner-prop-${p.id}`}
               onClick={() => select({ kind: 'prop', id: p.id })}
               {...hoverProps({ kind: 'prop', id: p.id })}
+              {...keyboardProps({ kind: 'prop', id: p.id })}
             >
               <span className="icon">◼</span>
               {p.name}

@@ -4,15 +4,15 @@
  * (Euler degrees) and, for roots, translation. Characters: placement and
  * collision. Every change is one undoable edit.
  */
-import * as THREE from 'three';
 import type { ImpulseDocument, TrackPath, TrackTarget } from '../../../core/document/types';
 import { docActions, useDocStore } from '../state/documentStore';
 import { useEphemeral } from '../state/ephemeral';
 import { usePrefs } from '../state/preferences';
-import { activeClip, findTrack, keyIndexAtFrame, writeChannel } from '../state/keys';
+import { activeClip, findTrack, keyIndexAtFrame, targetKey, writeChannel } from '../state/keys';
 import { currentValue, syncRuntime } from '../actions';
 import { findLimbChains } from '../scene/limbs';
 import { NumberField, Row } from './fields';
+import { eulerDegrees, rotationFromDegrees } from './eulerMemory';
 
 const AXES = ['x', 'y', 'z'] as const;
 
@@ -42,8 +42,8 @@ function TransformFields({ target, paths, testPrefix }: { target: TrackTarget; p
         const state = channelState(doc, target, path, frame);
         const marker = <span className={`chan ${state}`} title={state === 'key' ? 'Key on this frame' : state === 'animated' ? 'Animated' : 'Not animated'} data-testid={`${testPrefix}-${path}-state`} data-state={state} />;
         if (path === 'rotation') {
-          const e = new THREE.Euler().setFromQuaternion(new THREE.Quaternion(v[0], v[1], v[2], v[3]).normalize(), 'XYZ');
-          const deg = [e.x, e.y, e.z].map(THREE.MathUtils.radToDeg);
+          const key = targetKey(target);
+          const deg = eulerDegrees(key, v);
           return (
             <Row key={path} label="Rotation °">
               {marker}
@@ -58,8 +58,7 @@ function TransformFields({ target, paths, testPrefix }: { target: TrackTarget; p
                   onCommit={(x) => {
                     const next = [...deg];
                     next[i] = x;
-                    const q = new THREE.Quaternion().setFromEuler(new THREE.Euler(THREE.MathUtils.degToRad(next[0]), THREE.MathUtils.degToRad(next[1]), THREE.MathUtils.degToRad(next[2]), 'XYZ'));
-                    write('rotation', [q.x, q.y, q.z, q.w], `Rotation ${a}`);
+                    write('rotation', rotationFromDegrees(key, next), `Rotation ${a}`);
                   }}
                 />
               ))}
@@ -67,7 +66,7 @@ function TransformFields({ target, paths, testPrefix }: { target: TrackTarget; p
           );
         }
         return (
-          <Row key={path} label={path === 'translation' ? 'Location' : 'Scale'}>
+          <Row key={path} label={path === 'translation' ? 'Location m' : 'Scale'}>
             {marker}
             {AXES.map((a, i) => (
               <NumberField
@@ -187,7 +186,7 @@ function CharacterProperties({ id }: { id: string }) {
         {c.skeleton.joints.length} bones, {c.meshes.reduce((n, m) => n + m.indices.length / 3, 0).toLocaleString()} triangles
         {chains.length ? `, IK: ${chains.map((ch) => ch.name).join(', ')}` : ''}
       </div>
-      <Row label="Placement">
+      <Row label="Placement m">
         {AXES.map((a, i) => (
           <NumberField
             key={a}

@@ -1,8 +1,9 @@
 /**
  * Timeline and dope sheet: transport, frame range and rate, a ruler to scrub,
  * and a row of key diamonds per object and per animated bone. Click a diamond
- * to select it (Shift adds), drag selected diamonds to move keys in time (one
- * undo step; Escape cancels), Delete removes them.
+ * to select it (Shift, Ctrl or Cmd add), drag over the rows to box-select,
+ * drag selected diamonds to move keys in time (one undo step; Escape cancels),
+ * Delete removes them.
  *
  * The playhead moves every frame during playback; it is positioned by a store
  * subscription writing the DOM directly, not by React renders.
@@ -99,7 +100,17 @@ function Transport({ clip }: { clip: Clip | undefined }) {
       {frameIdle === null ? (
         <span className="frame-readout" ref={frameLabel} data-testid="frame-readout" />
       ) : (
-        <NumberField testId="timeline-frame" value={frameIdle} step={1} digits={0} onCommit={(v) => setFrame(Math.round(v))} />
+        // A typed frame stays in the clip's range, as scrubbing does (frame 100 of a 0-60 clip put the playhead off the sheet).
+        <NumberField
+          testId="timeline-frame"
+          value={frameIdle}
+          step={1}
+          digits={0}
+          min={clip?.startFrame}
+          max={clip?.endFrame}
+          title={clip ? `Current frame (${clip.startFrame}–${clip.endFrame})` : 'Current frame'}
+          onCommit={(v) => setFrame(Math.round(v))}
+        />
       )}
       <label>Start</label>
       <NumberField testId="timeline-start" value={clip?.startFrame ?? 0} step={1} digits={0} disabled={!clip} onCommit={(v) => editClip('Start frame', (c) => void (c.startFrame = Math.min(Math.round(v), c.endFrame - 1)))} />
@@ -115,14 +126,19 @@ function Transport({ clip }: { clip: Clip | undefined }) {
         digits={3}
         disabled={!clip}
         title="Frame rate. Keys keep their time in seconds; the frame range is rescaled to the same duration."
-        onCommit={(v) =>
+        onCommit={(v) => {
+          const before = clip?.frameRate;
           editClip('Frame rate', (c) => {
             const k = v / c.frameRate;
             c.startFrame = Math.round(c.startFrame * k);
             c.endFrame = Math.max(c.startFrame + 1, Math.round(c.endFrame * k));
             c.frameRate = v;
-          })
-        }
+          });
+          // The playhead keeps its time too (it kept its frame number: frame 60 of 0-60 at 30 fps became
+          // frame 60 of 0-48 at 24 fps, past the end and showing another pose than before).
+          const now = activeClip(useDocStore.getState().history.doc);
+          if (before && now) setFrame(Math.min(now.endFrame, Math.max(now.startFrame, Math.round((useEphemeral.getState().frame * now.frameRate) / before))));
+        }}
       />
       {clips.length > 1 && (
         <select data-testid="clip-select" value={activeId} onChange={(e) => docActions.edit('Active clip', (d) => void (d.activeClip = e.target.value))}>
@@ -200,6 +216,15 @@ export function Timeline() {
     return () => ro.disconnect();
   }, []);
 
+  // The playhead stays in the range when the range changes (another clip picked, End typed below the
+  // playhead, an undo): frame 45 of swing stayed frame 45 after switching to walk (0-30), off the sheet.
+  const hasClip = clip !== undefined;
+  useEffect(() => {
+    if (!hasClip) return;
+    const f = useEphemeral.getState().frame;
+    if (f < start || f > end) setFrame(Math.min(end, Math.max(start, Math.round(f))));
+  }, [hasClip, start, end]);
+
   // The selected object's row scrolls into sight: a prop's row sits below every animated bone of the
   // characters, and selecting the ball showed the mannequin's rows and none of the ball's keys.
   useLayoutEffect(() => {
@@ -223,21 +248,88 @@ export function Timeline() {
     return useEphemeral.subscribe((s) => place(s.frame));
   }, [start, pxPerFrame]);
 
-  // Scrubbing.
+  // Scrubbing stays inside the clip's frame range: dragging past either end of the ruler (or over the
+  // names column) put the playhead on frames like -11 or 63 of a 0-60 clip, off the sheet.
+  const scrubFrame = (clientX: number) => Math.min(end, Math.max(start, frameAt(clientX)));
   const scrubbing = useRef(false);
   const onScrubDown = (e: React.PointerEvent) => {
     if (e.button !== 0) return;
     scrubbing.current = true;
     (e.currentTarget as HTMLElement).setPointerCapture(e.pointerId);
-    useEphemeral.setState({ playing: false, frame: frameAt(e.clientX) });
+    useEphemeral.setState({ playing: false, frame: scrubFrame(e.clientX) });
     if (!e.shiftKey) useEphemeral.setState({ selectedKeys: [] });
   };
   const onScrubMove = (e: React.PointerEvent) => {
-    if (scrubbing.current) setFrame(frameAt(e.clientX));
+    if (scrubbing.current) setFrame(scrubFrame(e.clientX));
   };
   const onScrubUp = () => {
     scrubbing.current = false;
   };
+
+  // Box select: a drag over the rows (not on a key) selects the keys inside the box (Shift, Ctrl or Cmd
+  // add to the selection); a click there without a drag puts the playhead on that frame and clears the
+  // key selection. Scrubbing by dragging is on the ruler.
+  const box = useRef<{ x0: number; y0: number; additive: boolean; base: SelectedKey[]; before: SelectedKey[]; active: boolean } | null>(null);
+  const [marquee, setMarquee] = useState<{ left: number; top: number; width: number; height: number } | null>(null);
+  const keysInBox = (x0: number, y0: number, x1: number, y1: number): SelectedKey[] => {
+    const el = area.current;
+    if (!el || !clip) return [];
+    const r = el.getBoundingClientRect();
+    const [lx, hx] = [Math.min(x0, x1), Math.max(x0, x1)];
+    const [ly, hy] = [Math.min(y0, y1), Math.max(y0, y1)];
+    const out: SelectedKey[] = [];
+    const rowEls = el.querySelectorAll<HTMLElement>('.sheet-row');
+    rows.forEach((row, i) => {
+      const rr = rowEls[i]?.getBoundingClientRect();
+      if (!rr || rr.bottom < ly || rr.top > hy) return;
+      for (const f of rowFrames(clip, row)) {
+        const x = r.left + xOf(f);
+        if (x < lx || x > hx) continue;
+        for (const k of rowKeysAt(clip, row, f)) if (!out.some((o) => o.frame === k.frame && sameTarget(o.target, k.target))) out.push(k);
+      }
+    });
+    return out;
+  };
+  const onRowsDown = (e: React.PointerEvent) => {
+    if (e.button !== 0) return;
+    const additive = e.shiftKey || e.ctrlKey || e.metaKey;
+    const before = useEphemeral.getState().selectedKeys;
+    box.current = { x0: e.clientX, y0: e.clientY, additive, base: additive ? before : [], before, active: false };
+    (e.currentTarget as HTMLElement).setPointerCapture(e.pointerId);
+  };
+  const onRowsMove = (e: React.PointerEvent) => {
+    const b = box.current;
+    if (!b) return;
+    if (!b.active && Math.abs(e.clientX - b.x0) + Math.abs(e.clientY - b.y0) < 4) return;
+    b.active = true;
+    const inside = keysInBox(b.x0, b.y0, e.clientX, e.clientY);
+    const next = [...b.base];
+    for (const k of inside) if (!next.some((o) => o.frame === k.frame && sameTarget(o.target, k.target))) next.push(k);
+    useEphemeral.setState({ selectedKeys: next, playing: false });
+    const r = area.current!.getBoundingClientRect();
+    const st = area.current!.scrollTop;
+    setMarquee({ left: Math.min(b.x0, e.clientX) - r.left, top: Math.min(b.y0, e.clientY) - r.top + st, width: Math.abs(e.clientX - b.x0), height: Math.abs(e.clientY - b.y0) });
+  };
+  const onRowsUp = (e: React.PointerEvent) => {
+    const b = box.current;
+    box.current = null;
+    setMarquee(null);
+    if (!b || b.active) return;
+    useEphemeral.setState({ playing: false, frame: scrubFrame(e.clientX) });
+    if (!b.additive) useEphemeral.setState({ selectedKeys: [] });
+  };
+  useEffect(() => {
+    const cancel = () => {
+      const b = box.current;
+      if (!b || !b.active) return false;
+      box.current = null;
+      setMarquee(null);
+      useEphemeral.setState({ selectedKeys: b.before });
+      return true;
+    };
+    escapeHandlers.push(cancel);
+    return () => void escapeHandlers.splice(escapeHandlers.indexOf(cancel), 1);
+  }, []);
 
   // Key dragging.
   const keyDrag = useRef<{ startX: number; delta: number; keys: SelectedKey[]; active: boolean } | null>(null);
@@ -259,12 +351,14 @@ export function Timeline() {
     const here = rowKeysAt(clip, row, frame);
     const cur = useEphemeral.getState().selectedKeys;
     let next: SelectedKey[];
-    if (e.shiftKey) {
+    // Shift, Ctrl or Cmd add or remove a key (Ctrl replaced the selection, dropping the keys picked before).
+    const additive = e.shiftKey || e.ctrlKey || e.metaKey;
+    if (additive) {
       const already = isKeySelected(cur, row, frame);
       next = already ? cur.filter((k) => !(k.frame === frame && row.targets.some((t) => sameTarget(t, k.target)))) : [...cur, ...here];
     } else next = isKeySelected(cur, row, frame) ? cur : here;
     useEphemeral.setState({ selectedKeys: next, playing: false });
-    if (!e.shiftKey) select(row.selection);
+    if (!additive) select(row.selection);
     keyDrag.current = { startX: e.clientX, delta: 0, keys: next, active: false };
     // Window listeners: the diamond element is re-created at its new frame while dragging.
     const move = (ev: PointerEvent) => onKeyMove(ev);
@@ -319,7 +413,7 @@ export function Timeline() {
             </span>
           ))}
         </div>
-        <div className="rows" onPointerDown={onScrubDown} onPointerMove={onScrubMove} onPointerUp={onScrubUp}>
+        <div className="rows" data-testid="sheet-rows" onPointerDown={onRowsDown} onPointerMove={onRowsMove} onPointerUp={onRowsUp}>
           {rows.map((row) => {
             const isSel = row.selection && sel && JSON.stringify(row.selection) === JSON.stringify(sel);
             return (
@@ -351,6 +445,7 @@ export function Timeline() {
           })}
           {!rows.length && <div className="muted empty-sheet">No objects. Import a glTF or open the sample.</div>}
         </div>
+        {marquee && <div className="marquee" data-testid="sheet-marquee" style={marquee} />}
         <div className="range-shade" style={{ left: NAME_WIDTH, width: pad }} />
         <TimelineBands start={start} pxPerFrame={pxPerFrame} left={NAME_WIDTH + pad} />
         <div className="playhead" ref={playhead} data-testid="playhead" />

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 
 /** A number input that commits once (Enter or blur), so one edit is one undo step. Escape reverts. */
 export function NumberField(props: {
@@ -16,11 +16,19 @@ export function NumberField(props: {
   const shown = Number.isFinite(value) ? String(Number(value.toFixed(digits))) : '';
   const [text, setText] = useState(shown);
   const [editing, setEditing] = useState(false);
+  // Escape blurs the field; the blur handler of that render still sees the typed text, so it must
+  // know the edit was cancelled (it committed the typed value: Escape applied the edit it should revert).
+  const cancelled = useRef(false);
   useEffect(() => {
     if (!editing) setText(shown);
   }, [shown, editing]);
   const commit = () => {
     setEditing(false);
+    if (cancelled.current) {
+      cancelled.current = false;
+      setText(shown);
+      return;
+    }
     const v = Number(text);
     if (text.trim() === '' || !Number.isFinite(v)) {
       setText(shown);
@@ -42,6 +50,7 @@ export function NumberField(props: {
       disabled={disabled}
       title={title}
       onFocus={() => {
+        cancelled.current = false;
         setEditing(true);
         setText(shown);
       }}
@@ -50,6 +59,7 @@ export function NumberField(props: {
       onKeyDown={(e) => {
         if (e.key === 'Enter') (e.target as HTMLInputElement).blur();
         if (e.key === 'Escape') {
+          cancelled.current = true;
           setText(shown);
           setEditing(false);
           (e.target as HTMLInputElement).blur();

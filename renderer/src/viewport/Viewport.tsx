@@ -35,7 +35,8 @@ function Driver() {
     const clip = activeClip(doc);
     const eph = useEphemeral.getState();
     if (eph.playing && clip) {
-      let f = eph.frame + Math.min(dt, 0.1) * clip.frameRate;
+      // The range may change during playback (Start typed past the playhead): play on from Start.
+      let f = Math.max(clip.startFrame, eph.frame + Math.min(dt, 0.1) * clip.frameRate);
       if (f > clip.endFrame) {
         if (usePrefs.getState().loop) f = clip.startFrame + ((f - clip.startFrame) % Math.max(1, clip.endFrame - clip.startFrame));
         else {
