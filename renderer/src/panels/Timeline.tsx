@@ -17,6 +17,7 @@ import { activeClip, findTrack, keyFramesOf, moveKeys, sameTarget, targetKey } f
 import { groupKeys, setFrame } from '../actions';
 import { runCommand, escapeHandlers } from '../commands';
 import { NumberField } from './fields';
+import { ClipPicker } from './ClipPicker';
 import { TimelineBands } from '../check/TimelineBands';
 
 interface RowDef {
@@ -70,8 +71,6 @@ function Transport({ clip }: { clip: Clip | undefined }) {
   const loop = usePrefs((s) => s.loop);
   const autoKey = usePrefs((s) => s.autoKey);
   const frameIdle = useEphemeral((s) => (s.playing ? null : Math.round(s.frame)));
-  const clips = useDocStore((s) => s.history.doc.clips);
-  const activeId = useDocStore((s) => s.history.doc.activeClip);
   const frameLabel = useRef<HTMLSpanElement>(null);
   useEffect(
     () =>
@@ -140,15 +139,8 @@ function Transport({ clip }: { clip: Clip | undefined }) {
           if (before && now) setFrame(Math.min(now.endFrame, Math.max(now.startFrame, Math.round((useEphemeral.getState().frame * now.frameRate) / before))));
         }}
       />
-      {clips.length > 1 && (
-        <select data-testid="clip-select" value={activeId} onChange={(e) => docActions.edit('Active clip', (d) => void (d.activeClip = e.target.value))}>
-          {clips.map((c) => (
-            <option key={c.id} value={c.id}>
-              {c.name}
-            </option>
-          ))}
-        </select>
-      )}
+      <span className="sep" />
+      <ClipPicker />
       <span className="sep" />
       <button title="Auto-key (N): posing keys every channel you touch" data-testid="autokey" className={`autokey${autoKey ? ' on' : ''}`} onClick={() => setPref('autoKey', !autoKey)}>
         ● Auto-key
