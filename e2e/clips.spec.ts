@@ -168,12 +168,30 @@ test('new, duplicate, rename and delete clips, each one undo step; the dope shee
   await page2.getByTestId('clip-select').selectOption({ label: 'swing SK 2' });
   await expectActive(page2, 'swing SK 2', swing.tracks.length);
 
+  // The Clip menu does the same: Duplicate Clip, then Rename Clip… opens the name field.
+  await page2.getByTestId('menu-clip').click();
+  await page2.getByTestId('menuitem-duplicateClip').click();
+  await expectActive(page2, 'swing SK 2 copy', swing.tracks.length);
+  await page2.getByTestId('menu-clip').click();
+  await page2.getByTestId('menuitem-renameClip').click();
+  await expect(page2.getByTestId('clip-rename-input')).toBeFocused();
+  await page2.keyboard.press('Control+a');
+  await page2.keyboard.type('from menu');
+  await page2.keyboard.press('Enter');
+  await expectActive(page2, 'from menu', swing.tracks.length);
+  await page2.locator('body').press('Control+z');
+  await page2.locator('body').press('Control+z');
+  await expectActive(page2, 'swing SK 2', swing.tracks.length);
+
   // Delete down to one clip: the last one cannot be deleted. Undo brings them all back.
   for (const remaining of [3, 2, 1]) {
     await page2.getByTestId('clip-delete').click();
     await expect.poll(async () => (await doc(page2)).clips.length).toBe(remaining);
   }
   await expect(page2.getByTestId('clip-delete'), 'the last clip cannot be deleted').toBeDisabled();
+  await page2.getByTestId('menu-clip').click();
+  await expect(page2.getByTestId('menuitem-deleteClip'), 'nor from the Clip menu').toBeDisabled();
+  await page2.locator('body').press('Escape');
   expect((await doc(page2)).clips).toHaveLength(1);
   for (let i = 0; i < 3; i++) await page2.locator('body').press('Control+z');
   await expect.poll(async () => (await doc(page2)).clips.map((c) => c.name)).toEqual(['walk', 'swing', 'swing SK 2', 'clip']);

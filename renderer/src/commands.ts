@@ -28,6 +28,7 @@ import { docActions, getDoc, useDocStore } from './state/documentStore';
 import { useEphemeral, setStatus } from './state/ephemeral';
 import { usePrefs, setPref } from './state/preferences';
 import { activeClip } from './state/keys';
+import { clipActions, deleteClipError } from './state/clips';
 import { checkClip } from './check/checkStore';
 import { suggest } from './suggest/suggestStore';
 import { openExportDialog } from './export/exportFlow';
@@ -61,6 +62,10 @@ export type CommandId =
   | 'tangentsLinear'
   | 'toggleGrid'
   | 'toggleBones'
+  | 'newClip'
+  | 'duplicateClip'
+  | 'renameClip'
+  | 'deleteClip'
   | 'escape';
 
 export interface CommandDef {
@@ -168,6 +173,28 @@ export const COMMANDS: CommandDef[] = [
     keys: ['Ctrl+Shift+M'],
     run: () => suggest(),
     disabledReason: noClip,
+  },
+  { id: 'newClip', label: 'New Clip', keys: [], run: () => clipActions.create() },
+  { id: 'duplicateClip', label: 'Duplicate Clip', keys: [], run: () => clipActions.duplicate(), disabledReason: noClip },
+  {
+    id: 'renameClip',
+    label: 'Rename Clip…',
+    keys: [],
+    run: () => {
+      const clip = activeClip(getDoc());
+      if (clip) useEphemeral.setState({ renamingClip: clip.id });
+    },
+    disabledReason: noClip,
+  },
+  {
+    id: 'deleteClip',
+    label: 'Delete Clip',
+    keys: [],
+    run: () => {
+      const refused = clipActions.remove();
+      if (refused) setStatus(refused, true);
+    },
+    disabledReason: () => deleteClipError(getDoc()),
   },
   { id: 'help', label: 'Keyboard Shortcuts', keys: ['?', 'F1'], run: () => useEphemeral.setState({ helpOpen: !useEphemeral.getState().helpOpen }) },
   {

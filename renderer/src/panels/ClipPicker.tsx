@@ -7,7 +7,8 @@
  */
 import { useEffect, useRef, useState } from 'react';
 import { docActions, useDocStore } from '../state/documentStore';
-import { setStatus } from '../state/ephemeral';
+import { setStatus, useEphemeral } from '../state/ephemeral';
+import { runCommand } from '../commands';
 import { clipActions } from '../state/clips';
 
 function RenameField({ id, initial, onDone }: { id: string; initial: string; onDone: () => void }) {
@@ -79,12 +80,15 @@ function RenameField({ id, initial, onDone }: { id: string; initial: string; onD
 export function ClipPicker() {
   const clips = useDocStore((s) => s.history.doc.clips);
   const activeId = useDocStore((s) => s.history.doc.activeClip);
-  const [renaming, setRenaming] = useState<string | null>(null);
+  const renaming = useEphemeral((s) => s.renamingClip);
+  const setRenaming = (id: string | null) => useEphemeral.setState({ renamingClip: id });
   const active = clips.find((c) => c.id === activeId) ?? clips[0];
-  // An undo that removes the clip being renamed closes the field.
+  const loadCount = useDocStore((s) => s.loadCount);
+  // An undo that removes the clip being renamed closes the field, and so does opening another project.
   useEffect(() => {
     if (renaming && !clips.some((c) => c.id === renaming)) setRenaming(null);
   }, [clips, renaming]);
+  useEffect(() => () => useEphemeral.setState({ renamingClip: null }), [loadCount]);
   const lastClip = clips.length <= 1;
   return (
     <span className="clip-picker" data-testid="clip-picker">
@@ -106,23 +110,20 @@ export function ClipPicker() {
           ))}
         </select>
       )}
-      <button data-testid="clip-new" title="New clip: empty, with this clip's frame rate and range" onClick={() => clipActions.create()}>
+      <button data-testid="clip-new" title="New clip: empty, with this clip's frame rate and range" onClick={() => runCommand('newClip')}>
         + New
       </button>
-      <button data-testid="clip-duplicate" title="Duplicate this clip with all its keys" disabled={!active} onClick={() => clipActions.duplicate()}>
+      <button data-testid="clip-duplicate" title="Duplicate this clip with all its keys" disabled={!active} onClick={() => runCommand('duplicateClip')}>
         Duplicate
       </button>
-      <button data-testid="clip-rename" title="Rename this clip (Enter renames, Escape cancels)" disabled={!active || renaming !== null} onClick={() => active && setRenaming(active.id)}>
+      <button data-testid="clip-rename" title="Rename this clip (Enter renames, Escape cancels)" disabled={!active || renaming !== null} onClick={() => runCommand('renameClip')}>
         Rename
       </button>
       <button
         data-testid="clip-delete"
         title={lastClip ? 'The last clip cannot be deleted: a project keeps at least one clip' : 'Delete this clip (Undo brings it back)'}
         disabled={lastClip}
-        onClick={() => {
-          const refused = clipActions.remove();
-          if (refused) setStatus(refused, true);
-        }}
+        onClick={() => runCommand('deleteClip')}
       >
         ✕ Clip
       </button>

@@ -10,7 +10,7 @@ const MENUS: { name: string; items: (CommandId | '-')[] }[] = [
   { name: 'Edit', items: ['undo', 'redo', '-', 'setKey', 'deleteKeys', 'copyPose', 'pastePose', '-', 'interpolationStep', 'interpolationLinear', 'interpolationCubic', '-', 'tangentsAuto', 'tangentsFlat', 'tangentsLinear'] },
   { name: 'View', items: ['frameSelected', 'togglePerspective', 'viewFront', 'viewRight', 'viewTop', '-', 'toggleGrid', 'toggleBones', '-', 'toolTranslate', 'toolRotate', 'toolScale'] },
   { name: 'Playback', items: ['playPause', 'toggleLoop', 'toggleAutoKey', '-', 'previousKey', 'nextKey', 'firstFrame', 'lastFrame'] },
-  { name: 'Clip', items: ['checkClip', 'suggest'] },
+  { name: 'Clip', items: ['newClip', 'duplicateClip', 'renameClip', 'deleteClip', '-', 'checkClip', 'suggest'] },
   { name: 'Help', items: ['help'] },
 ];
 

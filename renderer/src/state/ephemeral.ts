@@ -44,6 +44,8 @@ export interface Ephemeral {
   status: { text: string; error: boolean; at: number } | null;
   recent: string[];
   busy: string | null;
+  /** Id of the clip whose name field is open in the clip picker (Clip > Rename Clip or its button). */
+  renamingClip: string | null;
 }
 
 export const useEphemeral = create<Ephemeral>()(() => ({
@@ -59,6 +61,7 @@ export const useEphemeral = create<Ephemeral>()(() => ({
   status: null,
   recent: [],
   busy: null,
+  renamingClip: null,
 }));
 
 export function select(selection: Selection): void {
