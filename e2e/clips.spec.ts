@@ -52,7 +52,7 @@ async function expectActive(page: Page, name: string, trackCount: number): Promi
   return clip;
 }
 
-test('new, duplicate, rename and delete clips, each one undo step; the dope sheet follows; save and reopen keeps them', async ({ bridge }) => {
+test('new, duplicate, rename and delete clips, each one undo step; the dope sheet follows; save and reopen keeps them', async ({ bridge }, info) => {
   const page = await bridge.open();
   await ready(page);
   const start = await doc(page);
@@ -108,6 +108,7 @@ test('new, duplicate, rename and delete clips, each one undo step; the dope shee
   await page.keyboard.press('Delete');
   await page.keyboard.press('Enter');
   await expect(page.getByTestId('clip-rename-error'), 'an empty name is refused').toContainText('needs a name');
+  await page.getByTestId('timeline').screenshot({ path: info.outputPath('rename-refused.png') });
   // Escape cancels: the old name stays and no undo step was added.
   await page.keyboard.type('xyz');
   await page.keyboard.press('Escape');
