@@ -84,13 +84,44 @@ export const MENU_COMMANDS = [
   // View
   'frameSelected', 'togglePerspective', 'viewFront', 'viewRight', 'viewTop',
   // Clip
-  'checkClip', 'suggest',
+  'checkClip', 'suggest', 'newClip', 'duplicateClip', 'renameClip', 'deleteClip',
   // Help
   'help',
   // App events (not menu items)
   'autosave', 'closeRequested', 'quitRequested',
 ] as const;
 export type MenuCommand = (typeof MENU_COMMANDS)[number];
+
+/**
+ * The shortcut a native menu shows beside each command (Electron accelerator
+ * syntax; the menu does not register them: the renderer handles the keys, as
+ * in Chromium). Each is one of the renderer command's own keys
+ * (renderer/src/commands.ts; a renderer test holds them together), so the
+ * menu never shows a shortcut that does something else. Redo shows
+ * Cmd+Shift+Z on macOS.
+ */
+export const MENU_SHORTCUTS: Partial<Record<MenuCommand, string>> = {
+  new: 'CmdOrCtrl+N',
+  open: 'CmdOrCtrl+O',
+  save: 'CmdOrCtrl+S',
+  saveAs: 'CmdOrCtrl+Shift+S',
+  import: 'CmdOrCtrl+I',
+  export: 'CmdOrCtrl+E',
+  undo: 'CmdOrCtrl+Z',
+  redo: 'CmdOrCtrl+Y',
+  setKey: 'K',
+  deleteKeys: 'Delete',
+  copyPose: 'CmdOrCtrl+C',
+  pastePose: 'CmdOrCtrl+V',
+  frameSelected: 'F',
+  togglePerspective: 'O',
+  viewFront: '1',
+  viewRight: '3',
+  viewTop: '7',
+  checkClip: 'CmdOrCtrl+Shift+C',
+  suggest: 'CmdOrCtrl+Shift+M',
+  help: 'F1',
+};
 
 /** Extra data of a command: `openRecent` carries the path chosen in File > Open Recent. */
 export interface MenuCommandArg {

@@ -12,6 +12,7 @@ import { join, relative, resolve, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import {
   CHANNELS, IPC_PREFIX, MENU_EVENT, PROJECT_EXTENSION, type MenuCommand, type MenuCommandArg,
+  MENU_SHORTCUTS,
 } from '../ipc/contract';
 import { AUTOSAVE_INTERVAL_MS, CLOSE_ANSWER_TIMEOUT_MS, QUIT_AUTOSAVE_WAIT_MS } from './constants';
 import { CONTENT_SECURITY_POLICY } from './csp';
@@ -163,7 +164,7 @@ export function menuTemplate(options: {
 }): MenuItemConstructorOptions[] {
   const { send } = options;
   // Shortcuts are handled by the renderer (they work the same in Chromium); the menu only shows them.
-  const item = (label: string, command: MenuCommand, accelerator?: string): MenuItemConstructorOptions => ({
+  const item = (label: string, command: MenuCommand, accelerator = MENU_SHORTCUTS[command]): MenuItemConstructorOptions => ({
     label,
     accelerator,
     registerAccelerator: false,
@@ -179,17 +180,17 @@ export function menuTemplate(options: {
     {
       label: '&File',
       submenu: [
-        item('New', 'new', 'CmdOrCtrl+N'),
+        item('New', 'new'),
         { label: 'New Window', accelerator: 'CmdOrCtrl+Shift+N', click: click(() => options.newWindow()) },
-        item('Open…', 'open', 'CmdOrCtrl+O'),
+        item('Open…', 'open'),
         { label: 'Open Recent', submenu: recentItems },
         item('Open Sample Scene', 'openSample'),
         { type: 'separator' },
-        item('Save', 'save', 'CmdOrCtrl+S'),
-        item('Save As…', 'saveAs', 'CmdOrCtrl+Shift+S'),
+        item('Save', 'save'),
+        item('Save As…', 'saveAs'),
         { type: 'separator' },
-        item('Import glTF…', 'import', 'CmdOrCtrl+I'),
-        item('Export glTF (baked)…', 'export', 'CmdOrCtrl+E'),
+        item('Import glTF…', 'import'),
+        item('Export glTF (baked)…', 'export'),
         { type: 'separator' },
         { role: 'close' },
         ...(options.isMac ? [] : [{ role: 'quit' as const }]),
@@ -198,13 +199,13 @@ export function menuTemplate(options: {
     {
       label: '&Edit',
       submenu: [
-        item('Undo', 'undo', 'CmdOrCtrl+Z'),
-        item('Redo', 'redo', options.isMac ? 'Cmd+Shift+Z' : 'Ctrl+Y'),
+        item('Undo', 'undo'),
+        item('Redo', 'redo', options.isMac ? 'Cmd+Shift+Z' : undefined),
         { type: 'separator' },
-        item('Set Key', 'setKey', 'K'),
-        item('Delete Keys', 'deleteKeys', 'Alt+K'),
-        item('Copy Pose', 'copyPose', 'CmdOrCtrl+Shift+C'),
-        item('Paste Pose', 'pastePose', 'CmdOrCtrl+Shift+V'),
+        item('Set Key', 'setKey'),
+        item('Delete Keys', 'deleteKeys'),
+        item('Copy Pose', 'copyPose'),
+        item('Paste Pose', 'pastePose'),
         { type: 'separator' },
         { role: 'cut' },
         { role: 'copy' },
@@ -215,11 +216,11 @@ export function menuTemplate(options: {
     {
       label: '&View',
       submenu: [
-        item('Frame Selected', 'frameSelected', 'F'),
-        item('Perspective / Orthographic', 'togglePerspective', '5'),
-        item('Front', 'viewFront', '1'),
-        item('Right', 'viewRight', '3'),
-        item('Top', 'viewTop', '7'),
+        item('Frame Selected', 'frameSelected'),
+        item('Perspective / Orthographic', 'togglePerspective'),
+        item('Front', 'viewFront'),
+        item('Right', 'viewRight'),
+        item('Top', 'viewTop'),
         { type: 'separator' },
         { role: 'togglefullscreen' },
         ...(options.isDev ? [{ role: 'toggleDevTools' as const }] : []),
@@ -228,14 +229,19 @@ export function menuTemplate(options: {
     {
       label: '&Clip',
       submenu: [
-        item('Check Clip for Interpenetrations', 'checkClip', 'CmdOrCtrl+Shift+K'),
-        item('Suggest Response', 'suggest', 'CmdOrCtrl+Shift+R'),
+        item('Check Clip for Interpenetrations', 'checkClip'),
+        item('Suggest Motion', 'suggest'),
+        { type: 'separator' },
+        item('New Clip', 'newClip'),
+        item('Duplicate Clip', 'duplicateClip'),
+        item('Rename Clip…', 'renameClip'),
+        item('Delete Clip', 'deleteClip'),
       ],
     },
     {
       role: 'help',
       label: '&Help',
-      submenu: [item('Keyboard Shortcuts', 'help', 'F1')],
+      submenu: [item('Keyboard Shortcuts', 'help')],
     },
   ];
 }
