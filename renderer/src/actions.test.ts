@@ -1,22 +1,13 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { ImpulseDocument } from '../../core/document/types';
-import { createEmptyDocument } from '../../core/document/defaults';
+import { docWithBall } from './test/fixtures';
 import { docActions, getDoc } from './state/documentStore';
 import { useEphemeral } from './state/ephemeral';
 import { activeClip, findTrack, setKey } from './state/keys';
 import { deleteSelectedKeys } from './actions';
 
 function docWithKeyedBall(): ImpulseDocument {
-  const d = createEmptyDocument('t');
-  d.props.push({
-    id: 'ball',
-    name: 'Ball',
-    transform: { translation: [0, 1, 0], rotation: [0, 0, 0, 1], scale: [1, 1, 1] },
-    mesh: { positions: new Float32Array(9), indices: new Uint32Array([0, 1, 2]) },
-    material: { name: 'm', baseColor: [1, 1, 1, 1], metallic: 0, roughness: 1 },
-    physics: { mode: 'dynamic', massKg: 0.145, restitution: 0.5, friction: 0.4 },
-    collision: { enabled: true, groups: 1, mask: 1 },
-  });
+  const d = docWithBall();
   const clip = activeClip(d)!;
   setKey(clip, { kind: 'prop', prop: 'ball' }, 'translation', 0, [0, 1, 0]);
   setKey(clip, { kind: 'prop', prop: 'ball' }, 'translation', 10, [0, 2, 0]);

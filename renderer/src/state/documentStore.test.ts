@@ -1,26 +1,12 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { ImpulseDocument } from '../../../core/document/types';
-import { createEmptyDocument } from '../../../core/document/defaults';
+import { docWithBall } from '../test/fixtures';
 import { docActions, getDoc, useDocStore } from './documentStore';
 import { isDirty } from './history';
 import { activeClip, findTrack, writeChannel } from './keys';
 
-function docWithProp(): ImpulseDocument {
-  const d = createEmptyDocument('t');
-  d.props.push({
-    id: 'ball',
-    name: 'Ball',
-    transform: { translation: [0, 1, 0], rotation: [0, 0, 0, 1], scale: [1, 1, 1] },
-    mesh: { positions: new Float32Array(9), indices: new Uint32Array([0, 1, 2]) },
-    material: { name: 'm', baseColor: [1, 1, 1, 1], metallic: 0, roughness: 1 },
-    physics: { mode: 'dynamic', massKg: 0.145, restitution: 0.5, friction: 0.4 },
-    collision: { enabled: true, groups: 1, mask: 1 },
-  });
-  return d;
-}
-
 describe('document store', () => {
-  beforeEach(() => docActions.load(docWithProp(), null, 't'));
+  beforeEach(() => docActions.load(docWithBall(), null, 't'));
 
   it('a gizmo-style drag (many updates) is one undo step; undo and redo restore both ends', () => {
     const start = getDoc();
