@@ -23,6 +23,7 @@ import {
   writeChannel,
   type TangentMode,
 } from './state/keys';
+import { copyKeys, describeKeys, pasteKeys, pasteRange } from './state/keyClipboard';
 import { runtime } from './scene/runtime';
 import { findLimbChains } from './scene/limbs';
 
@@ -262,6 +263,50 @@ export function pastePose(): void {
     }
   });
   setStatus(`Pasted pose of ${joints.length} joint${joints.length === 1 ? '' : 's'}`);
+}
+
+/** Copies the keys selected in the dope sheet (every channel of each selected diamond) to the key clipboard. */
+export function copySelectedKeys(): void {
+  const clip = activeClip(getDoc());
+  const selected = useEphemeral.getState().selectedKeys;
+  if (!clip) return setStatus('The document has no clip');
+  if (!selected.length) return setStatus('Select keys in the dope sheet to copy them (click, Ctrl+click or drag a box)');
+  const cb = copyKeys(clip, selected);
+  if (!cb) return setStatus('No keys on the selected frames to copy');
+  useEphemeral.setState({ keyClipboard: cb });
+  setStatus(`Copied ${describeKeys(cb.keyCount, cb.channels.length)}`);
+}
+
+/**
+ * Pastes the copied keys with their first frame on the playhead, in the active
+ * clip (the one they came from or any other), replacing keys on the same
+ * times; one undo step. Keys that would land outside the clip's frame range
+ * are refused with a message saying where the paste fits (the range is the
+ * clip's, the animator sets it; a paste does not change it).
+ */
+export function pasteCopiedKeys(): void {
+  const cb = useEphemeral.getState().keyClipboard;
+  if (!cb) return setStatus('No keys copied: select keys in the dope sheet and press Ctrl+C there');
+  const doc = getDoc();
+  const clip = activeClip(doc);
+  if (!clip) return setStatus('The document has no clip to paste keys into', true);
+  const frame = currentFrame();
+  const { first, last } = pasteRange(cb, frame);
+  if (first < clip.startFrame || last > clip.endFrame) {
+    const lo = clip.startFrame + (frame - first), hi = clip.endFrame - (last - frame);
+    const where = lo <= hi ? `put the playhead on frame ${lo === hi ? lo : `${lo}–${hi}`}` : `the copied keys span ${last - first} frames, more than the clip's range`;
+    return setStatus(`Keys not pasted: at frame ${frame} they would cover frames ${first}–${last}, outside ${clip.name} (${clip.startFrame}–${clip.endFrame}); ${where}`, true);
+  }
+  let result: ReturnType<typeof pasteKeys> | null = null;
+  docActions.edit(`Paste keys at ${frame}`, (d) => {
+    const c = activeClip(d as ImpulseDocument);
+    if (c) result = pasteKeys(d as ImpulseDocument, c, cb, frame);
+  });
+  const r = result as ReturnType<typeof pasteKeys> | null;
+  if (!r || r.pasted === 0) return setStatus('Keys not pasted: the objects and bones they were copied from are not in this document', true);
+  useEphemeral.setState({ selectedKeys: r.selection });
+  const skipped = r.skipped ? ` (${r.skipped} skipped: their object or bone is not in this document)` : '';
+  setStatus(`Pasted ${describeKeys(r.pasted, r.channels)} at frame ${frame}${skipped}`);
 }
 
 /** Previous/next key of the selection (or of the whole clip when nothing is selected or it has no keys). */

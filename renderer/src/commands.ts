@@ -5,7 +5,9 @@
 import type { MenuCommand } from '../../electron/ipc/contract';
 import {
   copyPose,
+  copySelectedKeys,
   deleteSelectedKeys,
+  pasteCopiedKeys,
   jumpToKey,
   pastePose,
   setInterpolationOnSelection,
@@ -66,6 +68,9 @@ export type CommandId =
   | 'duplicateClip'
   | 'renameClip'
   | 'deleteClip'
+  | 'copyKeys'
+  | 'pasteKeys'
+  | 'sheetFrameAll'
   | 'escape';
 
 export interface CommandDef {
@@ -76,6 +81,19 @@ export interface CommandDef {
   run: () => void | Promise<void>;
   /** Returns a reason when the command cannot run now (menus show it disabled). */
   disabledReason?: () => string | null;
+  /**
+   * A shortcut shared with another command belongs to this one while `active()`
+   * holds (e.g. Ctrl+C copies keys while the dope sheet has focus and keys are
+   * selected, the pose otherwise); `label` says when, in the help panel.
+   */
+  when?: { label: string; active: () => boolean };
+}
+
+/** Whether keyboard focus is in the dope sheet (a click anywhere in it gives it focus; the viewport or a field takes it away). */
+export function dopeSheetFocused(): boolean {
+  if (typeof document === 'undefined') return false;
+  const el = document.activeElement;
+  return !!el && typeof el.closest === 'function' && el.closest('[data-dopesheet]') !== null;
 }
 
 function togglePlay(): void {
@@ -120,6 +138,29 @@ export const COMMANDS: CommandDef[] = [
   { id: 'deleteKeys', label: 'Delete Keys', keys: ['Delete', 'Alt+I'], run: deleteSelectedKeys, disabledReason: noClip },
   { id: 'copyPose', label: 'Copy Pose', keys: ['Ctrl+C'], run: copyPose },
   { id: 'pastePose', label: 'Paste Pose', keys: ['Ctrl+V'], run: pastePose },
+  {
+    id: 'copyKeys',
+    label: 'Copy Keys',
+    keys: ['Ctrl+C'],
+    run: copySelectedKeys,
+    disabledReason: noClip,
+    when: { label: 'dope sheet focused and keys selected; otherwise Ctrl+C copies the pose', active: () => dopeSheetFocused() && useEphemeral.getState().selectedKeys.length > 0 },
+  },
+  {
+    id: 'pasteKeys',
+    label: 'Paste Keys at Playhead',
+    keys: ['Ctrl+V'],
+    run: pasteCopiedKeys,
+    disabledReason: noClip,
+    when: { label: 'dope sheet focused and keys copied; otherwise Ctrl+V pastes the pose', active: () => dopeSheetFocused() && useEphemeral.getState().keyClipboard !== null },
+  },
+  {
+    id: 'sheetFrameAll',
+    label: 'Dope Sheet: Frame All',
+    keys: ['Home'],
+    run: () => useEphemeral.setState({ sheetView: null }),
+    when: { label: 'dope sheet focused; elsewhere Home goes to the first frame', active: dopeSheetFocused },
+  },
   { id: 'interpolationStep', label: 'Interpolation: Step', keys: [], run: () => setInterpolationOnSelection('step') },
   { id: 'interpolationLinear', label: 'Interpolation: Linear', keys: [], run: () => setInterpolationOnSelection('linear') },
   { id: 'interpolationCubic', label: 'Interpolation: Cubic', keys: [], run: () => setInterpolationOnSelection('cubic') },
@@ -253,13 +294,23 @@ export function keyLabel(e: KeyboardEvent): string {
   return parts.join('+');
 }
 
-const keymap = new Map<string, CommandId>();
-for (const c of COMMANDS) for (const k of c.keys) keymap.set(k.toUpperCase(), c.id);
-keymap.set('BACKSPACE', 'deleteKeys');
-keymap.set('X', 'deleteKeys');
+/** Key label -> commands bound to it: at most one without a `when` context, any number with one. */
+const keymap = new Map<string, CommandDef[]>();
+const bind = (key: string, c: CommandDef) => {
+  const list = keymap.get(key.toUpperCase()) ?? [];
+  if (!c.when && list.some((o) => !o.when)) throw new Error(`shortcut ${key} bound to ${list.find((o) => !o.when)!.id} and ${c.id}`);
+  list.push(c);
+  keymap.set(key.toUpperCase(), list);
+};
+for (const c of COMMANDS) for (const k of c.keys) bind(k, c);
+bind('Backspace', commandDef('deleteKeys'));
+bind('X', commandDef('deleteKeys'));
 
+/** The command a key runs now: a command whose context holds, else the key's plain command. */
 export function commandForKey(e: KeyboardEvent): CommandId | undefined {
-  return keymap.get(keyLabel(e).toUpperCase());
+  const list = keymap.get(keyLabel(e).toUpperCase());
+  if (!list) return undefined;
+  return (list.find((c) => c.when?.active()) ?? list.find((c) => !c.when))?.id;
 }
 
 /** Keys a focused drop-down keeps: moving through its options. Anything else is the app's. */
@@ -292,7 +343,7 @@ export function installShortcuts(): () => void {
     if (!id) return;
     if (controlKeepsKey(e.target, e.key) && id !== 'escape') return;
     // Ctrl+C over selected text (a finding, an error in the status bar) copies the text, not the pose.
-    if (id === 'copyPose' && hasTextSelection()) return;
+    if ((id === 'copyPose' || id === 'copyKeys') && hasTextSelection()) return;
     e.preventDefault();
     runCommand(id);
   };

@@ -7,8 +7,8 @@ import { usePrefs } from '../state/preferences';
 
 const MENUS: { name: string; items: (CommandId | '-')[] }[] = [
   { name: 'File', items: ['new', 'open', 'openSample', '-', 'save', 'saveAs', '-', 'import', 'export'] },
-  { name: 'Edit', items: ['undo', 'redo', '-', 'setKey', 'deleteKeys', 'copyPose', 'pastePose', '-', 'interpolationStep', 'interpolationLinear', 'interpolationCubic', '-', 'tangentsAuto', 'tangentsFlat', 'tangentsLinear'] },
-  { name: 'View', items: ['frameSelected', 'togglePerspective', 'viewFront', 'viewRight', 'viewTop', '-', 'toggleGrid', 'toggleBones', '-', 'toolTranslate', 'toolRotate', 'toolScale'] },
+  { name: 'Edit', items: ['undo', 'redo', '-', 'setKey', 'deleteKeys', 'copyPose', 'pastePose', 'copyKeys', 'pasteKeys', '-', 'interpolationStep', 'interpolationLinear', 'interpolationCubic', '-', 'tangentsAuto', 'tangentsFlat', 'tangentsLinear'] },
+  { name: 'View', items: ['frameSelected', 'togglePerspective', 'viewFront', 'viewRight', 'viewTop', 'sheetFrameAll', '-', 'toggleGrid', 'toggleBones', '-', 'toolTranslate', 'toolRotate', 'toolScale'] },
   { name: 'Playback', items: ['playPause', 'toggleLoop', 'toggleAutoKey', '-', 'previousKey', 'nextKey', 'firstFrame', 'lastFrame'] },
   { name: 'Clip', items: ['newClip', 'duplicateClip', 'renameClip', 'deleteClip', '-', 'checkClip', 'suggest'] },
   { name: 'Help', items: ['help'] },
@@ -123,7 +123,10 @@ export function HelpPanel() {
           <tbody>
             {listed.map((c) => (
               <tr key={c.id} data-testid={`help-${c.id}`}>
-                <td>{c.label}</td>
+                <td>
+                  {c.label}
+                  {c.when && <span className="muted"> ({c.when.label})</span>}
+                </td>
                 <td>
                   {c.keys.map((k) => (
                     <kbd key={k}>{k}</kbd>
@@ -165,6 +168,20 @@ export function HelpPanel() {
               <td>Scrub</td>
               <td>
                 <kbd>Drag</kbd> on the frame ruler above the rows
+              </td>
+            </tr>
+            <tr data-testid="help-sheet-view">
+              <td>Zoom / pan the dope sheet</td>
+              <td>
+                <kbd>Ctrl+Wheel</kbd> (or <kbd>Wheel</kbd> over the ruler) zooms around the mouse; <kbd>Middle drag</kbd>, <kbd>Alt+drag</kbd> or{' '}
+                <kbd>Shift+Wheel</kbd> pans; <kbd>Home</kbd> (dope sheet focused) or the ⇔ button fits the clip
+              </td>
+            </tr>
+            <tr data-testid="help-copy-keys">
+              <td>Copy / paste keys</td>
+              <td>
+                Click in the dope sheet, select keys, <kbd>Ctrl+C</kbd>; put the playhead where the first key goes (any clip), <kbd>Ctrl+V</kbd>. Keys keep their spacing and channels
+                and replace keys on the same frames. Outside the dope sheet <kbd>Ctrl+C</kbd> / <kbd>Ctrl+V</kbd> copy and paste the pose.
               </td>
             </tr>
           </tbody>

@@ -5,12 +5,20 @@
  * drag selected diamonds to move keys in time (one undo step; Escape cancels),
  * Delete removes them.
  *
+ * Zoom and pan (view state, see sheetView.ts): Ctrl+wheel, or the wheel over
+ * the ruler, zooms around the mouse; middle drag, Alt+drag or Shift+wheel
+ * pans; Home (with the sheet focused) or the ⇔ button fits the clip's range.
+ * Every position on the sheet goes through the one view's frame <-> pixel
+ * mapping. A click in the sheet gives it keyboard focus, where Ctrl+C / Ctrl+V
+ * copy and paste keys (see commands.ts).
+ *
  * The playhead moves every frame during playback; it is positioned by a store
  * subscription writing the DOM directly, not by React renders.
  */
 import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import type { Clip, ImpulseDocument, Interpolation, TrackTarget } from '../../../core/document/types';
 import { docActions, useDocStore } from '../state/documentStore';
+import { clampView, fitView, frameToX, labelStep, panBy, tickFrames, wheelPixels, wheelZoomFactor, xToFrame, zoomAt, type SheetView } from './sheetView';
 import { useEphemeral, select, type SelectedKey, type Selection } from '../state/ephemeral';
 import { usePrefs, setPref } from '../state/preferences';
 import { activeClip, findTrack, keyFramesOf, moveKeys, sameTarget, targetKey } from '../state/keys';
@@ -65,6 +73,10 @@ function isKeySelected(selected: readonly SelectedKey[], row: RowDef, frame: num
 }
 
 const NAME_WIDTH = 190;
+/** Gap between the names column and the first frame (and after the last one) when the clip's range fills the sheet. */
+const PAD = 10;
+/** Sheet x (px from its left edge) of the view's origin line: `xOf(f) = AREA_LEFT + frameToX(view, f)`. */
+const AREA_LEFT = NAME_WIDTH + PAD;
 
 function Transport({ clip }: { clip: Clip | undefined }) {
   const playing = useEphemeral((s) => s.playing);
@@ -145,6 +157,7 @@ function Transport({ clip }: { clip: Clip | undefined }) {
       <button title="Auto-key (N): posing keys every channel you touch" data-testid="autokey" className={`autokey${autoKey ? ' on' : ''}`} onClick={() => setPref('autoKey', !autoKey)}>
         ● Auto-key
       </button>
+      <button title="Frame all: fit the clip's range in the dope sheet (Home with the sheet focused)" data-testid="sheet-frame-all" onClick={() => runCommand('sheetFrameAll')}>⇔</button>
       <button title="Set key on the selection (S or K)" data-testid="set-key" onClick={() => runCommand('setKey')}>◆ Key</button>
       <button title="Delete selected keys (Delete)" data-testid="delete-keys" onClick={() => runCommand('deleteKeys')}>✕ Key</button>
       <select
@@ -190,13 +203,72 @@ export function Timeline() {
   const [width, setWidth] = useState(600);
   const start = clip?.startFrame ?? 0;
   const end = clip?.endFrame ?? 48;
-  const span = Math.max(1, end - start);
-  const pad = 10;
-  const pxPerFrame = Math.max(1, (width - NAME_WIDTH - 2 * pad) / span);
-  const xOf = (f: number) => NAME_WIDTH + pad + (f - start) * pxPerFrame;
+  // The view: zoomed / panned by the user, or (null) the clip's range filling the sheet.
+  const storedView = useEphemeral((s) => s.sheetView);
+  const areaPx = Math.max(1, width - AREA_LEFT);
+  const view: SheetView = storedView ?? fitView(start, end, areaPx - PAD);
+  const pxPerFrame = view.pxPerFrame;
+  const xOf = (f: number) => AREA_LEFT + frameToX(view, f);
   const frameAt = (clientX: number) => {
     const r = area.current!.getBoundingClientRect();
-    return Math.round((clientX - r.left - NAME_WIDTH - pad) / pxPerFrame + start);
+    return Math.round(xToFrame(view, clientX - r.left - AREA_LEFT));
+  };
+  /** Whether sheet x is in the key area (right of the names column, inside the sheet). */
+  const visibleX = (x: number) => x >= NAME_WIDTH + 2 && x <= width + 6;
+  const live = useRef({ view, start, end, areaPx });
+  live.current = { view, start, end, areaPx };
+  const setView = (v: SheetView) => useEphemeral.setState({ sheetView: clampView(v, live.current.start, live.current.end, live.current.areaPx) });
+
+  // A project loaded or another clip picked: the sheet shows the whole range again.
+  const loadCount = useDocStore((s) => s.loadCount);
+  const clipId = clip?.id;
+  useEffect(() => useEphemeral.setState({ sheetView: null }), [clipId, loadCount]);
+
+  // Wheel: Ctrl (or Cmd, or a pinch) + wheel, or the wheel over the ruler, zooms around the mouse;
+  // Shift + wheel and horizontal wheels pan; the plain wheel over the rows scrolls them. A non-passive
+  // listener: Ctrl+wheel must not zoom the page.
+  useEffect(() => {
+    const el = area.current;
+    if (!el) return;
+    const onWheel = (e: WheelEvent) => {
+      const overRuler = e.target instanceof Element && e.target.closest('.ruler') !== null;
+      const dy = wheelPixels(e.deltaY, e.deltaMode, el.clientHeight);
+      const dx = wheelPixels(e.deltaX, e.deltaMode, el.clientWidth);
+      const g = live.current;
+      let next: SheetView;
+      if (e.ctrlKey || e.metaKey || (overRuler && !e.shiftKey)) {
+        const x = Math.max(0, e.clientX - el.getBoundingClientRect().left - AREA_LEFT);
+        next = zoomAt(g.view, x, wheelZoomFactor(dy || dx));
+      } else if (e.shiftKey) next = panBy(g.view, -(dx || dy));
+      else if (Math.abs(dx) > Math.abs(dy)) next = panBy(g.view, -dx);
+      else return;
+      e.preventDefault();
+      useEphemeral.setState({ sheetView: clampView(next, g.start, g.end, g.areaPx) });
+    };
+    el.addEventListener('wheel', onWheel, { passive: false });
+    return () => el.removeEventListener('wheel', onWheel);
+  }, []);
+
+  // Pan: middle drag or Alt + left drag anywhere on the sheet (caught before keys, rows and ruler see it).
+  const panDrag = useRef<{ x0: number; view0: SheetView } | null>(null);
+  const onPanDown = (e: React.PointerEvent) => {
+    if (!(e.button === 1 || (e.button === 0 && e.altKey))) return;
+    e.preventDefault();
+    e.stopPropagation();
+    area.current!.focus({ preventScroll: true });
+    panDrag.current = { x0: e.clientX, view0: live.current.view };
+    area.current!.setPointerCapture(e.pointerId);
+  };
+  const onPanMove = (e: React.PointerEvent) => {
+    const p = panDrag.current;
+    if (!p) return;
+    e.stopPropagation();
+    setView(panBy(p.view0, e.clientX - p.x0));
+  };
+  const onPanUp = (e: React.PointerEvent) => {
+    if (!panDrag.current) return;
+    e.stopPropagation();
+    panDrag.current = null;
   };
 
   useLayoutEffect(() => {
@@ -229,16 +301,18 @@ export function Timeline() {
     else if (bottom > el.scrollTop + el.clientHeight) el.scrollTop = bottom - el.clientHeight;
   }, [sel]);
 
-  // Playhead: imperative, follows the store without re-rendering the sheet.
-  const geometry = useRef({ start, pxPerFrame });
-  geometry.current = { start, pxPerFrame };
+  // Playhead: imperative, follows the store without re-rendering the sheet; hidden when zoomed or panned out of sight.
   useLayoutEffect(() => {
     const place = (frame: number) => {
-      if (playhead.current) playhead.current.style.transform = `translateX(${NAME_WIDTH + pad + (frame - geometry.current.start) * geometry.current.pxPerFrame}px)`;
+      const el = playhead.current;
+      if (!el) return;
+      const x = AREA_LEFT + frameToX(live.current.view, frame);
+      el.style.transform = `translateX(${x}px)`;
+      el.style.visibility = x >= NAME_WIDTH && x <= width ? '' : 'hidden';
     };
     place(useEphemeral.getState().frame);
     return useEphemeral.subscribe((s) => place(s.frame));
-  }, [start, pxPerFrame]);
+  }, [view.originFrame, view.pxPerFrame, width]);
 
   // Scrubbing stays inside the clip's frame range: dragging past either end of the ruler (or over the
   // names column) put the playhead on frames like -11 or 63 of a 0-60 clip, off the sheet.
@@ -267,7 +341,8 @@ export function Timeline() {
     const el = area.current;
     if (!el || !clip) return [];
     const r = el.getBoundingClientRect();
-    const [lx, hx] = [Math.min(x0, x1), Math.max(x0, x1)];
+    // Keys panned under the names column are hidden: a box reaching over it does not pick them.
+    const [lx, hx] = [Math.max(r.left + NAME_WIDTH, Math.min(x0, x1)), Math.max(x0, x1)];
     const [ly, hy] = [Math.min(y0, y1), Math.max(y0, y1)];
     const out: SelectedKey[] = [];
     const rowEls = el.querySelectorAll<HTMLElement>('.sheet-row');
@@ -386,18 +461,36 @@ export function Timeline() {
     if (d.delta !== 0) useEphemeral.setState({ selectedKeys: d.keys.map((k) => ({ target: k.target, frame: k.frame + d.delta })) });
   };
 
-  const ticks = useMemo(() => {
-    const step = [1, 2, 5, 10, 20, 50, 100, 200, 500].find((s) => s * pxPerFrame >= 40) ?? 1000;
-    const out: number[] = [];
-    for (let f = Math.ceil(start / step) * step; f <= end; f += step) out.push(f);
-    return out;
-  }, [start, end, pxPerFrame]);
+  // Ruler labels every 1, 2, 5, 10, 20, 50, … frames (at least 40 px apart), over the whole visible span.
+  const step = labelStep(pxPerFrame);
+  const ticks = useMemo(
+    () => tickFrames(view, NAME_WIDTH + 12 - AREA_LEFT, width - 8 - AREA_LEFT, step),
+    [view.originFrame, view.pxPerFrame, width, step],
+  );
+  // Frames outside the clip's range are shaded.
+  const shadeLeft = Math.min(width, Math.max(NAME_WIDTH, xOf(start)));
+  const shadeRight = Math.max(NAME_WIDTH, Math.min(width, xOf(end)));
 
   return (
     <div className="panel timeline" data-testid="timeline">
       <Transport clip={clip} />
-      <div className="sheet" ref={area} data-testid="dopesheet" data-px-per-frame={pxPerFrame} data-start={start} data-name-width={NAME_WIDTH + pad}>
-        <div className="ruler" data-testid="ruler" onPointerDown={onScrubDown} onPointerMove={onScrubMove} onPointerUp={onScrubUp}>
+      <div
+        className="sheet"
+        ref={area}
+        tabIndex={0}
+        data-dopesheet
+        data-testid="dopesheet"
+        data-px-per-frame={pxPerFrame}
+        data-start={view.originFrame}
+        data-name-width={AREA_LEFT}
+        data-label-step={step}
+        data-view={storedView ? 'zoomed' : 'fit'}
+        onPointerDownCapture={onPanDown}
+        onPointerMoveCapture={onPanMove}
+        onPointerUpCapture={onPanUp}
+        onAuxClick={(e) => e.preventDefault()}
+      >
+        <div className="ruler" data-testid="ruler" data-step={step} onPointerDown={onScrubDown} onPointerMove={onScrubMove} onPointerUp={onScrubUp}>
           <div className="names-spacer" style={{ width: NAME_WIDTH }} />
           {ticks.map((f) => (
             <span key={f} className="tick" style={{ left: xOf(f) }}>
@@ -406,6 +499,8 @@ export function Timeline() {
           ))}
         </div>
         <div className="rows" data-testid="sheet-rows" onPointerDown={onRowsDown} onPointerMove={onRowsMove} onPointerUp={onRowsUp}>
+          {shadeLeft > NAME_WIDTH && <div className="out-of-range" style={{ left: NAME_WIDTH, width: shadeLeft - NAME_WIDTH }} />}
+          {shadeRight < width && <div className="out-of-range" style={{ left: shadeRight, width: width - shadeRight }} />}
           {rows.map((row) => {
             const isSel = row.selection && sel && JSON.stringify(row.selection) === JSON.stringify(sel);
             return (
@@ -421,25 +516,28 @@ export function Timeline() {
                   {row.label}
                   {row.targets.length === 1 && clip && <InterpolationBadge clip={clip} target={row.targets[0]} />}
                 </div>
-                {rowFrames(clip, row).map((f) => (
-                  <div
-                    key={f}
-                    className={`key${isKeySelected(selectedKeys, row, f) ? ' selected' : ''}${row.targets.length > 1 ? ' summary' : ''}`}
-                    style={{ left: xOf(f) }}
-                    data-testid={`key-${row.id}-${f}`}
-                    data-frame={f}
-                    title={`Frame ${f}`}
-                    onPointerDown={(e) => onKeyDown(e, row, f)}
-                  />
-                ))}
+                {rowFrames(clip, row)
+                  .filter((f) => visibleX(xOf(f)))
+                  .map((f) => (
+                    <div
+                      key={f}
+                      className={`key${isKeySelected(selectedKeys, row, f) ? ' selected' : ''}${row.targets.length > 1 ? ' summary' : ''}`}
+                      style={{ left: xOf(f) }}
+                      data-testid={`key-${row.id}-${f}`}
+                      data-frame={f}
+                      title={`Frame ${f}`}
+                      onPointerDown={(e) => onKeyDown(e, row, f)}
+                    />
+                  ))}
               </div>
             );
           })}
           {!rows.length && <div className="muted empty-sheet">No objects. Import a glTF or open the sample.</div>}
         </div>
         {marquee && <div className="marquee" data-testid="sheet-marquee" style={marquee} />}
-        <div className="range-shade" style={{ left: NAME_WIDTH, width: pad }} />
-        <TimelineBands start={start} pxPerFrame={pxPerFrame} left={NAME_WIDTH + pad} />
+        <div className="sheet-overlay" style={{ left: NAME_WIDTH }}>
+          <TimelineBands start={view.originFrame} pxPerFrame={pxPerFrame} left={AREA_LEFT - NAME_WIDTH} />
+        </div>
         <div className="playhead" ref={playhead} data-testid="playhead" />
       </div>
     </div>

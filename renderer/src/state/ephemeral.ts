@@ -7,6 +7,8 @@
 import { create } from 'zustand';
 import type { RecoveryInfo } from '../../../electron/ipc/contract';
 import type { Transform, TrackTarget } from '../../../core/document/types';
+import type { KeyClipboard } from './keyClipboard';
+import type { SheetView } from '../panels/sheetView';
 
 export type Selection =
   | { kind: 'character'; id: string }
@@ -39,6 +41,10 @@ export interface Ephemeral {
   selectedKeys: SelectedKey[];
   tool: Tool;
   clipboard: PoseClipboard | null;
+  /** Keys copied in the dope sheet (Ctrl+C there), apart from the pose clipboard. */
+  keyClipboard: KeyClipboard | null;
+  /** Dope sheet zoom and pan; null: the clip's range fills the sheet (Home, a clip switch, a load). */
+  sheetView: SheetView | null;
   helpOpen: boolean;
   recovery: RecoveryInfo | null;
   status: { text: string; error: boolean; at: number } | null;
@@ -56,6 +62,8 @@ export const useEphemeral = create<Ephemeral>()(() => ({
   selectedKeys: [],
   tool: 'rotate',
   clipboard: null,
+  keyClipboard: null,
+  sheetView: null,
   helpOpen: false,
   recovery: null,
   status: null,
