@@ -206,7 +206,8 @@ export function Timeline() {
   // The view: zoomed / panned by the user, or (null) the clip's range filling the sheet.
   const storedView = useEphemeral((s) => s.sheetView);
   const areaPx = Math.max(1, width - AREA_LEFT);
-  const view: SheetView = storedView ?? fitView(start, end, areaPx - PAD);
+  const fit = fitView(start, end, areaPx - PAD);
+  const view: SheetView = storedView ?? fit;
   const pxPerFrame = view.pxPerFrame;
   const xOf = (f: number) => AREA_LEFT + frameToX(view, f);
   const frameAt = (clientX: number) => {
@@ -215,8 +216,10 @@ export function Timeline() {
   };
   /** Whether sheet x is in the key area (right of the names column, inside the sheet). */
   const visibleX = (x: number) => x >= NAME_WIDTH + 2 && x <= width + 6;
-  const live = useRef({ view, start, end, areaPx });
-  live.current = { view, start, end, areaPx };
+  const live = useRef({ view, fit, start, end, areaPx });
+  live.current = { view, fit, start, end, areaPx };
+  /** The view now, also between a store change and the render it causes (several wheel events in one frame). */
+  const currentView = () => useEphemeral.getState().sheetView ?? live.current.fit;
   const setView = (v: SheetView) => useEphemeral.setState({ sheetView: clampView(v, live.current.start, live.current.end, live.current.areaPx) });
 
   // A project loaded or another clip picked: the sheet shows the whole range again.
@@ -235,12 +238,13 @@ export function Timeline() {
       const dy = wheelPixels(e.deltaY, e.deltaMode, el.clientHeight);
       const dx = wheelPixels(e.deltaX, e.deltaMode, el.clientWidth);
       const g = live.current;
+      const cur = currentView();
       let next: SheetView;
       if (e.ctrlKey || e.metaKey || (overRuler && !e.shiftKey)) {
         const x = Math.max(0, e.clientX - el.getBoundingClientRect().left - AREA_LEFT);
-        next = zoomAt(g.view, x, wheelZoomFactor(dy || dx));
-      } else if (e.shiftKey) next = panBy(g.view, -(dx || dy));
-      else if (Math.abs(dx) > Math.abs(dy)) next = panBy(g.view, -dx);
+        next = zoomAt(cur, x, wheelZoomFactor(dy || dx));
+      } else if (e.shiftKey) next = panBy(cur, -(dx || dy));
+      else if (Math.abs(dx) > Math.abs(dy)) next = panBy(cur, -dx);
       else return;
       e.preventDefault();
       useEphemeral.setState({ sheetView: clampView(next, g.start, g.end, g.areaPx) });
@@ -256,7 +260,7 @@ export function Timeline() {
     e.preventDefault();
     e.stopPropagation();
     area.current!.focus({ preventScroll: true });
-    panDrag.current = { x0: e.clientX, view0: live.current.view };
+    panDrag.current = { x0: e.clientX, view0: currentView() };
     area.current!.setPointerCapture(e.pointerId);
   };
   const onPanMove = (e: React.PointerEvent) => {

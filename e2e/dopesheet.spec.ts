@@ -1,0 +1,251 @@
+/**
+ * Dope sheet zoom / pan and key copy / paste (built renderer in Chromium at
+ * 1280x720, `window.impulse` wired to the real handlers), driven with real
+ * wheel, pointer and keyboard events.
+ */
+import type { Locator, Page } from '@playwright/test';
+import { expect, test } from './fixtures/bridge';
+
+type Hook = NonNullable<Window['__impulseTest']>;
+type DocClip = ReturnType<Hook['document']>['clips'][number];
+
+test.use({ viewport: { width: 1280, height: 720 } });
+
+const HIPS = 'j:char_mannequin:0', SPINE = 'j:char_mannequin:1', BAT = 'p:prop_bat';
+
+function hook<T>(page: Page, fn: (h: Hook, arg: unknown) => T, arg?: unknown): Promise<T> {
+  return page.evaluate(([src, a]) => new Function('h', 'a', `return (${src})(h, a)`)(window.__impulseTest, a), [fn.toString(), arg] as const) as Promise<T>;
+}
+
+async function ready(page: Page): Promise<void> {
+  await expect(page.getByTestId('outliner-character-char_mannequin')).toBeVisible();
+  await expect.poll(() => page.evaluate(() => window.__impulseTest!.runtimeVersion())).toBeGreaterThan(0);
+}
+
+const centerX = async (l: Locator) => {
+  const b = (await l.boundingBox())!;
+  return b.x + b.width / 2;
+};
+
+/** The sheet's mapping as the page states it: frame under client x, and client x of a frame. */
+async function mapping(page: Page) {
+  const sheet = page.getByTestId('dopesheet');
+  const left = (await sheet.boundingBox())!.x + Number(await sheet.getAttribute('data-name-width'));
+  const px = Number(await sheet.getAttribute('data-px-per-frame'));
+  const origin = Number(await sheet.getAttribute('data-start'));
+  return { px, frameAt: (x: number) => origin + (x - left) / px, xOf: (f: number) => left + (f - origin) * px };
+}
+
+async function rulerLabels(page: Page): Promise<number[]> {
+  return (await page.locator('[data-testid="ruler"] .tick').allInnerTexts()).map(Number);
+}
+
+const clipOf = async (page: Page, id: string): Promise<DocClip> => (await hook(page, (h) => h.document())).clips.find((c) => c.id === id)!;
+
+/** Value of the key of (target row id, path) whose time is on `frame`, or undefined. */
+function keyAt(clip: DocClip, row: string, path: string, frame: number): number[] | undefined {
+  const t = clip.tracks.find((tr) => tr.path === path && (tr.target.kind === 'joint' ? `j:${tr.target.character}:${tr.target.joint}` : `p:${tr.target.prop}`) === row);
+  if (!t) return undefined;
+  const i = t.times.findIndex((x) => Math.abs(x * clip.frameRate - frame) < 1e-6);
+  if (i < 0) return undefined;
+  const n = path === 'rotation' ? 4 : 3;
+  const base = t.interpolation === 'cubic' ? (3 * i + 1) * n : i * n;
+  // `+ 0`: a -0 pasted over a 0 stays 0 (immer skips writes that are ===), the same number for a key value.
+  return t.values.slice(base, base + n).map((x) => x + 0);
+}
+
+test('zoom with Ctrl+wheel around the mouse, pan with Alt/middle drag and Shift+wheel, Home fits; playhead, scrub and box select follow', async ({ bridge }) => {
+  const page = await bridge.open();
+  await ready(page);
+  // Hips keys 24, 27 and 30 (the sample keys every 3 frames there); they stay in sight at the zoom below.
+  const k24 = page.getByTestId(`key-${HIPS}-24`), k27 = page.getByTestId(`key-${HIPS}-27`), k30 = page.getByTestId(`key-${HIPS}-30`);
+  const fitDistance = (await centerX(k27)) - (await centerX(k24));
+  const fitLabels = await rulerLabels(page);
+  const fitStep = fitLabels[1] - fitLabels[0];
+  const row = (await page.getByTestId(`row-${HIPS}`).boundingBox())!;
+  const y = row.y + row.height / 2;
+
+  // Mouse between keys 27 and 30 (frame 28.5): Ctrl+wheel up zooms in around it.
+  const mx = ((await centerX(k27)) + (await centerX(k30))) / 2;
+  await page.mouse.move(mx, y);
+  const frameUnder = (await mapping(page)).frameAt(mx);
+  await page.keyboard.down('Control');
+  for (let i = 0; i < 4; i++) await page.mouse.wheel(0, -120);
+  await page.keyboard.up('Control');
+  await expect.poll(async () => (await centerX(k27)) - (await centerX(k24)), { message: 'keys 24 and 27 are further apart after zooming in' }).toBeGreaterThan(2 * fitDistance);
+  const zoomed = await mapping(page);
+  // Within a pixel (wheel events carry whole-pixel mouse positions).
+  expect(Math.abs(zoomed.xOf(frameUnder) - mx), `frame ${frameUnder} stays under the mouse`).toBeLessThan(1);
+  expect(Math.abs((await centerX(k27)) - zoomed.xOf(27)), 'the diamond sits where the mapping puts frame 27').toBeLessThan(1.5);
+  // Ruler labels get denser: a smaller step, still at least 40 px apart.
+  const labels = await rulerLabels(page);
+  const step = labels[1] - labels[0];
+  expect(step, `label step ${step} after zooming in (was ${fitStep})`).toBeLessThan(fitStep);
+  expect(step * zoomed.px).toBeGreaterThanOrEqual(40);
+
+  // Scrub on the ruler at key 30: the playhead goes to frame 30 and is drawn on the diamond.
+  const ruler = (await page.getByTestId('ruler').boundingBox())!;
+  await page.mouse.click(await centerX(k30), ruler.y + ruler.height / 2);
+  expect(await hook(page, (h) => h.frame()), 'scrubbed to frame 30 at this zoom').toBe(30);
+  expect(Math.abs((await centerX(page.getByTestId('playhead'))) - (await centerX(k30))), 'the playhead is drawn on key 30').toBeLessThan(1.5);
+
+  // Box select at this zoom: from between 26 and 27 to between 30 and 31 on the Hips row picks keys 27 and 30.
+  await page.mouse.move(zoomed.xOf(26.5), row.y + 3);
+  await page.mouse.down();
+  await page.mouse.move(zoomed.xOf(30.5), row.y + row.height - 3, { steps: 4 });
+  await page.mouse.up();
+  const picked = (await hook(page, (h) => h.selectedKeys())).map((k) => k.frame).sort((a, b) => a - b);
+  expect(picked, 'box at the zoomed scale picks the keys drawn inside it').toEqual([27, 30]);
+
+  // Alt+drag pans: every diamond moves with the pointer, the zoom stays.
+  const before27 = await centerX(k27);
+  await page.keyboard.down('Alt');
+  await page.mouse.move(mx, y);
+  await page.mouse.down();
+  await page.mouse.move(mx + 120, y, { steps: 5 });
+  await page.mouse.up();
+  await page.keyboard.up('Alt');
+  await expect.poll(async () => (await centerX(k27)) - before27, { message: 'Alt+drag moved key 27 with the pointer' }).toBeCloseTo(120, 0);
+  expect((await mapping(page)).px, 'panning keeps the zoom').toBeCloseTo(zoomed.px, 9);
+  expect(await hook(page, (h) => h.frame()), 'panning does not scrub').toBe(30);
+  expect((await hook(page, (h) => h.selectedKeys())).length, 'panning does not change the key selection').toBe(2);
+
+  // Middle drag pans back.
+  await page.mouse.move(mx + 120, y);
+  await page.mouse.down({ button: 'middle' });
+  await page.mouse.move(mx, y, { steps: 5 });
+  await page.mouse.up({ button: 'middle' });
+  await expect.poll(async () => (await centerX(k27)) - before27, { message: 'middle drag moved it back' }).toBeCloseTo(0, 0);
+
+  // Shift+wheel pans too (wheel down shows later frames: the keys move left).
+  await page.keyboard.down('Shift');
+  await page.mouse.wheel(0, 100);
+  await page.keyboard.up('Shift');
+  await expect.poll(async () => (await centerX(k27)) - before27, { message: 'Shift+wheel moved the keys left' }).toBeLessThan(-20);
+
+  // Home with the sheet focused: the clip's range fills the sheet again; the playhead stays on 30.
+  await expect(page.getByTestId('dopesheet')).toBeFocused();
+  await page.keyboard.press('Home');
+  await expect.poll(async () => (await centerX(k27)) - (await centerX(k24)), { message: 'Home: back to the fitted spacing' }).toBeCloseTo(fitDistance, 0);
+  const fit = await mapping(page);
+  const sheetBox = (await page.getByTestId('dopesheet').boundingBox())!;
+  expect(fit.frameAt(sheetBox.x + Number(await page.getByTestId('dopesheet').getAttribute('data-name-width'))), 'frame 0 at the left of the key area').toBeCloseTo(0, 6);
+  expect(fit.frameAt(sheetBox.x + (await page.getByTestId('dopesheet').evaluate((e) => e.clientWidth)) - 10), 'frame 60 at the right end').toBeCloseTo(60, 1);
+  expect(await rulerLabels(page)).toEqual(fitLabels);
+  expect(await hook(page, (h) => h.frame()), 'Home in the dope sheet frames all; it does not move the playhead').toBe(30);
+  // Elsewhere (focus on the outliner) Home still goes to the first frame.
+  await page.getByTestId('outliner-prop-prop_bat').click();
+  await page.keyboard.press('Home');
+  expect(await hook(page, (h) => h.frame())).toBe(0);
+
+  // Plain wheel over the ruler zooms as well.
+  await page.mouse.move(fit.xOf(30), ruler.y + ruler.height / 2);
+  await page.mouse.wheel(0, -200);
+  await expect.poll(async () => (await centerX(k27)) - (await centerX(k24)), { message: 'the wheel over the ruler zoomed in' }).toBeGreaterThan(1.3 * fitDistance);
+  expect(Math.abs((await mapping(page)).xOf(30) - fit.xOf(30)), 'frame 30 stays under the mouse').toBeLessThan(1);
+  expect((await hook(page, (h) => h.history())).undo, 'zoom and pan are not undo steps').toBe(0);
+});
+
+test('copy keys with Ctrl+C in the dope sheet, paste at the playhead with Ctrl+V (same channels, replace, one undo step, another clip), save and reopen', async ({ bridge }) => {
+  test.setTimeout(180_000);
+  const page = await bridge.open();
+  await ready(page);
+  const status = page.getByTestId('statusbar');
+  const swing0 = await clipOf(page, 'clip_swing');
+  const hipsRot3 = keyAt(swing0, HIPS, 'rotation', 3)!, hipsRot6 = keyAt(swing0, HIPS, 'rotation', 6)!;
+  const hipsPos3 = keyAt(swing0, HIPS, 'translation', 3)!, spineRot6 = keyAt(swing0, SPINE, 'rotation', 6)!;
+  expect(keyAt(swing0, HIPS, 'rotation', 30), 'the sample has its own key on 30').not.toEqual(hipsRot3);
+
+  // Select Hips 3 and 6 and Spine 6; Ctrl+C with the sheet focused copies the keys, not the pose.
+  await page.getByTestId(`key-${HIPS}-3`).click();
+  await page.getByTestId(`key-${HIPS}-6`).click({ modifiers: ['Shift'] });
+  await page.getByTestId(`key-${SPINE}-6`).click({ modifiers: ['Shift'] });
+  await expect(page.getByTestId('dopesheet')).toBeFocused();
+  await page.keyboard.press('Control+c');
+  await expect(status).toContainText('Copied 5 keys on 3 channels');
+
+  // Playhead to 30 by a click on the ruler (the sheet keeps focus), then Ctrl+V.
+  const ruler = (await page.getByTestId('ruler').boundingBox())!;
+  await page.mouse.click((await mapping(page)).xOf(30), ruler.y + ruler.height / 2);
+  expect(await hook(page, (h) => h.frame())).toBe(30);
+  const beforeText = await hook(page, (h) => h.documentText());
+  const undoBefore = (await hook(page, (h) => h.history())).undo;
+  await page.keyboard.press('Control+v');
+  await expect(status).toContainText('Pasted 5 keys on 3 channels at frame 30');
+  const pasted = await clipOf(page, 'clip_swing');
+  expect(keyAt(pasted, HIPS, 'rotation', 30), 'Hips rotation of frame 3 replaced the key on 30').toEqual(hipsRot3);
+  expect(keyAt(pasted, HIPS, 'rotation', 33), 'Hips rotation of frame 6 on 33').toEqual(hipsRot6);
+  expect(keyAt(pasted, HIPS, 'translation', 30), 'Hips translation too (every channel of the diamond)').toEqual(hipsPos3);
+  expect(keyAt(pasted, SPINE, 'rotation', 33), 'Spine: 6 → 33, same relative timing').toEqual(spineRot6);
+  expect(keyAt(pasted, SPINE, 'rotation', 30), 'Spine 30 was not in the copy: kept').toEqual(keyAt(swing0, SPINE, 'rotation', 30));
+  for (const t of pasted.tracks) expect(t.times.length, 'replaced, not added: same key counts').toBe(swing0.tracks.find((o) => o.path === t.path && JSON.stringify(o.target) === JSON.stringify(t.target))!.times.length);
+  const h1 = await hook(page, (h) => h.history());
+  expect(h1.undo, 'one undo step').toBe(undoBefore + 1);
+  expect(h1.labels[h1.labels.length - 1]).toBe('Paste keys at 30');
+  expect((await hook(page, (h) => h.selectedKeys())).map((k) => k.frame).sort(), 'the pasted keys are selected').toEqual([30, 33, 33]);
+
+  // Undo gives the document back byte for byte; redo pastes again.
+  await page.keyboard.press('Control+z');
+  expect(await hook(page, (h) => h.documentText()), 'undo restores the document').toBe(beforeText);
+  await page.keyboard.press('Control+Shift+z');
+  expect(keyAt(await clipOf(page, 'clip_swing'), HIPS, 'rotation', 30)).toEqual(hipsRot3);
+
+  // Keys that would land past the end are refused, with where the paste fits.
+  await page.mouse.click((await mapping(page)).xOf(58), ruler.y + ruler.height / 2);
+  const textBeforeRefused = await hook(page, (h) => h.documentText());
+  await page.keyboard.press('Control+v');
+  await expect(status).toContainText('Keys not pasted');
+  await expect(status).toContainText('frame 0–57');
+  expect(await hook(page, (h) => h.documentText()), 'nothing changed').toBe(textBeforeRefused);
+
+  // Outside the dope sheet Ctrl+C copies the pose, as before.
+  await page.getByTestId('outliner-prop-prop_bat').click();
+  await page.keyboard.press('Control+c');
+  await expect(status).toContainText('Copied prop transform');
+
+  // The bat's keys 0 and 6 into the walk clip, where the bat has no track: the tracks are created.
+  await page.getByTestId(`key-${BAT}-0`).click();
+  await page.getByTestId(`key-${BAT}-6`).click({ modifiers: ['Control'] });
+  await page.keyboard.press('Control+c');
+  await expect(status).toContainText('Copied 4 keys on 2 channels');
+  const bat0 = keyAt(pasted, BAT, 'translation', 0)!, bat6 = keyAt(pasted, BAT, 'rotation', 6)!;
+  await page.getByTestId('clip-select').selectOption('clip_walk');
+  await expect.poll(() => hook(page, (h) => h.document().activeClip)).toBe('clip_walk');
+  const walk0 = await clipOf(page, 'clip_walk');
+  expect(walk0.tracks.some((t) => t.target.kind === 'prop' && t.target.prop === 'prop_bat'), 'walk has no bat track').toBe(false);
+  await page.mouse.click((await mapping(page)).xOf(10), ruler.y + ruler.height / 2);
+  expect(await hook(page, (h) => h.frame())).toBe(10);
+  await page.keyboard.press('Control+v');
+  await expect(status).toContainText('Pasted 4 keys on 2 channels at frame 10');
+  const walk1 = await clipOf(page, 'clip_walk');
+  expect(keyAt(walk1, BAT, 'translation', 10)).toEqual(bat0);
+  expect(keyAt(walk1, BAT, 'rotation', 16)).toEqual(bat6);
+  expect(walk1.tracks.length, 'two new tracks').toBe(walk0.tracks.length + 2);
+  await expect(page.getByTestId(`key-${BAT}-16`), 'the walk sheet shows the pasted keys').toBeVisible();
+
+  // Save, restart, open: both pastes are there.
+  const saved = (await hook(page, (h) => h.document())).clips;
+  bridge.nextSavePath = 'pasted';
+  await page.keyboard.press('Control+s');
+  await expect.poll(() => bridge.exists('pasted.impulse')).toBe(true);
+  const page2 = await bridge.relaunch({ initial: { kind: 'empty' } });
+  await expect(page2.getByTestId('app')).toBeVisible();
+  bridge.nextOpenPath = 'pasted.impulse';
+  await page2.getByTestId('menu-file').click();
+  await page2.getByTestId('menuitem-open').click();
+  await ready(page2);
+  const reopened = (await hook(page2, (h) => h.document())).clips;
+  expect(reopened).toEqual(saved);
+  expect(keyAt(reopened.find((c) => c.id === 'clip_swing')!, HIPS, 'rotation', 30)).toEqual(hipsRot3);
+  expect(keyAt(reopened.find((c) => c.id === 'clip_walk')!, BAT, 'rotation', 16)).toEqual(bat6);
+});
+
+test('the help panel says when Ctrl+C / Ctrl+V copy keys and how to zoom and pan the dope sheet', async ({ bridge }) => {
+  const page = await bridge.open();
+  await ready(page);
+  await page.locator('body').press('?');
+  await expect(page.getByTestId('help-copyKeys')).toContainText('dope sheet focused and keys selected');
+  await expect(page.getByTestId('help-pasteKeys')).toContainText('Ctrl+V');
+  await expect(page.getByTestId('help-sheetFrameAll')).toContainText('Home');
+  await expect(page.getByTestId('help-sheet-view')).toContainText('Ctrl+Wheel');
+});
