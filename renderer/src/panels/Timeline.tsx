@@ -300,7 +300,8 @@ export function Timeline() {
     const row = sel ? el?.querySelector<HTMLElement>('.sheet-row.selected') : null;
     if (!el || !row) return;
     const ruler = el.querySelector<HTMLElement>('.ruler')?.offsetHeight ?? 0;
-    const top = row.offsetTop, bottom = top + row.offsetHeight;
+    // In the sheet's scrolled content (the row's offsetParent is the rows box, under the ruler).
+    const top = row.getBoundingClientRect().top - el.getBoundingClientRect().top + el.scrollTop, bottom = top + row.offsetHeight;
     if (top - ruler < el.scrollTop) el.scrollTop = top - ruler;
     else if (bottom > el.scrollTop + el.clientHeight) el.scrollTop = bottom - el.clientHeight;
   }, [sel]);
