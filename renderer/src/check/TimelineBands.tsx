@@ -1,7 +1,8 @@
 /**
  * Over the dope sheet: red bands on the frames where anything interpenetrates
  * (after ignore rules; darker where deeper) and the suggestion's impacts as
- * markers. Positioned with the sheet's frame-to-pixel mapping.
+ * markers. Positioned with the sheet's frame-to-pixel mapping (its zoomed /
+ * panned view, `left` px right of this layer's left edge).
  */
 import { useMemo } from 'react';
 import { useDocStore } from '../state/documentStore';
@@ -9,8 +10,10 @@ import { activeClip } from '../state/keys';
 import { useSuggest } from '../suggest/suggestStore';
 import { computeBands, visibleFindings } from './findings';
 import { useCheck } from './checkStore';
+import { frameToX, type SheetView } from '../panels/sheetView';
 
-export function TimelineBands({ start, pxPerFrame, left }: { start: number; pxPerFrame: number; left: number }) {
+export function TimelineBands({ view, left }: { view: SheetView; left: number }) {
+  const pxPerFrame = view.pxPerFrame;
   const findings = useCheck((s) => s.findings);
   const clipId = useCheck((s) => s.clipId);
   const rules = useDocStore((s) => s.history.doc.check.ignore);
@@ -18,7 +21,7 @@ export function TimelineBands({ start, pxPerFrame, left }: { start: number; pxPe
   const impacts = useSuggest((s) => s.result?.impacts);
   const fps = useDocStore((s) => activeClip(s.history.doc)?.frameRate ?? 30);
   const bands = useMemo(() => (clipId === activeId ? computeBands(visibleFindings(findings, rules)) : []), [findings, rules, clipId, activeId]);
-  const x = (f: number) => left + (f - start) * pxPerFrame;
+  const x = (f: number) => left + frameToX(view, f);
   return (
     <div className="cs-bands" aria-hidden>
       {bands.map((b) => (

@@ -541,7 +541,7 @@ export function Timeline() {
         </div>
         {marquee && <div className="marquee" data-testid="sheet-marquee" style={marquee} />}
         <div className="sheet-overlay" style={{ left: NAME_WIDTH }}>
-          <TimelineBands start={view.originFrame} pxPerFrame={pxPerFrame} left={AREA_LEFT - NAME_WIDTH} />
+          <TimelineBands view={view} left={AREA_LEFT - NAME_WIDTH} />
         </div>
         <div className="playhead" ref={playhead} data-testid="playhead" />
       </div>
