@@ -1,10 +1,11 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { ImpulseDocument } from '../../core/document/types';
 import { docWithBall } from './test/fixtures';
-import { docActions, getDoc } from './state/documentStore';
+import { serializeDocument } from '../../core/document/serialize';
+import { docActions, getDoc, useDocStore } from './state/documentStore';
 import { useEphemeral } from './state/ephemeral';
 import { activeClip, findTrack, setKey } from './state/keys';
-import { deleteSelectedKeys } from './actions';
+import { copySelectedKeys, deleteSelectedKeys, pasteCopiedKeys } from './actions';
 
 function docWithKeyedBall(): ImpulseDocument {
   const d = docWithBall();
@@ -33,5 +34,63 @@ describe('delete keys', () => {
     const t = findTrack(activeClip(getDoc())!, { kind: 'prop', prop: 'ball' }, 'translation')!;
     expect(t.times.map((x) => Math.round(x * activeClip(getDoc())!.frameRate))).toEqual([0]);
     expect(useEphemeral.getState().status?.text).toBe('Deleted 1 key');
+  });
+});
+
+describe('copy and paste keys (store, status line, undo)', () => {
+  const BALL = { kind: 'prop' as const, prop: 'ball' };
+  beforeEach(() => {
+    const d = docWithKeyedBall();
+    setKey(activeClip(d)!, BALL, 'rotation', 10, [0, 0, 0, 1]);
+    docActions.load(d, null, 't');
+    useEphemeral.setState({ selection: null, selectedKeys: [], keyClipboard: null, frame: 0, status: null });
+  });
+  const status = () => useEphemeral.getState().status;
+
+  it('copies the selected keys and says how many on how many channels', () => {
+    useEphemeral.setState({ selectedKeys: [{ target: BALL, frame: 0 }, { target: BALL, frame: 10 }] });
+    copySelectedKeys();
+    expect(status()?.text).toBe('Copied 3 keys on 2 channels');
+    expect(useEphemeral.getState().keyClipboard?.keyCount).toBe(3);
+  });
+
+  it('without selected keys it copies nothing and says how to select', () => {
+    copySelectedKeys();
+    expect(useEphemeral.getState().keyClipboard).toBeNull();
+    expect(status()?.text).toContain('Select keys in the dope sheet');
+  });
+
+  it('pastes at the playhead as one undo step named after the frame, selecting the pasted keys', () => {
+    useEphemeral.setState({ selectedKeys: [{ target: BALL, frame: 0 }, { target: BALL, frame: 10 }] });
+    copySelectedKeys();
+    useEphemeral.setState({ frame: 30 });
+    const before = serializeDocument(getDoc());
+    pasteCopiedKeys();
+    expect(status()?.text).toBe('Pasted 3 keys on 2 channels at frame 30');
+    const h = useDocStore.getState().history;
+    expect(h.past.map((e) => e.label)).toEqual(['Paste keys at 30']);
+    const t = findTrack(activeClip(getDoc())!, BALL, 'translation')!;
+    expect(t.times.map((x) => Math.round(x * 30))).toEqual([0, 10, 30, 40]);
+    expect(useEphemeral.getState().selectedKeys.map((k) => k.frame).sort((a, b) => a - b)).toEqual([30, 40]);
+    docActions.undo();
+    expect(serializeDocument(getDoc())).toBe(before);
+  });
+
+  it('refuses keys that would land past the clip end, says where the paste fits, and changes nothing', () => {
+    useEphemeral.setState({ selectedKeys: [{ target: BALL, frame: 0 }, { target: BALL, frame: 10 }] });
+    copySelectedKeys();
+    const end = activeClip(getDoc())!.endFrame;
+    useEphemeral.setState({ frame: end - 5 });
+    const before = getDoc();
+    pasteCopiedKeys();
+    expect(getDoc()).toBe(before);
+    expect(useDocStore.getState().history.past).toHaveLength(0);
+    expect(status()?.error).toBe(true);
+    expect(status()?.text).toContain(`put the playhead on frame 0–${end - 10}`);
+  });
+
+  it('with nothing copied it says how to copy keys', () => {
+    pasteCopiedKeys();
+    expect(status()?.text).toContain('No keys copied');
   });
 });

@@ -1,0 +1,56 @@
+/**
+ * Shortcut routing: Ctrl+C, Ctrl+V and Home act on the dope sheet while it has
+ * keyboard focus (and, for Ctrl+C / Ctrl+V, keys to act on), and keep their
+ * old meaning (copy / paste the pose, first frame) everywhere else.
+ */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { COMMANDS, commandForKey } from './commands';
+import { useEphemeral } from './state/ephemeral';
+import type { KeyClipboard } from './state/keyClipboard';
+
+const key = (k: string, ctrl = false): KeyboardEvent => ({ key: k, code: '', ctrlKey: ctrl, metaKey: false, altKey: false, shiftKey: false }) as KeyboardEvent;
+const g = globalThis as { document?: unknown };
+
+/** Focus inside the dope sheet (`[data-dopesheet]`) or elsewhere, as `document.activeElement.closest` reports it. */
+function focusIn(sheet: boolean): void {
+  g.document = { activeElement: { closest: (sel: string) => (sheet && sel === '[data-dopesheet]' ? {} : null) } };
+}
+
+const CLIPBOARD: KeyClipboard = { sourceClip: 'c', frameRate: 30, baseFrame: 0, channels: [], keyCount: 0 };
+
+describe('shortcuts shared by the dope sheet and the rest of the app', () => {
+  beforeEach(() => useEphemeral.setState({ selectedKeys: [], keyClipboard: null }));
+  afterEach(() => delete g.document);
+
+  it('Ctrl+C copies keys only with the dope sheet focused and keys selected', () => {
+    focusIn(true);
+    expect(commandForKey(key('c', true)), 'sheet focused, no keys selected').toBe('copyPose');
+    useEphemeral.setState({ selectedKeys: [{ target: { kind: 'prop', prop: 'p' }, frame: 3 }] });
+    expect(commandForKey(key('c', true))).toBe('copyKeys');
+    focusIn(false);
+    expect(commandForKey(key('c', true)), 'focus elsewhere').toBe('copyPose');
+    delete g.document;
+    expect(commandForKey(key('c', true)), 'no DOM at all').toBe('copyPose');
+  });
+
+  it('Ctrl+V pastes keys only with the dope sheet focused and keys copied', () => {
+    focusIn(true);
+    expect(commandForKey(key('v', true))).toBe('pastePose');
+    useEphemeral.setState({ keyClipboard: CLIPBOARD });
+    expect(commandForKey(key('v', true))).toBe('pasteKeys');
+    focusIn(false);
+    expect(commandForKey(key('v', true))).toBe('pastePose');
+  });
+
+  it('Home frames the dope sheet when it has focus, and goes to the first frame elsewhere', () => {
+    focusIn(true);
+    expect(commandForKey(key('Home'))).toBe('sheetFrameAll');
+    focusIn(false);
+    expect(commandForKey(key('Home'))).toBe('firstFrame');
+  });
+
+  it('every contextual command shares its keys with a plain command, so the key does something outside the context', () => {
+    for (const c of COMMANDS.filter((x) => x.when))
+      for (const k of c.keys) expect(COMMANDS.some((o) => !o.when && o.keys.includes(k)), `${c.id}: ${k}`).toBe(true);
+  });
+});
