@@ -89,6 +89,19 @@ describe('copy and paste keys (store, status line, undo)', () => {
     expect(status()?.text).toContain(`put the playhead on frame 0–${end - 10}`);
   });
 
+  it('a key between frames that would land before the clip start is refused too (it rounds onto the start frame)', () => {
+    // An impact-like key at 9.6 shows on frame 10: copied with frame 10 it sits 0.4 frames before it.
+    docActions.edit('impact', (d) => setKey(activeClip(d as ImpulseDocument)!, BALL, 'scale', 9.6, [1, 1, 1]));
+    useEphemeral.setState({ selectedKeys: [{ target: BALL, frame: 10 }] });
+    copySelectedKeys();
+    useEphemeral.setState({ frame: 0 });
+    const before = getDoc();
+    pasteCopiedKeys();
+    expect(getDoc()).toBe(before);
+    expect(status()?.text).toContain('frames -0.40–0');
+    expect(status()?.text).toContain('put the playhead on frame 1–120');
+  });
+
   it('with nothing copied it says how to copy keys', () => {
     pasteCopiedKeys();
     expect(status()?.text).toContain('No keys copied');

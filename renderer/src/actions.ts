@@ -292,10 +292,12 @@ export function pasteCopiedKeys(): void {
   if (!clip) return setStatus('The document has no clip to paste keys into', true);
   const frame = currentFrame();
   const { first, last } = pasteRange(cb, frame);
-  if (first < clip.startFrame || last > clip.endFrame) {
-    const lo = clip.startFrame + (frame - first), hi = clip.endFrame - (last - frame);
-    const where = lo <= hi ? `put the playhead on frame ${lo === hi ? lo : `${lo}–${hi}`}` : `the copied keys span ${last - first} frames, more than the clip's range`;
-    return setStatus(`Keys not pasted: at frame ${frame} they would cover frames ${first}–${last}, outside ${clip.name} (${clip.startFrame}–${clip.endFrame}); ${where}`, true);
+  const eps = 1e-6;
+  if (first < clip.startFrame - eps || last > clip.endFrame + eps) {
+    const lo = Math.ceil(clip.startFrame + (frame - first) - eps), hi = Math.floor(clip.endFrame - (last - frame) + eps);
+    const fmt = (f: number) => (Math.abs(f - Math.round(f)) < eps ? String(Math.round(f)) : f.toFixed(2));
+    const where = lo <= hi ? `put the playhead on frame ${lo === hi ? lo : `${lo}–${hi}`}` : `the copied keys span ${fmt(last - first)} frames, more than the clip's range`;
+    return setStatus(`Keys not pasted: at frame ${frame} they would cover frames ${fmt(first)}–${fmt(last)}, outside ${clip.name} (${clip.startFrame}–${clip.endFrame}); ${where}`, true);
   }
   let result: ReturnType<typeof pasteKeys> | null = null;
   docActions.edit(`Paste keys at ${frame}`, (d) => {

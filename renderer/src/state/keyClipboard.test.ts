@@ -161,7 +161,8 @@ describe('pasteKeys', () => {
     pasteKeys(d, clipOf(d, 'clip_b'), cb, 40);
     const t = findTrack(clipOf(d, 'clip_b'), BALL, 'translation')!;
     expect(t.times.map((x) => x * 30)[1]).toBeCloseTo(41.46, 9);
-    expect(pasteRange(cb, 40)).toEqual({ first: 40, last: 41 });
+    expect(pasteRange(cb, 40).first).toBe(40);
+    expect(pasteRange(cb, 40).last).toBeCloseTo(41.46, 9);
   });
 
   it('pasteRange: first and last frame the keys land on', () => {

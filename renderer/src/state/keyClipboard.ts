@@ -91,14 +91,13 @@ export function copyKeys(clip: Clip, selected: readonly SelectedKey[]): KeyClipb
   return { sourceClip: clip.id, frameRate: fps, baseFrame, channels, keyCount };
 }
 
-/** First and last whole frame (the frames the diamonds show) the keys land on when pasted at `atFrame`. */
+/** First and last frame (fractional for keys between frames) the keys land on when pasted at `atFrame`. */
 export function pasteRange(cb: KeyClipboard, atFrame: number): { first: number; last: number } {
   let first = Infinity, last = -Infinity;
   for (const ch of cb.channels)
     for (const k of ch.keys) {
-      const f = Math.round(atFrame + k.offsetFrames);
-      first = Math.min(first, f);
-      last = Math.max(last, f);
+      first = Math.min(first, atFrame + k.offsetFrames);
+      last = Math.max(last, atFrame + k.offsetFrames);
     }
   return { first, last };
 }
