@@ -80,9 +80,9 @@ export const MENU_COMMANDS = [
   // File
   'new', 'open', 'openRecent', 'openSample', 'save', 'saveAs', 'import', 'export',
   // Edit
-  'undo', 'redo', 'setKey', 'deleteKeys', 'copyPose', 'pastePose',
+  'undo', 'redo', 'setKey', 'deleteKeys', 'copyPose', 'pastePose', 'copyKeys', 'pasteKeys',
   // View
-  'frameSelected', 'togglePerspective', 'viewFront', 'viewRight', 'viewTop',
+  'frameSelected', 'togglePerspective', 'viewFront', 'viewRight', 'viewTop', 'sheetFrameAll',
   // Clip
   'checkClip', 'suggest', 'newClip', 'duplicateClip', 'renameClip', 'deleteClip',
   // Help
