@@ -683,3 +683,61 @@ describe('ray-parity depth regions decided by parity carried across crossing edg
     });
   }
 });
+
+describe('depth candidates walked a second time from the side\'s last search (depthRewalk)', () => {
+  // A walk over the other surface ends in a local minimum of the distance
+  // (inside a bumpy ball or a tube, often on the side the crossing is on);
+  // before a full search a candidate is walked again from the triangle the
+  // side's last search found, and ruled out when that bound is within the
+  // running maximum. Depths must equal those without the second walk bit for
+  // bit (both inside tests), and the brute force.
+  for (const seed of [51, 52, 53]) {
+    it(`seed ${seed}: a bending tube through bumpy balls gives the brute-force depth and the depth without second walks, with fewer searches`, () => {
+      const r = mulberry32(seed);
+      const frames = 3;
+      const doc = createEmptyDocument('rewalk');
+      const { ch, tracks } = bentTube('tube', r, 0.12, frames);
+      doc.characters.push(ch);
+      for (let k = 0; k < 2; k++) {
+        const ball = uvSphere(24, 16, 0, 0, 0, 0.2 + 0.06 * r(), r, 0.35);
+        doc.props.push(prop(`ball${k}`, { positions: Float32Array.from(ball.positions), indices: ball.indices }, [(r() - 0.5) * 0.15, 0.25 + 0.5 * k + 0.1 * r(), (r() - 0.5) * 0.15]));
+      }
+      doc.clips = [{ id: 'c', name: 'c', frameRate: 30, startFrame: 0, endFrame: frames, tracks }];
+      doc.activeClip = 'c';
+      // pseudo-normal and ray-parity inside tests, each with and without second walks
+      const scenes = [false, true].flatMap((parity) => [true, false].map((rewalk) => {
+        const s = new CollisionScene(doc, 'c');
+        s.depthRewalk = rewalk;
+        if (parity) for (const o of s.objects) o.orientedOutward = false;
+        return s;
+      }));
+      let compared = 0;
+      for (let f = 0; f <= frames; f++) {
+        const found = scenes.map((s) => checkFrame(s, f).filter((c) => c.kind === 'intersect'));
+        const names = (k: number) => found[k].map((c) => `${c.a.part}|${c.b.part}`);
+        for (let k = 1; k < 4; k++) {
+          expect(names(k), `frame ${f}: the same crossing part pairs`).toEqual(names(0));
+          expect(found[k].map((c) => c.depth), `frame ${f}: the same depths (scene ${k})`).toEqual(found[0].map((c) => c.depth));
+        }
+        const scene = scenes[0];
+        scene.skinAll();
+        for (const c of found[0]) {
+          const pa = scene.parts.findIndex((p) => scene.objects[p.object].id === c.a.objectId && p.joint === c.a.joint);
+          const pb = scene.parts.findIndex((p) => scene.objects[p.object].id === c.b.objectId && p.joint === c.b.joint);
+          const brute = bruteObjectDepth(scene, pa, pb);
+          expect(Math.abs(c.depth - brute.depth), `frame ${f} ${c.a.part}/${c.b.part}: depth ${c.depth} vs brute force ${brute.depth}`).toBeLessThan(1e-9);
+          expect(brute.undecided, 'vertices the winding number cannot decide are shallower').toBeLessThanOrEqual(brute.depth + 1e-9);
+          if (brute.depth > 0) compared++;
+        }
+      }
+      expect(compared, 'crossings with depth were compared').toBeGreaterThan(4);
+      for (const k of [0, 2]) {
+        const t = scenes[k].depthTests, ref = scenes[k + 1].depthTests;
+        console.log(`seed ${seed} ${k ? 'parity' : 'pseudo-normal'}: ${JSON.stringify(t)} (without second walks ${JSON.stringify(ref)})`);
+        expect(t.rewalked, 'candidates ruled out by a second walk').toBeGreaterThan(5);
+        expect(t.searches, `full searches ${t.searches} with second walks, ${ref.searches} without`).toBeLessThan(ref.searches);
+        expect(ref.rewalked, 'the reference walks once').toBe(0);
+      }
+    });
+  }
+});

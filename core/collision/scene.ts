@@ -293,8 +293,20 @@ export class CollisionScene {
    * depth.test.ts). Counts in depthTests.
    */
   parityCarry = true;
-  /** Inside tests of the depth's regions by ray parity (rays), by parity carried over a crossing edge (carried) and taken from a vertex shared with a region of another part of the object (shared), over the scene's life. */
-  readonly depthTests = { rays: 0, carried: 0, shared: 0 };
+  /**
+   * Inside tests of the depth's regions by ray parity (rays), by parity
+   * carried over a crossing edge (carried) and taken from a vertex shared
+   * with a region of another part of the object (shared); the depth's full
+   * distance searches of candidate vertices (searches) and the candidates a
+   * second walk ruled out instead (rewalked); over the scene's life.
+   */
+  readonly depthTests = { rays: 0, carried: 0, shared: 0, searches: 0, rewalked: 0 };
+  /**
+   * A walked vertex is walked again from the triangle the side's last exact
+   * search found before its own search (closedSideDepth); the same depths
+   * without (a switch for tests).
+   */
+  depthRewalk = true;
   /** Triangles per chunk of the part trees' lazy refits and on-demand skinning (bvh.ts CHUNK_TRIANGLES; set before the first pose). */
   chunkTriangles = CHUNK_TRIANGLES;
   /**
@@ -1998,10 +2010,36 @@ export class CollisionScene {
           continue;
         }
         if (exact[bi] === 2) { depth = est[bi]; continue; }
+        if (exact[bi] === 1 && this.depthRewalk) {
+          // Before a full search, a second walk from the triangle the side's
+          // last search found: a walk ends in a local minimum of the distance
+          // over the surface (inside a limb, on the near side), the searched
+          // vertices are near each other, and their nearest triangles too.
+          exact[bi] = 3;
+          const lt = sc.lastTri;
+          if (lt >= 0 && lt !== hint[bi]) {
+            const d = this.walkCloser(oo, P[v], P[v + 1], P[v + 2], lt);
+            if (d < est[bi]) {
+              est[bi] = d;
+              const t = hint[bi] = this._tri1[0];
+              for (let k = topo.adjOff[bi]; k < topo.adjOff[bi + 1]; k++) { const j = topo.adjV[k]; if (exact[j] === 0) hint[j] = t; }
+              if (d <= depth) { this.depthTests.rewalked++; continue; } // ruled out without a search
+              let k = nc++;
+              cand[k] = bi;
+              while (k > 0) {
+                const up = (k - 1) >> 1;
+                if (est[cand[up]] >= est[bi]) break;
+                cand[k] = cand[up]; cand[up] = bi; k = up;
+              }
+              continue;
+            }
+          }
+        }
         // inflated so the bound's own triangle is found again
+        this.depthTests.searches++;
         const d = this.distanceTo(oo, P[v], P[v + 1], P[v + 2], est[bi] * (1 + 1e-9) + tol, depth);
         if (d === Infinity) throw new Error(`collision: no triangle of "${oo.name}" within a proven distance bound (internal error)`);
-        hint[bi] = this._tri1[0];
+        hint[bi] = sc.lastTri = this._tri1[0];
         est[bi] = d;
         if (d > depth) { exact[bi] = 2; depth = d; }
       }
@@ -2022,13 +2060,14 @@ export class CollisionScene {
         xPairs: new Int32Array(64), xCount: 0, xHead: new Int32Array(me.bvh.order.length), xHeadStamp: new Int32Array(me.bvh.order.length).fill(-1), xNext: new Int32Array(32), xStamp: -1,
         ubc: new Float64Array(nv), seed: new Int32Array(nv), est: new Float64Array(nv), hint: new Int32Array(nv), exact: new Uint8Array(nv),
         prev: new Int32Array(nv), roiList: new Int32Array(nv), roiCount: 0, seen: new Int32Array(nv),
-        defer: new Int32Array(nv), deferMark: 0, deferCount: 0,
+        defer: new Int32Array(nv), deferMark: 0, deferCount: 0, lastTri: -1,
       };
       sc.comp.fill(-3);
       this.sides.set(key, sc);
     }
     if (sc.stamp === this.detectStamp) return sc;
     sc.stamp = this.detectStamp;
+    sc.lastTri = -1;
     const topo = this.topoOf(pmi);
     const I = om.indices, P = om.positions, verts = me.verts;
     this.queryTree(pmi);
@@ -3092,7 +3131,7 @@ interface SideCache {
   /** Upper bound of the distance to the other surface, and a nearby triangle of it. */
   est: Float64Array;
   hint: Int32Array;
-  /** 0: est from paths, 1: tightened by a surface walk, 2: exact. */
+  /** 0: est from paths, 1: tightened by a surface walk, 3: and by a second walk from the side's last search (closedSideDepth), 2: exact. */
   exact: Uint8Array;
   /** The triangle nearest each vertex at the side's previous use (-1: none): a start for this one. */
   prev: Int32Array;
@@ -3102,6 +3141,8 @@ interface SideCache {
   defer: Int32Array;
   deferMark: number;
   deferCount: number;
+  /** The triangle of the other object the side's last exact distance search found this detect (-1: none): a second start for walks. */
+  lastTri: number;
   roiCount: number;
   /** Per vertex: the stamp of the last on-demand scan that looked at it. */
   seen: Int32Array;
