@@ -951,13 +951,16 @@ export class CollisionScene {
         if (!boxMeetsNode(tbA, ia, fb, pb)) continue;
         const ta = orderA[i];
         const alx = tbA[ia], aly = tbA[ia + 1], alz = tbA[ia + 2], ahx = tbA[ia + 3], ahy = tbA[ia + 4], ahz = tbA[ia + 5];
+        // A's triangle copied into _P once, at its first pair whose boxes meet (not once per pair)
+        let loaded = false;
         for (let m = 0; m < nk; m++) {
           const j = keepB[m], tb = orderB[j];
           if (self && sharesVertex(Ia, ta, tb)) continue;
           tested++;
           const o = j * 6;
           if (tbB[o] > ahx || tbB[o + 1] > ahy || tbB[o + 2] > ahz || alx > tbB[o + 3] || aly > tbB[o + 4] || alz > tbB[o + 5]) continue;
-          this.crossTest(Pa, Ia, ta, Pb, Ib, tb, crossTris);
+          if (!loaded) { loadTri(P, Pa, Ia, ta); loaded = true; }
+          this.crossTestLoaded(ta, Pb, Ib, tb, crossTris);
         }
       }
     }
@@ -1190,8 +1193,13 @@ export class CollisionScene {
    * pair goes to `crossTris` and the ends of their crossing segment to _pts.
    */
   private crossTest(Pa: Float64Array, Ia: Uint32Array, ta: number, Pb: Float64Array, Ib: Uint32Array, tb: number, crossTris: number[]): void {
+    loadTri(this._P, Pa, Ia, ta);
+    this.crossTestLoaded(ta, Pb, Ib, tb, crossTris);
+  }
+
+  /** crossTest with A's triangle ta already in _P (the discrete leaf-pair loop copies it once for all of its pairs). */
+  private crossTestLoaded(ta: number, Pb: Float64Array, Ib: Uint32Array, tb: number, crossTris: number[]): void {
     const P = this._P, Q = this._Q, seg = this._seg;
-    loadTri(P, Pa, Ia, ta);
     loadTri(Q, Pb, Ib, tb);
     if (!triTriIntersect(P, 0, Q, 0, seg, 0)) return;
     let npts = this._npts;

@@ -174,3 +174,65 @@ describe('triangle–triangle intersection against an exact SAT reference', () =
     expect(checked, 'crossing pairs were compared').toBeGreaterThan(100);
   });
 });
+
+/**
+ * Möller's interval segment computed from the triangles alone (each normal
+ * and each vertex's determinant taken anew, the exact sides from orient3d):
+ * the reference for the segment that reuses the overlap test's planes.
+ * Null where rounding leaves the overlap empty.
+ */
+function intervalSegmentAnew(P: number[], po: number, Q: number[], qo: number): number[] | null {
+  const normal = (T: number[], o: number) => {
+    const ax = T[o + 3] - T[o], ay = T[o + 4] - T[o + 1], az = T[o + 5] - T[o + 2];
+    const bx = T[o + 6] - T[o], by = T[o + 7] - T[o + 1], bz = T[o + 8] - T[o + 2];
+    return [ay * bz - az * by, az * bx - ax * bz, ax * by - ay * bx];
+  };
+  const pn = normal(P, po), qn = normal(Q, qo);
+  const iv: number[] = [];
+  for (const [T, to, O, oo, n] of [[P, po, Q, qo, qn], [Q, qo, P, po, pn]] as [number[], number, number[], number, number[]][]) {
+    const side = [0, 1, 2].map((i) => orient3d(O, oo, O, oo + 3, O, oo + 6, T, to + i * 3));
+    const lone = side[0] === side[1] ? 2 : side[0] === side[2] ? 1 : 0;
+    const a = to + lone * 3;
+    const det = (v: number) => n[0] * (T[v] - O[oo]) + n[1] * (T[v + 1] - O[oo + 1]) + n[2] * (T[v + 2] - O[oo + 2]);
+    const da = det(a);
+    for (let k = 1; k <= 2; k++) {
+      const b = to + ((lone + k) % 3) * 3;
+      const den = da - det(b);
+      const t = den === 0 ? 0.5 : Math.min(1, Math.max(0, da / den));
+      iv.push(T[a] + t * (T[b] - T[a]), T[a + 1] + t * (T[b + 1] - T[a + 1]), T[a + 2] + t * (T[b + 2] - T[a + 2]));
+    }
+  }
+  const l = [pn[1] * qn[2] - pn[2] * qn[1], pn[2] * qn[0] - pn[0] * qn[2], pn[0] * qn[1] - pn[1] * qn[0]];
+  const s = [0, 3, 6, 9].map((o) => iv[o] * l[0] + iv[o + 1] * l[1] + iv[o + 2] * l[2]);
+  const pLo = s[0] <= s[1] ? 0 : 3, pHi = s[0] <= s[1] ? 3 : 0, qLo = s[2] <= s[3] ? 6 : 9, qHi = s[2] <= s[3] ? 9 : 6;
+  const pmin = Math.min(s[0], s[1]), pmax = Math.max(s[0], s[1]), qmin = Math.min(s[2], s[3]), qmax = Math.max(s[2], s[3]);
+  if (pmin > qmax || qmin > pmax) return null;
+  const lo = pmin >= qmin ? pLo : qLo, hi = pmax <= qmax ? pHi : qHi;
+  return [iv[lo], iv[lo + 1], iv[lo + 2], iv[hi], iv[hi + 1], iv[hi + 2]];
+}
+
+describe('intersection segment from the overlap test\'s planes', () => {
+  it('seed 6: in general position, the same bits as Möller\'s intervals taken anew (at offsets too; other pairs tested in between)', () => {
+    const r = mulberry32(6);
+    const out = new Float64Array(8);
+    let compared = 0;
+    for (let i = 0; i < 4000; i++) {
+      // at offsets into longer arrays, scaled and shifted like mesh coordinates
+      const po = Math.floor(r() * 4) * 3, qo = Math.floor(r() * 4) * 3, sc = 10 ** Math.floor(r() * 5 - 2), sh = r() * 4 - 2;
+      const P = Array.from({ length: 21 }, () => sh + sc * (r() * 2 - 1)), Q = Array.from({ length: 21 }, () => sh + sc * (r() * 2 - 1));
+      const p = P.slice(po, po + 9), q = Q.slice(qo, qo + 9);
+      // a pair tested in between must not leave its planes behind for the next
+      if (i % 2 === 1) triTriOverlap(Q, 0, P, 3);
+      const hit = triTriIntersect(P, po, Q, qo, out, 1);
+      expect(hit, `pair ${i}: decision equals the exact reference`).toBe(satReference(p, q));
+      if (!hit) continue;
+      const sides = [...[0, 1, 2].map((k) => orient3d(q, 0, q, 3, q, 6, p, k * 3)), ...[0, 1, 2].map((k) => orient3d(p, 0, p, 3, p, 6, q, k * 3))];
+      if (sides.some((x) => x === 0)) continue; // not general position: edge by edge
+      const ref = intervalSegmentAnew(P, po, Q, qo);
+      if (ref === null) continue;
+      compared++;
+      expect(Array.from(out.subarray(1, 7)), `pair ${i}: segment bit for bit`).toEqual(ref);
+    }
+    expect(compared, 'crossing pairs in general position were compared').toBeGreaterThan(300);
+  });
+});

@@ -102,33 +102,49 @@ const SIDE_BOUND = (7 + 56 * EPS) * EPS + 16 * EPS;
  * same static error bound as any row expansion); only a determinant within
  * that bound of 0 goes to the filtered-exact orient3d.
  */
-function planeSides(T: ArrayLike<number>, to: number, X: ArrayLike<number>, xo: number, side: Int8Array): void {
+function planeSides(T: ArrayLike<number>, to: number, X: ArrayLike<number>, xo: number, side: Int8Array, plane: Float64Array): void {
   const t0x = T[to], t0y = T[to + 1], t0z = T[to + 2];
   const ax = T[to + 3] - t0x, ay = T[to + 4] - t0y, az = T[to + 5] - t0z;
   const bx = T[to + 6] - t0x, by = T[to + 7] - t0y, bz = T[to + 8] - t0z;
   const ybz = ay * bz, zby = az * by, zbx = az * bx, xbz = ax * bz, xby = ax * by, ybx = ay * bx;
   const nx = ybz - zby, ny = zbx - xbz, nz = xby - ybx;
   const kx = Math.abs(ybz) + Math.abs(zby), ky = Math.abs(zbx) + Math.abs(xbz), kz = Math.abs(xby) + Math.abs(ybx);
+  plane[0] = nx; plane[1] = ny; plane[2] = nz;
   for (let i = 0; i < 3; i++) {
     const o = xo + i * 3;
     const cx = X[o] - t0x, cy = X[o + 1] - t0y, cz = X[o + 2] - t0z;
     const det = cx * nx + cy * ny + cz * nz;
+    plane[3 + i] = det;
     const bound = SIDE_BOUND * (Math.abs(cx) * kx + Math.abs(cy) * ky + Math.abs(cz) * kz);
-    side[i] = det > bound ? 1 : -det > bound ? -1 : orient3d(T, to, T, to + 3, T, to + 6, X, o);
+    // the sign without a branch on it (the float sign is decisive outside the bound; within it, exact)
+    const sg = +(det > bound) - +(-det > bound);
+    side[i] = sg !== 0 ? sg : orient3d(T, to, T, to + 3, T, to + 6, X, o);
   }
 }
 
 const _sideP = new Int8Array(3);
 const _sideQ = new Int8Array(3);
+/**
+ * The floating-point planes of the last overlap test, for the intersection
+ * segment: Q's normal (T1 − T0) × (T2 − T0) then P's vertices' determinants
+ * against it (_planeQ), and P's normal then Q's vertices' (_planeP). The
+ * same operations in the same order as segmentByIntervals took them anew:
+ * the same bits.
+ */
+const _planeQ = new Float64Array(6);
+const _planeP = new Float64Array(6);
 
 /**
  * Exact test: do closed triangles P (9 numbers at po) and Q (9 at qo) share a point?
  */
 export function triTriOverlap(P: ArrayLike<number>, po: number, Q: ArrayLike<number>, qo: number): boolean {
-  planeSides(Q, qo, P, po, _sideP);
-  if ((_sideP[0] > 0 && _sideP[1] > 0 && _sideP[2] > 0) || (_sideP[0] < 0 && _sideP[1] < 0 && _sideP[2] < 0)) return false;
-  planeSides(P, po, Q, qo, _sideQ);
-  if ((_sideQ[0] > 0 && _sideQ[1] > 0 && _sideQ[2] > 0) || (_sideQ[0] < 0 && _sideQ[1] < 0 && _sideQ[2] < 0)) return false;
+  // all three strictly on one side (signs in {−1, 0, 1}: their sum is ±3 exactly then)
+  planeSides(Q, qo, P, po, _sideP, _planeQ);
+  const sp = _sideP[0] + _sideP[1] + _sideP[2];
+  if (sp === 3 || sp === -3) return false;
+  planeSides(P, po, Q, qo, _sideQ, _planeP);
+  const sq = _sideQ[0] + _sideQ[1] + _sideQ[2];
+  if (sq === 3 || sq === -3) return false;
   if (generalPosition()) return crossingIntervalsMeet(P, po, Q, qo);
   const axisQ = dropAxis(Q, qo), axisP = dropAxis(P, po);
   for (let e = 0; e < 3; e++) {
@@ -264,23 +280,19 @@ const _iv = new Float64Array(12);
  */
 function segmentByIntervals(P: ArrayLike<number>, po: number, Q: ArrayLike<number>, qo: number, out: Float64Array, oo: number): boolean {
   const iv = _iv;
-  const pnx0 = P[po + 3] - P[po], pny0 = P[po + 4] - P[po + 1], pnz0 = P[po + 5] - P[po + 2];
-  const pnx1 = P[po + 6] - P[po], pny1 = P[po + 7] - P[po + 1], pnz1 = P[po + 8] - P[po + 2];
-  const pnx = pny0 * pnz1 - pnz0 * pny1, pny = pnz0 * pnx1 - pnx0 * pnz1, pnz = pnx0 * pny1 - pny0 * pnx1;
-  const qnx0 = Q[qo + 3] - Q[qo], qny0 = Q[qo + 4] - Q[qo + 1], qnz0 = Q[qo + 5] - Q[qo + 2];
-  const qnx1 = Q[qo + 6] - Q[qo], qny1 = Q[qo + 7] - Q[qo + 1], qnz1 = Q[qo + 8] - Q[qo + 2];
-  const qnx = qny0 * qnz1 - qnz0 * qny1, qny = qnz0 * qnx1 - qnx0 * qnz1, qnz = qnx0 * qny1 - qny0 * qnx1;
+  // the planes and the vertices' determinants of the overlap test just made (planeSides: the same bits as taken anew)
+  const pl = _planeP, ql = _planeQ;
+  const pnx = pl[0], pny = pl[1], pnz = pl[2], qnx = ql[0], qny = ql[1], qnz = ql[2];
   // the two crossing points of each triangle with the other's plane
   for (let pass = 0; pass < 2; pass++) {
     const T = pass === 0 ? P : Q, to = pass === 0 ? po : qo, side = pass === 0 ? _sideP : _sideQ;
-    const O = pass === 0 ? Q : P, oo2 = pass === 0 ? qo : po;
-    const nx = pass === 0 ? qnx : pnx, ny = pass === 0 ? qny : pny, nz = pass === 0 ? qnz : pnz;
+    const D = pass === 0 ? ql : pl;
     const lone = side[0] === side[1] ? 2 : side[0] === side[2] ? 1 : 0;
     const a = to + lone * 3;
-    const da = nx * (T[a] - O[oo2]) + ny * (T[a + 1] - O[oo2 + 1]) + nz * (T[a + 2] - O[oo2 + 2]);
+    const da = D[3 + lone];
     for (let k = 1; k <= 2; k++) {
-      const b = to + ((lone + k) % 3) * 3;
-      const db = nx * (T[b] - O[oo2]) + ny * (T[b + 1] - O[oo2 + 1]) + nz * (T[b + 2] - O[oo2 + 2]);
+      const vb = (lone + k) % 3, b = to + vb * 3;
+      const db = D[3 + vb];
       const den = da - db;
       const t = den === 0 ? 0.5 : Math.min(1, Math.max(0, da / den));
       const o = pass * 6 + (k - 1) * 3;
