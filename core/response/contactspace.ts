@@ -54,43 +54,13 @@ export function newPassFactors(): PassFactors {
 }
 
 export abstract class ContactSpace extends SchurComplement {
-  // the A built last on the same tree factors (`csReset`): entries, rows, bodies, slots by key
-  private csFacId = -1;
-  private csOldN = 0;
-  private csOldCap = 0;
-  private csOldKeys = 0;
-  private csOldA = F64(0);
-  private csOldJ = F64(0);
-  private csOldD = new Int32Array(0);
-  private csOldSlotOf = new Int32Array(0);
-  private csOldOf = new Int32Array(0); // per slot: the old slot with its data, or -1
-
-  /**
-   * Resets the contact-space cache A for the current tree factorization. When the A built last
-   * was built on the same factors (`facId`: the energy guard's solves, a Newton attempt's
-   * phases, the simulator's solve again of a sub-step), it is kept as the old A: a basis row
-   * materialized again with the same data (bodies, J bit for bit) takes its entries with the old
-   * rows from it where they were summed in the same order (`csSlot`).
-   */
+  /** Resets the contact-space cache A for the current tree factorization. */
   private csReset(): void {
     const nc = this.nc, N = this.nNodes, T = this.totalDim;
     let jointRows = 0;
     for (let j = 0; j < this.nj; j++) jointRows += this.cRows[j];
-    this.csOldN = 0;
-    if (this.reuseTreeFactors && this.facId > 0 && this.csFacId === this.facId && this.csN > 0) {
-      let tf: Float64Array<ArrayBuffer>, ti: Int32Array<ArrayBuffer>;
-      tf = this.csA; this.csA = this.csOldA; this.csOldA = tf;
-      tf = this.csJ; this.csJ = this.csOldJ; this.csOldJ = tf;
-      ti = this.csD; this.csD = this.csOldD; this.csOldD = ti;
-      ti = this.csSlotOf; this.csSlotOf = this.csOldSlotOf; this.csOldSlotOf = ti;
-      this.csOldN = this.csN;
-      this.csOldCap = this.csCap;
-      this.csOldKeys = this.csKeys;
-    }
-    this.csFacId = this.facId;
     this.csKeys = 3 * nc + jointRows;
     const cap = this.csKeys;
-    this.csOldOf = growI(this.csOldOf, cap);
     this.csSlotOf = growI(this.csSlotOf, cap);
     this.csSlotOf.fill(-1, 0, cap);
     this.csN = 0;
@@ -162,8 +132,6 @@ export abstract class ContactSpace extends SchurComplement {
     }
     this.csD[2 * q] = da;
     this.csD[2 * q + 1] = db;
-    const old = this.csOldN > 0 ? this.csOldMatch(key, q) : -1;
-    this.csOldOf[q] = old;
     // the nodes on the paths from the row's bodies to the root, children first
     const path = this.csPath, pb = q * N, mark = this.csMark, pos = this.pPos;
     let n = 0;
@@ -223,18 +191,7 @@ export abstract class ContactSpace extends SchurComplement {
     // entries with every slot so far (q's path is marked with q)
     const A = this.csA, PL = this.csPL, rootDims = this.csRootDims, lca = this.csLca, nd = this.nd;
     const first = n > 0 ? path[pb] : -1;
-    const oldOf = this.csOldOf, OA = this.csOldA, oc = this.csOldCap;
     for (let m = 0; m <= q; m++) {
-      // (an entry of two rows kept from the old A, summed there as here: the earlier row's y
-      // against the later row's z)
-      const om = oldOf[m];
-      if (old >= 0 && om >= 0 && (om < old || m === q)) {
-        const v = OA[om * oc + old];
-        A[m * cap + q] = v;
-        A[q * cap + m] = v;
-        this.contactSpaceStats.entriesReused++;
-        continue;
-      }
       const pm = m * N, nm = this.csLen[m], bm = m * T;
       let sum = 0;
       const Lm = PL[m];
@@ -266,24 +223,6 @@ export abstract class ContactSpace extends SchurComplement {
       A[q * cap + m] = sum;
     }
     return q;
-  }
-
-  /** Slot of the old A whose row has the data of new slot q (bodies, J on its dynamic sides, bit for bit), or -1. */
-  private csOldMatch(key: number, q: number): number {
-    const D = this.csD, J = this.csJ, OD = this.csOldD, OJ = this.csOldJ, da = D[2 * q], db = D[2 * q + 1], jo = 12 * q;
-    const n = this.csOldN;
-    // (the slot of the same key first: the same contacts in the same order)
-    const guess = key < this.csOldKeys ? this.csOldSlotOf[key] : -1;
-    for (let u = guess >= 0 ? -1 : 0; u < n; u++) {
-      const o = u < 0 ? guess : u;
-      if (OD[2 * o] !== da || OD[2 * o + 1] !== db) continue;
-      const oo = 12 * o;
-      let same = true;
-      if (da >= 0) for (let k = 0; k < 6 && same; k++) same = sameBits(OJ[oo + k], J[jo + k]);
-      if (db >= 0) for (let k = 6; k < 12 && same; k++) same = sameBits(OJ[oo + k], J[jo + k]);
-      if (same) return o;
-    }
-    return -1;
   }
 
   /**

@@ -270,7 +270,7 @@ export abstract class SolverState {
   protected slGamma = F64(0);
   protected csPassRows = 0; // secondary rows of that pass (secRows, sMu, csRowG, csRowC)
   /** Passes solved in contact space, those whose rows contradicted each other, basis rows materialized (tests, benchmarks). */
-  contactSpaceStats = { passes: 0, leastSquares: 0, slots: 0, entriesReused: 0, firstPasses: 0, rows: 0, rowsCubed: 0, rowsCubedFirst: 0, rowsAdded: 0, rowsRemoved: 0 };
+  contactSpaceStats = { passes: 0, leastSquares: 0, slots: 0, firstPasses: 0, rows: 0, rowsCubed: 0, rowsCubedFirst: 0, rowsAdded: 0, rowsRemoved: 0 };
   /**
    * Restitution paths of 'paper' solves (benchmarks): Newton attempts, those given up at their
    * first contradiction with eliminated bodies, those solved to the end and not kept (a contact

@@ -13,7 +13,7 @@
  */
 import { invertDefinite } from './linalg';
 import { ContactState, ResponseInputError } from './types';
-import { KIND_BALL, KIND_LINEAR, F64, growF, growI, sameBits, setRow } from './flat';
+import { KIND_BALL, KIND_LINEAR, F64, growF, growI, setRow } from './flat';
 import { SolverInputs } from './inputs';
 
 export abstract class ArticulatedTree extends SolverInputs {
@@ -336,42 +336,7 @@ export abstract class ArticulatedTree extends SolverInputs {
     }
   }
 
-  /**
-   * What `factor` reads, in order: the node count, the bodies, the post-order, each node's
-   * dimension and parent, each body node's mass and inertia, each child's coupling block H.
-   * Equal bit for bit, equal factors. Returns its length (in `facSig`).
-   */
-  private factorSignature(): number {
-    const N = this.nNodes, nd = this.nd, H = this.hScratch;
-    let sig = (this.facSig = growF(this.facSig, 2 + N * 49));
-    let n = 0;
-    sig[n++] = N;
-    sig[n++] = nd;
-    for (let t = 0; t < N; t++) {
-      const i = this.post[t], p = this.nodeParent[i], di = this.nodeDim[i];
-      sig[n++] = i;
-      sig[n++] = di;
-      sig[n++] = p;
-      if (i < nd) {
-        const b = this.dynBody[i];
-        sig[n++] = this.mass[b];
-        for (let k = 0; k < 9; k++) sig[n++] = this.inertia[9 * b + k];
-      }
-      if (p < 0) continue;
-      const dp = this.nodeDim[p];
-      this.couplingBlock(i, p);
-      for (let rr = 0; rr < di; rr++) for (let c = 0; c < dp; c++) sig[n++] = H[rr * 6 + c];
-    }
-    return n;
-  }
-
-  /**
-   * Block LDLᵀ of the tree part of [M Jᵀ; J 0], children first (no fill-in). A factorization
-   * whose inputs (`factorSignature`) equal bit for bit those of one of the last two computed is
-   * copied from it (`reuseTreeFactors`): the energy guard's solves at other friction scales, a
-   * Newton attempt's phases, and the simulator's solve again of the same sub-step with contacts
-   * added have the same bodies and joints. `facId` names the factors (equal ids, equal factors).
-   */
+  /** Block LDLᵀ of the tree part of [M Jᵀ; J 0], children first (no fill-in). */
   protected factor(): void {
     this.pcValid = false;
     this.x0Valid = false;
@@ -380,26 +345,6 @@ export abstract class ArticulatedTree extends SolverInputs {
     this.ensureRows(3 * this.nj + 1);
     this.jointRows();
     const N = this.nNodes, nd = this.nd, D = this.blkD, Dinv = this.blkDinv, W = this.blkW, H = this.hScratch;
-    const sigLen = this.reuseTreeFactors ? this.factorSignature() : 0;
-    if (this.reuseTreeFactors) {
-      const sig = this.facSig;
-      for (let e = 0; e < 2; e++) {
-        const f = this.facSaved[e];
-        if (f.id === 0 || f.len !== sigLen) continue;
-        let same = true;
-        for (let k = 0; k < sigLen && same; k++) same = sameBits(f.sig[k], sig[k]);
-        if (!same) continue;
-        D.set(f.D.subarray(0, 36 * N));
-        Dinv.set(f.Dinv.subarray(0, 36 * N));
-        W.set(f.W.subarray(0, 36 * N));
-        this.facId = f.id;
-        this.facLast = e;
-        this.treeFactorStats.reused++;
-        return;
-      }
-    }
-    this.treeFactorStats.computed++;
-    this.facId = 0; // (until the factors below are complete)
     for (let i = 0; i < N; i++) {
       const o = 36 * i;
       D.fill(0, o, o + 36);
@@ -437,37 +382,7 @@ export abstract class ArticulatedTree extends SolverInputs {
           D[op + rr * 6 + c] -= s;
         }
     }
-    this.facId = this.facNextId++;
-    if (!this.reuseTreeFactors) return;
-    // (kept in the entry not used last)
-    const e = 1 - this.facLast, f = this.facSaved[e];
-    f.id = this.facId;
-    f.len = sigLen;
-    f.sig = growF(f.sig, sigLen);
-    f.sig.set(this.facSig.subarray(0, sigLen));
-    f.D = growF(f.D, 36 * N);
-    f.Dinv = growF(f.Dinv, 36 * N);
-    f.W = growF(f.W, 36 * N);
-    f.D.set(D.subarray(0, 36 * N));
-    f.Dinv.set(Dinv.subarray(0, 36 * N));
-    f.W.set(W.subarray(0, 36 * N));
-    this.facLast = e;
   }
-
-  /**
-   * Copy the tree factorization from one of the last two computed when its inputs are the same
-   * bit for bit (`factor`), and keep the contact-space matrix A's entries of unchanged basis rows
-   * (`csReset`). Default true; false = factor and build A every time (for comparison).
-   */
-  reuseTreeFactors = true;
-  /** Tree factorizations computed and copied (tests, benchmarks). */
-  treeFactorStats = { computed: 0, reused: 0 };
-  /** Id of the factors in blkD, blkDinv, blkW (ids count up; equal ids, equal factors). */
-  protected facId = 0;
-  private facNextId = 1;
-  private facLast = 0;
-  private facSig = F64(0);
-  private facSaved = [0, 1].map(() => ({ id: 0, len: 0, sig: F64(0), D: F64(0), Dinv: F64(0), W: F64(0) }));
 
   /** Solves the factored tree system in place: x holds b on entry (node-ordered blocks), the solution on exit. */
   protected treeSolve(x: Float64Array): void {
