@@ -284,6 +284,9 @@ const copy3 = (v: { x: number; y: number; z: number }) => ({ x: v.x, y: v.y, z: 
  * bench scene (`benchScene()`, full suggestion: 10 props + ragdoll), by
  * wrapping the prototype method for the duration of one suggestion. The
  * scene and the simulator are deterministic, so this is a replayable set.
+ * Each call's options carry the solver's own `slidingFriction` (the
+ * simulator's is 'coulomb'; a replay on a fresh solver would otherwise use
+ * 'paper' and skip the Coulomb layer, ~31% of a ragdoll solve).
  */
 export async function recordSimSolves(): Promise<RecordedSolve[]> {
   const { benchScene } = await import('./sim.bench');
@@ -297,7 +300,8 @@ export async function recordSimSolves(): Promise<RecordedSolve[]> {
       bodies: bodies.map((b) => ({ ...b, inertia: Array.from(b.inertia), centerOfMass: copy3(b.centerOfMass), linearVelocity: copy3(b.linearVelocity), angularVelocity: copy3(b.angularVelocity) })),
       joints: joints.map((j) => ({ ...j, point: copy3(j.point), ...('axis' in j ? { axis: copy3(j.axis) } : {}), ...('normal' in j ? { normal: copy3(j.normal) } : {}) }) as JointInput),
       contacts: contacts.map((c) => ({ ...c, point: copy3(c.point), normal: copy3(c.normal) })),
-      options: { ...options },
+      // the simulator sets its sliding rule on the solver ('coulomb'), not per call: the replay must carry it
+      options: { slidingFriction: this.slidingFriction, ...options },
     });
     return orig.call(this, bodies, joints, contacts, options, out);
   };
