@@ -138,6 +138,6 @@ describe('repro: keyframed characters are not one-sided limits of the ragdoll co
       }
       expect(deepest, `deepest ragdoll vertex in the keyframed skin (m), at ${deepestAt.toFixed(4)} s`).toBeLessThan(SINK_M);
       expect(worstGain, 'largest energy gain in one step (J)').toBeLessThan(STEP_GAIN_J);
-    }, 60_000);
+    }, 180_000); // ~12 s on a quiet machine; 68–78 s were seen with the machine at load 12
   }
 });
