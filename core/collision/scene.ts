@@ -946,12 +946,17 @@ export class CollisionScene {
       // (by slot, so a leaf's are contiguous) and shared by its leaf pairs
       if (stA[na] !== fs) { stA[na] = fs; for (let i = sa; i < ea; i++) triBoxInto(Pa, Ia, orderA[i], tbA, i * 6); }
       if (stB[nb] !== fs) { stB[nb] = fs; for (let j = sb; j < eb; j++) triBoxInto(Pb, Ib, orderB[j], tbB, j * 6); }
+      // each leaf's node box read once for its filter (not per triangle)
       let nk = 0;
-      for (let j = sb; j < eb; j++) if (boxMeetsNode(tbB, j * 6, fa, pa)) keepB[nk++] = j;
+      const nlx = fa[pa], nly = fa[pa + 1], nlz = fa[pa + 2], nhx = fa[pa + 3], nhy = fa[pa + 4], nhz = fa[pa + 5];
+      for (let j = sb, o = sb * 6; j < eb; j++, o += 6) {
+        if (!(tbB[o] > nhx || tbB[o + 1] > nhy || tbB[o + 2] > nhz || tbB[o + 3] < nlx || tbB[o + 4] < nly || tbB[o + 5] < nlz)) keepB[nk++] = j;
+      }
       if (nk === 0) continue;
+      const mlx = fb[pb], mly = fb[pb + 1], mlz = fb[pb + 2], mhx = fb[pb + 3], mhy = fb[pb + 4], mhz = fb[pb + 5];
       for (let i = sa; i < ea; i++) {
         const ia = i * 6;
-        if (!boxMeetsNode(tbA, ia, fb, pb)) continue;
+        if (tbA[ia] > mhx || tbA[ia + 1] > mhy || tbA[ia + 2] > mhz || tbA[ia + 3] < mlx || tbA[ia + 4] < mly || tbA[ia + 5] < mlz) continue;
         const ta = orderA[i];
         const alx = tbA[ia], aly = tbA[ia + 1], alz = tbA[ia + 2], ahx = tbA[ia + 3], ahy = tbA[ia + 4], ahz = tbA[ia + 5];
         // A's triangle copied into _P once, at its first pair whose boxes meet (not once per pair)
