@@ -281,3 +281,83 @@ describe('continuous test with swept trees skinned on demand', () => {
     });
   }
 });
+
+describe('part pairs dropped by their chunk boxes before the narrow traversal', () => {
+  type Inner = { chunkBoxesAtSample(p: number): Float64Array | null; _chunkDrops: number };
+  /** Crossing triangle pairs per part pair ("a-part|b-part"), every triangle pair of the two fully skinned meshes tested. */
+  function bruteForce(scene: CollisionScene, P: Float64Array[]): Map<string, number> {
+    const [oa, ob] = scene.objects;
+    const T = new Float64Array(9), U = new Float64Array(9), count = new Map<string, number>();
+    const Ia = oa.indices, Ib = ob.indices;
+    for (let ta = 0; ta < Ia.length / 3; ta++) {
+      for (let k = 0; k < 9; k++) T[k] = P[0][Ia[ta * 3 + Math.floor(k / 3)] * 3 + (k % 3)];
+      for (let tb = 0; tb < Ib.length / 3; tb++) {
+        for (let k = 0; k < 9; k++) U[k] = P[1][Ib[tb * 3 + Math.floor(k / 3)] * 3 + (k % 3)];
+        if (!triTriOverlap(T, 0, U, 0)) continue;
+        const key = `${scene.parts[oa.triPart[ta]].name}|${scene.parts[ob.triPart[tb]].name}`;
+        count.set(key, (count.get(key) ?? 0) + 1);
+      }
+    }
+    return count;
+  }
+  for (const seed of [51, 52]) {
+    it(`seed ${seed}: the crossing triangle pairs per part pair equal a brute-force all-pairs count and the contacts equal those without the test; chunk boxes shrunk to half are caught`, () => {
+      const r = mulberry32(seed);
+      const frames = 12;
+      const doc = createEmptyDocument('chunk-prefilter');
+      doc.characters.push(ballChain('a', -0.25), ballChain('b', 0.25));
+      doc.clips = [{ id: 'c', name: 'c', frameRate: 10, startFrame: 0, endFrame: frames, tracks: [...tracksOf(r, 'a', frames, 0.3), ...tracksOf(r, 'b', frames, -0.3)] }];
+      doc.activeClip = 'c';
+      const scene = new CollisionScene(doc, 'c');
+      scene.chunkTriangles = 32; // parts of several chunks
+      const plain = new CollisionScene(doc, 'c');
+      plain.chunkTriangles = 32;
+      plain.chunkPrefilter = false;
+      // a wrong test: every chunk box shrunk to half its size about its centre
+      const wrong = new CollisionScene(doc, 'c');
+      wrong.chunkTriangles = 32;
+      const wi = wrong as unknown as Inner, at = wi.chunkBoxesAtSample.bind(wrong);
+      wi.chunkBoxesAtSample = (p: number): Float64Array | null => {
+        const B = at(p);
+        if (B === null) return null;
+        const S = B.slice();
+        for (let i = 0; i < S.length; i += 6) for (let k = 0; k < 3; k++) {
+          const c = 0.5 * (B[i + k] + B[i + 3 + k]), h = 0.25 * (B[i + 3 + k] - B[i + k]);
+          S[i + k] = c - h; S[i + 3 + k] = c + h;
+        }
+        return S;
+      };
+      const ev = new SceneEvaluator(doc, 'c');
+      const rigs = doc.characters.map((c) => new Rig(c));
+      const P = doc.characters.map((c) => new Float64Array(c.meshes[0].positions.length));
+      const S = doc.characters.map((c) => new Float64Array(16 * c.meshes[0].skinJoints.length));
+      let crossingFrames = 0, wrongFrames = 0;
+      for (let f = 0; f <= frames; f++) {
+        scene.pose(f / 10, false);
+        const got = scene.detect(false);
+        plain.pose(f / 10, false);
+        expect(JSON.stringify(got), `frame ${f}: contacts equal those without the chunk test`).toBe(JSON.stringify(plain.detect(false)));
+        wrong.pose(f / 10, false);
+        const bad = wrong.detect(false);
+        doc.characters.forEach((c, ci) => {
+          ev.characterLocalPose(ci, f / 10, rigs[ci].local);
+          rigs[ci].computeWorld();
+          computeSkinMatrices(c.meshes[0], rigs[ci].world, S[ci]);
+          skinPositions(c.meshes[0], S[ci], P[ci]);
+        });
+        const count = bruteForce(scene, P);
+        const perPair = (cs: typeof got): [string, number][] => {
+          const m = new Map<string, number>();
+          for (const c of cs) if (c.kind === 'intersect') m.set(c.a.objectId === 'a' ? `${c.a.part}|${c.b.part}` : `${c.b.part}|${c.a.part}`, c.trianglePairs);
+          return [...m].sort();
+        };
+        expect(perPair(got), `frame ${f}: crossing triangle pairs per part pair`).toEqual([...count].sort());
+        if (JSON.stringify(perPair(bad)) !== JSON.stringify([...count].sort())) wrongFrames++;
+        if (count.size > 0) crossingFrames++;
+      }
+      expect(crossingFrames, 'frames with crossings to compare').toBeGreaterThan(3);
+      expect((scene as unknown as Inner)._chunkDrops, 'part pairs dropped by their chunk boxes').toBeGreaterThan(0);
+      expect(wrongFrames, 'frames where chunk boxes shrunk to half lose crossings').toBeGreaterThan(0);
+    });
+  }
+});

@@ -284,6 +284,8 @@ export class CollisionScene {
    * Any value gives the same contacts; 1 keeps every part on demand (tests).
    */
   onDemandShare = 0.5;
+  /** Drop a part pair of the discrete narrow phase when no chunk box of one part meets one of the other (chunkBoxesMeet). */
+  chunkPrefilter = true;
   /**
    * Whether the depth's ray-parity inside tests may decide a region from a
    * decided neighbouring region across a crossing edge (the edge's crossings
@@ -859,9 +861,10 @@ export class CollisionScene {
     const A = this.parts[pa], B = this.parts[pb];
     const pairKey = pa * this.parts.length + pb;
     const doCcd = continuous && !this.prevCrossing.has(pairKey);
-    if (doCcd ? !this.sweptTightBoxesOverlap(pa, pb) : !this.narrowBoxesOverlap(pa, pb)) {
+    if (doCcd ? !this.sweptTightBoxesOverlap(pa, pb) : !this.narrowBoxesOverlap(pa, pb) || (this.chunkPrefilter && !this.chunkBoxesMeet(pa, pb))) {
       // the joint-bounded boxes met, the skinned parts do not (at this sample,
-      // or over the step for the continuous test): no refit needed
+      // or over the step for the continuous test), or no chunk of one meets a
+      // chunk of the other: no refit needed
       this.crossLists.set(pairKey, NO_CROSSINGS);
       return null;
     }
@@ -943,12 +946,17 @@ export class CollisionScene {
       // (by slot, so a leaf's are contiguous) and shared by its leaf pairs
       if (stA[na] !== fs) { stA[na] = fs; for (let i = sa; i < ea; i++) triBoxInto(Pa, Ia, orderA[i], tbA, i * 6); }
       if (stB[nb] !== fs) { stB[nb] = fs; for (let j = sb; j < eb; j++) triBoxInto(Pb, Ib, orderB[j], tbB, j * 6); }
+      // each leaf's node box read once for its filter (not per triangle)
       let nk = 0;
-      for (let j = sb; j < eb; j++) if (boxMeetsNode(tbB, j * 6, fa, pa)) keepB[nk++] = j;
+      const nlx = fa[pa], nly = fa[pa + 1], nlz = fa[pa + 2], nhx = fa[pa + 3], nhy = fa[pa + 4], nhz = fa[pa + 5];
+      for (let j = sb, o = sb * 6; j < eb; j++, o += 6) {
+        if (!(tbB[o] > nhx || tbB[o + 1] > nhy || tbB[o + 2] > nhz || tbB[o + 3] < nlx || tbB[o + 4] < nly || tbB[o + 5] < nlz)) keepB[nk++] = j;
+      }
       if (nk === 0) continue;
+      const mlx = fb[pb], mly = fb[pb + 1], mlz = fb[pb + 2], mhx = fb[pb + 3], mhy = fb[pb + 4], mhz = fb[pb + 5];
       for (let i = sa; i < ea; i++) {
         const ia = i * 6;
-        if (!boxMeetsNode(tbA, ia, fb, pb)) continue;
+        if (tbA[ia] > mhx || tbA[ia + 1] > mhy || tbA[ia + 2] > mhz || tbA[ia + 3] < mlx || tbA[ia + 4] < mly || tbA[ia + 5] < mlz) continue;
         const ta = orderA[i];
         const alx = tbA[ia], aly = tbA[ia + 1], alz = tbA[ia + 2], ahx = tbA[ia + 3], ahy = tbA[ia + 4], ahz = tbA[ia + 5];
         // A's triangle copied into _P once, at its first pair whose boxes meet (not once per pair)
@@ -1287,9 +1295,60 @@ export class CollisionScene {
     od.count = 0;
     od.stamp = this.frameStamp;
     const o = this.objects[part.object];
-    onDemandChunkBoxes(ch.skin, od, o.skinMats, od.mats, od.boxes);
+    // (the same numbers when chunkBoxesMeet or the continuous test took them at this pose)
+    if (od.matStamp !== this.frameStamp) onDemandChunkBoxes(ch.skin, od, o.skinMats, od.mats, od.boxes);
     od.matStamp = this.frameStamp;
     part.bvh.refitLazyBoxesOnDemand(o.positions, od.boxes, od.write);
+  }
+
+  /**
+   * Whether some chunk of character part pa meets some chunk of part pb at
+   * the current sample, by the chunk boxes the discrete traversal's trees get
+   * (queryTree): from the influence sets for a part on demand
+   * (onDemandChunkBoxes, kept for its refit), else of the skinned vertices
+   * (chunkBoxes, which its refit reads). Each holds its chunk's vertices, so
+   * where no two meet no two triangles' boxes do and the narrow phase would
+   * test no triangle pair: the pair is dropped before its trees are set up
+   * or traversed. True for props (not tested).
+   */
+  private chunkBoxesMeet(pa: number, pb: number): boolean {
+    const A = this.chunkBoxesAtSample(pa), B = this.chunkBoxesAtSample(pb);
+    if (A === null || B === null) return true;
+    const U = this._chunkUnion;
+    unionOfBoxes(A, U, 0);
+    unionOfBoxes(B, U, 6);
+    // B's chunks that meet A's union, then A's chunks that meet B's union against those
+    if (this._chunkKeep.length < B.length / 6) this._chunkKeep = new Int32Array(B.length / 6);
+    const keep = this._chunkKeep;
+    let nk = 0;
+    for (let j = 0; j < B.length; j += 6) if (boxesOverlap(B, j, U, 0)) keep[nk++] = j;
+    if (nk > 0) {
+      for (let i = 0; i < A.length; i += 6) {
+        if (!boxesOverlap(A, i, U, 6)) continue;
+        for (let m = 0; m < nk; m++) if (boxesOverlap(A, i, B, keep[m])) return true;
+      }
+    }
+    this._chunkDrops++;
+    return false;
+  }
+
+  /** Part pairs dropped by chunkBoxesMeet (for tests). */
+  private _chunkDrops = 0;
+
+  private _chunkUnion = new Float64Array(12);
+  private _chunkKeep = new Int32Array(0);
+
+  /** Character part p's chunk boxes as queryTree's refit will take them at this pose (see chunkBoxesMeet); null for a prop. */
+  private chunkBoxesAtSample(p: number): Float64Array | null {
+    const part = this.parts[p], fs = this.frameStamp, o = this.objects[part.object];
+    if (o.kind !== 'character') return null;
+    const ch = this.chunksOf(p);
+    if (part.refitStamp === fs) return this.chunkBoxes(p, false).box;
+    if (ch.onDemand !== null && ch.onDemand.stamp === fs) return ch.onDemand.boxes;
+    if (!this.onDemandCandidate(p)) return this.chunkBoxes(p, false).box;
+    const od = ch.onDemand ?? (ch.onDemand = this.makeOnDemand(p, ch));
+    if (od.matStamp !== fs) { onDemandChunkBoxes(ch.skin, od, o.skinMats, od.mats, od.boxes); od.matStamp = fs; }
+    return od.boxes;
   }
 
   private makeOnDemand(p: number, ch: ChunkBoxes): OnDemandSkin {
@@ -3034,6 +3093,21 @@ function onDemandChunkBoxes(sp: SkinProgram, od: OnDemandSkin, skinMats: Float64
     const b = c * 6;
     out[b] = lx; out[b + 1] = ly; out[b + 2] = lz; out[b + 3] = hx; out[b + 4] = hy; out[b + 5] = hz;
   }
+}
+
+/** Closed boxes X[i..i+5] and Y[j..j+5] (min xyz, max xyz) overlap. */
+function boxesOverlap(X: Float64Array, i: number, Y: Float64Array, j: number): boolean {
+  return !(X[i] > Y[j + 3] || Y[j] > X[i + 3] || X[i + 1] > Y[j + 4] || Y[j + 1] > X[i + 4] || X[i + 2] > Y[j + 5] || Y[j + 2] > X[i + 5]);
+}
+
+/** The union of the boxes in X (6 numbers each) into out[o..o+5]. */
+function unionOfBoxes(X: Float64Array, out: Float64Array, o: number): void {
+  let lx = Infinity, ly = Infinity, lz = Infinity, hx = -Infinity, hy = -Infinity, hz = -Infinity;
+  for (let i = 0; i < X.length; i += 6) {
+    if (X[i] < lx) lx = X[i]; if (X[i + 1] < ly) ly = X[i + 1]; if (X[i + 2] < lz) lz = X[i + 2];
+    if (X[i + 3] > hx) hx = X[i + 3]; if (X[i + 4] > hy) hy = X[i + 4]; if (X[i + 5] > hz) hz = X[i + 5];
+  }
+  out[o] = lx; out[o + 1] = ly; out[o + 2] = lz; out[o + 3] = hx; out[o + 4] = hy; out[o + 5] = hz;
 }
 
 /** Skins chunk c's vertices not yet skinned at pose `stamp` into P, by the blended matrices of onDemandChunkBoxes (the arithmetic of skinProgram: bit-identical positions). */
