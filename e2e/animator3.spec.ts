@@ -54,3 +54,45 @@ test('selected keys stay with their clip: deleting a duplicate, or switching cli
   await expect.poll(() => activeClip(page)).toBe('clip_swing');
   await expect(page.getByTestId(`key-${HIPS}-3`), 'the key picked in the copy is not picked in swing').not.toHaveClass(/selected/);
 });
+
+async function typeInto(page: Page, testId: string, text: string): Promise<void> {
+  await page.getByTestId(testId).click();
+  await page.keyboard.press('Control+a');
+  await page.keyboard.type(text);
+  await page.keyboard.press('Enter');
+}
+
+test('a suggestion shown for a clip goes away when that clip is deleted or another is picked: no ghost over other motion, no Accept into a missing clip', async ({ bridge }) => {
+  test.setTimeout(240_000);
+  const page = await bridge.open();
+  await ready(page);
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  await page.getByTestId('clip-duplicate').click();
+  await expect.poll(() => activeClip(page)).not.toBe('clip_swing');
+  const copy = await activeClip(page);
+  await page.getByTestId('outliner-prop-prop_ball').click();
+  await page.getByTestId('tab-suggest').click();
+  await typeInto(page, 'suggest-from', '26');
+  await typeInto(page, 'suggest-to', '34');
+  await page.getByTestId('suggest-run').click();
+  await expect(page.getByTestId('suggestion')).toBeVisible({ timeout: 180_000 });
+  await page.getByTestId('clip-delete').click();
+  await expect.poll(() => activeClip(page)).toBe('clip_swing');
+  // It stayed, ghost and all, over swing; Accept then threw (applySuggestion: clip not in the document) and said nothing.
+  await expect(page.getByTestId('suggestion'), 'the suggestion for the deleted clip is gone').toBeHidden();
+  await expect(page.getByTestId('status')).toHaveText('Suggestion for clip "swing copy" discarded: another clip is active now');
+  const doc = await hook(page, (h) => h.documentText());
+  expect(doc.includes(copy), 'the deleted clip is not back').toBe(false);
+
+  // In swing itself: picking the walk clip drops it too (Accept wrote into swing while walk was shown).
+  await page.getByTestId('suggest-run').click();
+  await expect(page.getByTestId('suggestion')).toBeVisible({ timeout: 180_000 });
+  const swingBefore = (await hook(page, (h) => h.document())).clips.find((c) => c.id === 'clip_swing');
+  await page.getByTestId('clip-select').selectOption('clip_walk');
+  await expect(page.getByTestId('suggestion')).toBeHidden();
+  await page.getByTestId('clip-select').selectOption('clip_swing');
+  await expect(page.getByTestId('suggestion'), 'not back either').toBeHidden();
+  expect((await hook(page, (h) => h.document())).clips.find((c) => c.id === 'clip_swing'), 'swing has no suggested keys').toEqual(swingBefore);
+  expect(errors).toEqual([]);
+});
