@@ -5,7 +5,7 @@ import { serializeDocument } from '../../core/document/serialize';
 import { docActions, getDoc, useDocStore } from './state/documentStore';
 import { useEphemeral } from './state/ephemeral';
 import { activeClip, findTrack, setKey } from './state/keys';
-import { copySelectedKeys, deleteSelectedKeys, pasteCopiedKeys } from './actions';
+import { copySelectedKeys, deleteSelectedKeys, pasteCopiedKeys, setInterpolationOnSelection, setTangentsOnSelection } from './actions';
 
 function docWithKeyedBall(): ImpulseDocument {
   const d = docWithBall();
@@ -105,5 +105,42 @@ describe('copy and paste keys (store, status line, undo)', () => {
   it('with nothing copied it says how to copy keys', () => {
     pasteCopiedKeys();
     expect(status()?.text).toContain('No keys copied');
+  });
+});
+
+describe('interpolation and tangents say what they changed', () => {
+  const BALL = { kind: 'prop', prop: 'ball' } as const;
+  beforeEach(() => {
+    const d = docWithKeyedBall();
+    d.props.push({ ...structuredClone(d.props[0]), id: 'crate', name: 'Crate' });
+    docActions.load(d, null, 't');
+    useEphemeral.setState({ selection: null, selectedKeys: [], frame: 10, status: null });
+  });
+  const interp = () => findTrack(activeClip(getDoc())!, BALL, 'translation')!.interpolation;
+
+  it('selected keys win over the object picked afterwards, and the status line names whose channels changed', () => {
+    // Keys of the ball picked in the dope sheet, then the crate picked in the outliner (the ball's row may be scrolled away).
+    useEphemeral.setState({ selectedKeys: [{ target: BALL, frame: 10 }], selection: { kind: 'prop', id: 'crate' } });
+    setInterpolationOnSelection('step');
+    expect(interp()).toBe('step');
+    expect(useEphemeral.getState().status?.text).toBe('Interpolation step: 1 channel of Ball (the selected keys)');
+    setTangentsOnSelection('flat');
+    expect(useEphemeral.getState().status?.text).toBe('Tangents flat: 1 key of Ball (the selected keys)');
+  });
+
+  it('a choice that changes nothing says so instead of naming the interpolation as if it were applied', () => {
+    useEphemeral.setState({ selection: { kind: 'prop', id: 'ball' } });
+    const steps = useDocStore.getState().history.past.length;
+    setInterpolationOnSelection('linear');
+    expect(interp()).toBe('linear');
+    expect(useEphemeral.getState().status?.text).toBe('No change: the channels of Ball are already linear');
+    expect(useDocStore.getState().history.past.length, 'no undo step').toBe(steps);
+    useEphemeral.setState({ selection: { kind: 'prop', id: 'crate' } });
+    setInterpolationOnSelection('step');
+    expect(useEphemeral.getState().status?.text).toBe('No change: there are no keys of Crate in this clip');
+    useEphemeral.setState({ selection: { kind: 'prop', id: 'ball' } });
+    setInterpolationOnSelection('cubic');
+    expect(interp()).toBe('cubic');
+    expect(useEphemeral.getState().status?.text).toBe('Interpolation cubic: 1 channel of Ball');
   });
 });
