@@ -81,7 +81,7 @@ test('a suggestion shown for a clip goes away when that clip is deleted or anoth
   await expect.poll(() => activeClip(page)).toBe('clip_swing');
   // It stayed, ghost and all, over swing; Accept then threw (applySuggestion: clip not in the document) and said nothing.
   await expect(page.getByTestId('suggestion'), 'the suggestion for the deleted clip is gone').toBeHidden();
-  await expect(page.getByTestId('status')).toHaveText('Suggestion for clip "swing copy" discarded: another clip is active now');
+  await expect(page.getByTestId('status')).toHaveText('Deleted clip "swing copy"; "swing" is shown (Undo brings it back). Suggestion for clip "swing copy" discarded: another clip is active now');
   const doc = await hook(page, (h) => h.documentText());
   expect(doc.includes(copy), 'the deleted clip is not back').toBe(false);
 
