@@ -96,3 +96,38 @@ test('a suggestion shown for a clip goes away when that clip is deleted or anoth
   expect((await hook(page, (h) => h.document())).clips.find((c) => c.id === 'clip_swing'), 'swing has no suggested keys').toEqual(swingBefore);
   expect(errors).toEqual([]);
 });
+
+test('the Export dialog keeps the keyboard: Escape cancels it, Tab goes round its controls, and shortcuts do not act on the scene behind it', async ({ bridge }) => {
+  const page = await bridge.open();
+  await ready(page);
+  await page.getByTestId('outliner-prop-prop_ball').click();
+  const focusedInDialog = () => page.evaluate(() => !!document.activeElement?.closest('[data-testid="export-dialog"]'));
+  await bridge.menu('export');
+  await expect(page.getByTestId('export-dialog')).toBeVisible();
+  await expect(page.getByTestId('export-run')).toBeFocused();
+  // Tab went on to the menus and tools behind the backdrop.
+  for (let i = 0; i < 12; i++) {
+    await page.keyboard.press('Tab');
+    expect(await focusedInDialog(), `Tab ${i + 1} stays in the dialog`).toBe(true);
+  }
+  await page.keyboard.press('Shift+Tab');
+  expect(await focusedInDialog()).toBe(true);
+  await page.getByTestId('export-run').focus();
+  // Space on a focused button is the button's; S and Ctrl+Z with the dialog open are nobody's (they keyed / undid behind it).
+  const history = await hook(page, (h) => h.history());
+  await page.keyboard.press('s');
+  await page.keyboard.press('Control+z');
+  await page.getByTestId('export-sparse').focus();
+  await page.keyboard.press(' ');
+  expect(await hook(page, (h) => h.playing()), 'Space did not play the clip behind the dialog').toBe(false);
+  expect((await hook(page, (h) => h.history())).labels, 'no key set, nothing undone').toEqual(history.labels);
+  // Escape closes it and leaves the selection (it cleared the selection and the dialog stayed).
+  await page.keyboard.press('Escape');
+  await expect(page.getByTestId('export-dialog')).toBeHidden();
+  expect(await hook(page, (h) => h.selection())).toEqual({ kind: 'prop', id: 'prop_ball' });
+  expect(bridge.exists('bat-and-ball.glb')).toBe(false);
+  // With it closed the shortcuts are back.
+  await page.locator('body').press(' ');
+  await expect.poll(() => hook(page, (h) => h.playing())).toBe(true);
+  await page.locator('body').press(' ');
+});
