@@ -131,3 +131,31 @@ test('the Export dialog keeps the keyboard: Escape cancels it, Tab goes round it
   await expect.poll(() => hook(page, (h) => h.playing())).toBe(true);
   await page.locator('body').press(' ');
 });
+
+async function settle(page: Page): Promise<void> {
+  await page.evaluate(() => new Promise<void>((ok) => requestAnimationFrame(() => requestAnimationFrame(() => requestAnimationFrame(() => ok())))));
+}
+
+test('an IK handle picked in the viewport shows the rows of the bones it poses in the dope sheet, as a picked bone does', async ({ bridge }) => {
+  const page = await bridge.open();
+  await ready(page);
+  await page.getByTestId('dock-collapse').click();
+  await page.getByTestId('outliner-character-char_mannequin').click();
+  const chains = await hook(page, (h) => h.limbChains('char_mannequin'));
+  const arm = chains.findIndex((c) => c.name === 'right arm');
+  const c = chains[arm];
+  await settle(page);
+  const hand = (await hook(page, (h, j) => h.projectJoint('char_mannequin', j as number), c.end))!;
+  await page.mouse.click(hand.x, hand.y);
+  await expect.poll(() => hook(page, (h) => h.selection())).toEqual({ kind: 'ik', character: 'char_mannequin', chain: arm });
+  // The sheet kept showing the top of the mannequin, the arm's rows far below and nothing highlighted.
+  for (const j of [c.upper, c.lower, c.end]) {
+    const row = page.getByTestId(`row-j:char_mannequin:${j}`);
+    await expect(row, `bone ${j} of the right arm is highlighted`).toHaveClass(/selected/);
+    await expect(row, `bone ${j} of the right arm is in sight`).toBeInViewport({ ratio: 1 });
+  }
+  await expect(page.getByTestId('row-c:char_mannequin')).not.toHaveClass(/selected/);
+  // Picking a single bone still highlights only it.
+  await page.getByTestId(`row-j:char_mannequin:${c.lower}`).locator('.row-name').click();
+  await expect(page.locator('.sheet-row.selected')).toHaveCount(1);
+});

@@ -27,6 +27,7 @@ import { runCommand, escapeHandlers } from '../commands';
 import { NumberField } from './fields';
 import { ClipPicker } from './ClipPicker';
 import { TimelineBands } from '../check/TimelineBands';
+import { findLimbChains } from '../scene/limbs';
 
 interface RowDef {
   id: string;
@@ -35,21 +36,36 @@ interface RowDef {
   /** Targets whose keys this row shows (several for a character's summary row). */
   targets: TrackTarget[];
   selection: Selection;
+  /** The row stands for (part of) the selection: highlighted, scrolled into sight. */
+  selected: boolean;
+}
+
+/** Bones of character `c` the selection stands for: the picked bone, or the three an IK handle moves. */
+function selectedJoints(c: ImpulseDocument['characters'][number], sel: Selection): number[] {
+  if (sel?.kind === 'joint' && sel.character === c.id) return [sel.joint];
+  if (sel?.kind === 'ik' && sel.character === c.id) {
+    const chain = findLimbChains(c.skeleton)[sel.chain];
+    return chain ? [chain.upper, chain.lower, chain.end] : [];
+  }
+  return [];
 }
 
 function buildRows(doc: ImpulseDocument, clip: Clip | undefined, sel: Selection): RowDef[] {
   const rows: RowDef[] = [];
   for (const c of doc.characters) {
     const jointTargets: TrackTarget[] = c.skeleton.joints.map((_, j) => ({ kind: 'joint', character: c.id, joint: j }));
-    rows.push({ id: `c:${c.id}`, label: c.name, depth: 0, targets: jointTargets, selection: { kind: 'character', id: c.id } });
+    rows.push({ id: `c:${c.id}`, label: c.name, depth: 0, targets: jointTargets, selection: { kind: 'character', id: c.id }, selected: sel?.kind === 'character' && sel.id === c.id });
+    // An IK handle's bones are shown and highlighted like a picked bone: posing with IK keys them.
+    const picked = selectedJoints(c, sel);
     c.skeleton.joints.forEach((j, i) => {
       const t = jointTargets[i];
       const animated = clip?.tracks.some((tr) => sameTarget(tr.target, t));
-      const selected = sel?.kind === 'joint' && sel.character === c.id && sel.joint === i;
-      if (animated || selected) rows.push({ id: targetKey(t), label: j.name, depth: 1, targets: [t], selection: { kind: 'joint', character: c.id, joint: i } });
+      const selected = picked.includes(i);
+      if (animated || selected) rows.push({ id: targetKey(t), label: j.name, depth: 1, targets: [t], selection: { kind: 'joint', character: c.id, joint: i }, selected });
     });
   }
-  for (const p of doc.props) rows.push({ id: targetKey({ kind: 'prop', prop: p.id }), label: p.name, depth: 0, targets: [{ kind: 'prop', prop: p.id }], selection: { kind: 'prop', id: p.id } });
+  for (const p of doc.props)
+    rows.push({ id: targetKey({ kind: 'prop', prop: p.id }), label: p.name, depth: 0, targets: [{ kind: 'prop', prop: p.id }], selection: { kind: 'prop', id: p.id }, selected: sel?.kind === 'prop' && sel.id === p.id });
   return rows;
 }
 
@@ -297,11 +313,14 @@ export function Timeline() {
   // characters, and selecting the ball showed the mannequin's rows and none of the ball's keys.
   useLayoutEffect(() => {
     const el = area.current;
-    const row = sel ? el?.querySelector<HTMLElement>('.sheet-row.selected') : null;
-    if (!el || !row) return;
+    // Several rows for an IK handle (its three bones): the first to the last, as far as they fit.
+    const picked = sel && el ? el.querySelectorAll<HTMLElement>('.sheet-row.selected') : null;
+    if (!el || !picked || !picked.length) return;
+    const row = picked[0], last = picked[picked.length - 1];
     const ruler = el.querySelector<HTMLElement>('.ruler')?.offsetHeight ?? 0;
     // In the sheet's scrolled content (the row's offsetParent is the rows box, under the ruler).
-    const top = row.getBoundingClientRect().top - el.getBoundingClientRect().top + el.scrollTop, bottom = top + row.offsetHeight;
+    const top = row.getBoundingClientRect().top - el.getBoundingClientRect().top + el.scrollTop;
+    const bottom = Math.min(top + el.clientHeight - ruler, last.getBoundingClientRect().bottom - el.getBoundingClientRect().top + el.scrollTop);
     if (top - ruler < el.scrollTop) el.scrollTop = top - ruler;
     else if (bottom > el.scrollTop + el.clientHeight) el.scrollTop = bottom - el.clientHeight;
   }, [sel]);
@@ -507,9 +526,8 @@ export function Timeline() {
           {shadeLeft > NAME_WIDTH && <div className="out-of-range" style={{ left: NAME_WIDTH, width: shadeLeft - NAME_WIDTH }} />}
           {shadeRight < width && <div className="out-of-range" style={{ left: shadeRight, width: width - shadeRight }} />}
           {rows.map((row) => {
-            const isSel = row.selection && sel && JSON.stringify(row.selection) === JSON.stringify(sel);
             return (
-              <div key={row.id} className={`sheet-row depth${row.depth}${isSel ? ' selected' : ''}`} data-testid={`row-${row.id}`}>
+              <div key={row.id} className={`sheet-row depth${row.depth}${row.selected ? ' selected' : ''}`} data-testid={`row-${row.id}`}>
                 <div
                   className="row-name"
                   style={{ width: NAME_WIDTH, paddingLeft: 6 + row.depth * 12 }}
