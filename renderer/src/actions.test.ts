@@ -5,7 +5,7 @@ import { serializeDocument } from '../../core/document/serialize';
 import { docActions, getDoc, useDocStore } from './state/documentStore';
 import { useEphemeral } from './state/ephemeral';
 import { activeClip, findTrack, setKey } from './state/keys';
-import { copySelectedKeys, deleteSelectedKeys, pasteCopiedKeys, setInterpolationOnSelection, setTangentsOnSelection } from './actions';
+import { copySelectedKeys, deleteSelectedKeys, pasteCopiedKeys, pastePose, setInterpolationOnSelection, setTangentsOnSelection } from './actions';
 
 function docWithKeyedBall(): ImpulseDocument {
   const d = docWithBall();
@@ -142,5 +142,25 @@ describe('interpolation and tangents say what they changed', () => {
     setInterpolationOnSelection('cubic');
     expect(interp()).toBe('cubic');
     expect(useEphemeral.getState().status?.text).toBe('Interpolation cubic: 1 channel of Ball');
+  });
+});
+
+describe('Ctrl+V away from the dope sheet with keys copied', () => {
+  beforeEach(() => {
+    docActions.load(docWithKeyedBall(), null, 't');
+    useEphemeral.setState({ selection: { kind: 'prop', id: 'ball' }, selectedKeys: [{ target: { kind: 'prop', prop: 'ball' }, frame: 10 }], frame: 5, status: null, clipboard: null, keyClipboard: null });
+  });
+
+  it('says the keys paste in the dope sheet instead of "Nothing copied", and changes nothing', () => {
+    copySelectedKeys();
+    const before = getDoc();
+    pastePose();
+    expect(getDoc()).toBe(before);
+    expect(useEphemeral.getState().status?.text).toBe('No pose copied. The 1 key on 1 channel copied in the dope sheet paste with Ctrl+V there (click the sheet first) or Edit > Paste Keys at Playhead');
+  });
+
+  it('with nothing copied at all it says how to copy', () => {
+    pastePose();
+    expect(useEphemeral.getState().status?.text).toMatch(/^Nothing copied: select a character, bone or prop and press Ctrl\+C/);
   });
 });

@@ -260,7 +260,11 @@ export function pastePose(): void {
   const eph = useEphemeral.getState();
   const clip = eph.clipboard;
   const sel = eph.selection;
-  if (!clip) return setStatus('Nothing copied');
+  if (!clip) {
+    // Keys copied in the dope sheet paste with Ctrl+V there: away from it, Ctrl+V said "Nothing copied".
+    if (eph.keyClipboard) return setStatus(`No pose copied. The ${describeKeys(eph.keyClipboard.keyCount, eph.keyClipboard.channels.length)} copied in the dope sheet paste with Ctrl+V there (click the sheet first) or Edit > Paste Keys at Playhead`);
+    return setStatus('Nothing copied: select a character, bone or prop and press Ctrl+C to copy its pose, or copy keys in the dope sheet');
+  }
   if (!sel) return setStatus('Select where to paste the pose');
   const doc = getDoc();
   const frame = currentFrame();
