@@ -11,7 +11,7 @@ import { docActions, getDoc, useDocStore } from '../state/documentStore';
 import { Cancelled, type JobContext } from '../workers/host';
 import { runSuggest } from '../workers/suggestJob';
 import { useEphemeral } from '../state/ephemeral';
-import { acceptSuggestion, installSuggesting, physicsChanged, rejectSuggestion, resolveTargets, toggleTarget, useSuggest } from './suggestStore';
+import { acceptSuggestion, installSuggesting, physicsChanged, rejectSuggestion, resolveRange, resolveTargets, toggleTarget, useSuggest } from './suggestStore';
 import { deleteClipRecipe, duplicateClipRecipe } from '../state/clips';
 
 const ctx: JobContext = {
@@ -136,5 +136,28 @@ describe('suggest targets', () => {
     expect(getDoc(), 'no clip changed').toBe(before);
     expect(useSuggest.getState().result).toBeNull();
     expect(useEphemeral.getState().status).toMatchObject({ error: true, text: expect.stringContaining('Suggestion not accepted') });
+  });
+
+  it('a typed From / To that does not fit the clip picked next gives way to its whole range; one that fits stays', () => {
+    const doc = dropScene();
+    doc.clips[0].endFrame = 60;
+    doc.clips.push({ id: 'short', name: 'short', frameRate: 30, startFrame: 0, endFrame: 30, tracks: [] });
+    docActions.load(doc, null, 'drop');
+    const off = installSuggesting();
+    try {
+      useSuggest.setState({ fromFrame: 12, toFrame: 20 });
+      docActions.edit('Active clip', (d) => void (d.activeClip = 'short'));
+      expect(resolveRange(getDoc()), 'frames 12-20 fit 0-30: kept').toEqual([12, 20]);
+      docActions.undo();
+      useSuggest.setState({ fromFrame: 20, toFrame: 28 });
+      expect(resolveRange(getDoc())).toEqual([20, 28]);
+      useSuggest.setState({ fromFrame: 40, toFrame: 55 });
+      docActions.edit('Active clip', (d) => void (d.activeClip = 'short'));
+      // It was 29-30.
+      expect(resolveRange(getDoc()), 'frames 40-55 do not fit 0-30: the whole clip').toEqual([0, 30]);
+      expect(useSuggest.getState()).toMatchObject({ fromFrame: null, toFrame: null });
+    } finally {
+      off();
+    }
   });
 });

@@ -163,11 +163,22 @@ export function physicsChanged(a: ImpulseDocument, b: ImpulseDocument): boolean 
 export function installSuggesting(): () => void {
   let timer: ReturnType<typeof setTimeout> | null = null;
   let lastLoad = useDocStore.getState().loadCount;
+  let lastClip = activeClip(useDocStore.getState().history.doc)?.id ?? null;
   const off = useDocStore.subscribe((st) => {
+    const clip = activeClip(st.history.doc);
+    const clipChanged = (clip?.id ?? null) !== lastClip;
+    lastClip = clip?.id ?? null;
     if (st.loadCount !== lastLoad) {
       lastLoad = st.loadCount;
       useSuggest.setState({ result: null, resultDoc: null, params: null, targets: null, fromFrame: null, toFrame: null });
       return;
+    }
+    // A typed From / To that does not fit the clip now shown: its whole range again (frames 40-55 of swing
+    // became 29-30 of walk, a one-frame suggestion). A range that fits is kept (a duplicate's same frames).
+    const r = useSuggest.getState();
+    if (clipChanged && clip && (r.fromFrame !== null || r.toFrame !== null)) {
+      const from = r.fromFrame ?? clip.startFrame, to = r.toFrame ?? clip.endFrame;
+      if (from < clip.startFrame || to > clip.endFrame || from >= to) useSuggest.setState({ fromFrame: null, toFrame: null });
     }
     const s = useSuggest.getState();
     if (s.result && s.params && !st.history.drag && activeClip(st.history.doc)?.id !== s.params.clipId) {
