@@ -159,3 +159,20 @@ test('an IK handle picked in the viewport shows the rows of the bones it poses i
   await page.getByTestId(`row-j:char_mannequin:${c.lower}`).locator('.row-name').click();
   await expect(page.locator('.sheet-row.selected')).toHaveCount(1);
 });
+
+test('a Check still running when its clip is deleted does not report findings "in" a clip that is gone', async ({ bridge }) => {
+  test.setTimeout(240_000);
+  const page = await bridge.open();
+  await ready(page);
+  await page.getByTestId('clip-duplicate').click();
+  await expect.poll(() => activeClip(page)).not.toBe('clip_swing');
+  await page.getByTestId('check-clip').click();
+  await expect(page.getByTestId('job-progress')).toBeVisible();
+  await page.getByTestId('clip-delete').click();
+  await expect(page.getByTestId('job-progress')).toBeHidden({ timeout: 200_000 });
+  // It said "18 interpenetration findings in swing copy" over the panel's "Not checked yet" of swing.
+  await expect(page.getByTestId('status')).toHaveText('Check of swing copy finished, but that clip was deleted (Undo brings it back with its findings)');
+  await page.locator('body').press('Control+z');
+  await expect.poll(() => hook(page, (h) => h.document().clips.map((c) => c.name))).toEqual(['walk', 'swing', 'swing copy']);
+  await expect(page.getByTestId('check-summary')).toContainText('61/61 frames checked');
+});
