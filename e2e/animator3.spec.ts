@@ -176,3 +176,22 @@ test('a Check still running when its clip is deleted does not report findings "i
   await expect.poll(() => hook(page, (h) => h.document().clips.map((c) => c.name))).toEqual(['walk', 'swing', 'swing copy']);
   await expect(page.getByTestId('check-summary')).toContainText('61/61 frames checked');
 });
+
+test('stopping playback by clicking a key leaves the playhead on a whole frame, so S keys the pose that frame shows', async ({ bridge }) => {
+  const page = await bridge.open();
+  await ready(page);
+  await page.getByTestId(`row-${HIPS}`).locator('.row-name').click();
+  await page.locator('body').press(' ');
+  await expect.poll(() => hook(page, (h) => h.frame()), { message: 'playing' }).toBeGreaterThan(4);
+  await page.getByTestId(`key-${HIPS}-3`).click();
+  expect(await hook(page, (h) => h.playing())).toBe(false);
+  const frame = await hook(page, (h) => h.frame());
+  // It stayed on e.g. 17.43: the viewport and Properties showed that in-between pose, the Frame field 17.
+  expect(Number.isInteger(frame), `stopped on ${frame}`).toBe(true);
+  await expect(page.getByTestId('timeline-frame')).toHaveValue(String(frame));
+  const shown = await hook(page, (h) => h.jointLocal('char_mannequin', 0));
+  await page.locator('body').press('s');
+  await expect(page.getByTestId('status')).toContainText(`Key set at frame ${frame}`);
+  const after = (await hook(page, (h) => h.jointLocal('char_mannequin', 0)))!;
+  after.forEach((v, i) => expect(v, `hips channel ${i} keeps the pose that was shown`).toBeCloseTo(shown![i], 9));
+});
