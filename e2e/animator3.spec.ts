@@ -195,3 +195,37 @@ test('stopping playback by clicking a key leaves the playhead on a whole frame, 
   const after = (await hook(page, (h) => h.jointLocal('char_mannequin', 0)))!;
   after.forEach((v, i) => expect(v, `hips channel ${i} keeps the pose that was shown`).toBeCloseTo(shown![i], 9));
 });
+
+test('dragging keys past End (or before Start) stops them on the end of the clip range instead of moving them off the sheet', async ({ bridge }) => {
+  const page = await bridge.open();
+  await ready(page);
+  const hipsFrames = async () =>
+    (await hook(page, (h) => h.document())).clips.find((c) => c.id === 'clip_swing')!.tracks
+      .filter((t) => t.target.kind === 'joint' && t.target.joint === 0)
+      .map((t) => t.times.map((x) => Math.round(x * 30 * 1e3) / 1e3));
+  const before = await hipsFrames();
+  const undo = (await hook(page, (h) => h.history())).undo;
+  const px = Number(await page.getByTestId('dopesheet').getAttribute('data-px-per-frame'));
+  const key = (await page.getByTestId(`key-${HIPS}-60`).boundingBox())!;
+  await page.mouse.move(key.x + key.width / 2, key.y + key.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(key.x + key.width / 2 + 3.2 * px, key.y + key.height / 2, { steps: 5 });
+  await page.mouse.up();
+  // Key 60 went to 63, past the sheet's right end (Frame All shows 0-60), with an undo step for it.
+  expect(await hipsFrames(), 'the Hips keys did not move').toEqual(before);
+  expect((await hook(page, (h) => h.history())).undo, 'no undo step for a move that did not happen').toBe(undo);
+  await expect(page.getByTestId('status')).toHaveText("Keys stay inside the clip's range (0–60); change Start or End to key outside it");
+  await expect(page.getByTestId(`key-${HIPS}-60`)).toBeVisible();
+  // Keys 54 and 57 dragged 5 frames right stop when 57 meets 60 (57 replaces the key on 60).
+  await page.getByTestId(`key-${HIPS}-54`).click();
+  await page.getByTestId(`key-${HIPS}-57`).click({ modifiers: ['Shift'] });
+  const k54 = (await page.getByTestId(`key-${HIPS}-54`).boundingBox())!;
+  await page.mouse.move(k54.x + k54.width / 2, k54.y + k54.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(k54.x + k54.width / 2 + 5.2 * px, k54.y + k54.height / 2, { steps: 6 });
+  await page.mouse.up();
+  for (const frames of await hipsFrames()) {
+    expect(Math.max(...frames), 'no Hips key past 60').toBe(60);
+    expect(frames.filter((f) => f > 50), 'keys 51, 57 (from 54), 60 (from 57)').toEqual([51, 57, 60]);
+  }
+});

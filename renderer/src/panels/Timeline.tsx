@@ -18,8 +18,8 @@
 import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import type { Clip, ImpulseDocument, Interpolation, TrackTarget } from '../../../core/document/types';
 import { docActions, useDocStore } from '../state/documentStore';
-import { clampView, fitView, frameToX, labelStep, panBy, tickFrames, wheelPixels, wheelZoomFactor, xToFrame, zoomAt, type SheetView } from './sheetView';
-import { useEphemeral, select, type SelectedKey, type Selection } from '../state/ephemeral';
+import { clampKeyDelta, clampView, fitView, frameToX, labelStep, panBy, tickFrames, wheelPixels, wheelZoomFactor, xToFrame, zoomAt, type SheetView } from './sheetView';
+import { useEphemeral, select, setStatus, type SelectedKey, type Selection } from '../state/ephemeral';
 import { usePrefs, setPref } from '../state/preferences';
 import { activeClip, findTrack, keyFramesOf, moveKeys, sameTarget, targetKey } from '../state/keys';
 import { groupKeys, setFrame } from '../actions';
@@ -423,7 +423,7 @@ export function Timeline() {
   }, []);
 
   // Key dragging.
-  const keyDrag = useRef<{ startX: number; delta: number; keys: SelectedKey[]; active: boolean } | null>(null);
+  const keyDrag = useRef<{ startX: number; delta: number; keys: SelectedKey[]; active: boolean; clampedSaid?: boolean } | null>(null);
   useEffect(() => {
     const cancel = () => {
       if (!keyDrag.current) return false;
@@ -464,7 +464,14 @@ export function Timeline() {
   const onKeyMove = (e: PointerEvent) => {
     const d = keyDrag.current;
     if (!d) return;
-    const delta = Math.round((e.clientX - d.startX) / pxPerFrame);
+    // The dragged keys stay inside the clip's range, as a paste does: a key dragged past End (or before Start)
+    // went off the sheet (Frame All fits the range), still bending the curve into the last frames.
+    const wanted = Math.round((e.clientX - d.startX) / pxPerFrame);
+    const delta = clampKeyDelta(d.keys.map((k) => k.frame), wanted, live.current.start, live.current.end);
+    if (delta !== wanted && !d.clampedSaid) {
+      d.clampedSaid = true;
+      setStatus(`Keys stay inside the clip's range (${live.current.start}–${live.current.end}); change Start or End to key outside it`);
+    }
     if (delta === d.delta) return;
     if (!d.active) {
       d.active = true;
