@@ -229,3 +229,38 @@ test('dragging keys past End (or before Start) stops them on the end of the clip
     expect(frames.filter((f) => f > 50), 'keys 51, 57 (from 54), 60 (from 57)').toEqual([51, 57, 60]);
   }
 });
+
+async function typeField(page: Page, testId: string, value: number): Promise<void> {
+  await page.getByTestId(testId).click();
+  await page.keyboard.press('Control+a');
+  await page.keyboard.type(String(value));
+  await page.keyboard.press('Enter');
+}
+
+test('a zoomed dope sheet follows a new frame rate and a shorter range: the same moments stay in sight, and the range does not leave it', async ({ bridge }) => {
+  const page = await bridge.open();
+  await ready(page);
+  const sheet = page.getByTestId('dopesheet');
+  const k45 = page.getByTestId(`key-${HIPS}-45`);
+  const b = (await k45.boundingBox())!;
+  await page.mouse.move(b.x + b.width / 2, b.y + b.height / 2);
+  await page.keyboard.down('Control');
+  for (let i = 0; i < 6; i++) await page.mouse.wheel(0, -100);
+  await page.keyboard.up('Control');
+  await expect.poll(async () => Number(await sheet.getAttribute('data-px-per-frame'))).toBeGreaterThan(40);
+  const x45 = (await k45.boundingBox())!.x;
+  await typeField(page, 'timeline-frame', 45);
+  // 24 fps: the key of 1.5 s is frame 36 now, drawn where it was (the sheet showed frames 31-49 of the new numbering).
+  await typeField(page, 'timeline-fps', 24);
+  await expect.poll(() => hook(page, (h) => h.frame())).toBe(36);
+  const k36 = page.getByTestId(`key-${HIPS}-36`);
+  await expect(k36).toBeVisible();
+  expect(Math.abs((await k36.boundingBox())!.x - x45), 'the same moment under the same pixel').toBeLessThan(1.5);
+  await expect(page.getByTestId('playhead')).toBeVisible();
+  // End 20, below every frame in sight: the view comes back over the range (it showed frames 31-49 only).
+  await typeField(page, 'timeline-end', 20);
+  await expect.poll(() => hook(page, (h) => h.frame())).toBe(20);
+  await expect(page.getByTestId('playhead'), 'the playhead on 20 is in sight').toBeVisible();
+  const origin = Number(await sheet.getAttribute('data-start'));
+  expect(origin, `the view starts at ${origin}, before the end of the range`).toBeLessThan(20);
+});

@@ -18,7 +18,7 @@
 import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import type { Clip, ImpulseDocument, Interpolation, TrackTarget } from '../../../core/document/types';
 import { docActions, useDocStore } from '../state/documentStore';
-import { clampKeyDelta, clampView, fitView, frameToX, labelStep, panBy, tickFrames, wheelPixels, wheelZoomFactor, xToFrame, zoomAt, type SheetView } from './sheetView';
+import { clampKeyDelta, clampView, fitView, rescaleView, frameToX, labelStep, panBy, tickFrames, wheelPixels, wheelZoomFactor, xToFrame, zoomAt, type SheetView } from './sheetView';
 import { useEphemeral, select, setStatus, type SelectedKey, type Selection } from '../state/ephemeral';
 import { usePrefs, setPref } from '../state/preferences';
 import { activeClip, findTrack, keyFramesOf, moveKeys, sameTarget, targetKey } from '../state/keys';
@@ -242,6 +242,21 @@ export function Timeline() {
   const loadCount = useDocStore((s) => s.loadCount);
   const clipId = clip?.id;
   useEffect(() => useEphemeral.setState({ sheetView: null }), [clipId, loadCount]);
+
+  // A zoomed view follows edits of the same clip's range and rate: End typed below the frames in sight left
+  // the sheet showing only frames past the end (the playhead and every key of the range out of sight), and a
+  // new frame rate renumbers the keys (frame 45 at 30 fps is 36 at 24), so the same frames showed other keys.
+  const fps = clip?.frameRate ?? 30;
+  const followed = useRef({ clipId, loadCount, fps });
+  useEffect(() => {
+    const was = followed.current;
+    followed.current = { clipId, loadCount, fps };
+    if (was.clipId !== clipId || was.loadCount !== loadCount) return; // the effect above fits the new clip
+    const stored = useEphemeral.getState().sheetView;
+    if (!stored) return;
+    const next = clampView(was.fps !== fps ? rescaleView(stored, was.fps, fps) : stored, start, end, areaPx);
+    if (next.originFrame !== stored.originFrame || next.pxPerFrame !== stored.pxPerFrame) useEphemeral.setState({ sheetView: next });
+  }, [clipId, loadCount, fps, start, end, areaPx]);
 
   // Wheel: Ctrl (or Cmd, or a pinch) + wheel, or the wheel over the ruler, zooms around the mouse;
   // Shift + wheel and horizontal wheels pan; the plain wheel over the rows scrolls them. A non-passive

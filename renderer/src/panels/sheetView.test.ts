@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { mulberry32 } from '../test/random';
-import { MAX_PX_PER_FRAME, MIN_LABEL_SPACING_PX, MIN_PX_PER_FRAME, clampKeyDelta, clampView, fitView, frameToX, labelStep, panBy, tickFrames, type SheetView, wheelZoomFactor, xToFrame, zoomAt } from './sheetView';
+import { MAX_PX_PER_FRAME, MIN_LABEL_SPACING_PX, MIN_PX_PER_FRAME, clampKeyDelta, rescaleView, clampView, fitView, frameToX, labelStep, panBy, tickFrames, type SheetView, wheelZoomFactor, xToFrame, zoomAt } from './sheetView';
 
 describe('dope sheet view mapping', () => {
   it('frameToX and xToFrame are inverse (seed 11)', () => {
@@ -125,5 +125,17 @@ describe('clampKeyDelta', () => {
       const got = clampKeyDelta(frames, wanted, start, end);
       expect(got, JSON.stringify({ frames, wanted, start, end })).toBe(best);
     }
+  });
+});
+
+describe('rescaleView', () => {
+  it('keeps every time under the same pixel when the frame rate changes', () => {
+    const v = { originFrame: 31.4, pxPerFrame: 59.2 };
+    const w = rescaleView(v, 30, 24);
+    for (const x of [0, 100, 517.3, 1070]) {
+      // Seconds at pixel x: frame / fps.
+      expect(xToFrame(w, x) / 24, `x = ${x}`).toBeCloseTo(xToFrame(v, x) / 30, 12);
+    }
+    expect(rescaleView(w, 24, 30).originFrame).toBeCloseTo(v.originFrame, 12);
   });
 });

@@ -113,3 +113,13 @@ export function clampKeyDelta(frames: readonly number[], delta: number, start: n
   const min = Math.min(0, start - lo), max = Math.max(0, end - hi);
   return Math.min(max, Math.max(min, delta));
 }
+
+/**
+ * The view showing the same times after the clip's rate changes from
+ * `fromFps` to `toFps` (its keys are renumbered: frame f becomes f·to/from):
+ * the same seconds under the same pixels.
+ */
+export function rescaleView(view: SheetView, fromFps: number, toFps: number): SheetView {
+  const k = toFps / fromFps;
+  return { originFrame: view.originFrame * k, pxPerFrame: clampZoom(view.pxPerFrame / k) };
+}
