@@ -264,3 +264,39 @@ test('a zoomed dope sheet follows a new frame rate and a shorter range: the same
   const origin = Number(await sheet.getAttribute('data-start'));
   expect(origin, `the view starts at ${origin}, before the end of the range`).toBeLessThan(20);
 });
+
+test('a zoomed dope sheet keeps the playhead in sight when playback, a typed frame or First Frame moves it out; a pan is left alone', async ({ bridge }) => {
+  const page = await bridge.open();
+  await ready(page);
+  const sheet = page.getByTestId('dopesheet');
+  const playhead = page.getByTestId('playhead');
+  const b = (await page.getByTestId(`key-${HIPS}-9`).boundingBox())!;
+  await page.mouse.move(b.x + b.width / 2, b.y + b.height / 2);
+  await page.keyboard.down('Control');
+  for (let i = 0; i < 6; i++) await page.mouse.wheel(0, -100);
+  await page.keyboard.up('Control');
+  await expect.poll(async () => Number(await sheet.getAttribute('data-px-per-frame'))).toBeGreaterThan(40);
+  const px = Number(await sheet.getAttribute('data-px-per-frame'));
+  // A frame typed past the frames in sight: the sheet goes there (it stayed on frames 0-22, the playhead hidden).
+  await typeField(page, 'timeline-frame', 45);
+  await expect(playhead).toBeVisible();
+  await expect(page.getByTestId(`key-${HIPS}-45`)).toBeInViewport();
+  expect(Number(await sheet.getAttribute('data-px-per-frame')), 'the zoom stays').toBeCloseTo(px, 9);
+  // First Frame and playback keep it in sight too.
+  await page.getByTestId('first-frame').click();
+  await expect(playhead).toBeVisible();
+  await page.locator('body').press(' ');
+  await expect.poll(() => hook(page, (h) => h.frame())).toBeGreaterThan(30);
+  await expect(playhead, 'playing past the frames in sight').toBeVisible();
+  await page.locator('body').press(' ');
+  // A pan that leaves the playhead out of sight is left alone.
+  const origin = Number(await sheet.getAttribute('data-start'));
+  await page.keyboard.down('Shift');
+  await page.mouse.move(b.x, b.y);
+  for (let i = 0; i < 4; i++) await page.mouse.wheel(0, 400);
+  await page.keyboard.up('Shift');
+  await expect.poll(async () => Number(await sheet.getAttribute('data-start'))).not.toBeCloseTo(origin, 3);
+  const panned = Number(await sheet.getAttribute('data-start'));
+  await page.waitForTimeout(300);
+  expect(Number(await sheet.getAttribute('data-start')), 'the pan stays where the animator put it').toBeCloseTo(panned, 9);
+});

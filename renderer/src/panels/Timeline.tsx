@@ -340,7 +340,7 @@ export function Timeline() {
     else if (bottom > el.scrollTop + el.clientHeight) el.scrollTop = bottom - el.clientHeight;
   }, [sel]);
 
-  // Playhead: imperative, follows the store without re-rendering the sheet; hidden when zoomed or panned out of sight.
+  // Playhead: imperative, follows the store without re-rendering the sheet; hidden when panned out of sight.
   useLayoutEffect(() => {
     const place = (frame: number) => {
       const el = playhead.current;
@@ -349,8 +349,28 @@ export function Timeline() {
       el.style.transform = `translateX(${x}px)`;
       el.style.visibility = x >= NAME_WIDTH && x <= width ? '' : 'hidden';
     };
-    place(useEphemeral.getState().frame);
-    return useEphemeral.subscribe((s) => place(s.frame));
+    // A zoomed sheet follows the playhead when something else moves it out of sight (playback, a typed frame,
+    // a key or finding jump): it went on playing, or landed, where the sheet did not show it. Playback pages
+    // (the playhead starts again near the left edge); a jump centres it. Not while the sheet itself is being
+    // scrubbed, panned or dragged.
+    const follow = (frame: number): boolean => {
+      const stored = useEphemeral.getState().sheetView;
+      if (!stored || scrubbing.current || panDrag.current || keyDrag.current?.active) return false;
+      const x = AREA_LEFT + frameToX(stored, frame);
+      if (x >= NAME_WIDTH && x <= width - PAD) return false;
+      const span = (width - AREA_LEFT - PAD) / stored.pxPerFrame;
+      const originFrame = frame - (useEphemeral.getState().playing ? 0.05 : 0.5) * span;
+      setView({ originFrame, pxPerFrame: stored.pxPerFrame });
+      return true;
+    };
+    // Only a moved playhead is followed: a pan or zoom that leaves it out of sight is the animator's choice.
+    let last = useEphemeral.getState().frame;
+    place(last);
+    return useEphemeral.subscribe((s) => {
+      if (s.frame === last) return;
+      last = s.frame;
+      if (!follow(s.frame)) place(s.frame);
+    });
   }, [view.originFrame, view.pxPerFrame, width]);
 
   // Scrubbing stays inside the clip's frame range: dragging past either end of the ruler (or over the
