@@ -300,3 +300,16 @@ test('a zoomed dope sheet keeps the playhead in sight when playback, a typed fra
   await page.waitForTimeout(300);
   expect(Number(await sheet.getAttribute('data-start')), 'the pan stays where the animator put it').toBeCloseTo(panned, 9);
 });
+
+test('a Start typed past End (or an End before Start) says why the field shows another frame', async ({ bridge }) => {
+  const page = await bridge.open();
+  await ready(page);
+  await typeField(page, 'timeline-end', 5);
+  await typeField(page, 'timeline-start', 20);
+  // It showed 4 without a word.
+  await expect(page.getByTestId('timeline-start')).toHaveValue('4');
+  await expect(page.getByTestId('status')).toHaveText('Start stays before End (5): Start is 4; raise End first to start later');
+  await typeField(page, 'timeline-end', 2);
+  await expect(page.getByTestId('timeline-end')).toHaveValue('5');
+  await expect(page.getByTestId('status')).toHaveText('End stays after Start (4): End is 5; lower Start first to end earlier');
+});

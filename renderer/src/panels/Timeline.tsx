@@ -140,9 +140,30 @@ function Transport({ clip }: { clip: Clip | undefined }) {
         />
       )}
       <label>Start</label>
-      <NumberField testId="timeline-start" value={clip?.startFrame ?? 0} step={1} digits={0} disabled={!clip} onCommit={(v) => editClip('Start frame', (c) => void (c.startFrame = Math.min(Math.round(v), c.endFrame - 1)))} />
+      {/* A Start at or past End (or an End at or before Start) is held one frame inside, and says so: Start 20 with End 5 became 4 without a word. */}
+      <NumberField
+        testId="timeline-start"
+        value={clip?.startFrame ?? 0}
+        step={1}
+        digits={0}
+        disabled={!clip}
+        onCommit={(v) => {
+          if (clip && Math.round(v) >= clip.endFrame) setStatus(`Start stays before End (${clip.endFrame}): Start is ${clip.endFrame - 1}; raise End first to start later`);
+          editClip('Start frame', (c) => void (c.startFrame = Math.min(Math.round(v), c.endFrame - 1)));
+        }}
+      />
       <label>End</label>
-      <NumberField testId="timeline-end" value={clip?.endFrame ?? 0} step={1} digits={0} disabled={!clip} onCommit={(v) => editClip('End frame', (c) => void (c.endFrame = Math.max(Math.round(v), c.startFrame + 1)))} />
+      <NumberField
+        testId="timeline-end"
+        value={clip?.endFrame ?? 0}
+        step={1}
+        digits={0}
+        disabled={!clip}
+        onCommit={(v) => {
+          if (clip && Math.round(v) <= clip.startFrame) setStatus(`End stays after Start (${clip.startFrame}): End is ${clip.startFrame + 1}; lower Start first to end earlier`);
+          editClip('End frame', (c) => void (c.endFrame = Math.max(Math.round(v), c.startFrame + 1)));
+        }}
+      />
       <label>FPS</label>
       <NumberField
         testId="timeline-fps"
