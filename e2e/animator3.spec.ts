@@ -313,3 +313,17 @@ test('a Start typed past End (or an End before Start) says why the field shows a
   await expect(page.getByTestId('timeline-end')).toHaveValue('5');
   await expect(page.getByTestId('status')).toHaveText('End stays after Start (4): End is 5; lower Start first to end earlier');
 });
+
+test('moving an object that has no keys, with Auto-key off, says the change is its rest pose and shows in every clip', async ({ bridge }) => {
+  const page = await bridge.open();
+  await ready(page);
+  // In a duplicate, to try a variation: the box moved in swing as well, and nothing said so.
+  await page.getByTestId('clip-duplicate').click();
+  // A keyed channel says nothing of the sort (the bat is animated in the copy).
+  await page.getByTestId('outliner-prop-prop_bat').click();
+  await typeField(page, 'prop-translation-y', 0.5);
+  await expect(page.getByTestId('status')).toHaveText('Duplicated "swing" as "swing copy", now shown');
+  await page.getByTestId('outliner-prop-prop_box').click();
+  await typeField(page, 'prop-translation-y', 1.2);
+  await expect(page.getByTestId('status')).toHaveText('Not keyed: Box translation changed the rest pose (every clip without keys for it shows it); Auto-key (N) or S keys it on this frame');
+});

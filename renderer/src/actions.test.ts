@@ -5,7 +5,8 @@ import { serializeDocument } from '../../core/document/serialize';
 import { docActions, getDoc, useDocStore } from './state/documentStore';
 import { useEphemeral } from './state/ephemeral';
 import { activeClip, findTrack, setKey } from './state/keys';
-import { copySelectedKeys, deleteSelectedKeys, pasteCopiedKeys, pastePose, setInterpolationOnSelection, setTangentsOnSelection } from './actions';
+import { copySelectedKeys, deleteSelectedKeys, pasteCopiedKeys, pastePose, reportUnkeyedPose, setInterpolationOnSelection, setTangentsOnSelection } from './actions';
+import { usePrefs } from './state/preferences';
 
 function docWithKeyedBall(): ImpulseDocument {
   const d = docWithBall();
@@ -162,5 +163,30 @@ describe('Ctrl+V away from the dope sheet with keys copied', () => {
   it('with nothing copied at all it says how to copy', () => {
     pastePose();
     expect(useEphemeral.getState().status?.text).toMatch(/^Nothing copied: select a character, bone or prop and press Ctrl\+C/);
+  });
+});
+
+describe('a pose edit that is not keyed says it changed the rest pose', () => {
+  const BALL = { kind: 'prop', prop: 'ball' } as const;
+  beforeEach(() => {
+    const d = docWithKeyedBall();
+    d.clips.push({ ...structuredClone(d.clips[0]), id: 'other', name: 'other' });
+    docActions.load(d, null, 't');
+    useEphemeral.setState({ status: null });
+    usePrefs.setState({ autoKey: false });
+  });
+
+  it('names the object and the channel, and that other clips show it', () => {
+    reportUnkeyedPose([{ target: BALL, path: 'rotation' }]);
+    expect(useEphemeral.getState().status?.text).toBe('Not keyed: Ball rotation changed the rest pose (every clip without keys for it shows it); Auto-key (N) or S keys it on this frame');
+  });
+
+  it('says nothing for keyed channels, or with Auto-key on', () => {
+    reportUnkeyedPose([{ target: BALL, path: 'translation' }]);
+    expect(useEphemeral.getState().status).toBeNull();
+    usePrefs.setState({ autoKey: true });
+    reportUnkeyedPose([{ target: BALL, path: 'rotation' }]);
+    expect(useEphemeral.getState().status).toBeNull();
+    usePrefs.setState({ autoKey: false });
   });
 });
