@@ -34,7 +34,7 @@ describe('delete keys', () => {
     deleteSelectedKeys();
     const t = findTrack(activeClip(getDoc())!, { kind: 'prop', prop: 'ball' }, 'translation')!;
     expect(t.times.map((x) => Math.round(x * activeClip(getDoc())!.frameRate))).toEqual([0]);
-    expect(useEphemeral.getState().status?.text).toBe('Deleted 1 key');
+    expect(useEphemeral.getState().status?.text).toBe('Deleted 1 key of Ball');
   });
 });
 
@@ -188,5 +188,27 @@ describe('a pose edit that is not keyed says it changed the rest pose', () => {
     reportUnkeyedPose([{ target: BALL, path: 'rotation' }]);
     expect(useEphemeral.getState().status).toBeNull();
     usePrefs.setState({ autoKey: false });
+  });
+});
+
+describe('Delete says whose keys it deleted', () => {
+  beforeEach(() => {
+    const d = docWithKeyedBall();
+    d.props.push({ ...structuredClone(d.props[0]), id: 'crate', name: 'Crate' });
+    docActions.load(d, null, 't');
+    useEphemeral.setState({ selection: null, selectedKeys: [], frame: 10, status: null });
+  });
+
+  it("selected keys of the ball, the crate picked afterwards: the ball's key goes, and the status line says so", () => {
+    useEphemeral.setState({ selectedKeys: [{ target: { kind: 'prop', prop: 'ball' }, frame: 10 }], selection: { kind: 'prop', id: 'crate' } });
+    deleteSelectedKeys();
+    expect(findTrack(activeClip(getDoc())!, { kind: 'prop', prop: 'ball' }, 'translation')!.times.length).toBe(1);
+    expect(useEphemeral.getState().status?.text).toBe('Deleted 1 key of Ball (the selected keys)');
+  });
+
+  it('the crate picked, no key on this frame: says so instead of "No keys to delete"', () => {
+    useEphemeral.setState({ selection: { kind: 'prop', id: 'crate' } });
+    deleteSelectedKeys();
+    expect(useEphemeral.getState().status?.text).toBe('No keys of Crate to delete on frame 10');
   });
 });

@@ -124,7 +124,8 @@ export function deleteSelectedKeys(): void {
   const doc = getDoc();
   const eph = useEphemeral.getState();
   let groups: { target: TrackTarget; frames: number[] }[];
-  if (eph.selectedKeys.length) groups = groupKeys(eph.selectedKeys);
+  const fromKeys = eph.selectedKeys.length > 0;
+  if (fromKeys) groups = groupKeys(eph.selectedKeys);
   else groups = selectionTargets(doc, eph.selection).map((target) => ({ target, frames: [currentFrame()] }));
   // Say why nothing happened: the Delete button and key did nothing at all without a selection.
   if (!groups.length) return setStatus('Select keys in the dope sheet, or an object with a key on this frame, to delete keys');
@@ -135,7 +136,9 @@ export function deleteSelectedKeys(): void {
     for (const g of groups) removed += deleteKeys(clip, g.target, g.frames);
   });
   useEphemeral.setState({ selectedKeys: [] });
-  setStatus(removed ? `Deleted ${removed} key${removed === 1 ? '' : 's'}` : 'No keys to delete');
+  // Whose keys: selected keys win over the object picked afterwards and may be scrolled out of the sheet.
+  const who = actedOn(doc, groups.map((g) => g.target), fromKeys);
+  setStatus(removed ? `Deleted ${removed} key${removed === 1 ? '' : 's'} of ${who}` : `No keys of ${who} to delete${fromKeys ? '' : ` on frame ${currentFrame()}`}`);
 }
 
 export function groupKeys(keys: readonly SelectedKey[]): { target: TrackTarget; frames: number[] }[] {
