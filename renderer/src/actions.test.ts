@@ -5,7 +5,8 @@ import { serializeDocument } from '../../core/document/serialize';
 import { docActions, getDoc, useDocStore } from './state/documentStore';
 import { useEphemeral } from './state/ephemeral';
 import { activeClip, findTrack, setKey } from './state/keys';
-import { copySelectedKeys, deleteSelectedKeys, pasteCopiedKeys } from './actions';
+import { copySelectedKeys, deleteSelectedKeys, pasteCopiedKeys, pastePose, reportUnkeyedPose, setInterpolationOnSelection, setTangentsOnSelection } from './actions';
+import { usePrefs } from './state/preferences';
 
 function docWithKeyedBall(): ImpulseDocument {
   const d = docWithBall();
@@ -33,7 +34,7 @@ describe('delete keys', () => {
     deleteSelectedKeys();
     const t = findTrack(activeClip(getDoc())!, { kind: 'prop', prop: 'ball' }, 'translation')!;
     expect(t.times.map((x) => Math.round(x * activeClip(getDoc())!.frameRate))).toEqual([0]);
-    expect(useEphemeral.getState().status?.text).toBe('Deleted 1 key');
+    expect(useEphemeral.getState().status?.text).toBe('Deleted 1 key of Ball');
   });
 });
 
@@ -105,5 +106,109 @@ describe('copy and paste keys (store, status line, undo)', () => {
   it('with nothing copied it says how to copy keys', () => {
     pasteCopiedKeys();
     expect(status()?.text).toContain('No keys copied');
+  });
+});
+
+describe('interpolation and tangents say what they changed', () => {
+  const BALL = { kind: 'prop', prop: 'ball' } as const;
+  beforeEach(() => {
+    const d = docWithKeyedBall();
+    d.props.push({ ...structuredClone(d.props[0]), id: 'crate', name: 'Crate' });
+    docActions.load(d, null, 't');
+    useEphemeral.setState({ selection: null, selectedKeys: [], frame: 10, status: null });
+  });
+  const interp = () => findTrack(activeClip(getDoc())!, BALL, 'translation')!.interpolation;
+
+  it('selected keys win over the object picked afterwards, and the status line names whose channels changed', () => {
+    // Keys of the ball picked in the dope sheet, then the crate picked in the outliner (the ball's row may be scrolled away).
+    useEphemeral.setState({ selectedKeys: [{ target: BALL, frame: 10 }], selection: { kind: 'prop', id: 'crate' } });
+    setInterpolationOnSelection('step');
+    expect(interp()).toBe('step');
+    expect(useEphemeral.getState().status?.text).toBe('Interpolation step: 1 channel of Ball (the selected keys)');
+    setTangentsOnSelection('flat');
+    expect(useEphemeral.getState().status?.text).toBe('Tangents flat: 1 key of Ball (the selected keys)');
+  });
+
+  it('a choice that changes nothing says so instead of naming the interpolation as if it were applied', () => {
+    useEphemeral.setState({ selection: { kind: 'prop', id: 'ball' } });
+    const steps = useDocStore.getState().history.past.length;
+    setInterpolationOnSelection('linear');
+    expect(interp()).toBe('linear');
+    expect(useEphemeral.getState().status?.text).toBe('No change: the channels of Ball are already linear');
+    expect(useDocStore.getState().history.past.length, 'no undo step').toBe(steps);
+    useEphemeral.setState({ selection: { kind: 'prop', id: 'crate' } });
+    setInterpolationOnSelection('step');
+    expect(useEphemeral.getState().status?.text).toBe('No change: there are no keys of Crate in this clip');
+    useEphemeral.setState({ selection: { kind: 'prop', id: 'ball' } });
+    setInterpolationOnSelection('cubic');
+    expect(interp()).toBe('cubic');
+    expect(useEphemeral.getState().status?.text).toBe('Interpolation cubic: 1 channel of Ball');
+  });
+});
+
+describe('Ctrl+V away from the dope sheet with keys copied', () => {
+  beforeEach(() => {
+    docActions.load(docWithKeyedBall(), null, 't');
+    useEphemeral.setState({ selection: { kind: 'prop', id: 'ball' }, selectedKeys: [{ target: { kind: 'prop', prop: 'ball' }, frame: 10 }], frame: 5, status: null, clipboard: null, keyClipboard: null });
+  });
+
+  it('says the keys paste in the dope sheet instead of "Nothing copied", and changes nothing', () => {
+    copySelectedKeys();
+    const before = getDoc();
+    pastePose();
+    expect(getDoc()).toBe(before);
+    expect(useEphemeral.getState().status?.text).toBe('No pose copied. The 1 key on 1 channel copied in the dope sheet paste with Ctrl+V there (click the sheet first) or Edit > Paste Keys at Playhead');
+  });
+
+  it('with nothing copied at all it says how to copy', () => {
+    pastePose();
+    expect(useEphemeral.getState().status?.text).toMatch(/^Nothing copied: select a character, bone or prop and press Ctrl\+C/);
+  });
+});
+
+describe('a pose edit that is not keyed says it changed the rest pose', () => {
+  const BALL = { kind: 'prop', prop: 'ball' } as const;
+  beforeEach(() => {
+    const d = docWithKeyedBall();
+    d.clips.push({ ...structuredClone(d.clips[0]), id: 'other', name: 'other' });
+    docActions.load(d, null, 't');
+    useEphemeral.setState({ status: null });
+    usePrefs.setState({ autoKey: false });
+  });
+
+  it('names the object and the channel, and that other clips show it', () => {
+    reportUnkeyedPose([{ target: BALL, path: 'rotation' }]);
+    expect(useEphemeral.getState().status?.text).toBe('Not keyed: Ball rotation changed the rest pose (every clip without keys for it shows it); Auto-key (N) or S keys it on this frame');
+  });
+
+  it('says nothing for keyed channels, or with Auto-key on', () => {
+    reportUnkeyedPose([{ target: BALL, path: 'translation' }]);
+    expect(useEphemeral.getState().status).toBeNull();
+    usePrefs.setState({ autoKey: true });
+    reportUnkeyedPose([{ target: BALL, path: 'rotation' }]);
+    expect(useEphemeral.getState().status).toBeNull();
+    usePrefs.setState({ autoKey: false });
+  });
+});
+
+describe('Delete says whose keys it deleted', () => {
+  beforeEach(() => {
+    const d = docWithKeyedBall();
+    d.props.push({ ...structuredClone(d.props[0]), id: 'crate', name: 'Crate' });
+    docActions.load(d, null, 't');
+    useEphemeral.setState({ selection: null, selectedKeys: [], frame: 10, status: null });
+  });
+
+  it("selected keys of the ball, the crate picked afterwards: the ball's key goes, and the status line says so", () => {
+    useEphemeral.setState({ selectedKeys: [{ target: { kind: 'prop', prop: 'ball' }, frame: 10 }], selection: { kind: 'prop', id: 'crate' } });
+    deleteSelectedKeys();
+    expect(findTrack(activeClip(getDoc())!, { kind: 'prop', prop: 'ball' }, 'translation')!.times.length).toBe(1);
+    expect(useEphemeral.getState().status?.text).toBe('Deleted 1 key of Ball (the selected keys)');
+  });
+
+  it('the crate picked, no key on this frame: says so instead of "No keys to delete"', () => {
+    useEphemeral.setState({ selection: { kind: 'prop', id: 'crate' } });
+    deleteSelectedKeys();
+    expect(useEphemeral.getState().status?.text).toBe('No keys of Crate to delete on frame 10');
   });
 });

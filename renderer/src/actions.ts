@@ -124,7 +124,8 @@ export function deleteSelectedKeys(): void {
   const doc = getDoc();
   const eph = useEphemeral.getState();
   let groups: { target: TrackTarget; frames: number[] }[];
-  if (eph.selectedKeys.length) groups = groupKeys(eph.selectedKeys);
+  const fromKeys = eph.selectedKeys.length > 0;
+  if (fromKeys) groups = groupKeys(eph.selectedKeys);
   else groups = selectionTargets(doc, eph.selection).map((target) => ({ target, frames: [currentFrame()] }));
   // Say why nothing happened: the Delete button and key did nothing at all without a selection.
   if (!groups.length) return setStatus('Select keys in the dope sheet, or an object with a key on this frame, to delete keys');
@@ -135,7 +136,9 @@ export function deleteSelectedKeys(): void {
     for (const g of groups) removed += deleteKeys(clip, g.target, g.frames);
   });
   useEphemeral.setState({ selectedKeys: [] });
-  setStatus(removed ? `Deleted ${removed} key${removed === 1 ? '' : 's'}` : 'No keys to delete');
+  // Whose keys: selected keys win over the object picked afterwards and may be scrolled out of the sheet.
+  const who = actedOn(doc, groups.map((g) => g.target), fromKeys);
+  setStatus(removed ? `Deleted ${removed} key${removed === 1 ? '' : 's'} of ${who}` : `No keys of ${who} to delete${fromKeys ? '' : ` on frame ${currentFrame()}`}`);
 }
 
 export function groupKeys(keys: readonly SelectedKey[]): { target: TrackTarget; frames: number[] }[] {
@@ -151,11 +154,34 @@ export function groupKeys(keys: readonly SelectedKey[]): { target: TrackTarget; 
 
 const TANGENT_LABEL: Record<TangentMode, string> = { auto: 'auto', flat: 'flat', linear: 'linear' };
 
+/** The name an animator knows an object or bone by ("Ball", "Hips"). */
+export function targetName(doc: ImpulseDocument, t: TrackTarget): string {
+  if (t.kind === 'prop') return doc.props.find((p) => p.id === t.prop)?.name ?? t.prop;
+  return doc.characters.find((c) => c.id === t.character)?.skeleton.joints[t.joint]?.name ?? `joint ${t.joint}`;
+}
+
+/**
+ * What a key command acts on, for its status line: the selected keys' bones and
+ * objects when keys are selected in the dope sheet (they win over the outliner /
+ * viewport selection, and may be scrolled out of sight), else the selection.
+ */
+function actedOn(doc: ImpulseDocument, targets: readonly TrackTarget[], fromKeys: boolean): string {
+  const sel = useEphemeral.getState().selection;
+  let names: string;
+  if (!fromKeys && sel?.kind === 'character') names = doc.characters.find((c) => c.id === sel.id)?.name ?? sel.id;
+  else {
+    const all = targets.map((t) => targetName(doc, t));
+    names = all.length > 3 ? `${all.slice(0, 2).join(', ')} and ${all.length - 2} more` : all.join(', ');
+  }
+  return fromKeys ? `${names} (the selected keys)` : names;
+}
+
 /** Tangents of the selected keys (or the selection's keys on the current frame); non-cubic channels become cubic. */
 export function setTangentsOnSelection(mode: TangentMode): void {
   const doc = getDoc();
   const eph = useEphemeral.getState();
-  const groups = eph.selectedKeys.length
+  const fromKeys = eph.selectedKeys.length > 0;
+  const groups = fromKeys
     ? groupKeys(eph.selectedKeys)
     : selectionTargets(doc, eph.selection).map((target) => ({ target, frames: [currentFrame()] }));
   if (!groups.length) return setStatus('Select keys (or an object with a key on this frame) to set tangents');
@@ -165,23 +191,32 @@ export function setTangentsOnSelection(mode: TangentMode): void {
     if (!clip) return;
     for (const g of groups) changed += setKeyTangents(clip, g.target, g.frames, mode);
   });
-  setStatus(changed ? `Tangents ${TANGENT_LABEL[mode]}: ${changed} key${changed === 1 ? '' : 's'}` : 'No keys there to set tangents on');
+  const who = actedOn(doc, groups.map((g) => g.target), fromKeys);
+  setStatus(changed ? `Tangents ${TANGENT_LABEL[mode]}: ${changed} key${changed === 1 ? '' : 's'} of ${who}` : `No keys of ${who} there to set tangents on`);
 }
 
 export function setInterpolationOnSelection(interpolation: Interpolation): void {
   const doc = getDoc();
   const eph = useEphemeral.getState();
-  const targets = eph.selectedKeys.length ? groupKeys(eph.selectedKeys).map((g) => g.target) : selectionTargets(doc, eph.selection);
+  const fromKeys = eph.selectedKeys.length > 0;
+  const targets = fromKeys ? groupKeys(eph.selectedKeys).map((g) => g.target) : selectionTargets(doc, eph.selection);
   if (!targets.length) {
     setStatus('Select keys or an object to change interpolation');
     return;
   }
+  let changed = 0;
   docActions.edit(`Interpolation ${interpolation}`, (d) => {
     const clip = activeClip(d as ImpulseDocument);
     if (!clip) return;
-    for (const t of targets) setInterpolation(clip, t, interpolation);
+    for (const t of targets) changed += setInterpolation(clip, t, interpolation);
   });
-  setStatus(`Interpolation: ${interpolation}`);
+  // Say what changed: with keys selected in the dope sheet the change goes to their channels, not to the
+  // object picked in the outliner afterwards (it said "Interpolation: step" either way, and nothing when
+  // every channel already was).
+  const who = actedOn(doc, targets, fromKeys);
+  const animated = activeClip(doc)?.tracks.some((t) => targets.some((x) => sameTarget(x, t.target))) ?? false;
+  if (changed) setStatus(`Interpolation ${interpolation}: ${changed} channel${changed === 1 ? '' : 's'} of ${who}`);
+  else setStatus(animated ? `No change: the channels of ${who} are already ${interpolation}` : `No change: there are no keys of ${who} in this clip`);
 }
 
 export function copyPose(): void {
@@ -228,7 +263,11 @@ export function pastePose(): void {
   const eph = useEphemeral.getState();
   const clip = eph.clipboard;
   const sel = eph.selection;
-  if (!clip) return setStatus('Nothing copied');
+  if (!clip) {
+    // Keys copied in the dope sheet paste with Ctrl+V there: away from it, Ctrl+V said "Nothing copied".
+    if (eph.keyClipboard) return setStatus(`No pose copied. The ${describeKeys(eph.keyClipboard.keyCount, eph.keyClipboard.channels.length)} copied in the dope sheet paste with Ctrl+V there (click the sheet first) or Edit > Paste Keys at Playhead`);
+    return setStatus('Nothing copied: select a character, bone or prop and press Ctrl+C to copy its pose, or copy keys in the dope sheet');
+  }
   if (!sel) return setStatus('Select where to paste the pose');
   const doc = getDoc();
   const frame = currentFrame();
@@ -263,6 +302,24 @@ export function pastePose(): void {
     }
   });
   setStatus(`Pasted pose of ${joints.length} joint${joints.length === 1 ? '' : 's'}`);
+}
+
+/**
+ * After a pose edit (Properties field, gizmo drag): when it changed channels
+ * that are not keyed in the active clip with Auto-key off, the edit went to the
+ * rest pose, which every clip without keys for them shows (moving the box in a
+ * duplicate moved it in the original too, without a word). Says so.
+ */
+export function reportUnkeyedPose(channels: readonly { target: TrackTarget; path: TrackPath }[]): void {
+  if (usePrefs.getState().autoKey || !channels.length) return;
+  const doc = getDoc();
+  const clip = activeClip(doc);
+  const loose = channels.filter((c) => !clip || !findTrack(clip, c.target, c.path));
+  if (!loose.length) return;
+  const names = [...new Set(loose.map((c) => targetName(doc, c.target)))];
+  const who = names.length > 2 ? `${names.slice(0, 2).join(', ')} and ${names.length - 2} more` : names.join(' and ');
+  const others = doc.clips.length > 1 ? ' (every clip without keys for it shows it)' : '';
+  setStatus(`Not keyed: ${who} ${loose.length === 1 ? loose[0].path : 'pose'} changed the rest pose${others}; Auto-key (N) or S keys it on this frame`);
 }
 
 /** Copies the keys selected in the dope sheet (every channel of each selected diamond) to the key clipboard. */

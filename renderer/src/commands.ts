@@ -38,6 +38,7 @@ import { openExportDialog } from './export/exportFlow';
 /** Hooks the viewport installs (camera operations need the three.js camera); they live in viewState.ts. */
 export { viewportCommands } from './viewport/viewState';
 import { viewportCommands } from './viewport/viewState';
+import { modalOpen } from './panels/modal';
 
 /** Called on Escape before anything else; returns true when it consumed the key (a drag was cancelled). */
 export const escapeHandlers: (() => boolean)[] = [];
@@ -339,6 +340,8 @@ function hasTextSelection(): boolean {
 export function installShortcuts(): () => void {
   const onKey = (e: KeyboardEvent) => {
     if (e.repeat && !['ArrowLeft', 'ArrowRight'].includes(e.key)) return;
+    // A modal dialog is open: its keys are its own (panels/modal.ts), the document behind it waits.
+    if (modalOpen()) return;
     const id = commandForKey(e);
     if (!id) return;
     if (controlKeepsKey(e.target, e.key) && id !== 'escape') return;

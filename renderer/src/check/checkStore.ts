@@ -116,8 +116,13 @@ export async function checkClip(): Promise<void> {
     mergeResult(doc, result);
   }
   publish();
-  const shown = visibleFindings(useCheck.getState().findings, getDoc().check.ignore);
-  setStatus(shown.length ? `${shown.length} interpenetration finding${shown.length === 1 ? '' : 's'} in ${clip.name}` : `${clip.name}: no interpenetrations`);
+  const now = getDoc();
+  const shown = visibleFindings(useCheck.getState().findings, now.check.ignore);
+  const found = shown.length ? `${shown.length} interpenetration finding${shown.length === 1 ? '' : 's'} in ${clip.name}` : `${clip.name}: no interpenetrations`;
+  // The clip was deleted or another picked while it ran: the panel shows the clip on screen ("Not checked yet").
+  if (!now.clips.some((c) => c.id === clip.id)) setStatus(`Check of ${clip.name} finished, but that clip was deleted (Undo brings it back with its findings)`);
+  else if (activeClip(now)?.id !== clip.id) setStatus(`${found} (not the clip shown: pick ${clip.name} to see them)`);
+  else setStatus(found);
 }
 
 let background: RunningJob<CheckClipResult> | null = null;

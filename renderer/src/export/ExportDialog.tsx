@@ -1,18 +1,28 @@
 /** File > Export options: sparse keys (default) or one key per frame; mesh quantisation, animation only, prop physics. */
+import { useRef } from 'react';
 import { exportProject, useExportDialog } from './exportFlow';
 import { setStatus } from '../state/ephemeral';
+import { useModalKeys } from '../panels/modal';
+
+const close = () => useExportDialog.setState({ open: false });
 
 export function ExportDialog() {
-  const { open, everyFrame, quantize, animationOnly, physics } = useExportDialog();
-  if (!open) return null;
-  const close = () => useExportDialog.setState({ open: false });
+  const open = useExportDialog((s) => s.open);
+  return open ? <ExportDialogBody /> : null;
+}
+
+function ExportDialogBody() {
+  const { everyFrame, quantize, animationOnly, physics } = useExportDialog();
+  const dialog = useRef<HTMLDivElement>(null);
+  // Escape cancels; Tab stays in the dialog; the app's shortcuts wait.
+  useModalKeys(dialog, close);
   const run = () => {
     close();
     exportProject({ everyFrame, quantize, animationOnly, physics }).catch((e: unknown) => setStatus(`Export: ${e instanceof Error ? e.message : String(e)}`, true));
   };
   return (
     <div className="modal-backdrop" onClick={close}>
-      <div className="modal export-dialog" data-testid="export-dialog" onClick={(e) => e.stopPropagation()}>
+      <div ref={dialog} className="modal export-dialog" data-testid="export-dialog" role="dialog" aria-modal="true" aria-label="Export glTF" onClick={(e) => e.stopPropagation()}>
         <h2>Export glTF (.glb)</h2>
         <p className="muted">Meshes, skins, materials and every clip, baked from the curves.</p>
         <label className="check-row">

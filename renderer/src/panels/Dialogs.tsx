@@ -1,4 +1,6 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
+import type { RecoveryInfo } from '../../../electron/ipc/contract';
+import { useModalKeys } from './modal';
 import { acceptRecovery, declineRecovery } from '../project';
 import { useEphemeral } from '../state/ephemeral';
 import { useDirty, useDocStore } from '../state/documentStore';
@@ -7,10 +9,16 @@ import { usePrefs } from '../state/preferences';
 
 export function RecoveryDialog() {
   const info = useEphemeral((s) => s.recovery);
-  if (!info) return null;
+  return info ? <RecoveryBody info={info} /> : null;
+}
+
+function RecoveryBody({ info }: { info: RecoveryInfo }) {
+  const dialog = useRef<HTMLDivElement>(null);
+  // A question to answer: no Escape; Tab stays on its two buttons and the app's shortcuts wait.
+  useModalKeys(dialog);
   return (
     <div className="modal-backdrop">
-      <div className="modal" data-testid="recovery-dialog" role="dialog">
+      <div ref={dialog} className="modal" data-testid="recovery-dialog" role="dialog" aria-modal="true">
         <h2>Recover unsaved work?</h2>
         <p>
           Impulse did not close cleanly. An autosave of <b>{info.name}</b> from {new Date(info.savedAt).toLocaleString()} is available.

@@ -9,7 +9,7 @@ import { docActions, useDocStore } from '../state/documentStore';
 import { useEphemeral } from '../state/ephemeral';
 import { usePrefs } from '../state/preferences';
 import { activeClip, findTrack, keyIndexAtFrame, targetKey, writeChannel } from '../state/keys';
-import { currentValue, syncRuntime } from '../actions';
+import { currentValue, reportUnkeyedPose, syncRuntime } from '../actions';
 import { findLimbChains } from '../scene/limbs';
 import { NumberField, Row } from './fields';
 import { eulerDegrees, rotationFromDegrees } from './eulerMemory';
@@ -33,8 +33,10 @@ function TransformFields({ target, paths, testPrefix }: { target: TrackTarget; p
   const playing = frame < 0;
   syncRuntime();
   const autoKey = usePrefs((s) => s.autoKey);
-  const write = (path: TrackPath, value: number[], label: string) =>
+  const write = (path: TrackPath, value: number[], label: string) => {
     docActions.edit(label, (d) => writeChannel(d as ImpulseDocument, target, path, frame, value, autoKey));
+    reportUnkeyedPose([{ target, path }]);
+  };
   return (
     <>
       {paths.map((path) => {

@@ -18,8 +18,8 @@
 import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import type { Clip, ImpulseDocument, Interpolation, TrackTarget } from '../../../core/document/types';
 import { docActions, useDocStore } from '../state/documentStore';
-import { clampView, fitView, frameToX, labelStep, panBy, tickFrames, wheelPixels, wheelZoomFactor, xToFrame, zoomAt, type SheetView } from './sheetView';
-import { useEphemeral, select, type SelectedKey, type Selection } from '../state/ephemeral';
+import { clampKeyDelta, clampView, fitView, rescaleView, frameToX, labelStep, panBy, tickFrames, wheelPixels, wheelZoomFactor, xToFrame, zoomAt, type SheetView } from './sheetView';
+import { useEphemeral, select, setStatus, type SelectedKey, type Selection } from '../state/ephemeral';
 import { usePrefs, setPref } from '../state/preferences';
 import { activeClip, findTrack, keyFramesOf, moveKeys, sameTarget, targetKey } from '../state/keys';
 import { groupKeys, setFrame } from '../actions';
@@ -27,6 +27,7 @@ import { runCommand, escapeHandlers } from '../commands';
 import { NumberField } from './fields';
 import { ClipPicker } from './ClipPicker';
 import { TimelineBands } from '../check/TimelineBands';
+import { findLimbChains } from '../scene/limbs';
 
 interface RowDef {
   id: string;
@@ -35,21 +36,36 @@ interface RowDef {
   /** Targets whose keys this row shows (several for a character's summary row). */
   targets: TrackTarget[];
   selection: Selection;
+  /** The row stands for (part of) the selection: highlighted, scrolled into sight. */
+  selected: boolean;
+}
+
+/** Bones of character `c` the selection stands for: the picked bone, or the three an IK handle moves. */
+function selectedJoints(c: ImpulseDocument['characters'][number], sel: Selection): number[] {
+  if (sel?.kind === 'joint' && sel.character === c.id) return [sel.joint];
+  if (sel?.kind === 'ik' && sel.character === c.id) {
+    const chain = findLimbChains(c.skeleton)[sel.chain];
+    return chain ? [chain.upper, chain.lower, chain.end] : [];
+  }
+  return [];
 }
 
 function buildRows(doc: ImpulseDocument, clip: Clip | undefined, sel: Selection): RowDef[] {
   const rows: RowDef[] = [];
   for (const c of doc.characters) {
     const jointTargets: TrackTarget[] = c.skeleton.joints.map((_, j) => ({ kind: 'joint', character: c.id, joint: j }));
-    rows.push({ id: `c:${c.id}`, label: c.name, depth: 0, targets: jointTargets, selection: { kind: 'character', id: c.id } });
+    rows.push({ id: `c:${c.id}`, label: c.name, depth: 0, targets: jointTargets, selection: { kind: 'character', id: c.id }, selected: sel?.kind === 'character' && sel.id === c.id });
+    // An IK handle's bones are shown and highlighted like a picked bone: posing with IK keys them.
+    const picked = selectedJoints(c, sel);
     c.skeleton.joints.forEach((j, i) => {
       const t = jointTargets[i];
       const animated = clip?.tracks.some((tr) => sameTarget(tr.target, t));
-      const selected = sel?.kind === 'joint' && sel.character === c.id && sel.joint === i;
-      if (animated || selected) rows.push({ id: targetKey(t), label: j.name, depth: 1, targets: [t], selection: { kind: 'joint', character: c.id, joint: i } });
+      const selected = picked.includes(i);
+      if (animated || selected) rows.push({ id: targetKey(t), label: j.name, depth: 1, targets: [t], selection: { kind: 'joint', character: c.id, joint: i }, selected });
     });
   }
-  for (const p of doc.props) rows.push({ id: targetKey({ kind: 'prop', prop: p.id }), label: p.name, depth: 0, targets: [{ kind: 'prop', prop: p.id }], selection: { kind: 'prop', id: p.id } });
+  for (const p of doc.props)
+    rows.push({ id: targetKey({ kind: 'prop', prop: p.id }), label: p.name, depth: 0, targets: [{ kind: 'prop', prop: p.id }], selection: { kind: 'prop', id: p.id }, selected: sel?.kind === 'prop' && sel.id === p.id });
   return rows;
 }
 
@@ -124,9 +140,30 @@ function Transport({ clip }: { clip: Clip | undefined }) {
         />
       )}
       <label>Start</label>
-      <NumberField testId="timeline-start" value={clip?.startFrame ?? 0} step={1} digits={0} disabled={!clip} onCommit={(v) => editClip('Start frame', (c) => void (c.startFrame = Math.min(Math.round(v), c.endFrame - 1)))} />
+      {/* A Start at or past End (or an End at or before Start) is held one frame inside, and says so: Start 20 with End 5 became 4 without a word. */}
+      <NumberField
+        testId="timeline-start"
+        value={clip?.startFrame ?? 0}
+        step={1}
+        digits={0}
+        disabled={!clip}
+        onCommit={(v) => {
+          if (clip && Math.round(v) >= clip.endFrame) setStatus(`Start stays before End (${clip.endFrame}): Start is ${clip.endFrame - 1}; raise End first to start later`);
+          editClip('Start frame', (c) => void (c.startFrame = Math.min(Math.round(v), c.endFrame - 1)));
+        }}
+      />
       <label>End</label>
-      <NumberField testId="timeline-end" value={clip?.endFrame ?? 0} step={1} digits={0} disabled={!clip} onCommit={(v) => editClip('End frame', (c) => void (c.endFrame = Math.max(Math.round(v), c.startFrame + 1)))} />
+      <NumberField
+        testId="timeline-end"
+        value={clip?.endFrame ?? 0}
+        step={1}
+        digits={0}
+        disabled={!clip}
+        onCommit={(v) => {
+          if (clip && Math.round(v) <= clip.startFrame) setStatus(`End stays after Start (${clip.startFrame}): End is ${clip.startFrame + 1}; lower Start first to end earlier`);
+          editClip('End frame', (c) => void (c.endFrame = Math.max(Math.round(v), c.startFrame + 1)));
+        }}
+      />
       <label>FPS</label>
       <NumberField
         testId="timeline-fps"
@@ -227,6 +264,21 @@ export function Timeline() {
   const clipId = clip?.id;
   useEffect(() => useEphemeral.setState({ sheetView: null }), [clipId, loadCount]);
 
+  // A zoomed view follows edits of the same clip's range and rate: End typed below the frames in sight left
+  // the sheet showing only frames past the end (the playhead and every key of the range out of sight), and a
+  // new frame rate renumbers the keys (frame 45 at 30 fps is 36 at 24), so the same frames showed other keys.
+  const fps = clip?.frameRate ?? 30;
+  const followed = useRef({ clipId, loadCount, fps });
+  useEffect(() => {
+    const was = followed.current;
+    followed.current = { clipId, loadCount, fps };
+    if (was.clipId !== clipId || was.loadCount !== loadCount) return; // the effect above fits the new clip
+    const stored = useEphemeral.getState().sheetView;
+    if (!stored) return;
+    const next = clampView(was.fps !== fps ? rescaleView(stored, was.fps, fps) : stored, start, end, areaPx);
+    if (next.originFrame !== stored.originFrame || next.pxPerFrame !== stored.pxPerFrame) useEphemeral.setState({ sheetView: next });
+  }, [clipId, loadCount, fps, start, end, areaPx]);
+
   // Wheel: Ctrl (or Cmd, or a pinch) + wheel, or the wheel over the ruler, zooms around the mouse;
   // Shift + wheel and horizontal wheels pan; the plain wheel over the rows scrolls them. A non-passive
   // listener: Ctrl+wheel must not zoom the page.
@@ -297,16 +349,19 @@ export function Timeline() {
   // characters, and selecting the ball showed the mannequin's rows and none of the ball's keys.
   useLayoutEffect(() => {
     const el = area.current;
-    const row = sel ? el?.querySelector<HTMLElement>('.sheet-row.selected') : null;
-    if (!el || !row) return;
+    // Several rows for an IK handle (its three bones): the first to the last, as far as they fit.
+    const picked = sel && el ? el.querySelectorAll<HTMLElement>('.sheet-row.selected') : null;
+    if (!el || !picked || !picked.length) return;
+    const row = picked[0], last = picked[picked.length - 1];
     const ruler = el.querySelector<HTMLElement>('.ruler')?.offsetHeight ?? 0;
     // In the sheet's scrolled content (the row's offsetParent is the rows box, under the ruler).
-    const top = row.getBoundingClientRect().top - el.getBoundingClientRect().top + el.scrollTop, bottom = top + row.offsetHeight;
+    const top = row.getBoundingClientRect().top - el.getBoundingClientRect().top + el.scrollTop;
+    const bottom = Math.min(top + el.clientHeight - ruler, last.getBoundingClientRect().bottom - el.getBoundingClientRect().top + el.scrollTop);
     if (top - ruler < el.scrollTop) el.scrollTop = top - ruler;
     else if (bottom > el.scrollTop + el.clientHeight) el.scrollTop = bottom - el.clientHeight;
   }, [sel]);
 
-  // Playhead: imperative, follows the store without re-rendering the sheet; hidden when zoomed or panned out of sight.
+  // Playhead: imperative, follows the store without re-rendering the sheet; hidden when panned out of sight.
   useLayoutEffect(() => {
     const place = (frame: number) => {
       const el = playhead.current;
@@ -315,8 +370,28 @@ export function Timeline() {
       el.style.transform = `translateX(${x}px)`;
       el.style.visibility = x >= NAME_WIDTH && x <= width ? '' : 'hidden';
     };
-    place(useEphemeral.getState().frame);
-    return useEphemeral.subscribe((s) => place(s.frame));
+    // A zoomed sheet follows the playhead when something else moves it out of sight (playback, a typed frame,
+    // a key or finding jump): it went on playing, or landed, where the sheet did not show it. Playback pages
+    // (the playhead starts again near the left edge); a jump centres it. Not while the sheet itself is being
+    // scrubbed, panned or dragged.
+    const follow = (frame: number): boolean => {
+      const stored = useEphemeral.getState().sheetView;
+      if (!stored || scrubbing.current || panDrag.current || keyDrag.current?.active) return false;
+      const x = AREA_LEFT + frameToX(stored, frame);
+      if (x >= NAME_WIDTH && x <= width - PAD) return false;
+      const span = (width - AREA_LEFT - PAD) / stored.pxPerFrame;
+      const originFrame = frame - (useEphemeral.getState().playing ? 0.05 : 0.5) * span;
+      setView({ originFrame, pxPerFrame: stored.pxPerFrame });
+      return true;
+    };
+    // Only a moved playhead is followed: a pan or zoom that leaves it out of sight is the animator's choice.
+    let last = useEphemeral.getState().frame;
+    place(last);
+    return useEphemeral.subscribe((s) => {
+      if (s.frame === last) return;
+      last = s.frame;
+      if (!follow(s.frame)) place(s.frame);
+    });
   }, [view.originFrame, view.pxPerFrame, width]);
 
   // Scrubbing stays inside the clip's frame range: dragging past either end of the ruler (or over the
@@ -404,7 +479,7 @@ export function Timeline() {
   }, []);
 
   // Key dragging.
-  const keyDrag = useRef<{ startX: number; delta: number; keys: SelectedKey[]; active: boolean } | null>(null);
+  const keyDrag = useRef<{ startX: number; delta: number; keys: SelectedKey[]; active: boolean; clampedSaid?: boolean } | null>(null);
   useEffect(() => {
     const cancel = () => {
       if (!keyDrag.current) return false;
@@ -445,7 +520,14 @@ export function Timeline() {
   const onKeyMove = (e: PointerEvent) => {
     const d = keyDrag.current;
     if (!d) return;
-    const delta = Math.round((e.clientX - d.startX) / pxPerFrame);
+    // The dragged keys stay inside the clip's range, as a paste does: a key dragged past End (or before Start)
+    // went off the sheet (Frame All fits the range), still bending the curve into the last frames.
+    const wanted = Math.round((e.clientX - d.startX) / pxPerFrame);
+    const delta = clampKeyDelta(d.keys.map((k) => k.frame), wanted, live.current.start, live.current.end);
+    if (delta !== wanted && !d.clampedSaid) {
+      d.clampedSaid = true;
+      setStatus(`Keys stay inside the clip's range (${live.current.start}–${live.current.end}); change Start or End to key outside it`);
+    }
     if (delta === d.delta) return;
     if (!d.active) {
       d.active = true;
@@ -507,9 +589,8 @@ export function Timeline() {
           {shadeLeft > NAME_WIDTH && <div className="out-of-range" style={{ left: NAME_WIDTH, width: shadeLeft - NAME_WIDTH }} />}
           {shadeRight < width && <div className="out-of-range" style={{ left: shadeRight, width: width - shadeRight }} />}
           {rows.map((row) => {
-            const isSel = row.selection && sel && JSON.stringify(row.selection) === JSON.stringify(sel);
             return (
-              <div key={row.id} className={`sheet-row depth${row.depth}${isSel ? ' selected' : ''}`} data-testid={`row-${row.id}`}>
+              <div key={row.id} className={`sheet-row depth${row.depth}${row.selected ? ' selected' : ''}`} data-testid={`row-${row.id}`}>
                 <div
                   className="row-name"
                   style={{ width: NAME_WIDTH, paddingLeft: 6 + row.depth * 12 }}

@@ -1,20 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { mulberry32 } from '../test/random';
-import {
-  clampView,
-  fitView,
-  frameToX,
-  labelStep,
-  MAX_PX_PER_FRAME,
-  MIN_LABEL_SPACING_PX,
-  MIN_PX_PER_FRAME,
-  panBy,
-  tickFrames,
-  wheelZoomFactor,
-  xToFrame,
-  zoomAt,
-  type SheetView,
-} from './sheetView';
+import { MAX_PX_PER_FRAME, MIN_LABEL_SPACING_PX, MIN_PX_PER_FRAME, clampKeyDelta, rescaleView, clampView, fitView, frameToX, labelStep, panBy, tickFrames, type SheetView, wheelZoomFactor, xToFrame, zoomAt } from './sheetView';
 
 describe('dope sheet view mapping', () => {
   it('frameToX and xToFrame are inverse (seed 11)', () => {
@@ -107,5 +93,49 @@ describe('dope sheet view mapping', () => {
     expect(wheelZoomFactor(-100)).toBeGreaterThan(1);
     expect(wheelZoomFactor(100)).toBeLessThan(1);
     expect(wheelZoomFactor(-100) * wheelZoomFactor(100)).toBeCloseTo(1, 12);
+  });
+});
+
+describe('clampKeyDelta', () => {
+  it('keeps every dragged key inside the range: the drag stops where the first of them meets an end', () => {
+    expect(clampKeyDelta([50, 57], 10, 0, 60), 'key 57 stops on 60').toBe(3);
+    expect(clampKeyDelta([3, 9], -10, 0, 60), 'key 3 stops on 0').toBe(-3);
+    expect(clampKeyDelta([20, 30], 7, 0, 60), 'room enough: as wanted').toBe(7);
+    expect(clampKeyDelta([60], 1, 0, 60), 'the last key does not go past End').toBe(0);
+  });
+
+  it('never pushes keys already outside the range, and lets them come back in', () => {
+    expect(clampKeyDelta([-4, 10], 0, 0, 60)).toBe(0);
+    expect(clampKeyDelta([-4, 10], 3, 0, 60), 'back towards the range').toBe(3);
+    expect(clampKeyDelta([-4, 10], -2, 0, 60), 'no further out').toBe(0);
+    expect(clampKeyDelta([70], -5, 0, 60)).toBe(-5);
+    expect(clampKeyDelta([], 9, 0, 60)).toBe(9);
+  });
+
+  it('brute force: for seeded key sets and drags, the result is the wanted move closest to it that leaves no key further outside', () => {
+    let seed = 7;
+    const rnd = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+    for (let n = 0; n < 500; n++) {
+      const start = Math.floor(rnd() * 20), end = start + 1 + Math.floor(rnd() * 60);
+      const frames = Array.from({ length: 1 + Math.floor(rnd() * 4) }, () => start - 5 + Math.floor(rnd() * (end - start + 10)));
+      const wanted = Math.floor(rnd() * 120) - 60;
+      const allowed = (d: number) => frames.every((f) => (f + d >= start || f + d >= f) && (f + d <= end || f + d <= f));
+      let best = 0;
+      for (let d = -130; d <= 130; d++) if (allowed(d) && Math.abs(d - wanted) < Math.abs(best - wanted)) best = d;
+      const got = clampKeyDelta(frames, wanted, start, end);
+      expect(got, JSON.stringify({ frames, wanted, start, end })).toBe(best);
+    }
+  });
+});
+
+describe('rescaleView', () => {
+  it('keeps every time under the same pixel when the frame rate changes', () => {
+    const v = { originFrame: 31.4, pxPerFrame: 59.2 };
+    const w = rescaleView(v, 30, 24);
+    for (const x of [0, 100, 517.3, 1070]) {
+      // Seconds at pixel x: frame / fps.
+      expect(xToFrame(w, x) / 24, `x = ${x}`).toBeCloseTo(xToFrame(v, x) / 30, 12);
+    }
+    expect(rescaleView(w, 24, 30).originFrame).toBeCloseTo(v.originFrame, 12);
   });
 });

@@ -96,3 +96,30 @@ export function wheelPixels(delta: number, deltaMode: number, pagePx: number): n
 export function wheelZoomFactor(deltaPx: number): number {
   return Math.exp(-deltaPx * 0.002);
 }
+
+/**
+ * The frames a key drag moves keys shown on `frames` by (`delta` wanted),
+ * limited so none of them leaves `start`..`end`, as a paste refuses to; keys
+ * already outside the range may move back in but are not pushed (the limit
+ * never makes a move the pointer did not).
+ */
+export function clampKeyDelta(frames: readonly number[], delta: number, start: number, end: number): number {
+  if (!frames.length) return delta;
+  let lo = Infinity, hi = -Infinity;
+  for (const f of frames) {
+    lo = Math.min(lo, f);
+    hi = Math.max(hi, f);
+  }
+  const min = Math.min(0, start - lo), max = Math.max(0, end - hi);
+  return Math.min(max, Math.max(min, delta));
+}
+
+/**
+ * The view showing the same times after the clip's rate changes from
+ * `fromFps` to `toFps` (its keys are renumbered: frame f becomes f·to/from):
+ * the same seconds under the same pixels.
+ */
+export function rescaleView(view: SheetView, fromFps: number, toFps: number): SheetView {
+  const k = toFps / fromFps;
+  return { originFrame: view.originFrame * k, pxPerFrame: clampZoom(view.pxPerFrame / k) };
+}

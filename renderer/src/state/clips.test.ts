@@ -8,6 +8,7 @@ import { docActions, getDoc, useDocStore } from './documentStore';
 import { clipActions, clipNameError, deleteClipRecipe, duplicateClipRecipe, newClipRecipe, renameClipRecipe, uniqueClipName } from './clips';
 import * as H from './history';
 import { activeClip } from './keys';
+import { setStatus, useEphemeral } from './ephemeral';
 import { mulberry32 } from '../test/random';
 
 function track(seed: number, n: number): Track {
@@ -174,5 +175,36 @@ describe('clip actions: one undo step each, and the clip they touch becomes acti
     const d = twoClips();
     expect(clipNameError(d, 'clip_walk', 'walk')).toBeNull();
     expect(clipNameError(d, 'clip_walk', 'swing')).not.toBeNull();
+  });
+});
+
+describe('clip actions say what they did (the status line kept the message before: a clip vanished without a word)', () => {
+  const status = () => useEphemeral.getState().status;
+  it('new, duplicate, rename and delete each name the clips', () => {
+    setStatus('before');
+    clipActions.create();
+    expect(status()?.text).toBe('New clip "clip": empty, frames 5–60 at 24 fps');
+    docActions.edit('Active clip', (d) => void (d.activeClip = 'clip_swing'));
+    clipActions.duplicate();
+    expect(status()?.text).toBe('Duplicated "swing" as "swing copy", now shown');
+    const copy = getDoc().activeClip;
+    setStatus('before');
+    expect(clipActions.rename(copy, 'swing copy')).toBeNull();
+    expect(status()?.text, 'an unchanged name says nothing').toBe('before');
+    clipActions.rename(copy, ' hit ');
+    expect(status()?.text).toBe('Renamed clip "swing copy" to "hit"');
+    clipActions.remove();
+    expect(activeClip(getDoc())!.name).toBe('clip');
+    expect(status()).toMatchObject({ text: 'Deleted clip "hit"; "clip" is shown (Undo brings it back)', error: false });
+  });
+
+  it('what the edit made others say follows the message (a suggestion discarded with its clip)', () => {
+    const off = useDocStore.subscribe(() => setStatus('Suggestion for clip "swing" discarded: another clip is active now'));
+    try {
+      clipActions.remove();
+    } finally {
+      off();
+    }
+    expect(status()?.text).toBe('Deleted clip "swing"; "walk" is shown (Undo brings it back). Suggestion for clip "swing" discarded: another clip is active now');
   });
 });

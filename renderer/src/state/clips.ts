@@ -13,6 +13,7 @@ import type { Clip, ImpulseDocument } from '../../../core/document/types';
 import { newUniqueId } from '../../../core/document/ids';
 import { activeClip } from './keys';
 import { docActions, getDoc } from './documentStore';
+import { setStatus, useEphemeral } from './ephemeral';
 
 /** `base`, or `base 2`, `base 3`, ... : the first that no clip is named. */
 export function uniqueClipName(clips: readonly Pick<Clip, 'name'>[], base: string): string {
@@ -102,27 +103,50 @@ export function deleteClipRecipe(doc: Draft<ImpulseDocument>): void {
   doc.activeClip = doc.clips[Math.min(at, doc.clips.length - 1)].id;
 }
 
-/** The UI's entry points: one undo step each. Refusals return the message instead of editing. */
+/**
+ * One clip edit and its status line. What the edit itself made others say
+ * (a suggestion for the clip that is no longer shown was discarded) follows
+ * the message instead of being replaced by it.
+ */
+function editClips(label: string, recipe: (d: Draft<ImpulseDocument>) => void, message: (doc: ImpulseDocument) => string): void {
+  const before = useEphemeral.getState().status;
+  docActions.edit(label, recipe);
+  const during = useEphemeral.getState().status;
+  const text = message(getDoc());
+  if (during && during !== before) setStatus(`${text}. ${during.text}`, during.error);
+  else setStatus(text);
+}
+
+const named = (doc: ImpulseDocument) => activeClip(doc)?.name ?? '';
+
+/** The UI's entry points: one undo step each, saying what they did. Refusals return the message instead of editing. */
 export const clipActions = {
   create(): void {
-    docActions.edit('New clip', (d) => void newClipRecipe(d));
+    editClips('New clip', (d) => void newClipRecipe(d), (doc) => {
+      const c = activeClip(doc)!;
+      return `New clip "${c.name}": empty, frames ${c.startFrame}–${c.endFrame} at ${c.frameRate} fps`;
+    });
   },
   duplicate(): void {
-    if (!activeClip(getDoc())) return;
-    docActions.edit('Duplicate clip', (d) => void duplicateClipRecipe(d));
+    const from = activeClip(getDoc());
+    if (!from) return;
+    editClips('Duplicate clip', (d) => void duplicateClipRecipe(d), (doc) => `Duplicated "${from.name}" as "${named(doc)}", now shown`);
   },
   /** Null when renamed (or unchanged), else why the name was refused. */
   rename(id: string, name: string): string | null {
     const error = clipNameError(getDoc(), id, name);
     if (error) return error;
-    docActions.edit('Rename clip', (d) => renameClipRecipe(d, id, name));
+    const old = getDoc().clips.find((c) => c.id === id)?.name;
+    if (old === name.trim()) return null;
+    editClips('Rename clip', (d) => renameClipRecipe(d, id, name), () => `Renamed clip "${old}" to "${name.trim()}"`);
     return null;
   },
   /** Null when deleted, else why not. */
   remove(): string | null {
     const error = deleteClipError(getDoc());
     if (error) return error;
-    docActions.edit('Delete clip', (d) => deleteClipRecipe(d));
+    const gone = named(getDoc());
+    editClips('Delete clip', (d) => deleteClipRecipe(d), (doc) => `Deleted clip "${gone}"; "${named(doc)}" is shown (Undo brings it back)`);
     return null;
   },
 };

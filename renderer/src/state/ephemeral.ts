@@ -72,6 +72,16 @@ export const useEphemeral = create<Ephemeral>()(() => ({
   renamingClip: null,
 }));
 
+/**
+ * Playback stops on a whole frame, whatever stops it (Space, a click on a key
+ * or an impact, a box select, a gizmo grab): a fractional playhead left the
+ * viewport and Properties showing the pose between two frames while the Frame
+ * field said the whole one, and S then keyed that in-between pose onto it.
+ */
+useEphemeral.subscribe((s, prev) => {
+  if (prev.playing && !s.playing && s.frame !== Math.round(s.frame)) useEphemeral.setState({ frame: Math.round(s.frame) });
+});
+
 export function select(selection: Selection): void {
   const cur = useEphemeral.getState();
   const tool: Tool =

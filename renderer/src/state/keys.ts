@@ -311,9 +311,12 @@ function toCubic(track: Track): void {
 }
 
 /** Converts tracks of `target` (all paths) to `interpolation`; cubic gets Catmull-Rom tangents. */
-export function setInterpolation(clip: Clip, target: TrackTarget, interpolation: Interpolation): void {
+/** Sets the interpolation of every channel of `target`; returns how many channels changed. */
+export function setInterpolation(clip: Clip, target: TrackTarget, interpolation: Interpolation): number {
+  let changed = 0;
   for (const track of clip.tracks) {
     if (!sameTarget(track.target, target) || track.interpolation === interpolation) continue;
+    changed++;
     if (interpolation === 'cubic') {
       toCubic(track);
       continue;
@@ -323,6 +326,7 @@ export function setInterpolation(clip: Clip, target: TrackTarget, interpolation:
     track.values = values;
     track.interpolation = interpolation;
   }
+  return changed;
 }
 
 /** The transform a channel falls back to where it has no track. */

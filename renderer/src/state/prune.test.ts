@@ -4,7 +4,8 @@ import { parseDocument } from '../../../core/document/parse';
 import type { ImpulseDocument } from '../../../core/document/types';
 import { docActions, getDoc } from './documentStore';
 import { useEphemeral } from './ephemeral';
-import { activeClip, moveKeys, setKey } from './keys';
+import { activeClip, keyFramesOf, moveKeys, setKey } from './keys';
+import { deleteClipRecipe, duplicateClipRecipe } from './clips';
 import { installPruning, pruneEphemeral } from './prune';
 import { findLimbChains } from '../scene/limbs';
 
@@ -71,5 +72,48 @@ describe('ephemeral state follows the document', () => {
     expect(useEphemeral.getState().selectedKeys).toEqual([{ target: ball, frame: 7 }]);
     docActions.commitDrag();
     expect(useEphemeral.getState().selectedKeys, 'no key left on frame 7').toEqual([]);
+  });
+});
+
+describe('selected keys belong to the active clip', () => {
+  let off: () => void = () => undefined;
+  beforeEach(() => {
+    docActions.load(sample(), null, 'sample');
+    useEphemeral.setState({ selection: null, hover: null, selectedKeys: [] });
+    off = installPruning();
+  });
+  afterEach(() => off());
+  const hips = { kind: 'joint', character: CHAR, joint: 0 } as const;
+  const picked = [{ target: hips, frame: 3 }, { target: hips, frame: 6 }];
+
+  it('another clip with keys on the same frames (a duplicate) does not inherit the selection; neither does its undo', () => {
+    docActions.edit('Duplicate clip', (d) => void duplicateClipRecipe(d));
+    useEphemeral.setState({ selectedKeys: picked });
+    // The copy has the same keys: switching back to the original keeps nothing selected there.
+    docActions.edit('Active clip', (d) => void (d.activeClip = 'clip_swing'));
+    expect(activeClip(getDoc())!.id).toBe('clip_swing');
+    expect(useEphemeral.getState().selectedKeys, 'keys picked in the copy are not selected in swing').toEqual([]);
+    useEphemeral.setState({ selectedKeys: picked });
+    docActions.undo();
+    expect(activeClip(getDoc())!.name).toBe('swing copy');
+    expect(useEphemeral.getState().selectedKeys, 'undoing the switch goes back to a clip where nothing was picked').toEqual([]);
+  });
+
+  it('deleting the active clip clears its selected keys: the next clip has keys on those frames but none of them is picked', () => {
+    docActions.edit('Duplicate clip', (d) => void duplicateClipRecipe(d));
+    useEphemeral.setState({ selectedKeys: picked });
+    docActions.edit('Delete clip', (d) => deleteClipRecipe(d));
+    const now = activeClip(getDoc())!;
+    expect(now.id, 'the clip after the copy').not.toMatch(/copy/);
+    expect(keyFramesOf(now, hips)).toEqual(expect.arrayContaining([3, 6]));
+    expect(useEphemeral.getState().selectedKeys).toEqual([]);
+  });
+
+  it('edits inside one clip keep the selection', () => {
+    useEphemeral.setState({ selectedKeys: picked });
+    docActions.edit('Friction', (d) => void (d.props[0].physics.friction += 0.01));
+    docActions.edit('Set key at 40', (d) => setKey(activeClip(d as ImpulseDocument)!, { kind: 'prop', prop: 'prop_ball' }, 'translation', 40, [0, 1, 0]));
+    docActions.undo();
+    expect(useEphemeral.getState().selectedKeys).toEqual(picked);
   });
 });

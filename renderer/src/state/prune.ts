@@ -55,14 +55,28 @@ export function pruneEphemeral(doc: ImpulseDocument, e: Pick<Ephemeral, 'selecti
   return Object.keys(out).length ? out : null;
 }
 
-/** Prunes the ephemeral state after every document change (not during a drag: its preview is not final). */
+/**
+ * Prunes the ephemeral state after every document change (not during a drag:
+ * its preview is not final). Selected keys belong to the clip they were picked
+ * in: when another clip becomes active (picked, duplicated, created, the
+ * active one deleted, or any of these undone) they are cleared, even where
+ * the other clip has keys on the same frames (a duplicate, or the clip after
+ * a deleted one): Delete, Ctrl+C or a tangent change must not act on keys the
+ * animator never picked there.
+ */
 export function installPruning(): () => void {
   let last = useDocStore.getState().history.doc;
+  let lastClip = activeClip(last)?.id ?? null;
   return useDocStore.subscribe((s) => {
     const doc = s.history.doc;
     if (doc === last || s.history.drag) return;
     last = doc;
-    const change = pruneEphemeral(doc, useEphemeral.getState());
-    if (change) useEphemeral.setState(change);
+    const clipId = activeClip(doc)?.id ?? null;
+    const clipChanged = clipId !== lastClip;
+    lastClip = clipId;
+    const eph = useEphemeral.getState();
+    const change = pruneEphemeral(doc, clipChanged ? { ...eph, selectedKeys: [] } : eph) ?? {};
+    if (clipChanged && eph.selectedKeys.length) change.selectedKeys = [];
+    if (Object.keys(change).length) useEphemeral.setState(change);
   });
 }

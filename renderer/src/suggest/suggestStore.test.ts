@@ -11,7 +11,8 @@ import { docActions, getDoc, useDocStore } from '../state/documentStore';
 import { Cancelled, type JobContext } from '../workers/host';
 import { runSuggest } from '../workers/suggestJob';
 import { useEphemeral } from '../state/ephemeral';
-import { acceptSuggestion, physicsChanged, rejectSuggestion, resolveTargets, toggleTarget, useSuggest } from './suggestStore';
+import { acceptSuggestion, installSuggesting, physicsChanged, rejectSuggestion, resolveRange, resolveTargets, toggleTarget, useSuggest } from './suggestStore';
+import { deleteClipRecipe, duplicateClipRecipe } from '../state/clips';
 
 const ctx: JobContext = {
   signal: { aborted: false },
@@ -105,5 +106,58 @@ describe('suggest targets', () => {
     expect(resolveTargets(getDoc())).toEqual(['crate']);
     useEphemeral.setState({ selection: null });
     expect(resolveTargets(getDoc())).toEqual(['ball']);
+  });
+
+  it('a suggestion belongs to its clip: another clip becoming active drops it, and Accept never writes into a clip that is gone or not shown', async () => {
+    docActions.load(dropScene(), null, 'drop');
+    const params = { clipId: 'clip', dynamic: ['ball'], fromFrame: 0, toFrame: 20 };
+    const result = await runSuggest(getDoc(), params, ctx);
+    const off = installSuggesting();
+    try {
+      useSuggest.setState({ result, resultDoc: getDoc(), params });
+      // An edit inside the clip keeps it (it is only re-run on physics changes).
+      docActions.edit('Rename clip', (d) => void (d.clips[0].name = 'drop'));
+      expect(useSuggest.getState().result).toBe(result);
+      docActions.edit('Duplicate clip', (d) => void duplicateClipRecipe(d));
+      expect(useSuggest.getState().result, 'dropped when the copy became active').toBeNull();
+      expect(useEphemeral.getState().status?.text).toBe('Suggestion for clip "drop" discarded: another clip is active now');
+    } finally {
+      off();
+    }
+    // Without the subscription (a result that arrived late): the clip it was for was deleted.
+    useSuggest.setState({ result, resultDoc: getDoc(), params });
+    docActions.undo();
+    docActions.edit('Duplicate clip', (d) => void duplicateClipRecipe(d));
+    const copyId = getDoc().activeClip;
+    useSuggest.setState({ result: { ...result, suggestion: { ...(result.suggestion as Suggestion), clipId: copyId } }, resultDoc: getDoc(), params: { ...params, clipId: copyId } });
+    docActions.edit('Delete clip', (d) => deleteClipRecipe(d));
+    const before = getDoc();
+    expect(() => acceptSuggestion()).not.toThrow();
+    expect(getDoc(), 'no clip changed').toBe(before);
+    expect(useSuggest.getState().result).toBeNull();
+    expect(useEphemeral.getState().status).toMatchObject({ error: true, text: expect.stringContaining('Suggestion not accepted') });
+  });
+
+  it('a typed From / To that does not fit the clip picked next gives way to its whole range; one that fits stays', () => {
+    const doc = dropScene();
+    doc.clips[0].endFrame = 60;
+    doc.clips.push({ id: 'short', name: 'short', frameRate: 30, startFrame: 0, endFrame: 30, tracks: [] });
+    docActions.load(doc, null, 'drop');
+    const off = installSuggesting();
+    try {
+      useSuggest.setState({ fromFrame: 12, toFrame: 20 });
+      docActions.edit('Active clip', (d) => void (d.activeClip = 'short'));
+      expect(resolveRange(getDoc()), 'frames 12-20 fit 0-30: kept').toEqual([12, 20]);
+      docActions.undo();
+      useSuggest.setState({ fromFrame: 20, toFrame: 28 });
+      expect(resolveRange(getDoc())).toEqual([20, 28]);
+      useSuggest.setState({ fromFrame: 40, toFrame: 55 });
+      docActions.edit('Active clip', (d) => void (d.activeClip = 'short'));
+      // It was 29-30.
+      expect(resolveRange(getDoc()), 'frames 40-55 do not fit 0-30: the whole clip').toEqual([0, 30]);
+      expect(useSuggest.getState()).toMatchObject({ fromFrame: null, toFrame: null });
+    } finally {
+      off();
+    }
   });
 });

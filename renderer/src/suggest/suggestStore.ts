@@ -99,6 +99,11 @@ export async function suggest(params?: SuggestParams): Promise<void> {
       setStatus('Suggestion cancelled');
       return;
     }
+    // Another clip became active while it ran: the result is not for the clip on screen.
+    if (activeClip(getDoc())?.id !== p.clipId) {
+      setStatus(`Suggestion discarded: it was for clip "${clip.id === p.clipId ? clip.name : p.clipId}", and another clip is active now`);
+      return;
+    }
     useSuggest.setState({ result, resultDoc: doc, params: p });
     const names = p.dynamic.map((id) => doc.props.find((x) => x.id === id)?.name ?? doc.characters.find((x) => x.id === id)?.name ?? id);
     setStatus(`Suggestion for ${names.join(', ')}: ${result.impacts.length} impact${result.impacts.length === 1 ? '' : 's'}, ${result.keyCount} keys — Accept or Reject`);
@@ -113,8 +118,14 @@ export function acceptSuggestion(): void {
   const sug = suggestionOf(s.result);
   if (!sug) return;
   const doc = getDoc();
-  const next = applySuggestion(doc, sug);
   const ci = doc.clips.findIndex((c) => c.id === sug.clipId);
+  if (ci < 0 || activeClip(doc)?.id !== sug.clipId) {
+    // Normally dropped when the clip changes (installSuggesting); never write keys into a clip not on screen.
+    useSuggest.setState({ result: null, resultDoc: null });
+    setStatus('Suggestion not accepted: it was for another clip; run Suggest motion again on this one', true);
+    return;
+  }
+  const next = applySuggestion(doc, sug);
   docActions.edit('Accept suggestion', (d) => {
     d.clips[ci].tracks = next.clips[ci].tracks as typeof d.clips[number]['tracks'];
   });
@@ -141,17 +152,42 @@ export function physicsChanged(a: ImpulseDocument, b: ImpulseDocument): boolean 
   return a.gravity !== b.gravity || a.groundY !== b.groundY;
 }
 
-/** Re-runs the shown suggestion when physics change; drops it when another project loads. */
+/**
+ * Re-runs the shown suggestion when physics change; drops it when another
+ * project loads, and when another clip becomes active (picked, created,
+ * duplicated, its clip deleted, or one of these undone): a suggestion is
+ * keys for the clip it was computed on, and its ghost over another clip's
+ * motion (or an Accept writing into a clip not on screen, or into one that is
+ * gone) would mislead.
+ */
 export function installSuggesting(): () => void {
   let timer: ReturnType<typeof setTimeout> | null = null;
   let lastLoad = useDocStore.getState().loadCount;
+  let lastClip = activeClip(useDocStore.getState().history.doc)?.id ?? null;
   const off = useDocStore.subscribe((st) => {
+    const clip = activeClip(st.history.doc);
+    const clipChanged = (clip?.id ?? null) !== lastClip;
+    lastClip = clip?.id ?? null;
     if (st.loadCount !== lastLoad) {
       lastLoad = st.loadCount;
       useSuggest.setState({ result: null, resultDoc: null, params: null, targets: null, fromFrame: null, toFrame: null });
       return;
     }
+    // A typed From / To that does not fit the clip now shown: its whole range again (frames 40-55 of swing
+    // became 29-30 of walk, a one-frame suggestion). A range that fits is kept (a duplicate's same frames).
+    const r = useSuggest.getState();
+    if (clipChanged && clip && (r.fromFrame !== null || r.toFrame !== null)) {
+      const from = r.fromFrame ?? clip.startFrame, to = r.toFrame ?? clip.endFrame;
+      if (from < clip.startFrame || to > clip.endFrame || from >= to) useSuggest.setState({ fromFrame: null, toFrame: null });
+    }
     const s = useSuggest.getState();
+    if (s.result && s.params && !st.history.drag && activeClip(st.history.doc)?.id !== s.params.clipId) {
+      const id = s.params.clipId;
+      const name = (st.history.doc.clips.find((c) => c.id === id) ?? s.resultDoc?.clips.find((c) => c.id === id))?.name ?? id;
+      useSuggest.setState({ result: null, resultDoc: null });
+      setStatus(`Suggestion for clip "${name}" discarded: another clip is active now`);
+      return;
+    }
     if (!s.result || !s.resultDoc || !s.params || st.history.drag) return;
     if (!physicsChanged(s.resultDoc, st.history.doc)) return;
     if (timer) clearTimeout(timer);

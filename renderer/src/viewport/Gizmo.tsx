@@ -12,7 +12,7 @@ import { useFrame, useThree } from '@react-three/fiber';
 import { useEffect, useRef } from 'react';
 import * as THREE from 'three';
 import { TransformControls } from 'three/examples/jsm/controls/TransformControls.js';
-import type { ImpulseDocument, TrackTarget } from '../../../core/document/types';
+import type { ImpulseDocument, TrackPath, TrackTarget } from '../../../core/document/types';
 import { docActions, getDoc, useDocStore } from '../state/documentStore';
 import { useEphemeral, sameSelection, type Selection, type Tool } from '../state/ephemeral';
 import { usePrefs } from '../state/preferences';
@@ -21,6 +21,7 @@ import { runtime } from '../scene/runtime';
 import { findLimbChains } from '../scene/limbs';
 import { twoBoneIkLocalRotations } from '../ik/twoBoneIk';
 import { escapeHandlers } from '../commands';
+import { reportUnkeyedPose } from '../actions';
 import { view } from './viewState';
 import { pickAt } from './picking';
 
@@ -110,6 +111,16 @@ function labelFor(ctx: DragContext): string {
     case 'character':
       return ctx.mode === 'translate' ? 'Move character' : 'Rotate character';
   }
+}
+
+/** The channels a drag writes (a character's placement is not keyable: none). */
+function draggedChannels(ctx: DragContext): { target: TrackTarget; path: TrackPath }[] {
+  const { sel, mode } = ctx;
+  const path: TrackPath = mode === 'translate' ? 'translation' : mode === 'rotate' ? 'rotation' : 'scale';
+  if (sel.kind === 'joint') return [{ target: { kind: 'joint', character: sel.character, joint: sel.joint }, path: path === 'scale' ? 'rotation' : path }];
+  if (sel.kind === 'prop') return [{ target: { kind: 'prop', prop: sel.id }, path }];
+  if (sel.kind === 'ik' && ctx.ik) return ctx.ik.joints.map((joint) => ({ target: { kind: 'joint', character: sel.character, joint }, path: 'rotation' as TrackPath }));
+  return [];
 }
 
 function applyProxy(ctx: DragContext, proxy: THREE.Object3D): void {
@@ -257,9 +268,11 @@ export function Gizmo() {
       if (drag.current && proxyRef.current) applyProxy(drag.current, proxyRef.current);
     };
     const onUp = () => {
-      if (!drag.current) return;
+      const ctx = drag.current;
+      if (!ctx) return;
       drag.current = null;
       docActions.commitDrag();
+      reportUnkeyedPose(draggedChannels(ctx));
     };
     const cancel = () => {
       if (!drag.current) return false;
