@@ -7,20 +7,11 @@ import type { Page } from '@playwright/test';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, REPO_ROOT, SAMPLE_PATH, test } from './fixtures/bridge';
+import { hook, ready } from './fixtures/page';
 
-type Hook = NonNullable<Window['__impulseTest']>;
 const BALL = 'prop_ball';
 
 test.use({ viewport: { width: 1280, height: 720 } });
-
-function hook<T>(page: Page, fn: (h: Hook, arg: unknown) => T, arg?: unknown): Promise<T> {
-  return page.evaluate(([src, a]) => new Function('h', 'a', `return (${src})(h, a)`)(window.__impulseTest, a), [fn.toString(), arg] as const) as Promise<T>;
-}
-
-async function ready(page: Page): Promise<void> {
-  await expect(page.getByTestId('outliner-character-char_mannequin')).toBeVisible();
-  await expect.poll(() => page.evaluate(() => window.__impulseTest!.runtimeVersion())).toBeGreaterThan(0);
-}
 
 async function setFrame(page: Page, frame: number): Promise<void> {
   const field = page.getByTestId('timeline-frame');

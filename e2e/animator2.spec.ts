@@ -7,20 +7,11 @@
  */
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures/bridge';
+import { hook, ready } from './fixtures/page';
 
-type Hook = NonNullable<Window['__impulseTest']>;
 const BALL = 'prop_ball';
 
 test.use({ viewport: { width: 1280, height: 720 } });
-
-function hook<T>(page: Page, fn: (h: Hook, arg: unknown) => T, arg?: unknown): Promise<T> {
-  return page.evaluate(([src, a]) => new Function('h', 'a', `return (${src})(h, a)`)(window.__impulseTest, a), [fn.toString(), arg] as const) as Promise<T>;
-}
-
-async function ready(page: Page): Promise<void> {
-  await expect(page.getByTestId('outliner-character-char_mannequin')).toBeVisible();
-  await expect.poll(() => page.evaluate(() => window.__impulseTest!.runtimeVersion())).toBeGreaterThan(0);
-}
 
 test('Escape in a number field puts the value back instead of applying what was typed', async ({ bridge }) => {
   const page = await bridge.open();

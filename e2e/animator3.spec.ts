@@ -8,20 +8,11 @@
  */
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures/bridge';
+import { hook, ready } from './fixtures/page';
 
-type Hook = NonNullable<Window['__impulseTest']>;
 const HIPS = 'j:char_mannequin:0';
 
 test.use({ viewport: { width: 1280, height: 720 } });
-
-function hook<T>(page: Page, fn: (h: Hook, arg: unknown) => T, arg?: unknown): Promise<T> {
-  return page.evaluate(([src, a]) => new Function('h', 'a', `return (${src})(h, a)`)(window.__impulseTest, a), [fn.toString(), arg] as const) as Promise<T>;
-}
-
-async function ready(page: Page): Promise<void> {
-  await expect(page.getByTestId('outliner-character-char_mannequin')).toBeVisible();
-  await expect.poll(() => page.evaluate(() => window.__impulseTest!.runtimeVersion())).toBeGreaterThan(0);
-}
 
 const activeClip = (page: Page) => hook(page, (h) => h.document().activeClip);
 

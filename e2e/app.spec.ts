@@ -8,12 +8,11 @@ import type { Page, TestInfo } from '@playwright/test';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, REPO_ROOT, test } from './fixtures/bridge';
+import { hook } from './fixtures/page';
 
 const CHAR = 'char_mannequin';
 const FOREARM = 11; // LeftForeArm in the sample's mannequin
 const MANNEQUIN_GLB = join(REPO_ROOT, 'assets', 'characters', 'mannequin.glb');
-
-type Hook = NonNullable<Window['__impulseTest']>;
 
 async function ready(page: Page): Promise<void> {
   await expect(page.getByTestId('outliner-character-char_mannequin')).toBeVisible();
@@ -21,10 +20,6 @@ async function ready(page: Page): Promise<void> {
   // Fold away the floating check/suggest dock (if this build has it) so clicks reach the viewport.
   const collapse = page.getByTestId('dock-collapse');
   if ((await collapse.count()) && (await collapse.textContent()) === '▴') await collapse.click();
-}
-
-function hook<T>(page: Page, fn: (h: Hook, arg: unknown) => T, arg?: unknown): Promise<T> {
-  return page.evaluate(([src, a]) => new Function('h', 'a', `return (${src})(h, a)`)(window.__impulseTest, a), [fn.toString(), arg] as const) as Promise<T>;
 }
 
 /** Screenshot of the viewport, checked to show more than the background, and the character where its hips are. */

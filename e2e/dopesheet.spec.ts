@@ -5,22 +5,13 @@
  */
 import type { Locator, Page } from '@playwright/test';
 import { expect, test } from './fixtures/bridge';
+import { type Hook, hook, ready } from './fixtures/page';
 
-type Hook = NonNullable<Window['__impulseTest']>;
 type DocClip = ReturnType<Hook['document']>['clips'][number];
 
 test.use({ viewport: { width: 1280, height: 720 } });
 
 const HIPS = 'j:char_mannequin:0', SPINE = 'j:char_mannequin:1', BAT = 'p:prop_bat';
-
-function hook<T>(page: Page, fn: (h: Hook, arg: unknown) => T, arg?: unknown): Promise<T> {
-  return page.evaluate(([src, a]) => new Function('h', 'a', `return (${src})(h, a)`)(window.__impulseTest, a), [fn.toString(), arg] as const) as Promise<T>;
-}
-
-async function ready(page: Page): Promise<void> {
-  await expect(page.getByTestId('outliner-character-char_mannequin')).toBeVisible();
-  await expect.poll(() => page.evaluate(() => window.__impulseTest!.runtimeVersion())).toBeGreaterThan(0);
-}
 
 const centerX = async (l: Locator) => {
   const b = (await l.boundingBox())!;
