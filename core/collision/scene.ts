@@ -2067,13 +2067,7 @@ export class CollisionScene {
           // neighbours not yet walked start their walks here
           for (let k = topo.adjOff[bi]; k < topo.adjOff[bi + 1]; k++) { const j = topo.adjV[k]; if (exact[j] === 0) hint[j] = t; }
           // back into the heap with its tighter bound
-          let k = nc++;
-          cand[k] = bi;
-          while (k > 0) {
-            const up = (k - 1) >> 1;
-            if (est[cand[up]] >= est[bi]) break;
-            cand[k] = cand[up]; cand[up] = bi; k = up;
-          }
+          siftUp(cand, nc++, bi, est);
           continue;
         }
         if (exact[bi] === 2) { depth = est[bi]; continue; }
@@ -2091,13 +2085,7 @@ export class CollisionScene {
               const t = hint[bi] = this._tri1[0];
               for (let k = topo.adjOff[bi]; k < topo.adjOff[bi + 1]; k++) { const j = topo.adjV[k]; if (exact[j] === 0) hint[j] = t; }
               if (d <= depth) { this.depthTests.rewalked++; continue; } // ruled out without a search
-              let k = nc++;
-              cand[k] = bi;
-              while (k > 0) {
-                const up = (k - 1) >> 1;
-                if (est[cand[up]] >= est[bi]) break;
-                cand[k] = cand[up]; cand[up] = bi; k = up;
-              }
+              siftUp(cand, nc++, bi, est);
               continue;
             }
           }
@@ -3280,6 +3268,18 @@ function siftDown(h: Int32Array, n: number, k: number, key: Float64Array): void 
     if (key[h[c]] <= kx) break;
     h[k] = h[c];
     k = c;
+  }
+  h[k] = x;
+}
+
+/** Adds x at slot k (= the heap's old size) of the max-heap h by key[x]. */
+function siftUp(h: Int32Array, k: number, x: number, key: Float64Array): void {
+  const kx = key[x];
+  while (k > 0) {
+    const up = (k - 1) >> 1;
+    if (key[h[up]] >= kx) break;
+    h[k] = h[up];
+    k = up;
   }
   h[k] = x;
 }

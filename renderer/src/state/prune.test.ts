@@ -12,7 +12,8 @@ import { findLimbChains } from '../scene/limbs';
 const sample = () => parseDocument(readFileSync(new URL('../../../assets/sample/bat-and-ball.impulse', import.meta.url), 'utf8'));
 const CHAR = 'char_mannequin';
 
-describe('ephemeral state follows the document', () => {
+/** Each test starts from the sample with nothing selected and the pruning installed (removed after it). */
+function withPrunedSample(): void {
   let off: () => void = () => undefined;
   beforeEach(() => {
     docActions.load(sample(), null, 'sample');
@@ -20,6 +21,10 @@ describe('ephemeral state follows the document', () => {
     off = installPruning();
   });
   afterEach(() => off());
+}
+
+describe('ephemeral state follows the document', () => {
+  withPrunedSample();
 
   it('undoing the import of the selected character clears the selection (and the hover); redo does not bring back a stale one', () => {
     const copy = structuredClone(getDoc().characters[0]);
@@ -76,13 +81,7 @@ describe('ephemeral state follows the document', () => {
 });
 
 describe('selected keys belong to the active clip', () => {
-  let off: () => void = () => undefined;
-  beforeEach(() => {
-    docActions.load(sample(), null, 'sample');
-    useEphemeral.setState({ selection: null, hover: null, selectedKeys: [] });
-    off = installPruning();
-  });
-  afterEach(() => off());
+  withPrunedSample();
   const hips = { kind: 'joint', character: CHAR, joint: 0 } as const;
   const picked = [{ target: hips, frame: 3 }, { target: hips, frame: 6 }];
 
