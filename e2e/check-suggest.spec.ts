@@ -121,6 +121,17 @@ test('check the clip: red bands, findings, jump to one, ignore it (saved, undoab
   const side = target.a.object === CHAR ? target.a : target.b;
   await expect.poll(() => app(page, (h) => h.selection())).toEqual({ kind: 'joint', character: CHAR, joint: side.joint });
   await expect(page.locator(`[data-finding="${target.id}"]`)).toHaveClass(/selected/);
+  // ] goes to the next finding in the panel (its deepest frame, its part), [ comes back, as clicks do.
+  await page.keyboard.press(']');
+  await expect(page.locator('.statusbar')).toContainText(new RegExp(`Finding \\d+ of ${findings.length}: `));
+  const next = await check(page, (h) => h.checkState().selectedFinding);
+  expect(next, '] selected another finding').not.toBe(target.id);
+  const nextFinding = findings.find((f) => f.id === next)!;
+  await expect.poll(() => app(page, (h) => h.frame())).toBe(nextFinding.maxDepthFrame);
+  await expect(page.locator(`[data-finding="${next}"]`)).toHaveClass(/selected/);
+  await page.keyboard.press('[');
+  await expect.poll(() => check(page, (h) => h.checkState().selectedFinding)).toBe(target.id);
+  await expect.poll(() => app(page, (h) => h.frame())).toBe(target.maxDepthFrame);
 
   // The live check at that frame tints the penetrating triangles and marks the contacts.
   await expect.poll(() => check(page, (h) => h.live()?.frame ?? -1), { timeout: 60_000 }).toBe(target.maxDepthFrame);

@@ -249,6 +249,67 @@ test('copy keys with Ctrl+C in the dope sheet, paste at the playhead with Ctrl+V
   expect(keyAt(reopened.find((c) => c.id === 'clip_walk')!, BAT, 'rotation', 16)).toEqual(bat6);
 });
 
+test('Ctrl+A selects every key of the clip in the sheet, Ctrl+X cuts the selected keys (one undo step), Ctrl+V pastes them back', async ({ bridge }) => {
+  const page = await bridge.open();
+  await ready(page);
+  const status = page.getByTestId('statusbar');
+  const before = await hook(page, (h) => h.documentText());
+  const swing = await clipOf(page, 'clip_swing');
+  // Ground truth from the document: per object or bone, the frames with a key on any channel, within Start–End.
+  const perTarget = new Map<string, Set<number>>();
+  for (const t of swing.tracks) {
+    const id = JSON.stringify(t.target);
+    const set = perTarget.get(id) ?? new Set<number>();
+    for (const time of t.times) {
+      const f = Math.round(time * swing.frameRate);
+      if (f >= swing.startFrame && f <= swing.endFrame) set.add(f);
+    }
+    perTarget.set(id, set);
+  }
+  const total = [...perTarget.values()].reduce((n, s) => n + s.size, 0);
+
+  // Focus the sheet with a click on a key, then Ctrl+A.
+  await page.getByTestId(`key-${HIPS}-3`).click();
+  await expect(page.getByTestId('dopesheet')).toBeFocused();
+  await page.keyboard.press('Control+a');
+  await expect(status).toContainText(`Selected ${total} keys on ${perTarget.size} dope sheet rows`);
+  expect((await hook(page, (h) => h.selectedKeys())).length).toBe(total);
+  await expect(page.getByTestId(`key-${BAT}-6`)).toHaveClass(/selected/);
+
+  // Escape clears the key selection; then only the Hips keys 3 and 6, and Ctrl+X: they leave the clip, the copy stays to paste.
+  await page.keyboard.press('Escape');
+  expect((await hook(page, (h) => h.selectedKeys())).length).toBe(0);
+  await page.getByTestId(`key-${HIPS}-3`).click();
+  await page.getByTestId(`key-${HIPS}-6`).click({ modifiers: ['Shift'] });
+  const hipsRot3 = keyAt(swing, HIPS, 'rotation', 3)!;
+  const undoBefore = (await hook(page, (h) => h.history())).undo;
+  await page.keyboard.press('Control+x');
+  await expect(status).toContainText('Cut ');
+  const cut = await clipOf(page, 'clip_swing');
+  expect(keyAt(cut, HIPS, 'rotation', 3), 'Hips 3 cut').toBeUndefined();
+  expect(keyAt(cut, HIPS, 'rotation', 6), 'Hips 6 cut').toBeUndefined();
+  expect(keyAt(cut, SPINE, 'rotation', 6), 'other rows untouched').toEqual(keyAt(swing, SPINE, 'rotation', 6));
+  const h1 = await hook(page, (h) => h.history());
+  expect(h1.undo, 'one undo step').toBe(undoBefore + 1);
+  expect(h1.labels[h1.labels.length - 1]).toBe('Cut keys');
+
+  // The playhead back on 3 (a click on the ruler keeps the sheet focused); Ctrl+V puts them back where they were.
+  const ruler = (await page.getByTestId('ruler').boundingBox())!;
+  await page.mouse.click((await mapping(page)).xOf(3), ruler.y + ruler.height / 2);
+  await page.keyboard.press('Control+v');
+  await expect(status).toContainText('Pasted');
+  expect(keyAt(await clipOf(page, 'clip_swing'), HIPS, 'rotation', 3)).toEqual(hipsRot3);
+  await page.keyboard.press('Control+z');
+  await page.keyboard.press('Control+z');
+  expect(await hook(page, (h) => h.documentText()), 'two undos give the document back').toBe(before);
+
+  // Away from the sheet Ctrl+A is not the sheet's: no keys get selected.
+  await page.getByTestId('outliner-prop-prop_bat').click();
+  await page.keyboard.press('Escape');
+  await page.keyboard.press('Control+a');
+  expect((await hook(page, (h) => h.selectedKeys())).length).toBe(0);
+});
+
 test('the help panel says when Ctrl+C / Ctrl+V copy keys and how to zoom and pan the dope sheet', async ({ bridge }) => {
   const page = await bridge.open();
   await ready(page);

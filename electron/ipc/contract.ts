@@ -80,11 +80,11 @@ export const MENU_COMMANDS = [
   // File
   'new', 'open', 'openRecent', 'openSample', 'save', 'saveAs', 'import', 'export',
   // Edit
-  'undo', 'redo', 'setKey', 'deleteKeys', 'copyPose', 'pastePose', 'copyKeys', 'pasteKeys',
+  'undo', 'redo', 'setKey', 'deleteKeys', 'copyPose', 'pastePose', 'copyKeys', 'cutKeys', 'pasteKeys', 'selectAllKeys',
   // View
   'frameSelected', 'togglePerspective', 'viewFront', 'viewRight', 'viewTop', 'sheetFrameAll',
   // Clip
-  'checkClip', 'suggest', 'newClip', 'duplicateClip', 'renameClip', 'deleteClip',
+  'checkClip', 'nextFinding', 'previousFinding', 'suggest', 'newClip', 'duplicateClip', 'renameClip', 'deleteClip',
   // Help
   'help',
   // App events (not menu items)
@@ -119,6 +119,8 @@ export const MENU_SHORTCUTS: Partial<Record<MenuCommand, string>> = {
   viewRight: '3',
   viewTop: '7',
   checkClip: 'CmdOrCtrl+Shift+C',
+  nextFinding: ']',
+  previousFinding: '[',
   suggest: 'CmdOrCtrl+Shift+M',
   help: 'F1',
 };

@@ -207,7 +207,9 @@ export function menuTemplate(options: {
         item('Copy Pose', 'copyPose'),
         item('Paste Pose', 'pastePose'),
         item('Copy Keys (dope sheet)', 'copyKeys'),
+        item('Cut Keys (dope sheet)', 'cutKeys'),
         item('Paste Keys at Playhead', 'pasteKeys'),
+        item('Select All Keys (dope sheet)', 'selectAllKeys'),
         { type: 'separator' },
         { role: 'cut' },
         { role: 'copy' },
@@ -233,6 +235,8 @@ export function menuTemplate(options: {
       label: '&Clip',
       submenu: [
         item('Check Clip for Interpenetrations', 'checkClip'),
+        item('Next Finding', 'nextFinding'),
+        item('Previous Finding', 'previousFinding'),
         item('Suggest Motion', 'suggest'),
         { type: 'separator' },
         item('New Clip', 'newClip'),

@@ -5,7 +5,7 @@ import { serializeDocument } from '../../core/document/serialize';
 import { docActions, getDoc, useDocStore } from './state/documentStore';
 import { useEphemeral } from './state/ephemeral';
 import { activeClip, findTrack, setKey } from './state/keys';
-import { copySelectedKeys, deleteSelectedKeys, pasteCopiedKeys, pastePose, reportUnkeyedPose, setInterpolationOnSelection, setTangentsOnSelection } from './actions';
+import { copySelectedKeys, cutSelectedKeys, deleteSelectedKeys, selectAllKeys, pasteCopiedKeys, pastePose, reportUnkeyedPose, setInterpolationOnSelection, setTangentsOnSelection } from './actions';
 import { usePrefs } from './state/preferences';
 
 function docWithKeyedBall(): ImpulseDocument {
@@ -210,5 +210,55 @@ describe('Delete says whose keys it deleted', () => {
     useEphemeral.setState({ selection: { kind: 'prop', id: 'crate' } });
     deleteSelectedKeys();
     expect(useEphemeral.getState().status?.text).toBe('No keys of Crate to delete on frame 10');
+  });
+});
+
+describe('cut and select all keys (dope sheet)', () => {
+  const BALL = { kind: 'prop' as const, prop: 'ball' };
+  beforeEach(() => {
+    const d = docWithKeyedBall();
+    setKey(activeClip(d)!, BALL, 'rotation', 10, [0, 0, 0, 1]);
+    docActions.load(d, null, 't');
+    useEphemeral.setState({ selection: null, selectedKeys: [], keyClipboard: null, frame: 0, status: null });
+  });
+  const status = () => useEphemeral.getState().status;
+  const ballFrames = (path: 'translation' | 'rotation') => findTrack(activeClip(getDoc())!, BALL, path)?.times.map((x) => Math.round(x * 30)) ?? [];
+
+  it('cut copies the selected keys and deletes them as one undo step; paste brings them back elsewhere', () => {
+    const before = serializeDocument(getDoc());
+    useEphemeral.setState({ selectedKeys: [{ target: BALL, frame: 10 }] });
+    cutSelectedKeys();
+    expect(status()?.text).toBe('Cut 2 keys of Ball (the selected keys)');
+    expect(ballFrames('translation')).toEqual([0]);
+    expect(ballFrames('rotation')).toEqual([]);
+    expect(useDocStore.getState().history.past.map((e) => e.label)).toEqual(['Cut keys']);
+    expect(useEphemeral.getState().keyClipboard?.keyCount).toBe(2);
+    useEphemeral.setState({ frame: 20 });
+    pasteCopiedKeys();
+    expect(ballFrames('translation')).toEqual([0, 20]);
+    docActions.undo();
+    docActions.undo();
+    expect(serializeDocument(getDoc())).toBe(before);
+  });
+
+  it('cut without selected keys changes nothing, keeps the clipboard and says how to select', () => {
+    const before = getDoc();
+    cutSelectedKeys();
+    expect(getDoc()).toBe(before);
+    expect(useEphemeral.getState().keyClipboard).toBeNull();
+    expect(status()?.text).toContain('Select keys in the dope sheet');
+  });
+
+  it('select all picks every key in the clip range, on every row, and nothing outside the range', () => {
+    docActions.edit('outside', (d) => {
+      const c = activeClip(d as ImpulseDocument)!;
+      c.startFrame = 5;
+    });
+    selectAllKeys();
+    const picked = useEphemeral.getState().selectedKeys.map((k) => `${k.target.kind}:${k.frame}`).sort();
+    expect(picked).toEqual(['prop:10']); // frame 0 lies before Start (5); the ball's row has one diamond at 10
+    expect(status()?.text).toBe('Selected 1 key on 1 dope sheet row of ' + activeClip(getDoc())!.name);
+    deleteSelectedKeys();
+    expect(ballFrames('translation')).toEqual([0]);
   });
 });

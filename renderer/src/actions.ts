@@ -120,7 +120,7 @@ export function setKeyOnSelection(): void {
   setStatus(`Key set at frame ${frame} on ${channels.length} channel${channels.length === 1 ? '' : 's'}`);
 }
 
-export function deleteSelectedKeys(): void {
+export function deleteSelectedKeys(verb: 'Delete' | 'Cut' = 'Delete'): void {
   const doc = getDoc();
   const eph = useEphemeral.getState();
   let groups: { target: TrackTarget; frames: number[] }[];
@@ -130,7 +130,7 @@ export function deleteSelectedKeys(): void {
   // Say why nothing happened: the Delete button and key did nothing at all without a selection.
   if (!groups.length) return setStatus('Select keys in the dope sheet, or an object with a key on this frame, to delete keys');
   let removed = 0;
-  docActions.edit('Delete keys', (d) => {
+  docActions.edit(`${verb} keys`, (d) => {
     const clip = activeClip(d as ImpulseDocument);
     if (!clip) return;
     for (const g of groups) removed += deleteKeys(clip, g.target, g.frames);
@@ -138,7 +138,7 @@ export function deleteSelectedKeys(): void {
   useEphemeral.setState({ selectedKeys: [] });
   // Whose keys: selected keys win over the object picked afterwards and may be scrolled out of the sheet.
   const who = actedOn(doc, groups.map((g) => g.target), fromKeys);
-  setStatus(removed ? `Deleted ${removed} key${removed === 1 ? '' : 's'} of ${who}` : `No keys of ${who} to delete${fromKeys ? '' : ` on frame ${currentFrame()}`}`);
+  setStatus(removed ? `${verb === 'Cut' ? 'Cut' : 'Deleted'} ${removed} key${removed === 1 ? '' : 's'} of ${who}` : `No keys of ${who} to delete${fromKeys ? '' : ` on frame ${currentFrame()}`}`);
 }
 
 export function groupKeys(keys: readonly SelectedKey[]): { target: TrackTarget; frames: number[] }[] {
@@ -332,6 +332,31 @@ export function copySelectedKeys(): void {
   if (!cb) return setStatus('No keys on the selected frames to copy');
   useEphemeral.setState({ keyClipboard: cb });
   setStatus(`Copied ${describeKeys(cb.keyCount, cb.channels.length)}`);
+}
+
+/** Copies the keys selected in the dope sheet, then deletes them (one undo step; the copy stays to paste). */
+export function cutSelectedKeys(): void {
+  const before = useEphemeral.getState().keyClipboard;
+  copySelectedKeys();
+  const after = useEphemeral.getState().keyClipboard;
+  if (after === before) return; // nothing copied: copySelectedKeys said why
+  deleteSelectedKeys('Cut');
+}
+
+/** Selects every key of the active clip inside its frame range (the keys the dope sheet shows). */
+export function selectAllKeys(): void {
+  const clip = activeClip(getDoc());
+  if (!clip) return setStatus('The document has no clip');
+  const seen = new Set<string>();
+  const keys: SelectedKey[] = [];
+  for (const t of clip.tracks) {
+    const id = targetKey(t.target);
+    if (seen.has(id)) continue;
+    seen.add(id);
+    for (const frame of keyFramesOf(clip, t.target)) if (frame >= clip.startFrame && frame <= clip.endFrame) keys.push({ target: t.target, frame });
+  }
+  useEphemeral.setState({ selectedKeys: keys, playing: false });
+  setStatus(keys.length ? `Selected ${keys.length} key${keys.length === 1 ? '' : 's'} on ${seen.size} dope sheet row${seen.size === 1 ? '' : 's'} of ${clip.name}` : `${clip.name} has no keys in frames ${clip.startFrame}–${clip.endFrame}`);
 }
 
 /**

@@ -50,7 +50,31 @@ describe('shortcuts shared by the dope sheet and the rest of the app', () => {
   });
 
   it('every contextual command shares its keys with a plain command, so the key does something outside the context', () => {
+    // Ctrl+A and Ctrl+X outside the dope sheet are the page's own (select and cut text in a field).
+    const pageKeys = ['Ctrl+A', 'Ctrl+X'];
     for (const c of COMMANDS.filter((x) => x.when))
-      for (const k of c.keys) expect(COMMANDS.some((o) => !o.when && o.keys.includes(k)), `${c.id}: ${k}`).toBe(true);
+      for (const k of c.keys) expect(pageKeys.includes(k) || COMMANDS.some((o) => !o.when && o.keys.includes(k)), `${c.id}: ${k}`).toBe(true);
+  });
+
+  it('Ctrl+X cuts and Ctrl+A selects all keys only with the dope sheet focused; elsewhere the page keeps them', () => {
+    focusIn(true);
+    expect(commandForKey(key('a', true))).toBe('selectAllKeys');
+    expect(commandForKey(key('x', true)), 'no keys selected').toBeUndefined();
+    useEphemeral.setState({ selectedKeys: [{ target: { kind: 'prop', prop: 'p' }, frame: 3 }] });
+    expect(commandForKey(key('x', true))).toBe('cutKeys');
+    focusIn(false);
+    expect(commandForKey(key('a', true))).toBeUndefined();
+    expect(commandForKey(key('x', true))).toBeUndefined();
+  });
+
+  it('X and Backspace delete keys like Delete, and the help panel lists them', () => {
+    expect(commandForKey(key('x'))).toBe('deleteKeys');
+    expect(commandForKey(key('Backspace'))).toBe('deleteKeys');
+    expect(COMMANDS.find((c) => c.id === 'deleteKeys')!.keys).toEqual(expect.arrayContaining(['Delete', 'X', 'Backspace']));
+  });
+
+  it('[ and ] step through the findings', () => {
+    expect(commandForKey(key(']'))).toBe('nextFinding');
+    expect(commandForKey(key('['))).toBe('previousFinding');
   });
 });

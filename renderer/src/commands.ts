@@ -6,7 +6,9 @@ import type { MenuCommand } from '../../electron/ipc/contract';
 import {
   copyPose,
   copySelectedKeys,
+  cutSelectedKeys,
   deleteSelectedKeys,
+  selectAllKeys,
   pasteCopiedKeys,
   jumpToKey,
   pastePose,
@@ -31,7 +33,7 @@ import { useEphemeral, setStatus } from './state/ephemeral';
 import { usePrefs, setPref } from './state/preferences';
 import { activeClip } from './state/keys';
 import { clipActions, deleteClipError } from './state/clips';
-import { checkClip } from './check/checkStore';
+import { checkClip, stepFinding } from './check/checkStore';
 import { suggest } from './suggest/suggestStore';
 import { openExportDialog } from './export/exportFlow';
 
@@ -136,7 +138,7 @@ export const COMMANDS: CommandDef[] = [
   { id: 'undo', label: 'Undo', keys: ['Ctrl+Z'], run: () => undoRedo(-1) },
   { id: 'redo', label: 'Redo', keys: ['Ctrl+Shift+Z', 'Ctrl+Y'], run: () => undoRedo(1) },
   { id: 'setKey', label: 'Set Key', keys: ['S', 'K'], run: setKeyOnSelection, disabledReason: noClip },
-  { id: 'deleteKeys', label: 'Delete Keys', keys: ['Delete', 'Alt+I'], run: deleteSelectedKeys, disabledReason: noClip },
+  { id: 'deleteKeys', label: 'Delete Keys', keys: ['Delete', 'X', 'Backspace', 'Alt+I'], run: () => deleteSelectedKeys(), disabledReason: noClip },
   { id: 'copyPose', label: 'Copy Pose', keys: ['Ctrl+C'], run: copyPose },
   { id: 'pastePose', label: 'Paste Pose', keys: ['Ctrl+V'], run: pastePose },
   {
@@ -154,6 +156,22 @@ export const COMMANDS: CommandDef[] = [
     run: pasteCopiedKeys,
     disabledReason: noClip,
     when: { label: 'dope sheet focused and keys copied; otherwise Ctrl+V pastes the pose', active: () => dopeSheetFocused() && useEphemeral.getState().keyClipboard !== null },
+  },
+  {
+    id: 'cutKeys',
+    label: 'Cut Keys',
+    keys: ['Ctrl+X'],
+    run: cutSelectedKeys,
+    disabledReason: noClip,
+    when: { label: 'dope sheet focused and keys selected', active: () => dopeSheetFocused() && useEphemeral.getState().selectedKeys.length > 0 },
+  },
+  {
+    id: 'selectAllKeys',
+    label: 'Select All Keys',
+    keys: ['Ctrl+A'],
+    run: selectAllKeys,
+    disabledReason: noClip,
+    when: { label: 'dope sheet focused', active: dopeSheetFocused },
   },
   {
     id: 'sheetFrameAll',
@@ -216,6 +234,8 @@ export const COMMANDS: CommandDef[] = [
     run: () => suggest(),
     disabledReason: noClip,
   },
+  { id: 'nextFinding', label: 'Next Finding', keys: [']'], run: () => stepFinding(1), disabledReason: noClip },
+  { id: 'previousFinding', label: 'Previous Finding', keys: ['['], run: () => stepFinding(-1), disabledReason: noClip },
   { id: 'newClip', label: 'New Clip', keys: [], run: () => clipActions.create() },
   { id: 'duplicateClip', label: 'Duplicate Clip', keys: [], run: () => clipActions.duplicate(), disabledReason: noClip },
   {
@@ -304,8 +324,6 @@ const bind = (key: string, c: CommandDef) => {
   keymap.set(key.toUpperCase(), list);
 };
 for (const c of COMMANDS) for (const k of c.keys) bind(k, c);
-bind('Backspace', commandDef('deleteKeys'));
-bind('X', commandDef('deleteKeys'));
 
 /** The command a key runs now: a command whose context holds, else the key's plain command. */
 export function commandForKey(e: KeyboardEvent): CommandId | undefined {

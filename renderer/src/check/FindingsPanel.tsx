@@ -11,7 +11,9 @@ import { useDocStore } from '../state/documentStore';
 import { activeClip } from '../state/keys';
 import { runCommand } from '../commands';
 import { useJobs } from '../workers/engine';
-import { findingMeta, isIgnored, visibleFindings, type Finding } from './findings';
+import { findingMeta, groupFindings, isIgnored, visibleFindings, type Finding, type FindingGroup as Group } from './findings';
+
+export { groupFindings } from './findings';
 import { ignoreFinding, jumpToFinding, removeIgnoreRule, setLiveEnabled, useCheck } from './checkStore';
 
 function partName(doc: ImpulseDocument, r: PartRef): string {
@@ -50,31 +52,6 @@ function FindingRow({ f, doc, fps, selected }: { f: Finding; doc: ImpulseDocumen
       </span>
     </li>
   );
-}
-
-interface Group {
-  key: string;
-  a: string;
-  b: string;
-  findings: Finding[];
-  startFrame: number;
-  endFrame: number;
-  maxDepth: number;
-}
-
-/** Findings grouped by pair of objects, in order of their first frame. */
-export function groupFindings(findings: readonly Finding[]): Group[] {
-  const map = new Map<string, Group>();
-  for (const f of findings) {
-    const key = `${f.a.object}|${f.b.object}`;
-    let g = map.get(key);
-    if (!g) map.set(key, (g = { key, a: f.a.object, b: f.b.object, findings: [], startFrame: f.startFrame, endFrame: f.endFrame, maxDepth: 0 }));
-    g.findings.push(f);
-    g.startFrame = Math.min(g.startFrame, f.startFrame);
-    g.endFrame = Math.max(g.endFrame, f.endFrame);
-    g.maxDepth = Math.max(g.maxDepth, f.maxDepth);
-  }
-  return [...map.values()].sort((x, y) => x.startFrame - y.startFrame || x.key.localeCompare(y.key));
 }
 
 function FindingGroup({ group, doc, fps, selected }: { group: Group; doc: ImpulseDocument; fps: number; selected: string | null }) {

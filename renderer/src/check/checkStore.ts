@@ -22,7 +22,7 @@ import type { CheckClipResult, CheckFrameResult } from '../workers/protocol';
 import { FrameCache } from './frameCache';
 import { showDock } from './dock';
 import { viewportCommands } from '../viewport/viewState';
-import { buildFindings, ruleForFinding, visibleFindings, type Finding } from './findings';
+import { buildFindings, findingMeta, findingsInPanelOrder, ruleForFinding, stepFindingFrom, visibleFindings, type Finding } from './findings';
 
 export interface CheckState {
   /** Clip the findings belong to (null: never checked). */
@@ -181,6 +181,25 @@ export function jumpToFinding(f: Finding): void {
   else if (doc.characters.some((c) => c.id === side.object)) select({ kind: 'character', id: side.object });
   // The named part must be in sight: off screen or under the dock, the view frames it.
   viewportCommands.revealSelected();
+}
+
+/**
+ * Jumps to the next (1) or previous (-1) finding of the checked clip in the
+ * findings panel's order (ignored pairs left out), as a click on it does:
+ * the playhead on its deepest frame, its part selected and in view.
+ */
+export function stepFinding(direction: 1 | -1): void {
+  const doc = getDoc();
+  const clip = activeClip(doc);
+  const s = useCheck.getState();
+  if (!clip) return setStatus('The document has no clip');
+  if (s.clipId !== clip.id) return setStatus(`${clip.name} is not checked yet: Check Clip (Ctrl+Shift+C) finds its interpenetrations`);
+  const ordered = findingsInPanelOrder(visibleFindings(s.findings, doc.check.ignore));
+  const f = stepFindingFrom(ordered, s.selectedFinding, direction, Math.round(useEphemeral.getState().frame));
+  if (!f) return setStatus(s.findings.length ? `Every finding of ${clip.name} is ignored (see Ignored pairs in the findings panel)` : `No interpenetrations found in ${clip.name}`);
+  jumpToFinding(f);
+  const n = ordered.indexOf(f) + 1;
+  setStatus(`Finding ${n} of ${ordered.length}: ${f.a.label} / ${f.b.label}, ${findingMeta(f, clip.frameRate)}`);
 }
 
 /** Adds an ignore rule for a finding's pair of parts (or, `wholeObjects`, its two objects): one undoable edit, saved with the project. */

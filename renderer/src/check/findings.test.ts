@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { mulberry32 } from '../../../core/document/fixtures';
 import type { IgnoreRule } from '../../../core/document/types';
 import type { ContactSide, FrameCheck, FrameContact } from '../workers/protocol';
-import { buildFindings, computeBands, findingMeta, isIgnored, pairKey, ruleForFinding, ruleMatches, visibleFindings, type Finding } from './findings';
+import { buildFindings, computeBands, findingMeta, findingsInPanelOrder, groupFindings, isIgnored, stepFindingFrom, pairKey, ruleForFinding, ruleMatches, visibleFindings, type Finding } from './findings';
 
 const SIDES: ContactSide[] = [
   { object: 'hero', joint: 2, label: 'Spine' },
@@ -152,5 +152,44 @@ describe('the line under a finding', () => {
     const text = findingMeta(base({ startFrame: 39, endFrame: 39, firstContactTimeSec: 38.1 / 30, maxDepth: 0, maxDepthFrame: 39, kinds: ['tunnel'] }), 30);
     expect(text).toBe('passes through between frames 38 and 39 (first contact 38.1), no overlap on a frame · tunnel');
     expect(text).not.toMatch(/0\.0 cm/);
+  });
+});
+
+describe('stepping through findings ([ and ])', () => {
+  const f = (id: string, a: string, b: string, start: number, deepest: number): Finding => ({
+    id,
+    pair: `${a}|${b}`,
+    a: { object: a, label: a },
+    b: { object: b, label: b },
+    startFrame: start,
+    endFrame: deepest + 2,
+    firstContactTimeSec: start / 30,
+    maxDepth: 0.01,
+    maxDepthFrame: deepest,
+    point: [0, 0, 0],
+    normal: [0, 1, 0],
+    kinds: ['intersect'],
+  });
+  // Panel order: groups by their first frame (bat|ball from 5, then hero|table from 8), each group's findings in order.
+  const list = [f('t1', 'hero', 'table', 8, 9), f('b1', 'bat', 'ball', 5, 6), f('t2', 'hero', 'table', 30, 31), f('b2', 'bat', 'ball', 20, 22)];
+  const ordered = findingsInPanelOrder(list);
+
+  it('follows the panel order (the groups the panel lists), and every finding is visited once per round', () => {
+    expect(groupFindings(list).map((g) => g.key)).toEqual(['bat|ball', 'hero|table']);
+    expect(ordered.map((x) => x.id)).toEqual(['b1', 'b2', 't1', 't2']);
+    const seen: string[] = [];
+    let cur: string | null = 'b1';
+    for (let i = 0; i < ordered.length; i++) seen.push((cur = stepFindingFrom(ordered, cur, 1, 0)!.id));
+    expect(seen).toEqual(['b2', 't1', 't2', 'b1']);
+    expect(stepFindingFrom(ordered, 'b1', -1, 0)!.id, 'wraps backwards').toBe('t2');
+  });
+
+  it('with none selected, starts from the playhead: the next deepest frame at or after it, the previous one before it', () => {
+    expect(stepFindingFrom(ordered, null, 1, 10)!.id).toBe('b2');
+    expect(stepFindingFrom(ordered, null, 1, 22)!.id).toBe('b2');
+    expect(stepFindingFrom(ordered, null, -1, 22)!.id).toBe('t1');
+    expect(stepFindingFrom(ordered, 'gone', 1, 40)!.id, 'past the last: the first').toBe('b1');
+    expect(stepFindingFrom(ordered, null, -1, 0)!.id, 'before the first: the last').toBe('t2');
+    expect(stepFindingFrom([], null, 1, 0)).toBeNull();
   });
 });

@@ -179,3 +179,50 @@ export function findingMeta(f: Finding, frameRate: number): string {
   const frames = `frames ${f.startFrame}${f.endFrame !== f.startFrame ? `–${f.endFrame}` : ''}`;
   return `${frames} · first contact ${first.toFixed(1)} · max ${(f.maxDepth * 100).toFixed(1)} cm @ ${f.maxDepthFrame}${kinds}`;
 }
+
+/** Findings of one pair of objects, as the findings panel lists them. */
+export interface FindingGroup {
+  key: string;
+  a: string;
+  b: string;
+  findings: Finding[];
+  startFrame: number;
+  endFrame: number;
+  maxDepth: number;
+}
+
+/** Findings grouped by pair of objects, in order of their first frame. */
+export function groupFindings(findings: readonly Finding[]): FindingGroup[] {
+  const map = new Map<string, FindingGroup>();
+  for (const f of findings) {
+    const key = `${f.a.object}|${f.b.object}`;
+    let g = map.get(key);
+    if (!g) map.set(key, (g = { key, a: f.a.object, b: f.b.object, findings: [], startFrame: f.startFrame, endFrame: f.endFrame, maxDepth: 0 }));
+    g.findings.push(f);
+    g.startFrame = Math.min(g.startFrame, f.startFrame);
+    g.endFrame = Math.max(g.endFrame, f.endFrame);
+    g.maxDepth = Math.max(g.maxDepth, f.maxDepth);
+  }
+  return [...map.values()].sort((x, y) => x.startFrame - y.startFrame || x.key.localeCompare(y.key));
+}
+
+/** The findings in the panel's order: groups by first frame, each group's findings in their order. */
+export function findingsInPanelOrder(findings: readonly Finding[]): Finding[] {
+  return groupFindings(findings).flatMap((g) => g.findings);
+}
+
+/**
+ * The finding `direction` steps (1 next, -1 previous) from `current` in the
+ * panel's order, wrapping at the ends. Without a current one (or one no longer
+ * listed): the first finding at or after `frame` (next), or the last one
+ * before it (previous), by its deepest frame.
+ */
+export function stepFindingFrom(ordered: readonly Finding[], current: string | null, direction: 1 | -1, frame: number): Finding | null {
+  if (!ordered.length) return null;
+  const i = current === null ? -1 : ordered.findIndex((f) => f.id === current);
+  if (i >= 0) return ordered[(i + direction + ordered.length) % ordered.length];
+  const byFrame = [...ordered].sort((x, y) => x.maxDepthFrame - y.maxDepthFrame);
+  if (direction > 0) return byFrame.find((f) => f.maxDepthFrame >= frame) ?? byFrame[0];
+  for (let k = byFrame.length - 1; k >= 0; k--) if (byFrame[k].maxDepthFrame < frame) return byFrame[k];
+  return byFrame[byFrame.length - 1];
+}
