@@ -101,8 +101,11 @@ test('zoom with Ctrl+wheel around the mouse, pan with Alt/middle drag and Shift+
   await page.mouse.up();
   const moved = await hipsFrames();
   expect(moved.filter((f) => f >= 26 && f <= 32), 'keys 27 and 30 moved to 28 and 31').toEqual([28, 31]);
+  expect((await hook(page, (h) => h.selectedKeys())).map((k) => k.frame).sort((a, b) => a - b), 'the moved keys stay selected').toEqual([28, 31]);
   await page.keyboard.press('Control+z');
   expect(await hipsFrames()).toEqual(framesBefore);
+  expect((await hook(page, (h) => h.selectedKeys())).map((k) => k.frame).sort((a, b) => a - b), 'undo selects them where they are again').toEqual([27, 30]);
+  await expect(page.getByTestId(`key-${HIPS}-27`)).toHaveClass(/selected/);
 
   // Alt+drag pans: every diamond moves with the pointer, the zoom stays.
   await page.getByTestId(`key-${HIPS}-27`).click();

@@ -7,6 +7,7 @@ import { useEphemeral } from './state/ephemeral';
 import { activeClip, findTrack, setKey } from './state/keys';
 import { copySelectedKeys, cutSelectedKeys, deleteSelectedKeys, selectAllKeys, pasteCopiedKeys, pastePose, reportUnkeyedPose, setInterpolationOnSelection, setTangentsOnSelection } from './actions';
 import { usePrefs } from './state/preferences';
+import { undoRedo } from './commands';
 
 function docWithKeyedBall(): ImpulseDocument {
   const d = docWithBall();
@@ -260,5 +261,62 @@ describe('cut and select all keys (dope sheet)', () => {
     expect(status()?.text).toBe('Selected 1 key on 1 dope sheet row of ' + activeClip(getDoc())!.name);
     deleteSelectedKeys();
     expect(ballFrames('translation')).toEqual([0]);
+  });
+});
+
+describe('undo and redo give back the key selection of key edits', () => {
+  const BALL = { kind: 'prop' as const, prop: 'ball' };
+  beforeEach(() => {
+    docActions.load(docWithKeyedBall(), null, 't');
+    useEphemeral.setState({ selection: null, selectedKeys: [], keyClipboard: null, frame: 0, status: null });
+  });
+  const picked = () => useEphemeral.getState().selectedKeys.map((k) => k.frame).sort((a, b) => a - b);
+
+  it('a key move (a drag): undo selects the keys at their old frames, redo at the new ones', () => {
+    const before = [{ target: BALL, frame: 10 }];
+    useEphemeral.setState({ selectedKeys: before });
+    docActions.beginDrag('Move keys');
+    docActions.updateDrag((d) => {
+      const t = findTrack(activeClip(d as ImpulseDocument)!, BALL, 'translation')!;
+      t.times[1] = 14 / 30;
+    });
+    const moved = [{ target: BALL, frame: 14 }];
+    docActions.commitDrag({ before, after: moved });
+    useEphemeral.setState({ selectedKeys: moved });
+    undoRedo(-1);
+    expect(picked(), 'undo: the key is selected where it is again').toEqual([10]);
+    undoRedo(1);
+    expect(picked(), 'redo: selected at 14').toEqual([14]);
+  });
+
+  it('delete: undo brings the deleted keys back selected', () => {
+    useEphemeral.setState({ selectedKeys: [{ target: BALL, frame: 0 }, { target: BALL, frame: 10 }] });
+    deleteSelectedKeys();
+    expect(picked()).toEqual([]);
+    undoRedo(-1);
+    expect(picked()).toEqual([0, 10]);
+    undoRedo(1);
+    expect(picked()).toEqual([]);
+  });
+
+  it('paste: undo gives back the selection before it, redo selects the pasted keys', () => {
+    useEphemeral.setState({ selectedKeys: [{ target: BALL, frame: 10 }] });
+    copySelectedKeys();
+    useEphemeral.setState({ frame: 20 });
+    pasteCopiedKeys();
+    expect(picked()).toEqual([20]);
+    undoRedo(-1);
+    expect(picked()).toEqual([10]);
+    undoRedo(1);
+    expect(picked()).toEqual([20]);
+  });
+
+  it('an edit that is not a key edit leaves the key selection to the pruning (keys that still exist stay selected)', () => {
+    useEphemeral.setState({ selectedKeys: [{ target: BALL, frame: 10 }] });
+    docActions.edit('rename', (d) => {
+      (d as ImpulseDocument).props[0].name = 'Renamed';
+    });
+    undoRedo(-1);
+    expect(picked()).toEqual([10]);
   });
 });

@@ -130,11 +130,15 @@ export function deleteSelectedKeys(verb: 'Delete' | 'Cut' = 'Delete'): void {
   // Say why nothing happened: the Delete button and key did nothing at all without a selection.
   if (!groups.length) return setStatus('Select keys in the dope sheet, or an object with a key on this frame, to delete keys');
   let removed = 0;
-  docActions.edit(`${verb} keys`, (d) => {
-    const clip = activeClip(d as ImpulseDocument);
-    if (!clip) return;
-    for (const g of groups) removed += deleteKeys(clip, g.target, g.frames);
-  });
+  docActions.edit(
+    `${verb} keys`,
+    (d) => {
+      const clip = activeClip(d as ImpulseDocument);
+      if (!clip) return;
+      for (const g of groups) removed += deleteKeys(clip, g.target, g.frames);
+    },
+    fromKeys ? { before: eph.selectedKeys, after: [] } : undefined,
+  );
   useEphemeral.setState({ selectedKeys: [] });
   // Whose keys: selected keys win over the object picked afterwards and may be scrolled out of the sheet.
   const who = actedOn(doc, groups.map((g) => g.target), fromKeys);
@@ -382,12 +386,19 @@ export function pasteCopiedKeys(): void {
     return setStatus(`Keys not pasted: at frame ${frame} they would cover frames ${fmt(first)}–${fmt(last)}, outside ${clip.name} (${clip.startFrame}–${clip.endFrame}); ${where}`, true);
   }
   let result: ReturnType<typeof pasteKeys> | null = null;
-  docActions.edit(`Paste keys at ${frame}`, (d) => {
-    const c = activeClip(d as ImpulseDocument);
-    if (c) result = pasteKeys(d as ImpulseDocument, c, cb, frame);
-  });
+  // Undo gives back the selection before the paste, redo the pasted keys (known once the recipe ran).
+  const selection = { before: useEphemeral.getState().selectedKeys, after: [] as SelectedKey[] };
+  docActions.edit(
+    `Paste keys at ${frame}`,
+    (d) => {
+      const c = activeClip(d as ImpulseDocument);
+      if (c) result = pasteKeys(d as ImpulseDocument, c, cb, frame);
+    },
+    selection,
+  );
   const r = result as ReturnType<typeof pasteKeys> | null;
   if (!r || r.pasted === 0) return setStatus('Keys not pasted: the objects and bones they were copied from are not in this document', true);
+  selection.after = r.selection;
   useEphemeral.setState({ selectedKeys: r.selection });
   const skipped = r.skipped ? ` (${r.skipped} skipped: their object or bone is not in this document)` : '';
   setStatus(`Pasted ${describeKeys(r.pasted, r.channels)} at frame ${frame}${skipped}`);

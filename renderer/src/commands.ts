@@ -29,7 +29,7 @@ import {
   saveProject,
 } from './project';
 import { docActions, getDoc, useDocStore } from './state/documentStore';
-import { useEphemeral, setStatus } from './state/ephemeral';
+import { useEphemeral, setStatus, type SelectedKey } from './state/ephemeral';
 import { usePrefs, setPref } from './state/preferences';
 import { activeClip } from './state/keys';
 import { clipActions, deleteClipError } from './state/clips';
@@ -117,6 +117,8 @@ export function undoRedo(direction: -1 | 1): void {
   if (!entry) return setStatus(direction < 0 ? 'Nothing to undo' : 'Nothing to redo');
   if (direction < 0) docActions.undo();
   else docActions.redo();
+  // Key edits give back their key selection: undoing a key move selects the keys where they were again.
+  if (entry.selection) useEphemeral.setState({ selectedKeys: (direction < 0 ? entry.selection.before : entry.selection.after) as SelectedKey[] });
   setStatus(`${direction < 0 ? 'Undid' : 'Redid'}: ${entry.label}`);
 }
 

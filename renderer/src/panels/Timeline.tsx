@@ -544,8 +544,9 @@ export function Timeline() {
     const d = keyDrag.current;
     keyDrag.current = null;
     if (!d || !d.active) return;
-    docActions.commitDrag();
-    if (d.delta !== 0) useEphemeral.setState({ selectedKeys: d.keys.map((k) => ({ target: k.target, frame: k.frame + d.delta })) });
+    const moved = d.keys.map((k) => ({ target: k.target, frame: k.frame + d.delta }));
+    docActions.commitDrag({ before: d.keys, after: moved });
+    if (d.delta !== 0) useEphemeral.setState({ selectedKeys: moved });
   };
 
   // Ruler labels every 1, 2, 5, 10, 20, 50, … frames (at least 40 px apart), over the whole visible span.

@@ -38,8 +38,9 @@ export const docActions = {
     const history = H.createHistory(doc);
     set((s) => ({ history: dirty ? { ...history, savedId: -1 } : history, path, name, loadCount: s.loadCount + 1 }));
   },
-  edit(label: string, recipe: H.Recipe<ImpulseDocument>): void {
-    set({ history: H.edit(get().history, label, recipe) });
+  /** One undoable edit; `selection` (the key selection before and after it) comes back with undo / redo. */
+  edit(label: string, recipe: H.Recipe<ImpulseDocument>, selection?: H.HistoryEntry['selection']): void {
+    set({ history: H.edit(get().history, label, recipe, selection) });
   },
   beginDrag(label: string): void {
     const h = get().history;
@@ -50,9 +51,9 @@ export const docActions = {
     if (!get().history.drag) return;
     set({ history: H.updateDrag(get().history, recipe) });
   },
-  commitDrag(): void {
+  commitDrag(selection?: H.HistoryEntry['selection']): void {
     if (!get().history.drag) return;
-    set({ history: H.commitDrag(get().history) });
+    set({ history: H.commitDrag(get().history, selection) });
   },
   /** Escape during a drag: back to the document from pointer-down. Returns whether a drag was open. */
   cancelDrag(): boolean {

@@ -21,6 +21,11 @@ export interface HistoryEntry {
   label: string;
   patches: Patch[];
   inverse: Patch[];
+  /**
+   * View state to restore with the edit (the app stores the dope sheet's key
+   * selection): `before` on undo, `after` on redo. Not part of the document.
+   */
+  selection?: { before: unknown; after: unknown };
 }
 
 export interface DragState<D> {
@@ -61,8 +66,8 @@ export function markSaved<D>(h: HistoryState<D>): HistoryState<D> {
   return { ...h, savedId: currentId(h) };
 }
 
-function push<D>(h: HistoryState<D>, doc: D, label: string, patches: Patch[], inverse: Patch[]): HistoryState<D> {
-  const entry: HistoryEntry = { id: h.nextId, label, patches, inverse };
+function push<D>(h: HistoryState<D>, doc: D, label: string, patches: Patch[], inverse: Patch[], selection?: HistoryEntry['selection']): HistoryState<D> {
+  const entry: HistoryEntry = selection ? { id: h.nextId, label, patches, inverse, selection } : { id: h.nextId, label, patches, inverse };
   let past = [...h.past, entry];
   let savedId = h.savedId;
   if (past.length > HISTORY_LIMIT) {
@@ -77,11 +82,11 @@ function push<D>(h: HistoryState<D>, doc: D, label: string, patches: Patch[], in
 }
 
 /** One undoable edit. An edit that changes nothing leaves no history entry. */
-export function edit<D>(h: HistoryState<D>, label: string, recipe: Recipe<D>): HistoryState<D> {
+export function edit<D>(h: HistoryState<D>, label: string, recipe: Recipe<D>, selection?: HistoryEntry['selection']): HistoryState<D> {
   if (h.drag) throw new Error(`edit "${label}" while drag "${h.drag.label}" is open`);
   const [doc, patches, inverse] = produceWithPatches(h.doc, recipe);
   if (patches.length === 0) return h;
-  return push(h, doc, label, patches, inverse);
+  return push(h, doc, label, patches, inverse, selection);
 }
 
 export function beginDrag<D>(h: HistoryState<D>, label: string): HistoryState<D> {
@@ -96,11 +101,11 @@ export function updateDrag<D>(h: HistoryState<D>, recipe: Recipe<D>): HistorySta
   return { ...h, doc, drag: { ...h.drag, patches, inverse } };
 }
 
-export function commitDrag<D>(h: HistoryState<D>): HistoryState<D> {
+export function commitDrag<D>(h: HistoryState<D>, selection?: HistoryEntry['selection']): HistoryState<D> {
   if (!h.drag) throw new Error('commitDrag without beginDrag');
   const { patches, inverse, label } = h.drag;
   if (patches.length === 0) return { ...h, doc: h.drag.base, drag: null };
-  return push({ ...h, drag: null }, h.doc, label, patches, inverse);
+  return push({ ...h, drag: null }, h.doc, label, patches, inverse, selection);
 }
 
 export function cancelDrag<D>(h: HistoryState<D>): HistoryState<D> {
