@@ -313,6 +313,38 @@ test('Ctrl+A selects every key of the clip in the sheet, Ctrl+X cuts the selecte
   expect((await hook(page, (h) => h.selectedKeys())).length).toBe(0);
 });
 
+test('the bar above the timeline resizes it: the dope sheet gains what the viewport gives, within bounds; double-click resets', async ({ bridge }) => {
+  const page = await bridge.open();
+  await ready(page);
+  const timeline = page.getByTestId('timeline'), viewport = page.getByTestId('viewport'), sheet = page.getByTestId('dopesheet');
+  const h = async (l: Locator) => (await l.boundingBox())!.height;
+  const t0 = await h(timeline), v0 = await h(viewport), s0 = await h(sheet);
+  expect(t0).toBeCloseTo(210, 0);
+  const bar = (await page.getByTestId('timeline-resizer').boundingBox())!;
+  const x = bar.x + bar.width / 2, y = bar.y + bar.height / 2;
+  await page.mouse.move(x, y);
+  await page.mouse.down();
+  await page.mouse.move(x, y - 150, { steps: 5 });
+  await page.mouse.up();
+  await expect.poll(() => h(timeline), { message: 'the timeline grew by the drag' }).toBeCloseTo(t0 + 150, 0);
+  expect(await h(sheet), 'the dope sheet gets the rows').toBeCloseTo(s0 + 150, 0);
+  expect(await h(viewport), 'the viewport gave the room').toBeCloseTo(v0 - 150, 0);
+  expect((await hook(page, (h) => h.history())).undo, 'a layout change is not an undo step').toBe(0);
+
+  // Far up: the viewport keeps its room (720 - 260 px reserved = 460 px at most).
+  const bar2 = (await page.getByTestId('timeline-resizer').boundingBox())!;
+  await page.mouse.move(x, bar2.y + 2);
+  await page.mouse.down();
+  await page.mouse.move(x, 5, { steps: 5 });
+  await page.mouse.up();
+  await expect.poll(() => h(timeline)).toBeCloseTo(460, 0);
+  expect(await h(viewport)).toBeGreaterThan(100);
+
+  // Double-click: the default height again.
+  await page.getByTestId('timeline-resizer').dblclick();
+  await expect.poll(() => h(timeline)).toBeCloseTo(210, 0);
+});
+
 test('the help panel says when Ctrl+C / Ctrl+V copy keys and how to zoom and pan the dope sheet', async ({ bridge }) => {
   const page = await bridge.open();
   await ready(page);

@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { useEffect, useState } from 'react';
 import { Viewport } from './viewport/Viewport';
 import { Outliner } from './panels/Outliner';
 import { Properties } from './panels/Properties';
@@ -10,7 +10,7 @@ import { getShell } from './bridge/shell';
 import { AUTOSAVE_INTERVAL_MS, autosaveNow, publishDocumentState, startup } from './project';
 import { isMenuCommand } from '../../electron/ipc/contract';
 import { setStatus, useEphemeral } from './state/ephemeral';
-import { usePrefs, setPref } from './state/preferences';
+import { usePrefs, setPref, clampTimelineHeight } from './state/preferences';
 import { gizmoInteraction } from './viewport/Gizmo';
 import { CheckSuggestLayer } from './check/CheckSuggestLayer';
 import { installPruning } from './state/prune';
@@ -43,8 +43,21 @@ function Toolbar() {
   );
 }
 
+/** The window's inner height, following resizes. */
+function useWindowHeight(): number {
+  const [h, setH] = useState(() => window.innerHeight);
+  useEffect(() => {
+    const on = () => setH(window.innerHeight);
+    window.addEventListener('resize', on);
+    return () => window.removeEventListener('resize', on);
+  }, []);
+  return h;
+}
+
 export function App() {
   const shell = getShell();
+  // The timeline's height is the animator's (dragged, kept across sessions), within what the window leaves.
+  const timelineHeight = clampTimelineHeight(usePrefs((s) => s.timelineHeight), useWindowHeight());
   useEffect(() => {
     const offKeys = installShortcuts();
     const offState = publishDocumentState();
@@ -68,7 +81,7 @@ export function App() {
     };
   }, [shell]);
   return (
-    <div className="app" data-testid="app" onPointerDownCapture={() => (gizmoInteraction.downOnGizmo = false)}>
+    <div className="app" data-testid="app" style={{ gridTemplateRows: `auto auto minmax(0, 1fr) ${timelineHeight}px auto` }} onPointerDownCapture={() => (gizmoInteraction.downOnGizmo = false)}>
       <MenuBar native={shell?.shell.nativeMenus ?? false} />
       <Toolbar />
       <div className="main">

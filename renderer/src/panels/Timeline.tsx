@@ -20,7 +20,7 @@ import type { Clip, ImpulseDocument, Interpolation, TrackTarget } from '../../..
 import { docActions, useDocStore } from '../state/documentStore';
 import { clampKeyDelta, clampView, fitView, rescaleView, frameToX, labelStep, panBy, tickFrames, wheelPixels, wheelZoomFactor, xToFrame, zoomAt, type SheetView } from './sheetView';
 import { useEphemeral, select, setStatus, type SelectedKey, type Selection } from '../state/ephemeral';
-import { usePrefs, setPref } from '../state/preferences';
+import { usePrefs, setPref, clampTimelineHeight, DEFAULT_TIMELINE_HEIGHT } from '../state/preferences';
 import { activeClip, findTrack, keyFramesOf, moveKeys, sameTarget, targetKey } from '../state/keys';
 import { groupKeys, setFrame } from '../actions';
 import { runCommand, escapeHandlers } from '../commands';
@@ -226,6 +226,39 @@ function Transport({ clip }: { clip: Clip | undefined }) {
         <option value="linear">Linear</option>
       </select>
     </div>
+  );
+}
+
+/**
+ * The bar above the timeline: drag it up for more dope sheet rows, down for
+ * more viewport; double-click gives the default height back. The height is a
+ * preference (kept across sessions, never an undo step).
+ */
+function TimelineResizer() {
+  const onPointerDown = (e: React.PointerEvent<HTMLDivElement>) => {
+    if (e.button !== 0) return;
+    e.preventDefault();
+    const startY = e.clientY;
+    const startH = clampTimelineHeight(usePrefs.getState().timelineHeight, window.innerHeight);
+    const move = (ev: PointerEvent) => setPref('timelineHeight', clampTimelineHeight(startH - (ev.clientY - startY), window.innerHeight));
+    const up = () => {
+      window.removeEventListener('pointermove', move);
+      window.removeEventListener('pointerup', up);
+    };
+    window.addEventListener('pointermove', move);
+    window.addEventListener('pointerup', up);
+  };
+  return (
+    <div
+      className="timeline-resizer"
+      role="separator"
+      aria-orientation="horizontal"
+      aria-label="Resize the timeline"
+      title="Drag to resize the timeline; double-click for the default height"
+      data-testid="timeline-resizer"
+      onPointerDown={onPointerDown}
+      onDoubleClick={() => setPref('timelineHeight', DEFAULT_TIMELINE_HEIGHT)}
+    />
   );
 }
 
@@ -561,6 +594,7 @@ export function Timeline() {
 
   return (
     <div className="panel timeline" data-testid="timeline">
+      <TimelineResizer />
       <Transport clip={clip} />
       <div
         className="sheet"

@@ -1,3 +1,4 @@
+import { clampTimelineHeight, DEFAULT_TIMELINE_HEIGHT, MIN_TIMELINE_HEIGHT, RESERVED_ABOVE_TIMELINE } from '../state/preferences';
 import { describe, expect, it } from 'vitest';
 import { mulberry32 } from '../test/random';
 import { MAX_PX_PER_FRAME, MIN_LABEL_SPACING_PX, MIN_PX_PER_FRAME, clampKeyDelta, rescaleView, clampView, fitView, frameToX, labelStep, panBy, tickFrames, type SheetView, wheelZoomFactor, xToFrame, zoomAt } from './sheetView';
@@ -137,5 +138,18 @@ describe('rescaleView', () => {
       expect(xToFrame(w, x) / 24, `x = ${x}`).toBeCloseTo(xToFrame(v, x) / 30, 12);
     }
     expect(rescaleView(w, 24, 30).originFrame).toBeCloseTo(v.originFrame, 12);
+  });
+});
+
+describe('timeline height (the bar above the timeline)', () => {
+  it('keeps the preference within [MIN_TIMELINE_HEIGHT, window − RESERVED_ABOVE_TIMELINE], whole pixels, the default for garbage', () => {
+    expect(clampTimelineHeight(300, 720)).toBe(300);
+    expect(clampTimelineHeight(10, 720)).toBe(MIN_TIMELINE_HEIGHT);
+    expect(clampTimelineHeight(5000, 720)).toBe(720 - RESERVED_ABOVE_TIMELINE);
+    expect(clampTimelineHeight(250.6, 720)).toBe(251);
+    expect(clampTimelineHeight(Number.NaN, 720)).toBe(DEFAULT_TIMELINE_HEIGHT);
+    // A window too small for both: the timeline keeps its least height (the viewport gives way).
+    expect(clampTimelineHeight(300, 200)).toBe(MIN_TIMELINE_HEIGHT);
+    expect(clampTimelineHeight(Number.NaN, 300)).toBe(MIN_TIMELINE_HEIGHT);
   });
 });

@@ -13,6 +13,21 @@ export interface Preferences {
   defaultInterpolation: Interpolation;
   /** Set after the first start (the sample opens on first launch only). */
   launched: boolean;
+  /** Height of the timeline and dope sheet in px (drag the bar above it; double-click resets). */
+  timelineHeight: number;
+}
+
+export const DEFAULT_TIMELINE_HEIGHT = 210;
+/** Least timeline height: the transport and two rows of keys. */
+export const MIN_TIMELINE_HEIGHT = 110;
+/** Height kept for the menu, toolbar, viewport and status bar when the timeline grows. */
+export const RESERVED_ABOVE_TIMELINE = 260;
+
+/** The timeline height to use in a window `windowHeight` px tall: the preference, kept in bounds. */
+export function clampTimelineHeight(height: number, windowHeight: number): number {
+  const max = Math.max(MIN_TIMELINE_HEIGHT, windowHeight - RESERVED_ABOVE_TIMELINE);
+  if (!Number.isFinite(height)) return Math.min(DEFAULT_TIMELINE_HEIGHT, max);
+  return Math.round(Math.min(max, Math.max(MIN_TIMELINE_HEIGHT, height)));
 }
 
 export const defaultPreferences: Preferences = {
@@ -24,6 +39,7 @@ export const defaultPreferences: Preferences = {
   loop: true,
   defaultInterpolation: 'linear',
   launched: false,
+  timelineHeight: DEFAULT_TIMELINE_HEIGHT,
 };
 
 export const usePrefs = create<Preferences>()(
