@@ -345,6 +345,59 @@ test('the bar above the timeline resizes it: the dope sheet gains what the viewp
   await expect.poll(() => h(timeline)).toBeCloseTo(210, 0);
 });
 
+test('a play range: P from the selected keys or Ctrl+drag on the ruler; playback loops inside it; Alt+P clears it', async ({ bridge }) => {
+  const page = await bridge.open();
+  await ready(page);
+  const status = page.getByTestId('statusbar');
+  await page.getByTestId(`key-${HIPS}-24`).click();
+  await page.getByTestId(`key-${HIPS}-30`).click({ modifiers: ['Shift'] });
+  await page.keyboard.press('p');
+  await expect(status).toContainText('Play range 24–30');
+  const band = page.getByTestId('play-range');
+  await expect(band).toHaveAttribute('data-from', '24');
+  await expect(band).toHaveAttribute('data-to', '30');
+  const m = await mapping(page);
+  const bb = (await band.boundingBox())!;
+  expect(m.frameAt(bb.x), 'the band starts on frame 24').toBeCloseTo(24, 0);
+  expect(m.frameAt(bb.x + bb.width), 'and ends on 30').toBeCloseTo(30, 0);
+
+  // Play from frame 0 (outside the range): playback enters at 24 and loops inside 24–30 (loop is on by default).
+  await page.getByTestId('timeline-frame').fill('0');
+  await page.getByTestId('timeline-frame').press('Enter');
+  await page.getByTestId('play').click();
+  const seen: number[] = [];
+  for (let i = 0; i < 12; i++) {
+    seen.push(await hook(page, (h) => h.frame()));
+    await page.waitForTimeout(150);
+  }
+  await page.getByTestId('play').click();
+  expect(seen.every((f) => f >= 24 && f <= 30), `playhead stayed in 24–30: ${seen.map((f) => f.toFixed(1))}`).toBe(true);
+  expect(new Set(seen.map((f) => Math.round(f))).size, 'it moved').toBeGreaterThan(2);
+  expect((await hook(page, (h) => h.history())).undo, 'not an undo step').toBe(0);
+
+  // Alt+P clears it; the button in the transport says it is gone.
+  await page.keyboard.press('Alt+p');
+  await expect(band).toHaveCount(0);
+  await expect(page.getByTestId('play-range-clear')).toHaveCount(0);
+
+  // Ctrl+drag on the ruler from 10 to 20 sets it again, without moving the playhead.
+  const frameBefore = await hook(page, (h) => h.frame());
+  const ruler = (await page.getByTestId('ruler').boundingBox())!;
+  const ry = ruler.y + ruler.height / 2;
+  await page.keyboard.down('Control');
+  await page.mouse.move(m.xOf(10), ry);
+  await page.mouse.down();
+  await page.mouse.move(m.xOf(20), ry, { steps: 5 });
+  await page.mouse.up();
+  await page.keyboard.up('Control');
+  await expect(band).toHaveAttribute('data-from', '10');
+  await expect(band).toHaveAttribute('data-to', '20');
+  expect(await hook(page, (h) => h.frame())).toBe(frameBefore);
+  await expect(page.getByTestId('play-range-clear')).toContainText('Range 10–20');
+  await page.getByTestId('play-range-clear').click();
+  await expect(band).toHaveCount(0);
+});
+
 test('the help panel says when Ctrl+C / Ctrl+V copy keys and how to zoom and pan the dope sheet', async ({ bridge }) => {
   const page = await bridge.open();
   await ready(page);

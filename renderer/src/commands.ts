@@ -41,6 +41,7 @@ import { openExportDialog } from './export/exportFlow';
 export { viewportCommands } from './viewport/viewState';
 import { viewportCommands } from './viewport/viewState';
 import { modalOpen } from './panels/modal';
+import { makePlayRange, playBounds } from './state/playRange';
 
 /** Called on Escape before anything else; returns true when it consumed the key (a drag was cancelled). */
 export const escapeHandlers: (() => boolean)[] = [];
@@ -74,6 +75,8 @@ export type CommandId =
   | 'copyKeys'
   | 'pasteKeys'
   | 'sheetFrameAll'
+  | 'playRangeFromKeys'
+  | 'clearPlayRange'
   | 'escape';
 
 export interface CommandDef {
@@ -104,9 +107,30 @@ function togglePlay(): void {
   const clip = activeClip(getDoc());
   // Play starts at the first frame when the playhead is at the end (without loop) or outside the range
   // (after Start was raised past it): it played the frames before Start, which are not in the clip's range.
+  // With a play range set, its frames are the range.
   const f = Math.round(e.frame);
-  if (!e.playing && clip && ((f >= clip.endFrame && !usePrefs.getState().loop) || f < clip.startFrame || f > clip.endFrame)) setFrame(clip.startFrame);
+  const b = clip ? playBounds(clip, e.playRange) : null;
+  if (!e.playing && b && ((f >= b.to && !usePrefs.getState().loop) || f < b.from || f > b.to)) setFrame(b.from);
   useEphemeral.setState({ playing: !e.playing, frame: e.playing ? Math.round(e.frame) : useEphemeral.getState().frame });
+}
+
+/** Loops playback over the frames of the selected keys (first to last selected frame). */
+function playRangeFromKeys(): void {
+  const clip = activeClip(getDoc());
+  const keys = useEphemeral.getState().selectedKeys;
+  if (!clip) return;
+  const frames = keys.map((k) => k.frame);
+  const range = frames.length ? makePlayRange(clip, Math.min(...frames), Math.max(...frames)) : null;
+  if (!range) return setStatus('Select keys on two or more frames (or Ctrl+drag on the ruler) to set the play range');
+  useEphemeral.setState({ playRange: range });
+  setStatus(`Play range ${range.from}–${range.to}: playback ${usePrefs.getState().loop ? 'loops over' : 'plays'} these frames; Alt+P clears it`);
+}
+
+function clearPlayRange(): void {
+  if (!useEphemeral.getState().playRange) return setStatus('No play range set');
+  useEphemeral.setState({ playRange: null });
+  const clip = activeClip(getDoc());
+  setStatus(clip ? `Play range cleared: playback covers ${clip.name} (${clip.startFrame}–${clip.endFrame})` : 'Play range cleared');
 }
 
 /** Undo (-1) or redo (1), saying in the status bar what was undone or redone (or why nothing was). */
@@ -206,6 +230,8 @@ export const COMMANDS: CommandDef[] = [
   { id: 'playPause', label: 'Play / Pause', keys: ['Space'], run: togglePlay, disabledReason: noClip },
   { id: 'toggleLoop', label: 'Loop Playback', keys: ['L'], run: () => setPref('loop', !usePrefs.getState().loop) },
   { id: 'toggleAutoKey', label: 'Auto-Key', keys: ['N'], run: () => setPref('autoKey', !usePrefs.getState().autoKey) },
+  { id: 'playRangeFromKeys', label: 'Play Range from Selected Keys', keys: ['P'], run: playRangeFromKeys, disabledReason: noClip },
+  { id: 'clearPlayRange', label: 'Clear Play Range', keys: ['Alt+P'], run: clearPlayRange },
   { id: 'nextFrame', label: 'Next Frame', keys: ['ArrowRight'], run: () => stepFrame(1) },
   { id: 'previousFrame', label: 'Previous Frame', keys: ['ArrowLeft'], run: () => stepFrame(-1) },
   { id: 'nextKey', label: 'Next Key', keys: ['.', 'ArrowUp'], run: () => jumpToKey(1) },

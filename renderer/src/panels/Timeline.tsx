@@ -28,6 +28,7 @@ import { NumberField } from './fields';
 import { ClipPicker } from './ClipPicker';
 import { TimelineBands } from '../check/TimelineBands';
 import { findLimbChains } from '../scene/limbs';
+import { makePlayRange, playBounds } from '../state/playRange';
 
 interface RowDef {
   id: string;
@@ -99,6 +100,9 @@ function Transport({ clip }: { clip: Clip | undefined }) {
   const loop = usePrefs((s) => s.loop);
   const autoKey = usePrefs((s) => s.autoKey);
   const frameIdle = useEphemeral((s) => (s.playing ? null : Math.round(s.frame)));
+  const playRange = useEphemeral((s) => s.playRange);
+  const b = clip ? playBounds(clip, playRange) : null;
+  const range = b?.limited ? b : null;
   const frameLabel = useRef<HTMLSpanElement>(null);
   useEffect(
     () =>
@@ -122,6 +126,11 @@ function Transport({ clip }: { clip: Clip | undefined }) {
       <button title="Next key (. or ↑)" data-testid="next-key" onClick={() => runCommand('nextKey')}>▶◆</button>
       <button title="Last frame (Shift+→)" data-testid="last-frame" onClick={() => runCommand('lastFrame')}>▶|</button>
       <button title="Loop (L)" data-testid="loop" className={loop ? 'on' : ''} onClick={() => setPref('loop', !loop)}>Loop</button>
+      {range && (
+        <button title="Playback covers these frames (P sets them from the selected keys, Ctrl+drag on the ruler); click or Alt+P to clear" data-testid="play-range-clear" className="on" onClick={() => runCommand('clearPlayRange')}>
+          Range {range.from}–{range.to} ✕
+        </button>
+      )}
       <span className="sep" />
       <label>Frame</label>
       {frameIdle === null ? (
@@ -431,18 +440,35 @@ export function Timeline() {
   // names column) put the playhead on frames like -11 or 63 of a 0-60 clip, off the sheet.
   const scrubFrame = (clientX: number) => Math.min(end, Math.max(start, frameAt(clientX)));
   const scrubbing = useRef(false);
+  // Ctrl (or Cmd) + drag on the ruler sets the play range instead of scrubbing: from the frame pressed to the one released.
+  const ranging = useRef<number | null>(null);
   const onScrubDown = (e: React.PointerEvent) => {
     if (e.button !== 0) return;
-    scrubbing.current = true;
     (e.currentTarget as HTMLElement).setPointerCapture(e.pointerId);
+    if ((e.ctrlKey || e.metaKey) && clip) {
+      ranging.current = scrubFrame(e.clientX);
+      useEphemeral.setState({ playing: false });
+      return;
+    }
+    scrubbing.current = true;
     useEphemeral.setState({ playing: false, frame: scrubFrame(e.clientX) });
     if (!e.shiftKey) useEphemeral.setState({ selectedKeys: [] });
   };
   const onScrubMove = (e: React.PointerEvent) => {
-    if (scrubbing.current) setFrame(scrubFrame(e.clientX));
+    if (ranging.current !== null && clip) {
+      const r = makePlayRange(clip, ranging.current, scrubFrame(e.clientX));
+      if (r) useEphemeral.setState({ playRange: r });
+    } else if (scrubbing.current) setFrame(scrubFrame(e.clientX));
   };
-  const onScrubUp = () => {
+  const onScrubUp = (e: React.PointerEvent) => {
     scrubbing.current = false;
+    if (ranging.current === null || !clip) return;
+    const r = makePlayRange(clip, ranging.current, scrubFrame(e.clientX));
+    ranging.current = null;
+    if (r) {
+      useEphemeral.setState({ playRange: r });
+      setStatus(`Play range ${r.from}–${r.to}: playback ${usePrefs.getState().loop ? 'loops over' : 'plays'} these frames; Alt+P clears it`);
+    }
   };
 
   // Box select: a drag over the rows (not on a key) selects the keys inside the box (Shift, Ctrl or Cmd
@@ -588,6 +614,8 @@ export function Timeline() {
     () => tickFrames(view, NAME_WIDTH + 12 - AREA_LEFT, width - 8 - AREA_LEFT, step),
     [view.originFrame, view.pxPerFrame, width, step],
   );
+  const playRange = useEphemeral((s) => s.playRange);
+  const bounds = clip ? playBounds(clip, playRange) : { from: start, to: end, limited: false };
   // Frames outside the clip's range are shaded.
   const shadeLeft = Math.min(width, Math.max(NAME_WIDTH, xOf(start)));
   const shadeRight = Math.max(NAME_WIDTH, Math.min(width, xOf(end)));
@@ -613,6 +641,15 @@ export function Timeline() {
         onAuxClick={(e) => e.preventDefault()}
       >
         <div className="ruler" data-testid="ruler" data-step={step} onPointerDown={onScrubDown} onPointerMove={onScrubMove} onPointerUp={onScrubUp}>
+          {bounds.limited && (
+            <div
+              className="play-range"
+              data-testid="play-range"
+              data-from={bounds.from}
+              data-to={bounds.to}
+              style={{ left: Math.max(NAME_WIDTH, xOf(bounds.from)), width: Math.max(0, Math.min(width, xOf(bounds.to)) - Math.max(NAME_WIDTH, xOf(bounds.from))) }}
+            />
+          )}
           <div className="names-spacer" style={{ width: NAME_WIDTH }} />
           {ticks.map((f) => (
             <span key={f} className="tick" style={{ left: xOf(f) }}>

@@ -9,6 +9,7 @@ import type { RecoveryInfo } from '../../../electron/ipc/contract';
 import type { Transform, TrackTarget } from '../../../core/document/types';
 import type { KeyClipboard } from './keyClipboard';
 import type { SheetView } from '../panels/sheetView';
+import type { PlayRange } from './playRange';
 
 export type Selection =
   | { kind: 'character'; id: string }
@@ -45,6 +46,8 @@ export interface Ephemeral {
   keyClipboard: KeyClipboard | null;
   /** Dope sheet zoom and pan; null: the clip's range fills the sheet (Home, a clip switch, a load). */
   sheetView: SheetView | null;
+  /** Frames playback loops over (P sets it from the selected keys, Ctrl+drag on the ruler; Alt+P clears). */
+  playRange: PlayRange | null;
   helpOpen: boolean;
   recovery: RecoveryInfo | null;
   status: { text: string; error: boolean; at: number } | null;
@@ -64,6 +67,7 @@ export const useEphemeral = create<Ephemeral>()(() => ({
   clipboard: null,
   keyClipboard: null,
   sheetView: null,
+  playRange: null,
   helpOpen: false,
   recovery: null,
   status: null,

@@ -23,6 +23,7 @@ import { useDock } from '../check/dock';
 import { chooseSelection, setPick } from './picking';
 import { Gizmo, gizmoInteraction } from './Gizmo';
 import { CheckViewportLayer } from '../check/ViewportLayer';
+import { advancePlayhead, playBounds } from '../state/playRange';
 
 const DEFAULT_TARGET = new THREE.Vector3(0, 0.9, 0);
 const DEFAULT_POSITION = new THREE.Vector3(2.6, 1.8, 3.6);
@@ -35,16 +36,10 @@ function Driver() {
     const clip = activeClip(doc);
     const eph = useEphemeral.getState();
     if (eph.playing && clip) {
-      // The range may change during playback (Start typed past the playhead): play on from Start.
-      let f = Math.max(clip.startFrame, eph.frame + Math.min(dt, 0.1) * clip.frameRate);
-      if (f > clip.endFrame) {
-        if (usePrefs.getState().loop) f = clip.startFrame + ((f - clip.startFrame) % Math.max(1, clip.endFrame - clip.startFrame));
-        else {
-          f = clip.endFrame;
-          useEphemeral.setState({ playing: false });
-        }
-      }
-      useEphemeral.setState({ frame: f });
+      // Over the play range when one is set, else Start–End; a range changed during playback (Start typed
+      // past the playhead) plays on from its first frame.
+      const next = advancePlayhead(eph.frame, dt, clip.frameRate, playBounds(clip, eph.playRange), usePrefs.getState().loop);
+      useEphemeral.setState(next.stop ? { frame: next.frame, playing: false } : { frame: next.frame });
     }
     runtime.sync(doc, clip ? useEphemeral.getState().frame / clip.frameRate : 0);
   }, -2);
