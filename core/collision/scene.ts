@@ -62,7 +62,7 @@ import { convexFromMesh, convexPolyhedraIntersect, isConvexMesh, updateConvexPla
 import { orient3d } from './predicates';
 import { closestPointOnMesh, closestPointOnTriangle, forEachLeafNodePair, forEachLeafNodePairSwept, forEachLeafPair, pointInParts, pointInPartsLazy, verticesInBox } from './query';
 import { closestPointOnTriangleRegion, signedDistance, vertexTriangles, type VertexTriangles } from './signed';
-import { triTriIntersect, triTriOverlap } from './tritri';
+import { lastTriTriPlanes, triTriIntersect, triTriOverlap } from './tritri';
 import { hypot3 } from '../math/libm';
 
 /** Numbers per triangle motion box (a module constant: read once, not per pair). */
@@ -880,6 +880,7 @@ export class CollisionScene {
     const bestPoint = this._hit;
     const crossTris = this.crossList(pairKey);
     this._npts = 0;
+    this._nfx = this._nfy = this._nfz = 0;
     // Continuous detection (doCcd) matters only where the parts were apart at
     // the previous sample (a new contact's first moment, or a pass-through); a
     // contact that persists needs none. All triangle pairs were apart then.
@@ -944,7 +945,6 @@ export class CollisionScene {
       // discrete only: a triangle outside the other leaf's box meets none of
       // its triangles; each leaf's triangle boxes are computed once per pose
       // (by slot, so a leaf's are contiguous) and shared by its leaf pairs
-      if (stA[na] !== fs) { stA[na] = fs; for (let i = sa; i < ea; i++) triBoxInto(Pa, Ia, orderA[i], tbA, i * 6); }
       if (stB[nb] !== fs) { stB[nb] = fs; for (let j = sb; j < eb; j++) triBoxInto(Pb, Ib, orderB[j], tbB, j * 6); }
       // each leaf's node box read once for its filter (not per triangle)
       let nk = 0;
@@ -953,6 +953,7 @@ export class CollisionScene {
         if (!(tbB[o] > nhx || tbB[o + 1] > nhy || tbB[o + 2] > nhz || tbB[o + 3] < nlx || tbB[o + 4] < nly || tbB[o + 5] < nlz)) keepB[nk++] = j;
       }
       if (nk === 0) continue;
+      if (stA[na] !== fs) { stA[na] = fs; for (let i = sa; i < ea; i++) triBoxInto(Pa, Ia, orderA[i], tbA, i * 6); }
       const mlx = fb[pb], mly = fb[pb + 1], mlz = fb[pb + 2], mhx = fb[pb + 3], mhy = fb[pb + 4], mhz = fb[pb + 5];
       for (let i = sa; i < ea; i++) {
         const ia = i * 6;
@@ -977,14 +978,9 @@ export class CollisionScene {
     // partial sum an exact integer in a double below 2⁵³ for up to 2¹⁹ pairs): the same bits in
     // whatever order a traversal finds the pairs, also where opposite faces all but cancel (a box
     // through a thin floor), where a floating-point sum's direction is its rounding
+    // (each crossing pair's share is added by crossTestLoaded as the pair is found)
     const crossings = crossTris.length >> 1, npts = this._npts;
-    let nx = 0, ny = 0, nz = 0;
-    for (let k = 0; k < crossTris.length; k += 2) {
-      loadTri(P, Pa, Ia, crossTris[k]);
-      loadTri(Q, Pb, Ib, crossTris[k + 1]);
-      accumulateNormal(P, Q, this._cp);
-      nx += Math.round(this._cp[0] * NORMAL_FIXED); ny += Math.round(this._cp[1] * NORMAL_FIXED); nz += Math.round(this._cp[2] * NORMAL_FIXED);
-    }
+    const nx = this._nfx, ny = this._nfy, nz = this._nfz;
     if (doCcd && this._nLeaf > 0 && this.plainOrderSearch) {
       this._nCand = 0;
       this._candCount = 0;
@@ -1220,7 +1216,23 @@ export class CollisionScene {
     for (let k = 0; k < 6; k++) pts[npts * 3 + k] = seg[k];
     this._npts = npts + 2;
     crossTris.push(ta, tb);
+    // the pair's share of the contact normal in fixed point: accumulateNormal's arithmetic on the
+    // normals the exact test just took (its planes are the same cross products: the same bits)
+    const qn = _triPlanes.q, pn = _triPlanes.p;
+    let cx = 0, cy = 0, cz = 0;
+    for (let s = 0; s < 2; s++) {
+      const n = s === 0 ? qn : pn, sign = s === 0 ? 1 : -1;
+      const nx = n[0], ny = n[1], nz = n[2];
+      const l = Math.sqrt(nx * nx + ny * ny + nz * nz);
+      if (l === 0) continue;
+      cx += sign * nx / l; cy += sign * ny / l; cz += sign * nz / l;
+    }
+    this._nfx += Math.round(cx * NORMAL_FIXED); this._nfy += Math.round(cy * NORMAL_FIXED); this._nfz += Math.round(cz * NORMAL_FIXED);
   }
+  /** The fixed-point sum of the crossing pairs' normals of the part pair being tested (crossTestLoaded). */
+  private _nfx = 0;
+  private _nfy = 0;
+  private _nfz = 0;
 
   private _tightStamp = new Int32Array(0);
   private _tight = new Float64Array(0);
@@ -3450,6 +3462,8 @@ function boxDiagonal(P: ArrayLike<number>): number {
 }
 /** Triangles per BVH leaf: small leaves prune more triangle pairs in BVH-vs-BVH. */
 const LEAF_SIZE = 4;
+/** The planes of the last exact triangle test (tritri.ts), read for the crossing pairs' normals. */
+const _triPlanes = lastTriTriPlanes();
 /**
  * Part trees split by surface area (binned SAH over the bind pose) rather than
  * at the centroid median: fewer overlapping node pairs as the meshes deform

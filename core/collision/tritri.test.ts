@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { orient3d } from './predicates';
-import { triTriIntersect, triTriOverlap } from './tritri';
+import { lastTriTriPlanes, triTriIntersect, triTriOverlap } from './tritri';
 import { closestPointOnTriangle } from './query';
 import { mulberry32 } from './testutil';
 
@@ -234,5 +234,31 @@ describe('intersection segment from the overlap test\'s planes', () => {
       expect(Array.from(out.subarray(1, 7)), `pair ${i}: segment bit for bit`).toEqual(ref);
     }
     expect(compared, 'crossing pairs in general position were compared').toBeGreaterThan(300);
+  });
+});
+
+describe('the planes of the last test (lastTriTriPlanes, read by the scene for contact normals)', () => {
+  it('seed 7: after every pair that meets, each triangle\'s (v1 − v0) × (v2 − v0) and the other\'s vertex determinants, bit for bit (at offsets; other pairs tested in between)', () => {
+    const r = mulberry32(7);
+    const out = new Float64Array(6);
+    const cross = (T: number[], o: number): number[] => {
+      const ux = T[o + 3] - T[o], uy = T[o + 4] - T[o + 1], uz = T[o + 5] - T[o + 2], vx = T[o + 6] - T[o], vy = T[o + 7] - T[o + 1], vz = T[o + 8] - T[o + 2];
+      return [uy * vz - uz * vy, uz * vx - ux * vz, ux * vy - uy * vx];
+    };
+    const dets = (T: number[], o: number, n: number[], X: number[], xo: number): number[] =>
+      [0, 1, 2].map((k) => (X[xo + k * 3] - T[o]) * n[0] + (X[xo + k * 3 + 1] - T[o + 1]) * n[1] + (X[xo + k * 3 + 2] - T[o + 2]) * n[2]);
+    let met = 0;
+    for (let i = 0; i < 3000; i++) {
+      const po = Math.floor(r() * 3) * 3, qo = Math.floor(r() * 3) * 3, sh = r() * 2 - 1;
+      const P = Array.from({ length: 18 }, () => sh + r() * 2 - 1), Q = Array.from({ length: 18 }, () => sh + r() * 2 - 1);
+      if (i % 3 === 1) triTriOverlap(Q, 3, P, 0);
+      if (!triTriIntersect(P, po, Q, qo, out, 0)) continue;
+      met++;
+      const { q, p } = lastTriTriPlanes();
+      const qn = cross(Q, qo), pn = cross(P, po);
+      expect(Array.from(q), `pair ${i}: Q's normal, then P's vertices against Q's plane`).toEqual([...qn, ...dets(Q, qo, qn, P, po)]);
+      expect(Array.from(p), `pair ${i}: P's normal, then Q's vertices against P's plane`).toEqual([...pn, ...dets(P, po, pn, Q, qo)]);
+    }
+    expect(met, 'pairs that meet were checked').toBeGreaterThan(300);
   });
 });

@@ -100,9 +100,10 @@ const SIDE_BOUND = (7 + 56 * EPS) * EPS + 16 * EPS;
  * signs. The plane's cross product (T1 − T0) × (T2 − T0) and the permanent's
  * factors are shared by the three points (det[a, b, c] expanded along c, the
  * same static error bound as any row expansion); only a determinant within
- * that bound of 0 goes to the filtered-exact orient3d.
+ * that bound of 0 goes to the filtered-exact orient3d. Returns the sum of
+ * the three signs (±3 exactly when all lie strictly on one side).
  */
-function planeSides(T: ArrayLike<number>, to: number, X: ArrayLike<number>, xo: number, side: Int8Array, plane: Float64Array): void {
+function planeSides(T: ArrayLike<number>, to: number, X: ArrayLike<number>, xo: number, side: Int8Array, plane: Float64Array): number {
   const t0x = T[to], t0y = T[to + 1], t0z = T[to + 2];
   const ax = T[to + 3] - t0x, ay = T[to + 4] - t0y, az = T[to + 5] - t0z;
   const bx = T[to + 6] - t0x, by = T[to + 7] - t0y, bz = T[to + 8] - t0z;
@@ -110,6 +111,7 @@ function planeSides(T: ArrayLike<number>, to: number, X: ArrayLike<number>, xo: 
   const nx = ybz - zby, ny = zbx - xbz, nz = xby - ybx;
   const kx = Math.abs(ybz) + Math.abs(zby), ky = Math.abs(zbx) + Math.abs(xbz), kz = Math.abs(xby) + Math.abs(ybx);
   plane[0] = nx; plane[1] = ny; plane[2] = nz;
+  let sum = 0;
   for (let i = 0; i < 3; i++) {
     const o = xo + i * 3;
     const cx = X[o] - t0x, cy = X[o + 1] - t0y, cz = X[o + 2] - t0z;
@@ -118,8 +120,11 @@ function planeSides(T: ArrayLike<number>, to: number, X: ArrayLike<number>, xo: 
     const bound = SIDE_BOUND * (Math.abs(cx) * kx + Math.abs(cy) * ky + Math.abs(cz) * kz);
     // the sign without a branch on it (the float sign is decisive outside the bound; within it, exact)
     const sg = +(det > bound) - +(-det > bound);
-    side[i] = sg !== 0 ? sg : orient3d(T, to, T, to + 3, T, to + 6, X, o);
+    const si = sg !== 0 ? sg : orient3d(T, to, T, to + 3, T, to + 6, X, o);
+    side[i] = si;
+    sum += si;
   }
+  return sum;
 }
 
 const _sideP = new Int8Array(3);
@@ -133,17 +138,26 @@ const _sideQ = new Int8Array(3);
  */
 const _planeQ = new Float64Array(6);
 const _planeP = new Float64Array(6);
+const _planes = { q: _planeQ, p: _planeP } as const;
+
+/**
+ * The floating-point planes of the last `triTriOverlap` / `triTriIntersect`
+ * that passed both plane-side tests (every pair that meets does): `q[0..2]`
+ * is Q's (Q1 − Q0) × (Q2 − Q0) and `q[3..5]` P's vertices' determinants
+ * against it; `p` the same with P and Q swapped. Overwritten by the next test.
+ */
+export function lastTriTriPlanes(): { readonly q: Float64Array; readonly p: Float64Array } {
+  return _planes;
+}
 
 /**
  * Exact test: do closed triangles P (9 numbers at po) and Q (9 at qo) share a point?
  */
 export function triTriOverlap(P: ArrayLike<number>, po: number, Q: ArrayLike<number>, qo: number): boolean {
   // all three strictly on one side (signs in {−1, 0, 1}: their sum is ±3 exactly then)
-  planeSides(Q, qo, P, po, _sideP, _planeQ);
-  const sp = _sideP[0] + _sideP[1] + _sideP[2];
+  const sp = planeSides(Q, qo, P, po, _sideP, _planeQ);
   if (sp === 3 || sp === -3) return false;
-  planeSides(P, po, Q, qo, _sideQ, _planeP);
-  const sq = _sideQ[0] + _sideQ[1] + _sideQ[2];
+  const sq = planeSides(P, po, Q, qo, _sideQ, _planeP);
   if (sq === 3 || sq === -3) return false;
   if (generalPosition()) return crossingIntervalsMeet(P, po, Q, qo);
   const axisQ = dropAxis(Q, qo), axisP = dropAxis(P, po);
@@ -270,6 +284,25 @@ function generalPosition(): boolean {
 const _iv = new Float64Array(12);
 
 /**
+ * Where the two edges of triangle T from its lone vertex (alone on its side
+ * of the other's plane, by `side`) cross that plane, by the vertices'
+ * determinants D[3..5] against it: into iv[o..o+5], the edge to the next
+ * vertex (cyclically) first.
+ */
+function crossingPoints(T: ArrayLike<number>, to: number, side: Int8Array, D: Float64Array, iv: Float64Array, o: number): void {
+  const lone = side[0] === side[1] ? 2 : side[0] === side[2] ? 1 : 0;
+  const a = to + lone * 3, da = D[3 + lone];
+  const ax = T[a], ay = T[a + 1], az = T[a + 2];
+  for (let k = 1; k <= 2; k++) {
+    const vb = (lone + k) % 3, b = to + vb * 3;
+    const den = da - D[3 + vb];
+    const t = den === 0 ? 0.5 : Math.min(1, Math.max(0, da / den));
+    const q = o + (k - 1) * 3;
+    iv[q] = ax + t * (T[b] - ax); iv[q + 1] = ay + t * (T[b + 1] - ay); iv[q + 2] = az + t * (T[b + 2] - az);
+  }
+}
+
+/**
  * Intersection segment of two triangles known (exactly) to cross in general
  * position (Möller 1997): each triangle has one vertex alone on its side of
  * the other's plane; its two edges from that vertex cross the plane at the
@@ -284,21 +317,8 @@ function segmentByIntervals(P: ArrayLike<number>, po: number, Q: ArrayLike<numbe
   const pl = _planeP, ql = _planeQ;
   const pnx = pl[0], pny = pl[1], pnz = pl[2], qnx = ql[0], qny = ql[1], qnz = ql[2];
   // the two crossing points of each triangle with the other's plane
-  for (let pass = 0; pass < 2; pass++) {
-    const T = pass === 0 ? P : Q, to = pass === 0 ? po : qo, side = pass === 0 ? _sideP : _sideQ;
-    const D = pass === 0 ? ql : pl;
-    const lone = side[0] === side[1] ? 2 : side[0] === side[2] ? 1 : 0;
-    const a = to + lone * 3;
-    const da = D[3 + lone];
-    for (let k = 1; k <= 2; k++) {
-      const vb = (lone + k) % 3, b = to + vb * 3;
-      const db = D[3 + vb];
-      const den = da - db;
-      const t = den === 0 ? 0.5 : Math.min(1, Math.max(0, da / den));
-      const o = pass * 6 + (k - 1) * 3;
-      iv[o] = T[a] + t * (T[b] - T[a]); iv[o + 1] = T[a + 1] + t * (T[b + 1] - T[a + 1]); iv[o + 2] = T[a + 2] + t * (T[b + 2] - T[a + 2]);
-    }
-  }
+  crossingPoints(P, po, _sideP, ql, iv, 0);
+  crossingPoints(Q, qo, _sideQ, pl, iv, 6);
   // positions along the common line
   const lx = pny * qnz - pnz * qny, ly = pnz * qnx - pnx * qnz, lz = pnx * qny - pny * qnx;
   const s0 = iv[0] * lx + iv[1] * ly + iv[2] * lz, s1 = iv[3] * lx + iv[4] * ly + iv[5] * lz;
