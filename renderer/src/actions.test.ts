@@ -17,6 +17,14 @@ function docWithKeyedBall(): ImpulseDocument {
   return d;
 }
 
+/** The keyed ball plus a rotation key on 10 (keys on two channels there), loaded, nothing selected or copied, playhead on 0. */
+function loadBallWithRotationKey(): void {
+  const d = docWithKeyedBall();
+  setKey(activeClip(d)!, { kind: 'prop', prop: 'ball' }, 'rotation', 10, [0, 0, 0, 1]);
+  docActions.load(d, null, 't');
+  useEphemeral.setState({ selection: null, selectedKeys: [], keyClipboard: null, frame: 0, status: null });
+}
+
 describe('delete keys', () => {
   beforeEach(() => {
     docActions.load(docWithKeyedBall(), null, 't');
@@ -41,12 +49,7 @@ describe('delete keys', () => {
 
 describe('copy and paste keys (store, status line, undo)', () => {
   const BALL = { kind: 'prop' as const, prop: 'ball' };
-  beforeEach(() => {
-    const d = docWithKeyedBall();
-    setKey(activeClip(d)!, BALL, 'rotation', 10, [0, 0, 0, 1]);
-    docActions.load(d, null, 't');
-    useEphemeral.setState({ selection: null, selectedKeys: [], keyClipboard: null, frame: 0, status: null });
-  });
+  beforeEach(loadBallWithRotationKey);
   const status = () => useEphemeral.getState().status;
 
   it('copies the selected keys and says how many on how many channels', () => {
@@ -216,12 +219,7 @@ describe('Delete says whose keys it deleted', () => {
 
 describe('cut and select all keys (dope sheet)', () => {
   const BALL = { kind: 'prop' as const, prop: 'ball' };
-  beforeEach(() => {
-    const d = docWithKeyedBall();
-    setKey(activeClip(d)!, BALL, 'rotation', 10, [0, 0, 0, 1]);
-    docActions.load(d, null, 't');
-    useEphemeral.setState({ selection: null, selectedKeys: [], keyClipboard: null, frame: 0, status: null });
-  });
+  beforeEach(loadBallWithRotationKey);
   const status = () => useEphemeral.getState().status;
   const ballFrames = (path: 'translation' | 'rotation') => findTrack(activeClip(getDoc())!, BALL, path)?.times.map((x) => Math.round(x * 30)) ?? [];
 
