@@ -2049,26 +2049,29 @@ export class CollisionScene {
     for (let pass = (passes & 1) !== 0 ? 0 : 1; pass < ((passes & 2) !== 0 ? 2 : 1); pass++) {
       if (pass === 1 && sc.deferCount === 0) break;
       let nc = 0;
-      for (let r = 0; r < sc.roiCount; r++) {
-        // only vertices in the crossed parts' box can be in this pair's box
-        const i = roiList[r];
-        if (ubc[i] <= depth) continue; // near a crossing: cannot raise the maximum
-        const c = comp[i];
-        if (pass === 1 && dst[c] !== ds) continue;
-        const v = verts[i] * 3;
-        const x = P[v], y = P[v + 1], z = P[v + 2];
-        if (x < lx || x > hx || y < ly || y > hy || z < lz || z > hz) continue;
-        if (sc.compInside[c] < 0) {
-          if (sc.compBound[c] <= depth) continue;
-          if (pass === 0 && sc.compBound[c] !== Infinity) {
-            if (dst[c] !== ds) { dst[c] = ds; sc.deferCount++; }
-            continue;
+      // region by region: one decided outside, or whose every vertex is
+      // within the maximum of a crossing, is passed over whole
+      const q = sc.compQueue, cs = sc.compStart, inside = sc.compInside, bound = sc.compBound;
+      for (let c = 0; c < sc.compCount; c++) {
+        if (inside[c] === 0 || bound[c] <= depth || (pass === 1 && dst[c] !== ds)) continue;
+        for (let h = cs[c], he = cs[c + 1]; h < he; h++) {
+          const i = q[h];
+          if (ubc[i] <= depth) continue; // near a crossing: cannot raise the maximum
+          // only vertices in the pair's box count
+          const v = verts[i] * 3;
+          const x = P[v], y = P[v + 1], z = P[v + 2];
+          if (x < lx || x > hx || y < ly || y > hy || z < lz || z > hz) continue;
+          if (inside[c] < 0) {
+            if (pass === 0 && bound[c] !== Infinity) {
+              if (dst[c] !== ds) { dst[c] = ds; sc.deferCount++; }
+              break;
+            }
+            this.classifyRegion(sc, pmi, ooi, c);
+            if (inside[c] !== 1) break;
           }
-          this.classifyRegion(sc, pmi, ooi, c);
+          if (sc.compEst[c] === 0) this.estimateRegion(sc, pmi, ooi, c);
+          if (est[i] > depth) cand[nc++] = i;
         }
-        if (sc.compInside[c] !== 1) continue;
-        if (sc.compEst[c] === 0) this.estimateRegion(sc, pmi, ooi, c);
-        if (est[i] > depth) cand[nc++] = i;
       }
       // Largest bound first: tightened by a walk over ooi's surface, then a full
       // search there sets the maximum, which rules out most of the rest.
@@ -2132,7 +2135,7 @@ export class CollisionScene {
     let sc = this.sides.get(key);
     if (sc === undefined) {
       sc = {
-        stamp: -1, comp: new Int32Array(nv), compStart: new Int32Array(nv + 1), compQueue: new Int32Array(nv),
+        stamp: -1, comp: new Int32Array(nv), compStart: new Int32Array(nv + 1), compCount: 0, compQueue: new Int32Array(nv),
         compBound: new Float64Array(nv), compInside: new Int8Array(nv), compEst: new Uint8Array(nv), compParity: new Int32Array(nv),
         xPairs: new Int32Array(64), xCount: 0, xHead: new Int32Array(me.bvh.order.length), xHeadStamp: new Int32Array(me.bvh.order.length).fill(-1), xNext: new Int32Array(32), xStamp: -1,
         ubc: new Float64Array(nv), seed: new Int32Array(nv), est: new Float64Array(nv), hint: new Int32Array(nv), exact: new Uint8Array(nv),
@@ -2265,6 +2268,7 @@ export class CollisionScene {
       nc++;
     }
     compStart[nc] = qn;
+    sc.compCount = nc;
     return sc;
   }
 
@@ -3199,8 +3203,9 @@ interface PartTopo {
 interface SideCache {
   stamp: number;
   comp: Int32Array;
-  /** Region c's vertices are compQueue[compStart[c] .. compStart[c + 1]). */
+  /** Region c's vertices are compQueue[compStart[c] .. compStart[c + 1]), for c below compCount. */
   compStart: Int32Array;
+  compCount: number;
   compQueue: Int32Array;
   /** Largest crossing bound over the region (Infinity when a vertex has none). */
   compBound: Float64Array;
