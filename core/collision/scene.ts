@@ -64,6 +64,7 @@ import { closestPointOnMesh, closestPointOnTriangle, forEachLeafNodePair, forEac
 import { closestPointOnTriangleRegion, signedDistance, vertexTriangles, type VertexTriangles } from './signed';
 import { lastTriTriPlanes, triTriIntersect, triTriOverlap } from './tritri';
 import { hypot3 } from '../math/libm';
+import { mat4Multiply } from '../math';
 
 /** Numbers per triangle motion box (a module constant: read once, not per pair). */
 const MOTION_STRIDE = MOTION_BOX;
@@ -152,7 +153,15 @@ export interface CollisionObject {
   mask: number;
   enabled: boolean;
   rig: Rig | null;
+  /**
+   * Skin matrices per mesh (16 per skin slot). Meshes bound to the same skin
+   * (the same joints and inverse bind matrices, bit for bit) share one array;
+   * only the slots some vertex weights are computed (`skinJobs`), the only
+   * ones read.
+   */
   skinMats: Float64Array[];
+  /** The skin matrices `pose` computes: flat (mesh, slot) pairs, one per shared array and weighted slot. */
+  skinJobs: Int32Array;
   /** Skin matrices of the previous sample (for skinning prevPositions on demand). */
   prevSkinMats: Float64Array[];
   meshOffsets: number[];
@@ -388,8 +397,16 @@ export class CollisionScene {
       obj.mask = ch.collision.mask;
       obj.enabled = ch.collision.enabled;
       obj.rig = new Rig(ch);
-      obj.skinMats = ch.meshes.map((m) => new Float64Array(16 * m.skinJoints.length));
-      obj.prevSkinMats = ch.meshes.map((m) => new Float64Array(16 * m.skinJoints.length));
+      const lead = sharedSkins(ch.meshes);
+      obj.skinMats = []; obj.prevSkinMats = [];
+      for (let mi = 0; mi < ch.meshes.length; mi++) {
+        const m = ch.meshes[mi];
+        // the joints and inverse bind matrices checked once here (pose computes the weighted slots only)
+        computeSkinMatrices(m, obj.rig.world, new Float64Array(16 * m.skinJoints.length));
+        obj.skinMats.push(lead[mi] === mi ? new Float64Array(16 * m.skinJoints.length) : obj.skinMats[lead[mi]]);
+        obj.prevSkinMats.push(lead[mi] === mi ? new Float64Array(16 * m.skinJoints.length) : obj.prevSkinMats[lead[mi]]);
+      }
+      obj.skinJobs = skinJobs(ch.meshes, lead);
       obj.meshOffsets = meshOffsets;
       // parts by dominant joint
       const byJoint = new Map<number, number[]>();
@@ -495,7 +512,7 @@ export class CollisionScene {
       triPart: new Int32Array(indices.length / 3),
       parts: [], triShell: new Int32Array(indices.length / 3), shellClosed: [], partBvhs: [], partBoxOffsets: new Int32Array(0), convex: null, convexStamp: -1, closed: true, bindPairs: new Set(), parents: null,
       selfCollision: false, adjacentHops: 0, groups: 1, mask: 0xffffffff, enabled: true,
-      rig: null, skinMats: [], prevSkinMats: [], meshOffsets: [0], vertexStamp: new Uint32Array(nv),
+      rig: null, skinMats: [], skinJobs: new Int32Array(0), prevSkinMats: [], meshOffsets: [0], vertexStamp: new Uint32Array(nv),
       vt: vertexTriangles(indices, nv), bindDepth: new Map(), size: boxDiagonal(positions), orientedOutward: false,
     };
   }
@@ -526,7 +543,12 @@ export class CollisionScene {
         const rig = o.rig!;
         ev.characterLocalPose(o.index, timeSec, rig.local);
         rig.computeWorld();
-        for (let mi = 0; mi < ch.meshes.length; mi++) computeSkinMatrices(ch.meshes[mi], rig.world, o.skinMats[mi]);
+        // computeSkinMatrices' products, once per shared array and only for weighted slots
+        const W = rig.world, J = o.skinJobs, S = o.skinMats;
+        for (let e = 0; e < J.length; e += 2) {
+          const m = ch.meshes[J[e]], k = J[e + 1];
+          mat4Multiply(S[J[e]], k * 16, W, m.skinJoints[k] * 16, m.inverseBindMatrices, k * 16);
+        }
       } else {
         const src = this.doc.props[o.index].mesh.positions;
         const m = this.m16;
@@ -2039,26 +2061,29 @@ export class CollisionScene {
     for (let pass = (passes & 1) !== 0 ? 0 : 1; pass < ((passes & 2) !== 0 ? 2 : 1); pass++) {
       if (pass === 1 && sc.deferCount === 0) break;
       let nc = 0;
-      for (let r = 0; r < sc.roiCount; r++) {
-        // only vertices in the crossed parts' box can be in this pair's box
-        const i = roiList[r];
-        if (ubc[i] <= depth) continue; // near a crossing: cannot raise the maximum
-        const c = comp[i];
-        if (pass === 1 && dst[c] !== ds) continue;
-        const v = verts[i] * 3;
-        const x = P[v], y = P[v + 1], z = P[v + 2];
-        if (x < lx || x > hx || y < ly || y > hy || z < lz || z > hz) continue;
-        if (sc.compInside[c] < 0) {
-          if (sc.compBound[c] <= depth) continue;
-          if (pass === 0 && sc.compBound[c] !== Infinity) {
-            if (dst[c] !== ds) { dst[c] = ds; sc.deferCount++; }
-            continue;
+      // region by region: one decided outside, or whose every vertex is
+      // within the maximum of a crossing, is passed over whole
+      const q = sc.compQueue, cs = sc.compStart, inside = sc.compInside, bound = sc.compBound;
+      for (let c = 0; c < sc.compCount; c++) {
+        if (inside[c] === 0 || bound[c] <= depth || (pass === 1 && dst[c] !== ds)) continue;
+        for (let h = cs[c], he = cs[c + 1]; h < he; h++) {
+          const i = q[h];
+          if (ubc[i] <= depth) continue; // near a crossing: cannot raise the maximum
+          // only vertices in the pair's box count
+          const v = verts[i] * 3;
+          const x = P[v], y = P[v + 1], z = P[v + 2];
+          if (x < lx || x > hx || y < ly || y > hy || z < lz || z > hz) continue;
+          if (inside[c] < 0) {
+            if (pass === 0 && bound[c] !== Infinity) {
+              if (dst[c] !== ds) { dst[c] = ds; sc.deferCount++; }
+              break;
+            }
+            this.classifyRegion(sc, pmi, ooi, c);
+            if (inside[c] !== 1) break;
           }
-          this.classifyRegion(sc, pmi, ooi, c);
+          if (sc.compEst[c] === 0) this.estimateRegion(sc, pmi, ooi, c);
+          if (est[i] > depth) cand[nc++] = i;
         }
-        if (sc.compInside[c] !== 1) continue;
-        if (sc.compEst[c] === 0) this.estimateRegion(sc, pmi, ooi, c);
-        if (est[i] > depth) cand[nc++] = i;
       }
       // Largest bound first: tightened by a walk over ooi's surface, then a full
       // search there sets the maximum, which rules out most of the rest.
@@ -2122,7 +2147,7 @@ export class CollisionScene {
     let sc = this.sides.get(key);
     if (sc === undefined) {
       sc = {
-        stamp: -1, comp: new Int32Array(nv), compStart: new Int32Array(nv + 1), compQueue: new Int32Array(nv),
+        stamp: -1, comp: new Int32Array(nv), compStart: new Int32Array(nv + 1), compCount: 0, compQueue: new Int32Array(nv),
         compBound: new Float64Array(nv), compInside: new Int8Array(nv), compEst: new Uint8Array(nv), compParity: new Int32Array(nv),
         xPairs: new Int32Array(64), xCount: 0, xHead: new Int32Array(me.bvh.order.length), xHeadStamp: new Int32Array(me.bvh.order.length).fill(-1), xNext: new Int32Array(32), xStamp: -1,
         ubc: new Float64Array(nv), seed: new Int32Array(nv), est: new Float64Array(nv), hint: new Int32Array(nv), exact: new Uint8Array(nv),
@@ -2255,6 +2280,7 @@ export class CollisionScene {
       nc++;
     }
     compStart[nc] = qn;
+    sc.compCount = nc;
     return sc;
   }
 
@@ -3189,8 +3215,9 @@ interface PartTopo {
 interface SideCache {
   stamp: number;
   comp: Int32Array;
-  /** Region c's vertices are compQueue[compStart[c] .. compStart[c + 1]). */
+  /** Region c's vertices are compQueue[compStart[c] .. compStart[c + 1]), for c below compCount. */
   compStart: Int32Array;
+  compCount: number;
   compQueue: Int32Array;
   /** Largest crossing bound over the region (Infinity when a vertex has none). */
   compBound: Float64Array;
@@ -3380,6 +3407,39 @@ function slotBoxes(meshes: SkinMeshes, meshOffsets: number[], verts: Uint32Array
     e += 8;
   }
   return out;
+}
+
+export function sharedSkins(meshes: SkinMeshes): Int32Array {
+  const lead = new Int32Array(meshes.length);
+  for (let mi = 0; mi < meshes.length; mi++) {
+    lead[mi] = mi;
+    const a = meshes[mi];
+    for (let mj = 0; mj < mi; mj++) {
+      const b = meshes[mj];
+      if (lead[mj] !== mj || a.skinJoints.length !== b.skinJoints.length || a.inverseBindMatrices.length !== b.inverseBindMatrices.length) continue;
+      let same = true;
+      for (let k = 0; same && k < a.skinJoints.length; k++) same = a.skinJoints[k] === b.skinJoints[k];
+      for (let k = 0; same && k < a.inverseBindMatrices.length; k++) same = Object.is(a.inverseBindMatrices[k], b.inverseBindMatrices[k]);
+      if (same) { lead[mi] = mj; break; }
+    }
+  }
+  return lead;
+}
+
+/** The (mesh, slot) pairs whose skin matrix is read: per shared array (its first mesh), each slot a vertex of one of its meshes weights. */
+function skinJobs(meshes: SkinMeshes, lead: Int32Array): Int32Array {
+  const jobs: number[] = [];
+  for (let mi = 0; mi < meshes.length; mi++) {
+    if (lead[mi] !== mi) continue;
+    const used = new Uint8Array(meshes[mi].skinJoints.length);
+    for (let mj = mi; mj < meshes.length; mj++) {
+      if (lead[mj] !== mi) continue;
+      const J = meshes[mj].joints, W = meshes[mj].weights;
+      for (let k = 0; k < W.length; k++) if (W[k] !== 0) used[J[k]] = 1;
+    }
+    for (let k = 0; k < used.length; k++) if (used[k] !== 0) jobs.push(mi, k);
+  }
+  return Int32Array.from(jobs);
 }
 
 /**
