@@ -127,6 +127,18 @@ export interface Collider {
   whole?: JointGroup;
   /** Characters: time index of the step `box` is for. */
   boxStamp: number;
+  /**
+   * Characters: the whole mesh's swept box over the step from its skin
+   * (`whole`'s jbox0 / jbox1, made only when the character's box from its
+   * joints, `box`, is reached), the step it is for, and the steps jbox0 and
+   * jbox1 are for (-1000 never).
+   */
+  meshBox: Float64Array;
+  meshBoxStamp: number;
+  wholeT0: number;
+  wholeT1: number;
+  /** Characters: the step `moving` is for (made when a test reads it; -1000 never). */
+  movingStamp: number;
   /** Characters: first part of each joint group (jointGroups), and the part count at the end. */
   groupStart?: Int32Array;
 }

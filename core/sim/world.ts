@@ -38,21 +38,27 @@
  * when something hits them. Everything runs in fixed orders without
  * randomness, so the same input gives the same numbers.
  *
- * Cost: a character is posed once per step (rig and skin matrices, no
- * skinning); each body part (triangles dominated by one joint) is bounded
- * from its joints alone and skinned, per vertex and at both ends of the step,
- * only when a dynamic body's swept box reaches it (skin matrices only for
- * the skin slots the mesh's vertices are weighted to). Dynamic bodies'
- * vertices are placed only when a test reads them (their pose is kept). Dynamic bodies' swept boxes
- * come from their local box and the two orientations. Contacts and joints are
- * solved island by island (bodies connected through contacts or joints); an
- * impact re-solves only the islands it touches, and a resting island whose
- * solver input repeats number for number takes its last answer. Ground scans
- * read only the vertex chunks whose height bound (from the pose) can reach
- * the ground; triangle and edge swept boxes are made only for primitives
- * whose vertices' side masks admit the other part's box; a character's box
- * comes from its whole mesh bounded from the joints once per step, its joint
- * groups only when reached. Ragdoll cone and twist limits
+ * Cost (where the time goes, and what was done about it: README.md): a
+ * character is posed once per step (its rig only) and bounded as a whole
+ * from its joint world matrices (charBound); its skin matrices, a mesh's box
+ * from them and its `moving` flag are made only when a dynamic body's swept
+ * box reaches that bound (skinAt, meshBox, characterMoving), its joint groups
+ * only when the mesh's box is reached; each body part (triangles dominated by
+ * one joint) is bounded from its joints alone and skinned, per vertex and at
+ * both ends of the step, only when a dynamic body's swept box reaches it
+ * (skin matrices only for the skin slots the mesh's vertices are weighted
+ * to). Dynamic bodies' vertices are placed only when a test reads them
+ * (their pose is kept). Dynamic bodies' swept boxes come from their local
+ * box and the two orientations. Contacts and joints are solved island by
+ * island (bodies connected through contacts or joints); an impact re-solves
+ * only the islands it touches, and a resting island whose solver input
+ * repeats number for number takes its last answer. Ground scans read only
+ * the vertex chunks whose height bound (from the pose) can reach the ground;
+ * a body's lowest vertex (lowestY) is searched from its last one, so a new
+ * orientation reads only the chunks that can hold a lower vertex. Triangle
+ * and edge swept boxes are made only for primitives whose vertices' side
+ * masks admit the other part's box (their buffers, for a character mesh,
+ * when first tested). Ragdoll cone and twist limits
  * act on velocities (unilateral constraints in the solve) and on positions
  * (after each step, rotations about the joint point).
  *
@@ -346,6 +352,30 @@ export class SimWorld {
    */
   private readonly skinRep: Int32Array[] = [];
   private readonly skinUnion: Int32Array[][] = [];
+  /**
+   * Skin matrices are made when a test reads them (skinAt): per keyframed
+   * character and mesh, the step (time index) skinMats0 / skinMats1 hold
+   * (for the first mesh of each shared skin; -1000 never), and the joint
+   * world matrices at the start (0) and end (1) of the step they are made
+   * from (copies of the rig's: keyframedVertexVelocity re-poses the rig).
+   */
+  private skinStamp0: Int32Array[] = [];
+  private skinStamp1: Int32Array[] = [];
+  private charWorld0: Float64Array[] = [];
+  private charWorld1: Float64Array[] = [];
+  /**
+   * Per keyframed character: the box of its whole skin (all meshes) from the
+   * joint world matrices alone, at the start (0) and end (1) of the step
+   * (charBound): the joints its skin is weighted to (charJoints), per joint
+   * the centre and half extent of a joint-space box holding every vertex as
+   * that joint's inverse bind matrix places it (charJointCE), and the range
+   * of the vertices' weight sums (charWs).
+   */
+  private charBox0: Float64Array[] = [];
+  private charBox1: Float64Array[] = [];
+  private readonly charJoints: Int32Array[] = [];
+  private readonly charJointCE: Float64Array[] = [];
+  private readonly charWs: Float64Array[] = [];
   private readonly propDot: Float64Array[] = [];
   private kfVelTime = NaN;
   /** Prop world matrices at the start and end of the step (keyframed props). */
@@ -514,9 +544,12 @@ export class SimWorld {
       quatMul(j.qRel0, 0, _q4, 0, st, STATE_STRIDE * j.bodyB + 3);
     }
     this.limitSkip = new Float64Array(2 * this.joints.length);
+    this.engageAt = new Float64Array(2 * this.joints.length);
     for (const j of this.joints) {
       this.limitSkip[2 * j.index] = coneSkipCos(j.coneLimitRad);
       this.limitSkip[2 * j.index + 1] = twistSkipTan(j.twistLimitRad);
+      this.engageAt[2 * j.index] = cos(j.coneLimitRad - LIMIT_MARGIN_RAD);
+      this.engageAt[2 * j.index + 1] = twistSkipTan(j.twistLimitRad - LIMIT_MARGIN_RAD);
     }
     this.awake = new Uint8Array(this.dynCount).fill(1);
     this.wokeStep = new Int32Array(this.dynCount).fill(-1);
@@ -574,6 +607,12 @@ export class SimWorld {
       this.charPose[ci] = new Float64Array(rig.jointCount * 10);
       this.charPoseDot[ci] = new Float64Array(rig.jointCount * 10);
       const repOf = (this.skinRep[ci] = new Int32Array(ch.meshes.length));
+      this.skinStamp0[ci] = new Int32Array(ch.meshes.length).fill(-1000);
+      this.skinStamp1[ci] = new Int32Array(ch.meshes.length).fill(-1000);
+      this.charWorld0[ci] = new Float64Array(16 * rig.jointCount);
+      this.charWorld1[ci] = new Float64Array(16 * rig.jointCount);
+      this.charBox0[ci] = new Float64Array(6);
+      this.charBox1[ci] = new Float64Array(6);
       this.skinMats0[ci] = [];
       this.skinMats1[ci] = [];
       this.skinDots[ci] = [];
@@ -642,6 +681,7 @@ export class SimWorld {
         C.nv = mesh.positions.length / 3;
         vOff += mesh.positions.length / 3;
       }
+      this.charBounds(ci, rig.jointCount);
     }
     this.meshLimits = this.colliders.some((C) => C.kind !== KIND_DYNAMIC && C.outward);
     this.P0 = new Float64Array(3 * vOff);
@@ -797,8 +837,9 @@ export class SimWorld {
     const closed = kind !== KIND_CHARACTER && tt!.closed && signedVolume(local, tris) > 0;
     return {
       index: this.colliders.length, kind, body, docIndex, mesh, objectId, objectName, partName, object, vOff, nv: local.length / 3, tris, edges, parts, local,
-      triBox: new Float64Array(6 * ntri), edgeBox: new Float64Array(3 * edges.length), restitution,
-      triStamp: new Int32Array(ntri).fill(-1), edgeStamp: new Int32Array(edges.length / 2).fill(-1), friction, groups, mask, box: new Float64Array(6),
+      // a character mesh's (large) triangle and edge box buffers are made when a part of it is first tested (primitiveBoxes)
+      triBox: kind === KIND_CHARACTER ? _none64 : new Float64Array(6 * ntri), edgeBox: kind === KIND_CHARACTER ? _none64 : new Float64Array(3 * edges.length), restitution,
+      triStamp: kind === KIND_CHARACTER ? _none32 : new Int32Array(ntri).fill(-1), edgeStamp: kind === KIND_CHARACTER ? _none32 : new Int32Array(edges.length / 2).fill(-1), friction, groups, mask, box: new Float64Array(6),
       closed,
       outward: closed,
       moving: true,
@@ -808,6 +849,11 @@ export class SimWorld {
       activeUnion: new Float64Array(6),
       activeUnionStamp: -1,
       boxStamp: -1,
+      meshBox: new Float64Array(6),
+      meshBoxStamp: -1000,
+      wholeT0: -1000,
+      wholeT1: -1000,
+      movingStamp: -1000,
       radius: kind === KIND_DYNAMIC ? maxNorm(local) : 0,
       ...(kind === KIND_DYNAMIC ? chunked(local) : { chunkStart: new Int32Array(1), chunkVerts: new Uint32Array(0), chunkSphere: new Float64Array(0), chunkBox: new Float64Array(0), chunkLocal: new Float64Array(0), chunkOf: new Int32Array(0) }),
     };
@@ -873,26 +919,16 @@ export class SimWorld {
       } else if (C.kind === KIND_CHARACTER) {
         const ci = C.docIndex;
         if (C.mesh === 0) {
+          // the joints only: skin matrices, the meshes' boxes from them and `moving` are made when
+          // a test reads them (skinAt, meshBox, characterMoving); the character's box from the joints
           const rig = this.rigs[ci];
           this.evaluator.characterLocalPose(ci, timeSec, rig.local);
           rig.computeWorld();
+          this.charWorld1[ci].set(rig.world);
+          this.charBound(ci, this.charBox1[ci]);
         }
-        const mesh = this.doc.characters[ci].meshes[C.mesh];
-        const sm = this.skinMats1[ci][C.mesh], sm0 = this.skinMats0[ci][C.mesh];
-        const used = usedSkinSlots(mesh);
-        // meshes sharing a skin share its matrices: made once, for the first of them, for all their used slots
-        if (this.skinRep[ci][C.mesh] === C.mesh) skinMatricesUsed(mesh, this.rigs[ci].world, sm, this.skinUnion[ci][C.mesh]);
-        let moving = false;
-        for (let q = 0; q < used.length && !moving; q++)
-          for (let k = 16 * used[q], e = k + 16; k < e; k++)
-            if (sm0[k] !== sm[k]) {
-              moving = true;
-              break;
-            }
-        C.moving = moving;
         C.activeParts.length = 0; // a new step: no part skinned for it yet
         this.boxVersion++;
-        jointBoundedBox(C.whole!, sm, C.whole!.jbox1!);
       }
     }
     this.kfTimeIndex = tIdx;
@@ -924,6 +960,15 @@ export class SimWorld {
     const sm = this.skinMats0;
     this.skinMats0 = this.skinMats1;
     this.skinMats1 = sm;
+    const ss = this.skinStamp0;
+    this.skinStamp0 = this.skinStamp1;
+    this.skinStamp1 = ss;
+    const cw = this.charWorld0;
+    this.charWorld0 = this.charWorld1;
+    this.charWorld1 = cw;
+    const cb = this.charBox0;
+    this.charBox0 = this.charBox1;
+    this.charBox1 = cb;
     for (let c = this.dynCount; c < this.colliders.length; c++) {
       const C = this.colliders[c];
       if (C.kind === KIND_PROP) {
@@ -936,6 +981,8 @@ export class SimWorld {
         t = g.jbox0!;
         g.jbox0 = g.jbox1;
         g.jbox1 = t;
+        C.wholeT0 = C.wholeT1;
+        C.wholeT1 = -1000;
       }
     }
     this.kfActiveCount = 0;
@@ -951,10 +998,10 @@ export class SimWorld {
     if (this.kStamp1[g] === t1) return;
     const mesh = this.doc.characters[C.docIndex].meshes[C.mesh];
     if (this.kStamp0[g] !== t1 - 1) {
-      skinVertex(mesh, this.skinMats0[C.docIndex][C.mesh], v, this.K0, 3 * g);
+      skinVertex(mesh, this.skinAt(C.docIndex, C.mesh, 0), v, this.K0, 3 * g);
       this.kStamp0[g] = t1 - 1;
     }
-    skinVertex(mesh, this.skinMats1[C.docIndex][C.mesh], v, this.K1, 3 * g);
+    skinVertex(mesh, this.skinAt(C.docIndex, C.mesh, 1), v, this.K1, 3 * g);
     this.kStamp1[g] = t1;
     if (this.kfActiveCount >= this.kfActive.length) {
       const a = new Int32Array(2 * this.kfActive.length);
@@ -1368,6 +1415,52 @@ export class SimWorld {
         return y < limit ? y : Math.max(limit, y);
       }
     }
+    const CB = C.chunkBox, a10 = Math.abs(r10), a11 = Math.abs(r11), a12 = Math.abs(r12);
+    const tol = 1e-9 * (C.radius + 1e-3);
+    // another orientation: the last lowest vertex's height now (the scan's numbers) is at or above
+    // the answer, so the scan starts from it and passes over every chunk and vertex the bounds keep
+    // above it (as the scan below does for its running minimum). When it ends below the cut with one
+    // vertex at the lowest height, that is the answer the scan below gives (the same bounds see
+    // every vertex at or below it; the lowest vertex is unique): taken. Else the scan below.
+    if (lv >= 0) {
+      const L = C.local, ol = 3 * lv;
+      const sx = L[ol], sy = L[ol + 1], sz = L[ol + 2];
+      const stx = 2 * (qy * sz - qz * sy), stz = 2 * (qx * sy - qy * sx);
+      let minY = sy + qw * (2 * (qz * sx - qx * sz)) + qz * stx - qx * stz;
+      if (minY < cut) {
+        let lowest = lv, ties = 1;
+        for (let k = 0; k < nc; k++) {
+          const o = 4 * k;
+          if (!(py + r10 * CH[o] + r11 * CH[o + 1] + r12 * CH[o + 2] - CH[o + 3] < py + minY)) continue;
+          const b = 6 * k;
+          if (r10 * CB[b] + r11 * CB[b + 1] + r12 * CB[b + 2] - (a10 * CB[b + 3] + a11 * CB[b + 4] + a12 * CB[b + 5]) - tol >= minY) continue;
+          for (let i = CS[k]; i < CS[k + 1]; i++) {
+            const vx = CL[3 * i], vy = CL[3 * i + 1], vz = CL[3 * i + 2];
+            if (r10 * vx + r11 * vy + r12 * vz - tol >= minY) continue;
+            const v = CV[i];
+            if (v === lv) continue; // the starting vertex, counted once
+            const tx = 2 * (qy * vz - qz * vy), tz = 2 * (qx * vy - qy * vx);
+            const y = vy + qw * (2 * (qz * vx - qx * vz)) + qz * tx - qx * tz;
+            if (y < minY) {
+              minY = y;
+              lowest = v;
+              ties = 1;
+            } else if (y === minY) ties++;
+          }
+        }
+        if (ties === 1) {
+          this.lowVertex = lowest;
+          LQ[lq] = qx;
+          LQ[lq + 1] = qy;
+          LQ[lq + 2] = qz;
+          LQ[lq + 3] = qw;
+          this.lowM[c] = minY;
+          this.lowV[c] = lowest;
+          const y = st[s + 1] + minY;
+          return y < limit ? y : Math.max(limit, y);
+        }
+      }
+    }
     // chunks by the bound of their height: the lowest-bounded first, then only those that can be lower
     const low = this.scratchChunkLow(nc);
     let first = 0;
@@ -1380,8 +1473,6 @@ export class SimWorld {
     // a vertex's height from the row (r1 · v, the same polynomial in q and v as the quaternion
     // rotation's, rounded differently by far less than tol) rules out the vertices that cannot be
     // lower than minY; the others get the exact height as before
-    const tol = 1e-9 * (C.radius + 1e-3);
-    const CB = C.chunkBox, a10 = Math.abs(r10), a11 = Math.abs(r11), a12 = Math.abs(r12);
     for (let kk = -1; kk < nc; kk++) {
       const k = kk < 0 ? first : kk;
       if (kk === first || !(low[k] < py + (minY < cut ? minY : cut))) continue;
@@ -2128,16 +2219,11 @@ export class SimWorld {
   }
 
   /**
-   * Twist (rad) of joint j's child about its axis relative to the parent,
-   * from the start: swing–twist decomposition of Δ = q_rel0⁻¹ q_A⁻¹ q_B
-   * about axisB (B's frame).
+   * Twist of joint j's child about its axis relative to the parent, from the
+   * start (swing–twist decomposition of Δ = q_rel0⁻¹ q_A⁻¹ q_B about axisB,
+   * B's frame), as sine and cosine of its half angle, cosine ≥ 0 (the twist
+   * is 2 atan2(s, c)), into _tw.
    */
-  private twistAngle(st: Float64Array, j: SimJoint): number {
-    this.twistHalf(st, j);
-    return 2 * atan2(_tw[0], _tw[1]);
-  }
-
-  /** Twist of joint j as sine and cosine of its half angle, cosine ≥ 0 (twistAngle = 2 atan2(s, c)), into _tw. */
   private twistHalf(st: Float64Array, j: SimJoint): void {
     const sa = STATE_STRIDE * j.bodyA + 3;
     _q4[0] = -st[sa];
@@ -2163,6 +2249,13 @@ export class SimWorld {
 
   /** Per joint: coneSkipCos and twistSkipTan of its limits (correctLimits skips acos and atan2 for joints well inside). */
   private limitSkip = new Float64Array(0);
+  /**
+   * Per joint, for the limit constraints of the solve (gatherJoints, engaged
+   * LIMIT_MARGIN_RAD inside the limits): the cosine of the cone angle that
+   * engages it, and twistSkipTan of the twist that does (the twist's atan2
+   * is skipped well inside). Made once: the same numbers as per solve.
+   */
+  private engageAt = new Float64Array(0);
 
   /** n · I_world⁻¹ · n of body i (unit n). */
   private invInertiaAbout(st: Float64Array, i: number, nx: number, ny: number, nz: number): number {
@@ -2311,7 +2404,12 @@ export class SimWorld {
         if (!ok[a * nc + b]) continue;
         const Bc = this.colliders[b], bb = Bc.box;
         if (ax0 > bb[3] || bb[0] > ax1 || ay0 > bb[4] || bb[1] > ay1 || az0 > bb[5] || bb[2] > az1) continue; // boxes apart
-        if (!aAwake && (Bc.kind !== KIND_DYNAMIC ? !Bc.moving : !this.awake[Bc.body])) continue;
+        if (Bc.kind === KIND_CHARACTER) {
+          // the character's box from its joints holds the mesh's box from its skin: that one next
+          const mb = this.meshBox(Bc);
+          if (ax0 > mb[3] || mb[0] > ax1 || ay0 > mb[4] || mb[1] > ay1 || az0 > mb[5] || mb[2] > az1) continue;
+        }
+        if (!aAwake && (Bc.kind === KIND_PROP ? !Bc.moving : Bc.kind === KIND_CHARACTER ? !this.characterMoving(Bc) : !this.awake[Bc.body])) continue;
         this.ensureP0(a);
         this.ensureP1(a);
         if (b < this.dynCount) {
@@ -2367,11 +2465,12 @@ export class SimWorld {
       return;
     }
     if (character) {
-      // the whole mesh bounded at both ends of the step (once per step); joint groups when
-      // reached (groupBox), clusters after them (clusterBox)
+      // the whole character bounded from its joints at both ends of the step (once per step); the
+      // mesh from its skin when reached (meshBox), joint groups after it (groupBox), clusters after
+      // them (clusterBox)
       if (C.boxStamp !== this.kfTimeIndex) {
         C.boxStamp = this.kfTimeIndex;
-        const a = C.whole!.jbox0!, b = C.whole!.jbox1!, bx = C.box;
+        const a = this.charBox0[C.docIndex], b = this.charBox1[C.docIndex], bx = C.box;
         for (let c = 0; c < 3; c++) {
           bx[c] = a[c] < b[c] ? a[c] : b[c];
           bx[3 + c] = a[3 + c] > b[3 + c] ? a[3 + c] : b[3 + c];
@@ -2407,13 +2506,165 @@ export class SimWorld {
     }
   }
 
+  /**
+   * Skin matrices of keyframed character ci's mesh at the start (end 0) or
+   * end (1) of the step, made from the joint world matrices when first read
+   * in the step (meshes sharing a skin share them: made for the first of
+   * them, for all their used slots). Not for use after the step's swap.
+   */
+  private skinAt(ci: number, mesh: number, end: 0 | 1): Float64Array {
+    const r = this.skinRep[ci][mesh];
+    const t = end === 1 ? this.kfTimeIndex : this.kfTimeIndex - 1;
+    const S = end === 1 ? this.skinStamp1[ci] : this.skinStamp0[ci];
+    const M = end === 1 ? this.skinMats1[ci][r] : this.skinMats0[ci][r];
+    if (S[r] !== t) {
+      S[r] = t;
+      skinMatricesUsed(this.doc.characters[ci].meshes[r], end === 1 ? this.charWorld1[ci] : this.charWorld0[ci], M, this.skinUnion[ci][r]);
+    }
+    return M;
+  }
+
+  /** Character mesh C's swept box over the step from its skin at both ends (its whole mesh bounded by jointBoundedBox; once per step). */
+  private meshBox(C: Collider): Float64Array {
+    const t1 = this.kfTimeIndex;
+    if (C.meshBoxStamp !== t1) {
+      C.meshBoxStamp = t1;
+      const g = C.whole!;
+      if (C.wholeT0 !== t1 - 1) {
+        jointBoundedBox(g, this.skinAt(C.docIndex, C.mesh, 0), g.jbox0!);
+        C.wholeT0 = t1 - 1;
+      }
+      if (C.wholeT1 !== t1) {
+        jointBoundedBox(g, this.skinAt(C.docIndex, C.mesh, 1), g.jbox1!);
+        C.wholeT1 = t1;
+      }
+      const a = g.jbox0!, b = g.jbox1!, bx = C.meshBox;
+      for (let c = 0; c < 3; c++) {
+        bx[c] = a[c] < b[c] ? a[c] : b[c];
+        bx[3 + c] = a[3 + c] > b[3 + c] ? a[3 + c] : b[3 + c];
+      }
+    }
+    return C.meshBox;
+  }
+
+  /** Whether character mesh C moves during the step: a skin matrix of a slot its vertices use differs at its ends (once per step). */
+  private characterMoving(C: Collider): boolean {
+    if (C.movingStamp !== this.kfTimeIndex) {
+      C.movingStamp = this.kfTimeIndex;
+      const sm0 = this.skinAt(C.docIndex, C.mesh, 0), sm = this.skinAt(C.docIndex, C.mesh, 1);
+      const used = usedSkinSlots(this.doc.characters[C.docIndex].meshes[C.mesh]);
+      let moving = false;
+      for (let q = 0; q < used.length && !moving; q++)
+        for (let k = 16 * used[q], e = k + 16; k < e; k++)
+          if (sm0[k] !== sm[k]) {
+            moving = true;
+            break;
+          }
+      C.moving = moving;
+    }
+    return C.moving;
+  }
+
+  /**
+   * Keyframed character ci's joint-space bounds (charJoints, charJointCE,
+   * charWs) from its meshes' per-slot bind boxes (`whole`): slot k's box
+   * through its inverse bind matrix (the box of its 8 corners) joins the box
+   * of joint skinJoints[k]. A vertex skinned by slot k is placed at
+   * W_j · (IBM_k · v): inside W_j times that box.
+   */
+  private charBounds(ci: number, jointCount: number): void {
+    const lo = new Float64Array(3 * jointCount).fill(Infinity), hi = new Float64Array(3 * jointCount).fill(-Infinity);
+    let wsLo = Infinity, wsHi = -Infinity;
+    const meshes = this.doc.characters[ci].meshes;
+    for (const C of this.colliders) {
+      if (C.kind !== KIND_CHARACTER || C.docIndex !== ci) continue;
+      const mesh = meshes[C.mesh], g = C.whole!, slots = g.slots!, SB = g.slotBox!, M = mesh.inverseBindMatrices;
+      if (g.wsMin! < wsLo) wsLo = g.wsMin!;
+      if (g.wsMax! > wsHi) wsHi = g.wsMax!;
+      for (let q = 0; q < slots.length; q++) {
+        const k = slots[q], j = mesh.skinJoints[k], m = 16 * k, b = 6 * q;
+        for (let corner = 0; corner < 8; corner++) {
+          const x = SB[b + (corner & 1 ? 3 : 0)], y = SB[b + 1 + (corner & 2 ? 3 : 0)], z = SB[b + 2 + (corner & 4 ? 3 : 0)];
+          for (let r = 0; r < 3; r++) {
+            const u = M[m + r] * x + M[m + 4 + r] * y + M[m + 8 + r] * z + M[m + 12 + r];
+            if (u < lo[3 * j + r]) lo[3 * j + r] = u;
+            if (u > hi[3 * j + r]) hi[3 * j + r] = u;
+          }
+        }
+      }
+    }
+    const joints: number[] = [];
+    for (let j = 0; j < jointCount; j++) if (lo[3 * j] <= hi[3 * j]) joints.push(j);
+    const CE = new Float64Array(6 * joints.length);
+    joints.forEach((j, n) => {
+      for (let r = 0; r < 3; r++) {
+        const c = 0.5 * (lo[3 * j + r] + hi[3 * j + r]), e = 0.5 * (hi[3 * j + r] - lo[3 * j + r]);
+        CE[6 * n + r] = c;
+        // padded for the rounding of the corners' images (far above it)
+        CE[6 * n + 3 + r] = e + 1e-9 * (Math.abs(c) + e) + 1e-12;
+      }
+    });
+    this.charJoints[ci] = Int32Array.from(joints);
+    this.charJointCE[ci] = CE;
+    this.charWs[ci] = Float64Array.of(wsLo === Infinity ? 1 : wsLo, wsHi === -Infinity ? 1 : wsHi);
+  }
+
+  /**
+   * Box of keyframed character ci's whole skin from the joint world matrices
+   * in charWorld1 (charBounds; weight sums as in jointBoundedBox), into out.
+   * It holds every mesh's jointBoundedBox of its whole mesh (the same
+   * vertices bounded more loosely: W_j · box(IBM_k · B) ⊇ (W_j IBM_k) · B),
+   * padded far beyond the two computations' rounding, so a box it misses
+   * misses those too.
+   */
+  private charBound(ci: number, out: Float64Array): void {
+    const W = this.charWorld1[ci], J = this.charJoints[ci], E = this.charJointCE[ci];
+    let lx = Infinity, ly = Infinity, lz = Infinity, hx = -Infinity, hy = -Infinity, hz = -Infinity;
+    for (let n = 0, b = 0; n < J.length; n++, b += 6) {
+      const o = 16 * J[n];
+      const cx = E[b], cy = E[b + 1], cz = E[b + 2], ex = E[b + 3], ey = E[b + 4], ez = E[b + 5];
+      const s0 = W[o], s1 = W[o + 1], s2 = W[o + 2], s4 = W[o + 4], s5 = W[o + 5], s6 = W[o + 6], s8 = W[o + 8], s9 = W[o + 9], s10 = W[o + 10];
+      const mx = s0 * cx + s4 * cy + s8 * cz + W[o + 12], wx = Math.abs(s0) * ex + Math.abs(s4) * ey + Math.abs(s8) * ez;
+      const my = s1 * cx + s5 * cy + s9 * cz + W[o + 13], wy = Math.abs(s1) * ex + Math.abs(s5) * ey + Math.abs(s9) * ez;
+      const mz = s2 * cx + s6 * cy + s10 * cz + W[o + 14], wz = Math.abs(s2) * ex + Math.abs(s6) * ey + Math.abs(s10) * ez;
+      if (mx - wx < lx) lx = mx - wx;
+      if (mx + wx > hx) hx = mx + wx;
+      if (my - wy < ly) ly = my - wy;
+      if (my + wy > hy) hy = my + wy;
+      if (mz - wz < lz) lz = mz - wz;
+      if (mz + wz > hz) hz = mz + wz;
+    }
+    if (!(lx <= hx)) {
+      emptyBox(out); // no vertex weighted to any joint
+      return;
+    }
+    out[0] = lx;
+    out[1] = ly;
+    out[2] = lz;
+    out[3] = hx;
+    out[4] = hy;
+    out[5] = hz;
+    const lo = this.charWs[ci][0], hi = this.charWs[ci][1];
+    for (let c = 0; c < 3; c++) {
+      let a = out[c], b = out[3 + c];
+      if (lo !== 1 || hi !== 1) {
+        const x0 = lo * a, x1 = hi * a, y0 = lo * b, y1 = hi * b;
+        a = Math.min(x0, x1, y0, y1);
+        b = Math.max(x0, x1, y0, y1);
+      }
+      const pad = 1e-8 * (Math.abs(a) + Math.abs(b) + 1) + 1e-10;
+      out[c] = a - pad;
+      out[3 + c] = b + pad;
+    }
+  }
+
   /** Box of character joint group gi over the current step, from the joints at both ends (once per step). */
   private groupBox(C: Collider, gi: number): Float64Array {
     const g = C.jointGroups[gi];
     if (g.stamp !== this.kfTimeIndex) {
       g.stamp = this.kfTimeIndex;
-      jointBoundedBox(g, this.skinMats0[C.docIndex][C.mesh], g.jbox0!);
-      jointBoundedBox(g, this.skinMats1[C.docIndex][C.mesh], g.jbox1!);
+      jointBoundedBox(g, this.skinAt(C.docIndex, C.mesh, 0), g.jbox0!);
+      jointBoundedBox(g, this.skinAt(C.docIndex, C.mesh, 1), g.jbox1!);
       const a = g.jbox0!, b = g.jbox1!, bx = g.box;
       for (let c = 0; c < 3; c++) {
         bx[c] = a[c] < b[c] ? a[c] : b[c];
@@ -2426,8 +2677,8 @@ export class SimWorld {
   /** A character cluster not skinned in this step: its box from the joints at both ends of the step. */
   private clusterBox(C: Collider, p: Part): void {
     if (p.jstamp !== this.kfTimeIndex) {
-      jointBoundedBox(p, this.skinMats0[C.docIndex][C.mesh], p.jbox0!);
-      jointBoundedBox(p, this.skinMats1[C.docIndex][C.mesh], p.jbox1!);
+      jointBoundedBox(p, this.skinAt(C.docIndex, C.mesh, 0), p.jbox0!);
+      jointBoundedBox(p, this.skinAt(C.docIndex, C.mesh, 1), p.jbox1!);
       p.jstamp = this.kfTimeIndex;
     }
     const a = p.jbox0!, b = p.jbox1!, bx = p.box;
@@ -2502,8 +2753,18 @@ export class SimWorld {
     }
   }
 
+  /** Makes collider C's triangle and edge box buffers (characters: when first tested). */
+  private primitiveBoxes(C: Collider): void {
+    const ntri = C.tris.length / 3;
+    C.triBox = new Float64Array(6 * ntri);
+    C.edgeBox = new Float64Array(3 * C.edges.length);
+    C.triStamp = new Int32Array(ntri).fill(-1);
+    C.edgeStamp = new Int32Array(C.edges.length / 2).fill(-1);
+  }
+
   /** Triangles of part p of C whose swept boxes overlap Q, into `list` (their boxes computed); returns how many. */
   private trianglesNear(C: Collider, p: Part, Q: Float64Array, list: Uint32Array): number {
+    if (C.triStamp === _none32) this.primitiveBoxes(C);
     this.sideMasks(C, p, Q);
     const M = this.vMask, T = C.tris, off = C.vOff, tris = p.tris;
     let n = 0;
@@ -2518,6 +2779,7 @@ export class SimWorld {
 
   /** Edges of part p of C whose swept boxes overlap Q, into `list` (their boxes computed); returns how many. */
   private edgesNear(C: Collider, p: Part, Q: Float64Array, list: Uint32Array): number {
+    if (C.triStamp === _none32) this.primitiveBoxes(C);
     this.sideMasks(C, p, Q);
     const M = this.vMask, E = C.edges, off = C.vOff, edges = p.edges;
     let n = 0;
@@ -3175,7 +3437,7 @@ export class SimWorld {
       rotate(_d, 0, st, sb + 3, j.axisB[0], j.axisB[1], j.axisB[2]);
       const cosA = _c[0] * _d[0] + _c[1] * _d[1] + _c[2] * _d[2];
       // engaged at the boundary (the position correction keeps the angle at most at the limit)
-      if (j.coneLimitRad < Math.PI && cosA < cos(j.coneLimitRad - LIMIT_MARGIN_RAD)) {
+      if (j.coneLimitRad < Math.PI && cosA < this.engageAt[2 * j.index]) {
         // push the child's axis point back towards the cone
         let nx = _c[0] - cosA * _d[0], ny = _c[1] - cosA * _d[1], nz = _c[2] - cosA * _d[2];
         const l = hypot3(nx, ny, nz);
@@ -3190,7 +3452,10 @@ export class SimWorld {
       // axis d: its relative normal velocity is r × the twist rate (no swing or joint velocity
       // enters), so it stops the twist from growing past the limit
       if (j.twistLimitRad < Math.PI) {
-        const phi = this.twistAngle(st, j);
+        // well inside (|tan(φ/2)| below the engaging twist's by a margin far beyond atan2's rounding): not engaged
+        this.twistHalf(st, j);
+        const ts = _tw[0], tc = _tw[1];
+        const phi = (ts < 0 ? -ts : ts) <= tc * this.engageAt[2 * j.index + 1] ? 0 : 2 * atan2(ts, tc);
         const lim = j.twistLimitRad - LIMIT_MARGIN_RAD;
         if (phi > lim || phi < -lim) {
           // e ⊥ d, t = d × e
@@ -4088,6 +4353,9 @@ export class SimWorld {
 }
 
 const _m16 = new Float64Array(16);
+/** Placeholders of a character collider's primitive box buffers until they are made (primitiveBoxes). */
+const _none64 = new Float64Array(0);
+const _none32 = new Int32Array(0);
 const _coords = new Float64Array(24);
 const _res = new Float64Array(3);
 const _vb = new Float64Array(6);
