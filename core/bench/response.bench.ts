@@ -417,6 +417,81 @@ export function restitutionPathRow(rec: readonly RecordedSolve[]): string {
 }
 
 /**
+ * Where the linear solves and the time of the recorded ragdoll calls (calls with joints) go, by
+ * phase (one warm-up replay, then one measured, fresh solver each): the first contact-state loop
+ * (one phase, or the Newton attempt of 'paper' restitution), the Coulomb layer's restick loops and
+ * `frictionLaw` rounds, the Poisson compression and restitution phases, the energy guard's extra
+ * solves. Exclusive counts and wall time per ragdoll call, by wrapping the layers' methods on the
+ * prototype for the replay (the wrappers add some time of their own).
+ */
+export function linearSolvePhaseRow(rec: readonly RecordedSolve[]): string {
+  type Frame = { name: string; lin: number; t0: number; childLin: number; childMs: number };
+  const proto = ImpulseSolver.prototype as unknown as Record<string, (...args: unknown[]) => unknown>;
+  const names: Array<[string, string]> = [
+    ['solveOnce', ''],
+    ['runContactStates', 'contact-state loop'],
+    ['frictionLawFirst', 'Coulomb layer'],
+    ['frictionLaw', 'frictionLaw rounds'],
+    ['solvePoisson', 'Poisson'],
+    ['restitutionPhase', 'restitution phase'],
+  ];
+  const stack: Frame[] = [];
+  const lin = new Map<string, number>(), ms = new Map<string, number>();
+  let counting = false, onceN = 0;
+  const saved = names.map(([m]) => [m, proto[m]] as const);
+  for (const [m, label] of names) {
+    const orig = proto[m];
+    proto[m] = function (this: ImpulseSolver, ...args: unknown[]) {
+      const name = m === 'solveOnce' ? (onceN++ === 0 ? 'solve' : 'energy guard (solve again)') : label;
+      stack.push({ name, lin: this.linearSolves, t0: performance.now(), childLin: 0, childMs: 0 });
+      try {
+        return orig.apply(this, args);
+      } finally {
+        const f = stack.pop()!;
+        const dl = this.linearSolves - f.lin, dt = performance.now() - f.t0;
+        if (counting) {
+          const key = [...stack.map((x) => x.name), f.name].join(' > ');
+          lin.set(key, (lin.get(key) ?? 0) + dl - f.childLin);
+          ms.set(key, (ms.get(key) ?? 0) + dt - f.childMs);
+        }
+        if (stack.length) {
+          stack[stack.length - 1].childLin += dl;
+          stack[stack.length - 1].childMs += dt;
+        }
+      }
+    };
+  }
+  let calls = 0, total = 0;
+  try {
+    for (let k = 0; k < 2; k++) {
+      const solver = new ImpulseSolver(), out = new ImpulseSolution();
+      for (const r of rec) {
+        counting = k === 1 && r.joints.length > 0;
+        onceN = 0;
+        const l0 = solver.linearSolves;
+        solver.solve(r.bodies, r.joints, r.contacts, r.options, out);
+        if (counting) {
+          calls++;
+          total += solver.linearSolves - l0;
+        }
+      }
+    }
+  } finally {
+    for (const [m, f] of saved) proto[m] = f;
+  }
+  const n = Math.max(1, calls);
+  const row = (l: string, v: string) => `${l.padEnd(60)} ${v.padStart(22)}`;
+  return [
+    `linear solves of the recorded ragdoll calls by phase (${calls} calls, ${(total / n).toFixed(2)} per call; exclusive)`,
+    row('  phase', 'solves | ms per call'),
+    ...[...lin]
+      .filter(([, v]) => v > 0)
+      .sort((a, b) => b[1] - a[1])
+      .map(([k, v]) => row(`  ${k}`, `${(v / n).toFixed(2)} | ${((ms.get(k) ?? 0) / n).toFixed(3)}`)),
+  ].join('\n');
+}
+
+/**
  * Replays the recorded calls with a switch of the solver on and off, interleaved in one process
  * (fresh solver per replay, CPU time, median of `rounds`), and returns the row: both times, their
  * ratio, and what `stats` reads from the solver with the switch on.
@@ -511,6 +586,7 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
   console.log(`${'  ratio compressed / contact space'.padEnd(60)} ${(compressed.totalMs / cs.totalMs).toFixed(2).padStart(10)} ×`);
   console.log(contactSpacePassRow(rec));
   console.log(restitutionPathRow(rec));
+  console.log(linearSolvePhaseRow(rec));
   console.log(
     switchRow(rec, 'pass factor cache (reusePassFactors)', (s) => (s.reusePassFactors = false), (s) => {
       const st = s.passCacheStats;
