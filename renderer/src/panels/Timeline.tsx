@@ -21,7 +21,7 @@ import { docActions, useDocStore } from '../state/documentStore';
 import { clampKeyDelta, clampView, fitView, rescaleView, frameToX, labelStep, panBy, tickFrames, wheelPixels, wheelZoomFactor, xToFrame, zoomAt, type SheetView } from './sheetView';
 import { useEphemeral, select, setStatus, type SelectedKey, type Selection } from '../state/ephemeral';
 import { usePrefs, setPref, clampTimelineHeight, DEFAULT_TIMELINE_HEIGHT } from '../state/preferences';
-import { activeClip, findTrack, keyFramesOf, moveKeys, sameTarget, targetKey } from '../state/keys';
+import { activeClip, findTrack, keyDrawFrames, keyFramesOf, moveKeys, sameTarget, targetKey } from '../state/keys';
 import { groupKeys, setFrame } from '../actions';
 import { runCommand, escapeHandlers } from '../commands';
 import { NumberField } from './fields';
@@ -277,6 +277,7 @@ export function Timeline() {
   const sel = useEphemeral((s) => s.selection);
   const selectedKeys = useEphemeral((s) => s.selectedKeys);
   const rows = useMemo(() => buildRows(doc, clip, sel), [doc, clip, sel]);
+  const drawFrames = useMemo(() => new Map(clip ? rows.map((r) => [r.id, keyDrawFrames(clip, r.targets)] as const) : []), [clip, rows]);
   const area = useRef<HTMLDivElement>(null);
   const playhead = useRef<HTMLDivElement>(null);
   const [width, setWidth] = useState(600);
@@ -675,15 +676,17 @@ export function Timeline() {
                   {row.targets.length === 1 && clip && <InterpolationBadge clip={clip} target={row.targets[0]} />}
                 </div>
                 {rowFrames(clip, row)
-                  .filter((f) => visibleX(xOf(f)))
-                  .map((f) => (
+                  .map((f) => ({ f, at: (clip && drawFrames.get(row.id)?.get(f)) ?? f }))
+                  .filter(({ at }) => visibleX(xOf(at)))
+                  .map(({ f, at }) => (
                     <div
                       key={f}
                       className={`key${isKeySelected(selectedKeys, row, f) ? ' selected' : ''}${row.targets.length > 1 ? ' summary' : ''}`}
-                      style={{ left: xOf(f) }}
+                      style={{ left: xOf(at) }}
                       data-testid={`key-${row.id}-${f}`}
                       data-frame={f}
-                      title={`Frame ${f}`}
+                      data-at={at}
+                      title={at === f ? `Frame ${f}` : `Frame ${+at.toFixed(2)} (between frames; picked as ${f})`}
                       onPointerDown={(e) => onKeyDown(e, row, f)}
                     />
                   ))}

@@ -1,0 +1,59 @@
+/**
+ * Fourth walk through the app as an animator (built renderer in Chromium at
+ * 1280x720, `window.impulse` wired to the real handlers), over what came
+ * after the third walk (animator3.spec.ts): cut and select all keys, stepping
+ * through findings, the resizable timeline and the play range, together with
+ * the rest of the app. Each test fails without its fix.
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import type { Locator, Page } from '@playwright/test';
+import { expect, SAMPLE_PATH, test } from './fixtures/bridge';
+import { hook, ready } from './fixtures/page';
+
+test.use({ viewport: { width: 1280, height: 720 } });
+
+const BAT = 'p:prop_bat';
+
+const centerX = async (l: Locator) => {
+  const b = (await l.boundingBox())!;
+  return b.x + b.width / 2;
+};
+
+/** The sheet's mapping as the page states it: client x of a frame. */
+async function xOfFrame(page: Page, frame: number): Promise<number> {
+  const sheet = page.getByTestId('dopesheet');
+  const left = (await sheet.boundingBox())!.x + Number(await sheet.getAttribute('data-name-width'));
+  const px = Number(await sheet.getAttribute('data-px-per-frame'));
+  const origin = Number(await sheet.getAttribute('data-start'));
+  return left + (frame - origin) * px;
+}
+
+test('a key between frames (an accepted impact at 9.6) is drawn at 9.6, not on frame 10, and still picked as the key on 10', async ({ bridge }) => {
+  const raw = JSON.parse(readFileSync(SAMPLE_PATH, 'utf8'));
+  const swing = raw.clips.find((c: { id: string }) => c.id === 'clip_swing');
+  for (const t of swing.tracks) if (t.target.kind === 'prop' && t.target.prop === 'prop_bat') t.times[3] = 9.6 / 30;
+  writeFileSync(bridge.path('between.impulse'), JSON.stringify(raw));
+  const page = await bridge.open();
+  await ready(page);
+  bridge.nextOpenPath = 'between.impulse';
+  await bridge.menu('open');
+  await expect.poll(() => hook(page, (h) => h.project().name)).toBe('between');
+  await page.getByTestId('outliner-prop-prop_bat').click();
+  const k10 = page.getByTestId(`key-${BAT}-10`), k12 = page.getByTestId(`key-${BAT}-12`);
+  await k10.scrollIntoViewIfNeeded();
+  // Zoom in around frame 10 until a frame is wider than 20 px.
+  await page.mouse.move(await centerX(k10), (await k10.boundingBox())!.y + 4);
+  await page.keyboard.down('Control');
+  for (let i = 0; i < 8; i++) await page.mouse.wheel(0, -120);
+  await page.keyboard.up('Control');
+  await expect.poll(async () => Number(await page.getByTestId('dopesheet').getAttribute('data-px-per-frame'))).toBeGreaterThan(20);
+  expect(Math.abs((await centerX(k12)) - (await xOfFrame(page, 12))), 'a whole-frame key sits on its frame').toBeLessThan(1.5);
+  const at = await centerX(k10);
+  expect(Math.abs(at - (await xOfFrame(page, 9.6))), `the key at 9.6 is drawn at 9.6 (x ${at}, frame 10 is at ${await xOfFrame(page, 10)})`).toBeLessThan(1.5);
+  await expect(k10).toHaveAttribute('title', /9\.6/);
+  // It is still the key on frame 10 for picking and deleting.
+  await k10.click();
+  expect(await hook(page, (h) => h.selectedKeys())).toEqual([{ target: { kind: 'prop', prop: 'prop_bat' }, frame: 10 }]);
+  await page.keyboard.press('x');
+  await expect(k10).toHaveCount(0);
+});
