@@ -126,10 +126,16 @@ function playRangeFromKeys(): void {
   setStatus(`Play range ${range.from}–${range.to}: playback ${usePrefs.getState().loop ? 'loops over' : 'plays'} these frames; Alt+P clears it`);
 }
 
+/**
+ * Clears the play range of the clip shown. A range set on another clip (out of
+ * sight here) stays: Alt+P in walk cleared the one on swing, unseen, and said
+ * walk's playback was no longer limited although it never was.
+ */
 function clearPlayRange(): void {
-  if (!useEphemeral.getState().playRange) return setStatus('No play range set');
-  useEphemeral.setState({ playRange: null });
+  const range = useEphemeral.getState().playRange;
   const clip = activeClip(getDoc());
+  if (!range || (clip && range.clipId !== clip.id)) return setStatus(clip ? `No play range set on ${clip.name}` : 'No play range set');
+  useEphemeral.setState({ playRange: null });
   setStatus(clip ? `Play range cleared: playback covers ${clip.name} (${clip.startFrame}–${clip.endFrame})` : 'Play range cleared');
 }
 
