@@ -57,3 +57,21 @@ test('a key between frames (an accepted impact at 9.6) is drawn at 9.6, not on f
   await page.keyboard.press('x');
   await expect(k10).toHaveCount(0);
 });
+
+test('Suggest does not take the keyframed bat from the selection (a finding jump selects it): it keeps simulating the dynamic props unless the bat is ticked', async ({ bridge }) => {
+  const page = await bridge.open();
+  await ready(page);
+  await page.getByTestId('tab-suggest').click();
+  await page.getByTestId('outliner-prop-prop_bat').click();
+  await expect(page.getByTestId('suggest-target-prop_bat'), 'the selected keyframed bat is not picked').not.toBeChecked();
+  await expect(page.getByTestId('suggest-target-prop_ball')).toBeChecked();
+  await expect(page.getByTestId('suggest-target-prop_box')).toBeChecked();
+  // The selected dynamic ball alone is still what the panel follows.
+  await page.getByTestId('outliner-prop-prop_ball').click();
+  await expect(page.getByTestId('suggest-target-prop_ball')).toBeChecked();
+  await expect(page.getByTestId('suggest-target-prop_box')).not.toBeChecked();
+  // Ticking the bat simulates it, on purpose.
+  await page.getByTestId('outliner-prop-prop_bat').click();
+  await page.getByTestId('suggest-target-prop_bat').check();
+  await expect(page.getByTestId('suggest-target-prop_bat')).toBeChecked();
+});
