@@ -75,3 +75,32 @@ test('Suggest does not take the keyframed bat from the selection (a finding jump
   await page.getByTestId('suggest-target-prop_bat').check();
   await expect(page.getByTestId('suggest-target-prop_bat')).toBeChecked();
 });
+
+test('scrolled down the dope sheet (or with the timeline made taller), the playhead and the check bands still reach the bottom row', async ({ bridge }) => {
+  const page = await bridge.open();
+  await ready(page);
+  // Give the sheet 150 px more, then check the clip and step to a finding of the right hand: the sheet scrolls to its row.
+  const bar = (await page.getByTestId('timeline-resizer').boundingBox())!;
+  await page.mouse.move(bar.x + bar.width / 2, bar.y + bar.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(bar.x + bar.width / 2, bar.y - 150, { steps: 4 });
+  await page.mouse.up();
+  await page.keyboard.press('Control+Shift+C');
+  await expect(page.getByTestId('status')).toContainText('interpenetration findings in swing', { timeout: 90_000 });
+  await page.keyboard.press(']');
+  await expect(page.getByTestId('status')).toContainText('Finding 1 of');
+  const sheet = page.getByTestId('dopesheet');
+  await expect.poll(() => sheet.evaluate((el) => el.scrollTop), { message: 'the sheet scrolled down to the finding\'s row' }).toBeGreaterThan(100);
+  const view = (await sheet.boundingBox())!;
+  const bottom = view.y + (await sheet.evaluate((el) => el.clientHeight));
+  const playhead = (await page.getByTestId('playhead').boundingBox())!;
+  expect(playhead.y + playhead.height, `the playhead reaches the sheet's bottom (${bottom}); it stopped one screenful down the rows`).toBeGreaterThanOrEqual(bottom - 1);
+  const bands = page.getByTestId('check-band');
+  expect(await bands.count()).toBeGreaterThan(0);
+  const band = (await bands.first().boundingBox())!;
+  expect(band.y + band.height, 'a red band reaches the bottom row too').toBeGreaterThanOrEqual(bottom - 1);
+  // Scrolled back up, the band still starts below the ruler.
+  await sheet.evaluate((el) => (el.scrollTop = 0));
+  const ruler = (await page.getByTestId('ruler').boundingBox())!;
+  expect(Math.round((await bands.first().boundingBox())!.y)).toBeGreaterThanOrEqual(Math.round(ruler.y + ruler.height) - 1);
+});

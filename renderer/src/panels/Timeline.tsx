@@ -641,65 +641,68 @@ export function Timeline() {
         onPointerUpCapture={onPanUp}
         onAuxClick={(e) => e.preventDefault()}
       >
-        <div className="ruler" data-testid="ruler" data-step={step} onPointerDown={onScrubDown} onPointerMove={onScrubMove} onPointerUp={onScrubUp}>
-          {bounds.limited && (
-            <div
-              className="play-range"
-              data-testid="play-range"
-              data-from={bounds.from}
-              data-to={bounds.to}
-              style={{ left: Math.max(NAME_WIDTH, xOf(bounds.from)), width: Math.max(0, Math.min(width, xOf(bounds.to)) - Math.max(NAME_WIDTH, xOf(bounds.from))) }}
-            />
-          )}
-          <div className="names-spacer" style={{ width: NAME_WIDTH }} />
-          {ticks.map((f) => (
-            <span key={f} className="tick" style={{ left: xOf(f) }}>
-              {f}
-            </span>
-          ))}
-        </div>
-        <div className="rows" data-testid="sheet-rows" onPointerDown={onRowsDown} onPointerMove={onRowsMove} onPointerUp={onRowsUp}>
-          {shadeLeft > NAME_WIDTH && <div className="out-of-range" style={{ left: NAME_WIDTH, width: shadeLeft - NAME_WIDTH }} />}
-          {shadeRight < width && <div className="out-of-range" style={{ left: shadeRight, width: width - shadeRight }} />}
-          {rows.map((row) => {
-            return (
-              <div key={row.id} className={`sheet-row depth${row.depth}${row.selected ? ' selected' : ''}`} data-testid={`row-${row.id}`}>
-                <div
-                  className="row-name"
-                  style={{ width: NAME_WIDTH, paddingLeft: 6 + row.depth * 12 }}
-                  onPointerDown={(e) => {
-                    e.stopPropagation();
-                    select(row.selection);
-                  }}
-                >
-                  {row.label}
-                  {row.targets.length === 1 && clip && <InterpolationBadge clip={clip} target={row.targets[0]} />}
+        {/* The content box: the playhead and the check bands span all of it (the sheet's own box is one screenful; scrolled down they stopped there). */}
+        <div className="sheet-content" data-testid="sheet-content">
+          <div className="ruler" data-testid="ruler" data-step={step} onPointerDown={onScrubDown} onPointerMove={onScrubMove} onPointerUp={onScrubUp}>
+            {bounds.limited && (
+              <div
+                className="play-range"
+                data-testid="play-range"
+                data-from={bounds.from}
+                data-to={bounds.to}
+                style={{ left: Math.max(NAME_WIDTH, xOf(bounds.from)), width: Math.max(0, Math.min(width, xOf(bounds.to)) - Math.max(NAME_WIDTH, xOf(bounds.from))) }}
+              />
+            )}
+            <div className="names-spacer" style={{ width: NAME_WIDTH }} />
+            {ticks.map((f) => (
+              <span key={f} className="tick" style={{ left: xOf(f) }}>
+                {f}
+              </span>
+            ))}
+          </div>
+          <div className="rows" data-testid="sheet-rows" onPointerDown={onRowsDown} onPointerMove={onRowsMove} onPointerUp={onRowsUp}>
+            {shadeLeft > NAME_WIDTH && <div className="out-of-range" style={{ left: NAME_WIDTH, width: shadeLeft - NAME_WIDTH }} />}
+            {shadeRight < width && <div className="out-of-range" style={{ left: shadeRight, width: width - shadeRight }} />}
+            {rows.map((row) => {
+              return (
+                <div key={row.id} className={`sheet-row depth${row.depth}${row.selected ? ' selected' : ''}`} data-testid={`row-${row.id}`}>
+                  <div
+                    className="row-name"
+                    style={{ width: NAME_WIDTH, paddingLeft: 6 + row.depth * 12 }}
+                    onPointerDown={(e) => {
+                      e.stopPropagation();
+                      select(row.selection);
+                    }}
+                  >
+                    {row.label}
+                    {row.targets.length === 1 && clip && <InterpolationBadge clip={clip} target={row.targets[0]} />}
+                  </div>
+                  {rowFrames(clip, row)
+                    .map((f) => ({ f, at: (clip && drawFrames.get(row.id)?.get(f)) ?? f }))
+                    .filter(({ at }) => visibleX(xOf(at)))
+                    .map(({ f, at }) => (
+                      <div
+                        key={f}
+                        className={`key${isKeySelected(selectedKeys, row, f) ? ' selected' : ''}${row.targets.length > 1 ? ' summary' : ''}`}
+                        style={{ left: xOf(at) }}
+                        data-testid={`key-${row.id}-${f}`}
+                        data-frame={f}
+                        data-at={at}
+                        title={at === f ? `Frame ${f}` : `Frame ${+at.toFixed(2)} (between frames; picked as ${f})`}
+                        onPointerDown={(e) => onKeyDown(e, row, f)}
+                      />
+                    ))}
                 </div>
-                {rowFrames(clip, row)
-                  .map((f) => ({ f, at: (clip && drawFrames.get(row.id)?.get(f)) ?? f }))
-                  .filter(({ at }) => visibleX(xOf(at)))
-                  .map(({ f, at }) => (
-                    <div
-                      key={f}
-                      className={`key${isKeySelected(selectedKeys, row, f) ? ' selected' : ''}${row.targets.length > 1 ? ' summary' : ''}`}
-                      style={{ left: xOf(at) }}
-                      data-testid={`key-${row.id}-${f}`}
-                      data-frame={f}
-                      data-at={at}
-                      title={at === f ? `Frame ${f}` : `Frame ${+at.toFixed(2)} (between frames; picked as ${f})`}
-                      onPointerDown={(e) => onKeyDown(e, row, f)}
-                    />
-                  ))}
-              </div>
-            );
-          })}
-          {!rows.length && <div className="muted empty-sheet">No objects. Import a glTF or open the sample.</div>}
+              );
+            })}
+            {!rows.length && <div className="muted empty-sheet">No objects. Import a glTF or open the sample.</div>}
+          </div>
+          {marquee && <div className="marquee" data-testid="sheet-marquee" style={marquee} />}
+          <div className="sheet-overlay" style={{ left: NAME_WIDTH }}>
+            <TimelineBands view={view} left={AREA_LEFT - NAME_WIDTH} />
+          </div>
+          <div className="playhead" ref={playhead} data-testid="playhead" />
         </div>
-        {marquee && <div className="marquee" data-testid="sheet-marquee" style={marquee} />}
-        <div className="sheet-overlay" style={{ left: NAME_WIDTH }}>
-          <TimelineBands view={view} left={AREA_LEFT - NAME_WIDTH} />
-        </div>
-        <div className="playhead" ref={playhead} data-testid="playhead" />
       </div>
     </div>
   );
