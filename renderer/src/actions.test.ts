@@ -245,7 +245,7 @@ describe('cut and select all keys (dope sheet)', () => {
     cutSelectedKeys();
     expect(getDoc()).toBe(before);
     expect(useEphemeral.getState().keyClipboard).toBeNull();
-    expect(status()?.text).toContain('Select keys in the dope sheet');
+    expect(status()?.text, 'a cut, not a copy').toBe('Select keys in the dope sheet to cut them (click, Ctrl+click or drag a box)');
   });
 
   it('select all picks every key in the clip range, on every row, and nothing outside the range', () => {

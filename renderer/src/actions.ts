@@ -340,6 +340,7 @@ export function copySelectedKeys(): void {
 
 /** Copies the keys selected in the dope sheet, then deletes them (one undo step; the copy stays to paste). */
 export function cutSelectedKeys(): void {
+  if (activeClip(getDoc()) && !useEphemeral.getState().selectedKeys.length) return setStatus('Select keys in the dope sheet to cut them (click, Ctrl+click or drag a box)');
   const before = useEphemeral.getState().keyClipboard;
   copySelectedKeys();
   const after = useEphemeral.getState().keyClipboard;
