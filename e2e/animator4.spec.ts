@@ -104,3 +104,25 @@ test('scrolled down the dope sheet (or with the timeline made taller), the playh
   const ruler = (await page.getByTestId('ruler').boundingBox())!;
   expect(Math.round((await bands.first().boundingBox())!.y)).toBeGreaterThanOrEqual(Math.round(ruler.y + ruler.height) - 1);
 });
+
+test('Ctrl+A outside the dope sheet does not select every label of the app, so the Ctrl+C after it still copies the pose; in a field it selects the text', async ({ bridge }) => {
+  const page = await bridge.open();
+  await ready(page);
+  await page.getByTestId('outliner-prop-prop_bat').click();
+  await page.keyboard.press('Control+a');
+  const selectedText = () => page.evaluate(() => window.getSelection()?.toString() ?? '');
+  expect(await selectedText(), 'no page text selected').toBe('');
+  await expect(page.getByTestId('status')).toHaveText('Ctrl+A selects every key of the clip with the dope sheet focused: click the dope sheet first');
+  // Ctrl+C copies the pose (the page's selected text took it before, silently).
+  await page.keyboard.press('Control+c');
+  await expect(page.getByTestId('status')).toHaveText('Copied prop transform');
+  // A text field keeps Ctrl+A: typing replaces its whole value.
+  await page.getByTestId('prop-mass').click();
+  await page.keyboard.press('Control+a');
+  await page.keyboard.type('0.5');
+  await expect(page.getByTestId('prop-mass')).toHaveValue('0.5');
+  // The dope sheet's Ctrl+A selects keys, as before.
+  await page.getByTestId('dopesheet').focus();
+  await page.keyboard.press('Control+a');
+  await expect(page.getByTestId('status')).toContainText('Selected ');
+});

@@ -396,7 +396,15 @@ export function installShortcuts(): () => void {
     // A modal dialog is open: its keys are its own (panels/modal.ts), the document behind it waits.
     if (modalOpen()) return;
     const id = commandForKey(e);
-    if (!id) return;
+    if (!id) {
+      // Ctrl+A outside the dope sheet and text fields: the browser's select-all highlighted every label of
+      // the app, and the Ctrl+C that followed copied that text instead of the pose (selected text wins).
+      if (keyLabel(e) === 'Ctrl+A' && !controlKeepsKey(e.target, e.key)) {
+        e.preventDefault();
+        setStatus('Ctrl+A selects every key of the clip with the dope sheet focused: click the dope sheet first');
+      }
+      return;
+    }
     if (controlKeepsKey(e.target, e.key) && id !== 'escape') return;
     // Ctrl+C over selected text (a finding, an error in the status bar) copies the text, not the pose.
     if ((id === 'copyPose' || id === 'copyKeys') && hasTextSelection()) return;
