@@ -126,3 +126,38 @@ test('Ctrl+A outside the dope sheet does not select every label of the app, so t
   await page.keyboard.press('Control+a');
   await expect(page.getByTestId('status')).toContainText('Selected ');
 });
+
+test('dragging keys in the dope sheet says what moved, and how far; undo puts them and their selection back', async ({ bridge }) => {
+  const page = await bridge.open();
+  await ready(page);
+  const HIPS = 'j:char_mannequin:0';
+  const k27 = page.getByTestId(`key-${HIPS}-27`);
+  await page.getByTestId(`key-${HIPS}-24`).click();
+  await k27.click({ modifiers: ['Shift'] });
+  await page.keyboard.press('p');
+  await expect(page.getByTestId('status')).toContainText('Play range 24–27');
+  await page.keyboard.press('Escape');
+  await k27.click();
+  expect(await hook(page, (h) => h.selectedKeys())).toHaveLength(1);
+  const box = (await k27.boundingBox())!;
+  const px = Number(await page.getByTestId('dopesheet').getAttribute('data-px-per-frame'));
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(box.x + box.width / 2 + 2 * px, box.y + box.height / 2, { steps: 6 });
+  await page.mouse.up();
+  // Hips has a rotation and a translation key on 27; the status kept the play range message.
+  await expect(page.getByTestId('status')).toHaveText('Moved 2 keys 2 frames later (Ctrl+Z puts them back)');
+  await expect(page.getByTestId(`key-${HIPS}-29`)).toHaveClass(/selected/);
+  await page.keyboard.press('Control+z');
+  await expect(page.getByTestId('status')).toHaveText('Undid: Move keys');
+  await expect(k27).toHaveClass(/selected/);
+  // Dragged past End, the keys stop at it, and the message says both.
+  const k57 = page.getByTestId(`key-${HIPS}-57`);
+  await k57.click();
+  const b57 = (await k57.boundingBox())!;
+  await page.mouse.move(b57.x + b57.width / 2, b57.y + b57.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(b57.x + b57.width / 2 + 6.2 * px, b57.y + b57.height / 2, { steps: 6 });
+  await page.mouse.up();
+  await expect(page.getByTestId('status')).toHaveText("Moved 2 keys 3 frames later: keys stay inside the clip's range (0–60)");
+});

@@ -21,7 +21,7 @@ import { docActions, useDocStore } from '../state/documentStore';
 import { clampKeyDelta, clampView, fitView, rescaleView, frameToX, labelStep, panBy, tickFrames, wheelPixels, wheelZoomFactor, xToFrame, zoomAt, type SheetView } from './sheetView';
 import { useEphemeral, select, setStatus, type SelectedKey, type Selection } from '../state/ephemeral';
 import { usePrefs, setPref, clampTimelineHeight, DEFAULT_TIMELINE_HEIGHT } from '../state/preferences';
-import { activeClip, findTrack, keyDrawFrames, keyFramesOf, moveKeys, sameTarget, targetKey } from '../state/keys';
+import { activeClip, findTrack, keyDrawFrames, keyFramesOf, keyIndexAtFrame, moveKeys, sameTarget, targetKey } from '../state/keys';
 import { groupKeys, setFrame } from '../actions';
 import { runCommand, escapeHandlers } from '../commands';
 import { NumberField } from './fields';
@@ -606,7 +606,15 @@ export function Timeline() {
     if (!d || !d.active) return;
     const moved = d.keys.map((k) => ({ target: k.target, frame: k.frame + d.delta }));
     docActions.commitDrag({ before: d.keys, after: moved });
-    if (d.delta !== 0) useEphemeral.setState({ selectedKeys: moved });
+    if (d.delta === 0) return;
+    useEphemeral.setState({ selectedKeys: moved });
+    // Say what the drag did (it said nothing: the status kept whatever came before, a play range or a copy).
+    const c = activeClip(useDocStore.getState().history.doc);
+    let n = 0;
+    if (c) for (const k of moved) for (const t of c.tracks) if (sameTarget(t.target, k.target) && keyIndexAtFrame(t, k.frame, c.frameRate) >= 0) n++;
+    const by = Math.abs(d.delta);
+    const moveText = `Moved ${n} key${n === 1 ? '' : 's'} ${by} frame${by === 1 ? '' : 's'} ${d.delta > 0 ? 'later' : 'earlier'}`;
+    setStatus(d.clampedSaid ? `${moveText}: keys stay inside the clip's range (${live.current.start}–${live.current.end})` : `${moveText} (Ctrl+Z puts them back)`);
   };
 
   // Ruler labels every 1, 2, 5, 10, 20, 50, … frames (at least 40 px apart), over the whole visible span.
