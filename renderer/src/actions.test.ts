@@ -245,7 +245,7 @@ describe('cut and select all keys (dope sheet)', () => {
     cutSelectedKeys();
     expect(getDoc()).toBe(before);
     expect(useEphemeral.getState().keyClipboard).toBeNull();
-    expect(status()?.text).toContain('Select keys in the dope sheet');
+    expect(status()?.text, 'a cut, not a copy').toBe('Select keys in the dope sheet to cut them (click, Ctrl+click or drag a box)');
   });
 
   it('select all picks every key in the clip range, on every row, and nothing outside the range', () => {
@@ -256,8 +256,10 @@ describe('cut and select all keys (dope sheet)', () => {
     selectAllKeys();
     const picked = useEphemeral.getState().selectedKeys.map((k) => `${k.target.kind}:${k.frame}`).sort();
     expect(picked).toEqual(['prop:10']); // frame 0 lies before Start (5); the ball's row has one diamond at 10
-    expect(status()?.text).toBe('Selected 1 key on 1 dope sheet row of ' + activeClip(getDoc())!.name);
+    // That diamond holds a translation and a rotation key: the count Delete gives next.
+    expect(status()?.text).toBe('Selected 2 keys on 1 dope sheet row of ' + activeClip(getDoc())!.name);
     deleteSelectedKeys();
+    expect(status()?.text, 'the same count as the selection').toMatch(/^Deleted 2 keys /);
     expect(ballFrames('translation')).toEqual([0]);
   });
 });

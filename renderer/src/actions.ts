@@ -340,6 +340,7 @@ export function copySelectedKeys(): void {
 
 /** Copies the keys selected in the dope sheet, then deletes them (one undo step; the copy stays to paste). */
 export function cutSelectedKeys(): void {
+  if (activeClip(getDoc()) && !useEphemeral.getState().selectedKeys.length) return setStatus('Select keys in the dope sheet to cut them (click, Ctrl+click or drag a box)');
   const before = useEphemeral.getState().keyClipboard;
   copySelectedKeys();
   const after = useEphemeral.getState().keyClipboard;
@@ -359,8 +360,16 @@ export function selectAllKeys(): void {
     seen.add(id);
     for (const frame of keyFramesOf(clip, t.target)) if (frame >= clip.startFrame && frame <= clip.endFrame) keys.push({ target: t.target, frame });
   }
+  // Counted per channel, as Delete, Cut and Copy count them: "Selected 1181 keys" was followed by "Deleted 1226 keys"
+  // (a diamond holds a translation and a rotation key).
+  let channelKeys = 0;
+  for (const t of clip.tracks)
+    for (const time of t.times) {
+      const frame = Math.round(time * clip.frameRate);
+      if (frame >= clip.startFrame && frame <= clip.endFrame) channelKeys++;
+    }
   useEphemeral.setState({ selectedKeys: keys, playing: false });
-  setStatus(keys.length ? `Selected ${keys.length} key${keys.length === 1 ? '' : 's'} on ${seen.size} dope sheet row${seen.size === 1 ? '' : 's'} of ${clip.name}` : `${clip.name} has no keys in frames ${clip.startFrame}–${clip.endFrame}`);
+  setStatus(keys.length ? `Selected ${channelKeys} key${channelKeys === 1 ? '' : 's'} on ${seen.size} dope sheet row${seen.size === 1 ? '' : 's'} of ${clip.name}` : `${clip.name} has no keys in frames ${clip.startFrame}–${clip.endFrame}`);
 }
 
 /**

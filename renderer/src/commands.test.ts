@@ -4,8 +4,10 @@
  * old meaning (copy / paste the pose, first frame) everywhere else.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { COMMANDS, commandForKey } from './commands';
+import { COMMANDS, commandForKey, runCommand } from './commands';
 import { useEphemeral } from './state/ephemeral';
+import { docActions } from './state/documentStore';
+import { docWithBall } from './test/fixtures';
 import type { KeyClipboard } from './state/keyClipboard';
 
 const key = (k: string, ctrl = false): KeyboardEvent => ({ key: k, code: '', ctrlKey: ctrl, metaKey: false, altKey: false, shiftKey: false }) as KeyboardEvent;
@@ -59,7 +61,7 @@ describe('shortcuts shared by the dope sheet and the rest of the app', () => {
   it('Ctrl+X cuts and Ctrl+A selects all keys only with the dope sheet focused; elsewhere the page keeps them', () => {
     focusIn(true);
     expect(commandForKey(key('a', true))).toBe('selectAllKeys');
-    expect(commandForKey(key('x', true)), 'no keys selected').toBeUndefined();
+    expect(commandForKey(key('x', true)), 'no keys selected: Cut Keys says what to select').toBe('cutKeys');
     useEphemeral.setState({ selectedKeys: [{ target: { kind: 'prop', prop: 'p' }, frame: 3 }] });
     expect(commandForKey(key('x', true))).toBe('cutKeys');
     focusIn(false);
@@ -76,5 +78,22 @@ describe('shortcuts shared by the dope sheet and the rest of the app', () => {
   it('[ and ] step through the findings', () => {
     expect(commandForKey(key(']'))).toBe('nextFinding');
     expect(commandForKey(key('['))).toBe('previousFinding');
+  });
+});
+
+describe('play range', () => {
+  it('Alt+P clears the play range of the clip shown, and leaves one set on another clip', () => {
+    const d = docWithBall();
+    const shown = d.clips[0];
+    d.clips.push({ ...shown, id: 'other', name: 'other', tracks: [] });
+    docActions.load(d, null, 't');
+    useEphemeral.setState({ playRange: { clipId: 'other', from: 5, to: 9 }, status: null });
+    runCommand('clearPlayRange');
+    expect(useEphemeral.getState().playRange, 'the range on "other" is kept: it was not in sight').toEqual({ clipId: 'other', from: 5, to: 9 });
+    expect(useEphemeral.getState().status?.text).toBe(`No play range set on ${shown.name}`);
+    useEphemeral.setState({ playRange: { clipId: shown.id, from: 2, to: 4 } });
+    runCommand('clearPlayRange');
+    expect(useEphemeral.getState().playRange).toBeNull();
+    expect(useEphemeral.getState().status?.text).toBe(`Play range cleared: playback covers ${shown.name} (${shown.startFrame}–${shown.endFrame})`);
   });
 });

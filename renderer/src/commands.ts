@@ -126,10 +126,16 @@ function playRangeFromKeys(): void {
   setStatus(`Play range ${range.from}–${range.to}: playback ${usePrefs.getState().loop ? 'loops over' : 'plays'} these frames; Alt+P clears it`);
 }
 
+/**
+ * Clears the play range of the clip shown. A range set on another clip (out of
+ * sight here) stays: Alt+P in walk cleared the one on swing, unseen, and said
+ * walk's playback was no longer limited although it never was.
+ */
 function clearPlayRange(): void {
-  if (!useEphemeral.getState().playRange) return setStatus('No play range set');
-  useEphemeral.setState({ playRange: null });
+  const range = useEphemeral.getState().playRange;
   const clip = activeClip(getDoc());
+  if (!range || (clip && range.clipId !== clip.id)) return setStatus(clip ? `No play range set on ${clip.name}` : 'No play range set');
+  useEphemeral.setState({ playRange: null });
   setStatus(clip ? `Play range cleared: playback covers ${clip.name} (${clip.startFrame}–${clip.endFrame})` : 'Play range cleared');
 }
 
@@ -189,7 +195,8 @@ export const COMMANDS: CommandDef[] = [
     keys: ['Ctrl+X'],
     run: cutSelectedKeys,
     disabledReason: noClip,
-    when: { label: 'dope sheet focused and keys selected', active: () => dopeSheetFocused() && useEphemeral.getState().selectedKeys.length > 0 },
+    // With nothing selected it says so (it did nothing and said nothing: no other Ctrl+X there).
+    when: { label: 'dope sheet focused', active: dopeSheetFocused },
   },
   {
     id: 'selectAllKeys',
@@ -389,7 +396,15 @@ export function installShortcuts(): () => void {
     // A modal dialog is open: its keys are its own (panels/modal.ts), the document behind it waits.
     if (modalOpen()) return;
     const id = commandForKey(e);
-    if (!id) return;
+    if (!id) {
+      // Ctrl+A outside the dope sheet and text fields: the browser's select-all highlighted every label of
+      // the app, and the Ctrl+C that followed copied that text instead of the pose (selected text wins).
+      if (keyLabel(e) === 'Ctrl+A' && !controlKeepsKey(e.target, e.key)) {
+        e.preventDefault();
+        setStatus('Ctrl+A selects every key of the clip with the dope sheet focused: click the dope sheet first');
+      }
+      return;
+    }
     if (controlKeepsKey(e.target, e.key) && id !== 'escape') return;
     // Ctrl+C over selected text (a finding, an error in the status bar) copies the text, not the pose.
     if ((id === 'copyPose' || id === 'copyKeys') && hasTextSelection()) return;

@@ -21,7 +21,7 @@ import { docActions, useDocStore } from '../state/documentStore';
 import { clampKeyDelta, clampView, fitView, rescaleView, frameToX, labelStep, panBy, tickFrames, wheelPixels, wheelZoomFactor, xToFrame, zoomAt, type SheetView } from './sheetView';
 import { useEphemeral, select, setStatus, type SelectedKey, type Selection } from '../state/ephemeral';
 import { usePrefs, setPref, clampTimelineHeight, DEFAULT_TIMELINE_HEIGHT } from '../state/preferences';
-import { activeClip, findTrack, keyFramesOf, moveKeys, sameTarget, targetKey } from '../state/keys';
+import { activeClip, findTrack, keyDrawFrames, keyFramesOf, keyIndexAtFrame, moveKeys, sameTarget, targetKey } from '../state/keys';
 import { groupKeys, setFrame } from '../actions';
 import { runCommand, escapeHandlers } from '../commands';
 import { NumberField } from './fields';
@@ -277,6 +277,7 @@ export function Timeline() {
   const sel = useEphemeral((s) => s.selection);
   const selectedKeys = useEphemeral((s) => s.selectedKeys);
   const rows = useMemo(() => buildRows(doc, clip, sel), [doc, clip, sel]);
+  const drawFrames = useMemo(() => new Map(clip ? rows.map((r) => [r.id, keyDrawFrames(clip, r.targets)] as const) : []), [clip, rows]);
   const area = useRef<HTMLDivElement>(null);
   const playhead = useRef<HTMLDivElement>(null);
   const [width, setWidth] = useState(600);
@@ -605,7 +606,15 @@ export function Timeline() {
     if (!d || !d.active) return;
     const moved = d.keys.map((k) => ({ target: k.target, frame: k.frame + d.delta }));
     docActions.commitDrag({ before: d.keys, after: moved });
-    if (d.delta !== 0) useEphemeral.setState({ selectedKeys: moved });
+    if (d.delta === 0) return;
+    useEphemeral.setState({ selectedKeys: moved });
+    // Say what the drag did (it said nothing: the status kept whatever came before, a play range or a copy).
+    const c = activeClip(useDocStore.getState().history.doc);
+    let n = 0;
+    if (c) for (const k of moved) for (const t of c.tracks) if (sameTarget(t.target, k.target) && keyIndexAtFrame(t, k.frame, c.frameRate) >= 0) n++;
+    const by = Math.abs(d.delta);
+    const moveText = `Moved ${n} key${n === 1 ? '' : 's'} ${by} frame${by === 1 ? '' : 's'} ${d.delta > 0 ? 'later' : 'earlier'}`;
+    setStatus(d.clampedSaid ? `${moveText}: keys stay inside the clip's range (${live.current.start}–${live.current.end})` : `${moveText} (Ctrl+Z puts them back)`);
   };
 
   // Ruler labels every 1, 2, 5, 10, 20, 50, … frames (at least 40 px apart), over the whole visible span.
@@ -640,63 +649,68 @@ export function Timeline() {
         onPointerUpCapture={onPanUp}
         onAuxClick={(e) => e.preventDefault()}
       >
-        <div className="ruler" data-testid="ruler" data-step={step} onPointerDown={onScrubDown} onPointerMove={onScrubMove} onPointerUp={onScrubUp}>
-          {bounds.limited && (
-            <div
-              className="play-range"
-              data-testid="play-range"
-              data-from={bounds.from}
-              data-to={bounds.to}
-              style={{ left: Math.max(NAME_WIDTH, xOf(bounds.from)), width: Math.max(0, Math.min(width, xOf(bounds.to)) - Math.max(NAME_WIDTH, xOf(bounds.from))) }}
-            />
-          )}
-          <div className="names-spacer" style={{ width: NAME_WIDTH }} />
-          {ticks.map((f) => (
-            <span key={f} className="tick" style={{ left: xOf(f) }}>
-              {f}
-            </span>
-          ))}
-        </div>
-        <div className="rows" data-testid="sheet-rows" onPointerDown={onRowsDown} onPointerMove={onRowsMove} onPointerUp={onRowsUp}>
-          {shadeLeft > NAME_WIDTH && <div className="out-of-range" style={{ left: NAME_WIDTH, width: shadeLeft - NAME_WIDTH }} />}
-          {shadeRight < width && <div className="out-of-range" style={{ left: shadeRight, width: width - shadeRight }} />}
-          {rows.map((row) => {
-            return (
-              <div key={row.id} className={`sheet-row depth${row.depth}${row.selected ? ' selected' : ''}`} data-testid={`row-${row.id}`}>
-                <div
-                  className="row-name"
-                  style={{ width: NAME_WIDTH, paddingLeft: 6 + row.depth * 12 }}
-                  onPointerDown={(e) => {
-                    e.stopPropagation();
-                    select(row.selection);
-                  }}
-                >
-                  {row.label}
-                  {row.targets.length === 1 && clip && <InterpolationBadge clip={clip} target={row.targets[0]} />}
+        {/* The content box: the playhead and the check bands span all of it (the sheet's own box is one screenful; scrolled down they stopped there). */}
+        <div className="sheet-content" data-testid="sheet-content">
+          <div className="ruler" data-testid="ruler" data-step={step} onPointerDown={onScrubDown} onPointerMove={onScrubMove} onPointerUp={onScrubUp}>
+            {bounds.limited && (
+              <div
+                className="play-range"
+                data-testid="play-range"
+                data-from={bounds.from}
+                data-to={bounds.to}
+                style={{ left: Math.max(NAME_WIDTH, xOf(bounds.from)), width: Math.max(0, Math.min(width, xOf(bounds.to)) - Math.max(NAME_WIDTH, xOf(bounds.from))) }}
+              />
+            )}
+            <div className="names-spacer" style={{ width: NAME_WIDTH }} />
+            {ticks.map((f) => (
+              <span key={f} className="tick" style={{ left: xOf(f) }}>
+                {f}
+              </span>
+            ))}
+          </div>
+          <div className="rows" data-testid="sheet-rows" onPointerDown={onRowsDown} onPointerMove={onRowsMove} onPointerUp={onRowsUp}>
+            {shadeLeft > NAME_WIDTH && <div className="out-of-range" style={{ left: NAME_WIDTH, width: shadeLeft - NAME_WIDTH }} />}
+            {shadeRight < width && <div className="out-of-range" style={{ left: shadeRight, width: width - shadeRight }} />}
+            {rows.map((row) => {
+              return (
+                <div key={row.id} className={`sheet-row depth${row.depth}${row.selected ? ' selected' : ''}`} data-testid={`row-${row.id}`}>
+                  <div
+                    className="row-name"
+                    style={{ width: NAME_WIDTH, paddingLeft: 6 + row.depth * 12 }}
+                    onPointerDown={(e) => {
+                      e.stopPropagation();
+                      select(row.selection);
+                    }}
+                  >
+                    {row.label}
+                    {row.targets.length === 1 && clip && <InterpolationBadge clip={clip} target={row.targets[0]} />}
+                  </div>
+                  {rowFrames(clip, row)
+                    .map((f) => ({ f, at: (clip && drawFrames.get(row.id)?.get(f)) ?? f }))
+                    .filter(({ at }) => visibleX(xOf(at)))
+                    .map(({ f, at }) => (
+                      <div
+                        key={f}
+                        className={`key${isKeySelected(selectedKeys, row, f) ? ' selected' : ''}${row.targets.length > 1 ? ' summary' : ''}`}
+                        style={{ left: xOf(at) }}
+                        data-testid={`key-${row.id}-${f}`}
+                        data-frame={f}
+                        data-at={at}
+                        title={at === f ? `Frame ${f}` : `Frame ${+at.toFixed(2)} (between frames; picked as ${f})`}
+                        onPointerDown={(e) => onKeyDown(e, row, f)}
+                      />
+                    ))}
                 </div>
-                {rowFrames(clip, row)
-                  .filter((f) => visibleX(xOf(f)))
-                  .map((f) => (
-                    <div
-                      key={f}
-                      className={`key${isKeySelected(selectedKeys, row, f) ? ' selected' : ''}${row.targets.length > 1 ? ' summary' : ''}`}
-                      style={{ left: xOf(f) }}
-                      data-testid={`key-${row.id}-${f}`}
-                      data-frame={f}
-                      title={`Frame ${f}`}
-                      onPointerDown={(e) => onKeyDown(e, row, f)}
-                    />
-                  ))}
-              </div>
-            );
-          })}
-          {!rows.length && <div className="muted empty-sheet">No objects. Import a glTF or open the sample.</div>}
+              );
+            })}
+            {!rows.length && <div className="muted empty-sheet">No objects. Import a glTF or open the sample.</div>}
+          </div>
+          {marquee && <div className="marquee" data-testid="sheet-marquee" style={marquee} />}
+          <div className="sheet-overlay" style={{ left: NAME_WIDTH }}>
+            <TimelineBands view={view} left={AREA_LEFT - NAME_WIDTH} />
+          </div>
+          <div className="playhead" ref={playhead} data-testid="playhead" />
         </div>
-        {marquee && <div className="marquee" data-testid="sheet-marquee" style={marquee} />}
-        <div className="sheet-overlay" style={{ left: NAME_WIDTH }}>
-          <TimelineBands view={view} left={AREA_LEFT - NAME_WIDTH} />
-        </div>
-        <div className="playhead" ref={playhead} data-testid="playhead" />
       </div>
     </div>
   );

@@ -5,6 +5,7 @@ import {
   allKeyFrames,
   deleteKeys,
   findTrack,
+  keyDrawFrames,
   keyFramesOf,
   keyValue,
   moveKeys,
@@ -295,5 +296,32 @@ describe('keyframe editing', () => {
       expect(t.values.slice(24, 27)).toEqual([2, 0, 0]);
       expect(setKeyTangents(clip, target, [5], 'flat'), 'no key on frame 5').toBe(0);
     });
+  });
+});
+
+describe('keyDrawFrames', () => {
+  const bat: TrackTarget = { kind: 'prop', prop: 'bat' };
+  const ball: TrackTarget = { kind: 'prop', prop: 'ball' };
+  const track = (target: TrackTarget, path: TrackPath, framesAt30: number[]) => ({
+    target,
+    path,
+    interpolation: 'linear' as Interpolation,
+    times: framesAt30.map((f) => f / 30),
+    values: framesAt30.flatMap(() => (path === 'rotation' ? [0, 0, 0, 1] : [0, 0, 0])),
+  });
+  const clip: Clip = { ...emptyClip(30), tracks: [track(bat, 'translation', [0, 9.6, 20]), track(bat, 'rotation', [0, 9.6]), track(ball, 'translation', [10, 14.25])] };
+
+  it('draws a key between frames at its exact frame, keyed by the frame it rounds to', () => {
+    const m = keyDrawFrames(clip, [bat]);
+    expect([...m.keys()].sort((a, b) => a - b), 'picked on the rounded frames keyFramesOf gives').toEqual(keyFramesOf(clip, bat));
+    expect(m.get(10), 'the key at 9.6 (both channels) is drawn at 9.6, not on 10').toBeCloseTo(9.6, 9);
+    expect(m.get(0)).toBe(0);
+    expect(m.get(20)).toBeCloseTo(20, 9);
+  });
+
+  it('draws the whole frame where keys of one row round to it from different times', () => {
+    const m = keyDrawFrames(clip, [bat, ball]);
+    expect(m.get(10), 'ball on 10 and bat on 9.6 share the summary diamond on 10').toBe(10);
+    expect(m.get(14)).toBeCloseTo(14.25, 9);
   });
 });

@@ -82,6 +82,28 @@ export function keyFramesOf(clip: Clip, target: TrackTarget): number[] {
   return [...frames].sort((a, b) => a - b);
 }
 
+/**
+ * Where to draw each key of `targets` (a dope sheet row): rounded frame (the
+ * frame the key is picked, moved and deleted on) -> its exact frame. Keys of
+ * accepted suggestions sit between frames (an impact at 9.6); drawn on 10 they
+ * looked keyed on a whole frame at any zoom. Where keys on one rounded frame
+ * sit at different times (10 on one channel, 9.6 on another) the whole frame
+ * is drawn.
+ */
+export function keyDrawFrames(clip: Clip, targets: readonly TrackTarget[]): Map<number, number> {
+  const out = new Map<number, number>();
+  for (const t of clip.tracks) {
+    if (!targets.some((x) => sameTarget(x, t.target))) continue;
+    for (const time of t.times) {
+      const exact = time * clip.frameRate, frame = Math.round(exact);
+      const seen = out.get(frame);
+      if (seen === undefined) out.set(frame, exact);
+      else if (Math.abs(seen - exact) > 1e-6) out.set(frame, frame);
+    }
+  }
+  return out;
+}
+
 /** Sorted distinct frames holding any key in the clip (for previous/next key). */
 export function allKeyFrames(clip: Clip, filter?: (t: Track) => boolean): number[] {
   const frames = new Set<number>();

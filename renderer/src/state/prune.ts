@@ -63,6 +63,12 @@ export function pruneEphemeral(doc: ImpulseDocument, e: Pick<Ephemeral, 'selecti
  * the other clip has keys on the same frames (a duplicate, or the clip after
  * a deleted one): Delete, Ctrl+C or a tangent change must not act on keys the
  * animator never picked there.
+ *
+ * A frame rate change (or its undo) renumbers the clip's keys (they keep their
+ * time: frame 30 at 30 fps is 24 at 24 fps): the selected keys and the play
+ * range are renumbered with them. They kept their numbers, so the selection
+ * named other keys (Delete removed the key now on 24, not the one picked) and
+ * the range looped over other motion.
  */
 export function installPruning(): () => void {
   let last = useDocStore.getState().history.doc;
@@ -70,13 +76,34 @@ export function installPruning(): () => void {
   return useDocStore.subscribe((s) => {
     const doc = s.history.doc;
     if (doc === last || s.history.drag) return;
+    const prev = last;
     last = doc;
     const clipId = activeClip(doc)?.id ?? null;
     const clipChanged = clipId !== lastClip;
     lastClip = clipId;
-    const eph = useEphemeral.getState();
-    const change = pruneEphemeral(doc, clipChanged ? { ...eph, selectedKeys: [] } : eph) ?? {};
+    let eph = useEphemeral.getState();
+    const renumbered = renumberForFrameRate(prev, doc, eph);
+    if (renumbered) eph = { ...eph, ...renumbered };
+    const change = { ...renumbered, ...pruneEphemeral(doc, clipChanged ? { ...eph, selectedKeys: [] } : eph) };
     if (clipChanged && eph.selectedKeys.length) change.selectedKeys = [];
     if (Object.keys(change).length) useEphemeral.setState(change);
   });
+}
+
+/** The selected keys and play range renumbered for a new frame rate of their clip between `prev` and `doc` (null: no change). */
+export function renumberForFrameRate(prev: ImpulseDocument, doc: ImpulseDocument, e: Pick<Ephemeral, 'selectedKeys' | 'playRange'>): Partial<Ephemeral> | null {
+  const out: Partial<Ephemeral> = {};
+  const rate = (d: ImpulseDocument, id: string | undefined) => d.clips.find((c) => c.id === id)?.frameRate;
+  const active = activeClip(doc)?.id;
+  const from = rate(prev, active), to = rate(doc, active);
+  // Selected keys belong to the active clip (a clip switch clears them, above).
+  if (e.selectedKeys.length && active === activeClip(prev)?.id && from && to && from !== to)
+    out.selectedKeys = e.selectedKeys.map((k) => ({ target: k.target, frame: Math.round((k.frame * to) / from) }));
+  const r = e.playRange;
+  const rFrom = rate(prev, r?.clipId), rTo = rate(doc, r?.clipId);
+  if (r && rFrom && rTo && rFrom !== rTo) {
+    const a = Math.round((r.from * rTo) / rFrom), b = Math.round((r.to * rTo) / rFrom);
+    out.playRange = b > a ? { clipId: r.clipId, from: a, to: b } : null;
+  }
+  return Object.keys(out).length ? out : null;
 }

@@ -1,6 +1,6 @@
 /**
- * The Suggest panel: which objects to simulate (default: the selection, else
- * every dynamic prop), the frame range, Suggest motion, and for the shown
+ * The Suggest panel: which objects to simulate (default: the selected dynamic
+ * prop or character, else every dynamic prop), the frame range, Suggest motion, and for the shown
  * suggestion its impacts and key count with Accept / Reject.
  */
 import { useMemo, useRef, useState } from 'react';

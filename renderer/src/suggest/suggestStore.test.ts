@@ -99,13 +99,23 @@ describe('suggest targets', () => {
     expect(resolveTargets(getDoc())).toEqual(['crate']);
   });
 
-  it('follow the selection until the animator picks', () => {
-    docActions.load(dropScene(), null, 'drop');
+  it('follow the selection of a dynamic prop until the animator picks', () => {
+    docActions.load(produce(dropScene(), (d) => void (d.props[1].physics.mode = 'dynamic')), null, 'drop');
     useSuggest.setState({ targets: null });
     useEphemeral.setState({ selection: { kind: 'prop', id: 'crate' } });
     expect(resolveTargets(getDoc())).toEqual(['crate']);
     useEphemeral.setState({ selection: null });
-    expect(resolveTargets(getDoc())).toEqual(['ball']);
+    expect(resolveTargets(getDoc())).toEqual(['ball', 'crate']);
+  });
+
+  it('a selected keyframed prop is not simulated unless ticked: its keys are the animator\'s', () => {
+    docActions.load(dropScene(), null, 'drop');
+    expect(getDoc().props.find((p) => p.id === 'crate')!.physics.mode, 'the crate is keyframed in this scene').toBe('keyframed');
+    useSuggest.setState({ targets: null });
+    useEphemeral.setState({ selection: { kind: 'prop', id: 'crate' } });
+    expect(resolveTargets(getDoc()), 'the dynamic props, not the selected keyframed crate').toEqual(['ball']);
+    toggleTarget(getDoc(), 'crate', true);
+    expect(resolveTargets(getDoc()), 'ticked: simulated').toEqual(['ball', 'crate']);
   });
 
   it('a suggestion belongs to its clip: another clip becoming active drops it, and Accept never writes into a clip that is gone or not shown', async () => {

@@ -46,12 +46,18 @@ export function suggestionOf(r: SuggestResult | null): Suggestion | null {
   return r ? (r.suggestion as Suggestion) : null;
 }
 
-/** The objects a suggestion would simulate now. */
+/**
+ * The objects a suggestion would simulate now: the ones picked in the panel,
+ * else the selected dynamic prop or character, else every dynamic prop. A
+ * selected keyframed prop is not taken: selecting the bat (a finding jump
+ * does) made Suggest simulate it and Accept replace its swing keys; ticking
+ * it in the panel still simulates it.
+ */
 export function resolveTargets(doc: ImpulseDocument): string[] {
   const targets = useSuggest.getState().targets;
   if (targets) return targets.filter((id) => doc.props.some((p) => p.id === id) || doc.characters.some((c) => c.id === id));
   const sel = useEphemeral.getState().selection;
-  if (sel?.kind === 'prop') return [sel.id];
+  if (sel?.kind === 'prop' && doc.props.some((p) => p.id === sel.id && p.physics.mode === 'dynamic')) return [sel.id];
   if (sel?.kind === 'character') return [sel.id];
   return doc.props.filter((p) => p.physics.mode === 'dynamic').map((p) => p.id);
 }
