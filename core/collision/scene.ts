@@ -3809,10 +3809,17 @@ function sweptLeaf(P0: Float64Array, P1: Float64Array, I: Uint32Array, order: Ui
 /** Axis-aligned box of triangle t (positions P, indices I) into out[o..o+5] (min xyz, max xyz). */
 function triBoxInto(P: Float64Array, I: Uint32Array, t: number, out: Float64Array, o: number): void {
   const a = I[t * 3] * 3, b = I[t * 3 + 1] * 3, c = I[t * 3 + 2] * 3;
+  // the vertex that gives each bound chosen by index arithmetic, not by
+  // branches on the coordinates (which mispredict): the same choice as
+  // p0 < p1 ? (p0 < p2 ? p0 : p2) : (p1 < p2 ? p1 : p2), and likewise for the
+  // largest, so the same numbers (signed zeros included)
+  const ab = a - b;
   for (let k = 0; k < 3; k++) {
     const p0 = P[a + k], p1 = P[b + k], p2 = P[c + k];
-    out[o + k] = p0 < p1 ? (p0 < p2 ? p0 : p2) : p1 < p2 ? p1 : p2;
-    out[o + 3 + k] = p0 > p1 ? (p0 > p2 ? p0 : p2) : p1 > p2 ? p1 : p2;
+    const il = b + ab * +(p0 < p1), ih = b + ab * +(p0 > p1);
+    const vl = P[il + k], vh = P[ih + k];
+    out[o + k] = P[c + (il - c) * +(vl < p2) + k];
+    out[o + 3 + k] = P[c + (ih - c) * +(vh > p2) + k];
   }
 }
 
