@@ -93,6 +93,42 @@ describe('TriangleBVH', () => {
       }
     }
   });
+  it('seed 21: boxes taken without branches on the coordinates (leaves, unions of children) are those of the branches, bit for bit, with ties and signed zeros', () => {
+    const r = mulberry32(21);
+    // coordinates from a small set (many ties, +0 and -0) and random ones
+    const pick = [0, -0, 1, -1, 0.5, -0.5, 1e-30, -1e-30];
+    const n = 400, pos = new Float64Array(n * 9), idx = new Uint32Array(n * 3);
+    for (let i = 0; i < pos.length; i++) pos[i] = r() < 0.5 ? pick[Math.floor(r() * pick.length)] : (r() - 0.5) * 2;
+    // shared vertices: a third of the corners reuse an earlier vertex
+    for (let i = 0; i < idx.length; i++) idx[i] = i > 3 && r() < 0.33 ? Math.floor(r() * i) : i;
+    for (const split of ['median', 'sah'] as const) {
+      const a = TriangleBVH.build(pos, idx, undefined, 4, split), b = TriangleBVH.build(pos, idx, undefined, 4, split);
+      a.refit(pos); // one sample: the branch-free leaf boxes
+      b.refitSwept(pos, pos); // both samples equal: the same vertex sets through the branching loops
+      let leaves = 0, inner = 0;
+      for (let nd = 0; nd < a.nodeCount; nd++) {
+        const o = nd * 8;
+        if ((a.u32[o + 7] & 0x80000000) !== 0) {
+          leaves++;
+          for (let k = 0; k < 6; k++) expect(Object.is(a.f32[o + k], b.f32[o + k]), `${split} leaf ${nd} bound ${k}: ${a.f32[o + k]} is ${b.f32[o + k]}`).toBe(true);
+        } else {
+          inner++;
+          const l = (nd + 1) * 8, rr = a.u32[o + 6] * 8;
+          for (let k = 0; k < 3; k++) {
+            const lo = a.f32[l + k] < a.f32[rr + k] ? a.f32[l + k] : a.f32[rr + k];
+            const hi = a.f32[l + 3 + k] > a.f32[rr + 3 + k] ? a.f32[l + 3 + k] : a.f32[rr + 3 + k];
+            expect(Object.is(a.f32[o + k], lo) && Object.is(a.f32[o + 3 + k], hi), `${split} node ${nd} axis ${k}: the union of its children`).toBe(true);
+          }
+        }
+      }
+      expect(leaves > 50 && inner > 50, 'a tree with many nodes').toBe(true);
+      // the lazy refit, every chunk expanded: the same tree
+      const c = TriangleBVH.build(pos, idx, undefined, 4, split);
+      c.refitLazy(pos, null, 16);
+      for (let nd = 0; nd < c.nodeCount; nd++) if (c.chunkOf![nd] >= 0) c.ensureChunk(c.chunkOf![nd]);
+      for (let i = 0; i < a.nodeCount * 8; i++) if ((i & 7) < 6) expect(Object.is(c.f32[i], a.f32[i]), `${split} lazy node ${i >> 3} bound ${i & 7}`).toBe(true);
+    }
+  });
   it('builds over a subset of triangles (a body part) and only reports those', () => {
     const r = mulberry32(5);
     const A = triangleSoup(200, 1, 0.2, r), B = triangleSoup(200, 1, 0.2, r);

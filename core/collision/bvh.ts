@@ -75,6 +75,10 @@ function up32(x: number): number {
  * rounded outwards to float32.
  */
 function boxOfVertices(f: Float32Array, o: number, list: Int32Array, lo: number, hi: number, positions: ArrayLike<number>, positionsEnd: ArrayLike<number> | null): void {
+  if (positionsEnd === null && hi > lo) {
+    boxOfVerticesAt(f, o, list, lo, hi, positions);
+    return;
+  }
   let lx = Infinity, ly = Infinity, lz = Infinity, hx = -Infinity, hy = -Infinity, hz = -Infinity;
   for (let s = lo; s < hi; s++) {
     const v = list[s];
@@ -91,6 +95,30 @@ function boxOfVertices(f: Float32Array, o: number, list: Int32Array, lo: number,
       if (y < ly) ly = y; if (y > hy) hy = y;
       if (z < lz) lz = z; if (z > hz) hz = z;
     }
+  }
+  f[o] = down32(lx); f[o + 1] = down32(ly); f[o + 2] = down32(lz);
+  f[o + 3] = up32(hx); f[o + 4] = up32(hy); f[o + 5] = up32(hz);
+}
+
+/**
+ * boxOfVertices at one sample (list non-empty), without a branch on the
+ * coordinates (which mispredict): each bound takes the vertex's coordinate
+ * by x·k + bound·(1 − k) with k = 1 where it is below (above) the bound so
+ * far, else 0, which is exactly x or the bound, but for the sign of a zero
+ * that down32 / up32 round away. The same float32 box as the branches.
+ */
+function boxOfVerticesAt(f: Float32Array, o: number, list: Int32Array, lo: number, hi: number, positions: ArrayLike<number>): void {
+  let v = list[lo];
+  let lx = positions[v], ly = positions[v + 1], lz = positions[v + 2], hx = lx, hy = ly, hz = lz;
+  for (let s = lo + 1; s < hi; s++) {
+    v = list[s];
+    const x = positions[v], y = positions[v + 1], z = positions[v + 2];
+    let k = +(x < lx); lx = x * k + lx * (1 - k);
+    k = +(x > hx); hx = x * k + hx * (1 - k);
+    k = +(y < ly); ly = y * k + ly * (1 - k);
+    k = +(y > hy); hy = y * k + hy * (1 - k);
+    k = +(z < lz); lz = z * k + lz * (1 - k);
+    k = +(z > hz); hz = z * k + hz * (1 - k);
   }
   f[o] = down32(lx); f[o + 1] = down32(ly); f[o + 2] = down32(lz);
   f[o + 3] = up32(hx); f[o + 4] = up32(hy); f[o + 5] = up32(hz);
@@ -129,12 +157,14 @@ function sampleBoxesOfVertices(f: Float32Array, o: number, S: Float32Array, so: 
 
 /** Node box f[o..o+6) = union of the child boxes at a and b. */
 function unionOfChildren(f: Float32Array, o: number, a: number, b: number): void {
-  f[o] = f[a] < f[b] ? f[a] : f[b];
-  f[o + 1] = f[a + 1] < f[b + 1] ? f[a + 1] : f[b + 1];
-  f[o + 2] = f[a + 2] < f[b + 2] ? f[a + 2] : f[b + 2];
-  f[o + 3] = f[a + 3] > f[b + 3] ? f[a + 3] : f[b + 3];
-  f[o + 4] = f[a + 4] > f[b + 4] ? f[a + 4] : f[b + 4];
-  f[o + 5] = f[a + 5] > f[b + 5] ? f[a + 5] : f[b + 5];
+  // the child chosen by index arithmetic, not by a branch on the bounds: the same choices
+  const d = a - b;
+  f[o] = f[b + d * +(f[a] < f[b])];
+  f[o + 1] = f[b + 1 + d * +(f[a + 1] < f[b + 1])];
+  f[o + 2] = f[b + 2 + d * +(f[a + 2] < f[b + 2])];
+  f[o + 3] = f[b + 3 + d * +(f[a + 3] > f[b + 3])];
+  f[o + 4] = f[b + 4 + d * +(f[a + 4] > f[b + 4])];
+  f[o + 5] = f[b + 5 + d * +(f[a + 5] > f[b + 5])];
 }
 
 export class TriangleBVH {

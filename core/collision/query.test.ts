@@ -166,3 +166,42 @@ describe('forEachLeafNodePairSwept', () => {
     });
   }
 });
+
+describe('forEachLeafNodePair', () => {
+  /** Depth-first reference: a node pair is entered when its boxes meet; children as the traversal pops them. */
+  function reference(a: TriangleBVH, b: TriangleBVH, out: number[]): void {
+    const meet = (na: number, nb: number) => {
+      const pa = na * 8, pb = nb * 8, fa = a.f32, fb = b.f32;
+      return !(fa[pa] > fb[pb + 3] || fb[pb] > fa[pa + 3] || fa[pa + 1] > fb[pb + 4] || fb[pb + 1] > fa[pa + 4] || fa[pa + 2] > fb[pb + 5] || fb[pb + 2] > fa[pa + 5]);
+    };
+    const visit = (na: number, nb: number): void => {
+      if (!meet(na, nb)) return;
+      const leafA = (a.u32[na * 8 + 7] & 0x80000000) !== 0, leafB = (b.u32[nb * 8 + 7] & 0x80000000) !== 0;
+      if (leafA && leafB) { out.push(na, nb); return; }
+      const la = na + 1, ra = a.u32[na * 8 + 6], lb = nb + 1, rb = b.u32[nb * 8 + 6];
+      if (!leafA && !leafB) { visit(la, lb); visit(la, rb); visit(ra, lb); visit(ra, rb); }
+      else if (!leafA) { visit(la, nb); visit(ra, nb); }
+      else { visit(na, lb); visit(na, rb); }
+    };
+    visit(0, 0);
+  }
+
+  for (const seed of [31, 32, 33]) {
+    it(`seed ${seed}: visits exactly the leaf pairs whose ancestors' boxes all meet, in depth-first order (box tests without branches)`, () => {
+      const r = mulberry32(seed);
+      const A = uvSphere(40, 24, 0, 0, 0, 1, r, 0.3), B = uvSphere(36, 20, 0.8, 0.3, 0.1, 0.8, r, 0.3);
+      // coordinates snapped to a grid: boxes that touch exactly (ties of the box tests)
+      for (const m of [A, B]) for (let i = 0; i < m.positions.length; i++) m.positions[i] = Math.round(m.positions[i] * 16) / 16;
+      const a = TriangleBVH.build(A.positions, A.indices, undefined, 4, 'sah'), b = TriangleBVH.build(B.positions, B.indices, undefined, 4, 'sah');
+      const got: number[] = [], want: number[] = [];
+      forEachLeafNodePair(a, b, (na, nb) => { got.push(na, nb); });
+      reference(a, b, want);
+      expect(want.length, 'the spheres overlap in many leaf pairs').toBeGreaterThan(200);
+      expect(got, 'the same leaf pairs in the same order').toEqual(want);
+      // stopping early: the visit that answers true ends the traversal
+      const stop: number[] = [];
+      forEachLeafNodePair(a, b, (na, nb) => { stop.push(na, nb); return stop.length === 20; });
+      expect(stop, 'the first ten pairs').toEqual(want.slice(0, 20));
+    });
+  }
+});

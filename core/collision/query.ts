@@ -64,25 +64,36 @@ export function forEachLeafNodePair(a: TriangleBVH, b: TriangleBVH, visit: (leaf
       }
       const la = na + 1, ra = ua[pa + 6], lb = nb + 1, rb = ub[pb + 6];
       const law = la * W, raw = ra * W, lbw = lb * W, rbw = rb * W;
-      // A's right child's box read once for its two tests
+      // each child pair written to the stack and kept (sp advanced) when its
+      // boxes meet: no branch on the box tests (which mispredict); the same
+      // pairs in the same order. A's right child's box read once for its two tests.
       const x0 = fa[raw], y0 = fa[raw + 1], z0 = fa[raw + 2], x1 = fa[raw + 3], y1 = fa[raw + 4], z1 = fa[raw + 5];
-      if (!(x0 > fb[rbw + 3] || fb[rbw] > x1 || y0 > fb[rbw + 4] || fb[rbw + 1] > y1 || z0 > fb[rbw + 5] || fb[rbw + 2] > z1)) { st[sp++] = ra; st[sp++] = rb; }
-      if (!(x0 > fb[lbw + 3] || fb[lbw] > x1 || y0 > fb[lbw + 4] || fb[lbw + 1] > y1 || z0 > fb[lbw + 5] || fb[lbw + 2] > z1)) { st[sp++] = ra; st[sp++] = lb; }
-      if (boxesMeet(fa, law, fb, rbw)) { st[sp++] = la; st[sp++] = rb; }
-      if (boxesMeet(fa, law, fb, lbw)) { st[sp++] = la; st[sp++] = lb; }
+      st[sp] = ra; st[sp + 1] = rb;
+      sp += 2 - 2 * (+(x0 > fb[rbw + 3]) | +(fb[rbw] > x1) | +(y0 > fb[rbw + 4]) | +(fb[rbw + 1] > y1) | +(z0 > fb[rbw + 5]) | +(fb[rbw + 2] > z1));
+      st[sp] = ra; st[sp + 1] = lb;
+      sp += 2 - 2 * (+(x0 > fb[lbw + 3]) | +(fb[lbw] > x1) | +(y0 > fb[lbw + 4]) | +(fb[lbw + 1] > y1) | +(z0 > fb[lbw + 5]) | +(fb[lbw + 2] > z1));
+      const u0 = fa[law], v0 = fa[law + 1], w0 = fa[law + 2], u1 = fa[law + 3], v1 = fa[law + 4], w1 = fa[law + 5];
+      st[sp] = la; st[sp + 1] = rb;
+      sp += 2 - 2 * (+(u0 > fb[rbw + 3]) | +(fb[rbw] > u1) | +(v0 > fb[rbw + 4]) | +(fb[rbw + 1] > v1) | +(w0 > fb[rbw + 5]) | +(fb[rbw + 2] > w1));
+      st[sp] = la; st[sp + 1] = lb;
+      sp += 2 - 2 * (+(u0 > fb[lbw + 3]) | +(fb[lbw] > u1) | +(v0 > fb[lbw + 4]) | +(fb[lbw + 1] > v1) | +(w0 > fb[lbw + 5]) | +(fb[lbw + 2] > w1));
       continue;
     }
     if (!leafA) {
-      // B's box read once for the two children of A
+      // B's box read once for the two children of A (pairs kept as above)
       const l = na + 1, r = ua[pa + 6], lw = l * W, rw = r * W;
       const x0 = fb[pb], y0 = fb[pb + 1], z0 = fb[pb + 2], x1 = fb[pb + 3], y1 = fb[pb + 4], z1 = fb[pb + 5];
-      if (!(fa[rw] > x1 || x0 > fa[rw + 3] || fa[rw + 1] > y1 || y0 > fa[rw + 4] || fa[rw + 2] > z1 || z0 > fa[rw + 5])) { st[sp++] = r; st[sp++] = nb; }
-      if (!(fa[lw] > x1 || x0 > fa[lw + 3] || fa[lw + 1] > y1 || y0 > fa[lw + 4] || fa[lw + 2] > z1 || z0 > fa[lw + 5])) { st[sp++] = l; st[sp++] = nb; }
+      st[sp] = r; st[sp + 1] = nb;
+      sp += 2 - 2 * (+(fa[rw] > x1) | +(x0 > fa[rw + 3]) | +(fa[rw + 1] > y1) | +(y0 > fa[rw + 4]) | +(fa[rw + 2] > z1) | +(z0 > fa[rw + 5]));
+      st[sp] = l; st[sp + 1] = nb;
+      sp += 2 - 2 * (+(fa[lw] > x1) | +(x0 > fa[lw + 3]) | +(fa[lw + 1] > y1) | +(y0 > fa[lw + 4]) | +(fa[lw + 2] > z1) | +(z0 > fa[lw + 5]));
     } else {
       const l = nb + 1, r = ub[pb + 6], lw = l * W, rw = r * W;
       const x0 = fa[pa], y0 = fa[pa + 1], z0 = fa[pa + 2], x1 = fa[pa + 3], y1 = fa[pa + 4], z1 = fa[pa + 5];
-      if (!(x0 > fb[rw + 3] || fb[rw] > x1 || y0 > fb[rw + 4] || fb[rw + 1] > y1 || z0 > fb[rw + 5] || fb[rw + 2] > z1)) { st[sp++] = na; st[sp++] = r; }
-      if (!(x0 > fb[lw + 3] || fb[lw] > x1 || y0 > fb[lw + 4] || fb[lw + 1] > y1 || z0 > fb[lw + 5] || fb[lw + 2] > z1)) { st[sp++] = na; st[sp++] = l; }
+      st[sp] = na; st[sp + 1] = r;
+      sp += 2 - 2 * (+(x0 > fb[rw + 3]) | +(fb[rw] > x1) | +(y0 > fb[rw + 4]) | +(fb[rw + 1] > y1) | +(z0 > fb[rw + 5]) | +(fb[rw + 2] > z1));
+      st[sp] = na; st[sp + 1] = l;
+      sp += 2 - 2 * (+(x0 > fb[lw + 3]) | +(fb[lw] > x1) | +(y0 > fb[lw + 4]) | +(fb[lw + 1] > y1) | +(z0 > fb[lw + 5]) | +(fb[lw + 2] > z1));
     }
   }
   return false;

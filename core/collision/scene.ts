@@ -2147,11 +2147,11 @@ export class CollisionScene {
     let sc = this.sides.get(key);
     if (sc === undefined) {
       sc = {
-        stamp: -1, comp: new Int32Array(nv), compStart: new Int32Array(nv + 1), compCount: 0, compQueue: new Int32Array(nv),
+        stamp: -1, comp: new Int32Array(nv), compStart: new Int32Array(nv + 1), compCount: 0, compQueue: new Int32Array(nv + 1),
         compBound: new Float64Array(nv), compInside: new Int8Array(nv), compEst: new Uint8Array(nv), compParity: new Int32Array(nv),
         xPairs: new Int32Array(64), xCount: 0, xHead: new Int32Array(me.bvh.order.length), xHeadStamp: new Int32Array(me.bvh.order.length).fill(-1), xNext: new Int32Array(32), xStamp: -1,
         ubc: new Float64Array(nv), seed: new Int32Array(nv), est: new Float64Array(nv), hint: new Int32Array(nv), exact: new Uint8Array(nv),
-        prev: new Int32Array(nv), roiList: new Int32Array(nv), roiCount: 0, seen: new Int32Array(nv),
+        prev: new Int32Array(nv), roiList: new Int32Array(nv + 1), roiCount: 0, seen: new Int32Array(nv),
         defer: new Int32Array(nv), deferMark: 0, deferCount: 0, lastTri: -1,
       };
       sc.comp.fill(-3);
@@ -2186,10 +2186,12 @@ export class CollisionScene {
     let nr = 0;
     const od = this.demandOf(pmi);
     if (od === null) {
+      // each vertex written and kept (nr advanced) when inside: no branch on its coordinates
+      const r0 = roi[0], r1 = roi[1], r2 = roi[2], r3 = roi[3], r4 = roi[4], r5 = roi[5];
       for (let i = 0; i < nv; i++) {
         const v = verts[i] * 3, x = P[v], y = P[v + 1], z = P[v + 2];
-        if (x < roi[0] || x > roi[3] || y < roi[1] || y > roi[4] || z < roi[2] || z > roi[5]) continue;
-        roiList[nr++] = i;
+        roiList[nr] = i;
+        nr += 1 - (+(x < r0) | +(x > r3) | +(y < r1) | +(y > r4) | +(z < r2) | +(z > r5));
       }
     } else {
       // skinned on demand: only the chunks whose box meets the box (the
@@ -2206,8 +2208,8 @@ export class CollisionScene {
           if (seen[i] === mark) continue;
           seen[i] = mark;
           const v = cv[q], x = P[v], y = P[v + 1], z = P[v + 2];
-          if (x < roi[0] || x > roi[3] || y < roi[1] || y > roi[4] || z < roi[2] || z > roi[5]) continue;
-          roiList[nr++] = i;
+          roiList[nr] = i;
+          nr += 1 - (+(x < roi[0]) | +(x > roi[3]) | +(y < roi[1]) | +(y > roi[4]) | +(z < roi[2]) | +(z > roi[5]));
         }
       }
       roiList.subarray(0, nr).sort();
@@ -2261,7 +2263,9 @@ export class CollisionScene {
           // in no crossing triangle: every edge of it is safe
           for (let k = adjOff[i]; k < adjOff[i + 1]; k++) {
             const j = adjV[k];
-            if (comp[j] === -1) { comp[j] = nc; compQueue[qn++] = j; }
+            // taken into the region without a branch: comp[j] set and the queue advanced when unassigned
+            const cj = comp[j], take = +(cj === -1);
+            comp[j] = cj + (nc - cj) * take; compQueue[qn] = j; qn += take;
           }
           bound = Infinity;
           continue;
@@ -2270,7 +2274,8 @@ export class CollisionScene {
         for (let k = adjOff[i]; k < adjOff[i + 1]; k++) {
           const j = adjV[k];
           // the edge is safe when a triangle on it crosses nothing
-          if (comp[j] === -1 && (lc[adjS[k]] === 0 || lc[adjS2[k]] === 0)) { comp[j] = nc; compQueue[qn++] = j; }
+          const cj = comp[j], take = +(cj === -1) & (+(lc[adjS[k]] === 0) | +(lc[adjS2[k]] === 0));
+          comp[j] = cj + (nc - cj) * take; compQueue[qn] = j; qn += take;
         }
       }
       compBound[nc] = bound;
@@ -3809,10 +3814,17 @@ function sweptLeaf(P0: Float64Array, P1: Float64Array, I: Uint32Array, order: Ui
 /** Axis-aligned box of triangle t (positions P, indices I) into out[o..o+5] (min xyz, max xyz). */
 function triBoxInto(P: Float64Array, I: Uint32Array, t: number, out: Float64Array, o: number): void {
   const a = I[t * 3] * 3, b = I[t * 3 + 1] * 3, c = I[t * 3 + 2] * 3;
+  // the vertex that gives each bound chosen by index arithmetic, not by
+  // branches on the coordinates (which mispredict): the same choice as
+  // p0 < p1 ? (p0 < p2 ? p0 : p2) : (p1 < p2 ? p1 : p2), and likewise for the
+  // largest, so the same numbers (signed zeros included)
+  const ab = a - b;
   for (let k = 0; k < 3; k++) {
     const p0 = P[a + k], p1 = P[b + k], p2 = P[c + k];
-    out[o + k] = p0 < p1 ? (p0 < p2 ? p0 : p2) : p1 < p2 ? p1 : p2;
-    out[o + 3 + k] = p0 > p1 ? (p0 > p2 ? p0 : p2) : p1 > p2 ? p1 : p2;
+    const il = b + ab * +(p0 < p1), ih = b + ab * +(p0 > p1);
+    const vl = P[il + k], vh = P[ih + k];
+    out[o + k] = P[c + (il - c) * +(vl < p2) + k];
+    out[o + 3 + k] = P[c + (ih - c) * +(vh > p2) + k];
   }
 }
 
