@@ -139,6 +139,7 @@ function Transport({ clip }: { clip: Clip | undefined }) {
         // A typed frame stays in the clip's range, as scrubbing does (frame 100 of a 0-60 clip put the playhead off the sheet).
         <NumberField
           testId="timeline-frame"
+          label="Frame"
           value={frameIdle}
           step={1}
           digits={0}
@@ -176,6 +177,7 @@ function Transport({ clip }: { clip: Clip | undefined }) {
       <label>FPS</label>
       <NumberField
         testId="timeline-fps"
+        label="FPS"
         value={clip?.frameRate ?? 24}
         step={1}
         min={1}
