@@ -39,3 +39,24 @@ test('a scale of 0 typed in Properties is refused and said; a mass below its low
   await expect(page.getByTestId('status')).toHaveText(/Restitution: 1\.5 is above the highest value 1: set to 1/);
   await expect(rest).toHaveValue('1');
 });
+
+test('O (orthographic and back) keeps the gizmo of the tool and space in use: the Rotate tool showed Move arrows in world space after O', async ({ bridge }) => {
+  const page = await bridge.open();
+  await ready(page);
+  await page.getByTestId('outliner-prop-prop_bat').click();
+  const gizmo = () => hook(page, (h) => {
+    const g = h.gizmoState() as { attached: boolean; mode: string; space: string } | null;
+    return g && { attached: g.attached, mode: g.mode, space: g.space };
+  });
+  const space = await hook(page, (h) => h.preferences().gizmoSpace);
+  expect(space, 'the default space is local').toBe('local');
+  await expect(page.getByTestId('statusbar')).toContainText('Tool: rotate');
+  await expect.poll(gizmo).toEqual({ attached: true, mode: 'rotate', space: 'local' });
+  await page.locator('canvas').hover();
+  await page.keyboard.press('o');
+  await expect(page.getByTestId('projection')).toHaveText('Ortho');
+  await expect.poll(gizmo, 'orthographic: still the rotate rings, in local space').toEqual({ attached: true, mode: 'rotate', space: 'local' });
+  await page.keyboard.press('o');
+  await expect(page.getByTestId('projection')).toHaveText('Persp');
+  await expect.poll(gizmo, 'perspective again').toEqual({ attached: true, mode: 'rotate', space: 'local' });
+});
