@@ -4,6 +4,7 @@
  * earlier walks touched least: the Properties panel's number fields, the File
  * menu, import and export. Each test fails without its fix.
  */
+import { rmSync } from 'node:fs';
 import { expect, test } from './fixtures/bridge';
 import { hook, ready } from './fixtures/page';
 
@@ -59,4 +60,22 @@ test('O (orthographic and back) keeps the gizmo of the tool and space in use: th
   await page.keyboard.press('o');
   await expect(page.getByTestId('projection')).toHaveText('Persp');
   await expect.poll(gizmo, 'perspective again').toEqual({ attached: true, mode: 'rotate', space: 'local' });
+});
+
+test('Open Recent of a file deleted since: the status says it is gone from the list, and the File menu no longer offers it', async ({ bridge }) => {
+  const page = await bridge.open();
+  await ready(page);
+  bridge.nextSavePath = 'gone.impulse';
+  await bridge.menu('saveAs');
+  await expect(page.getByTestId('status')).toHaveText(/Saved .*gone\.impulse/);
+  await page.getByTestId('menu-file').click();
+  await expect(page.getByTestId('menuitem-recent').filter({ hasText: 'gone.impulse' })).toHaveCount(1);
+  await page.getByTestId('menu-file').click();
+  rmSync(bridge.path('gone.impulse'));
+  await bridge.menu('openRecent', { path: bridge.path('gone.impulse') });
+  await expect(page.getByTestId('status')).toHaveText(/gone\.impulse: file not found \(removed from Open Recent\)/);
+  await expect(page.getByTestId('status')).toHaveClass(/error/);
+  await page.getByTestId('menu-file').click();
+  await expect(page.getByTestId('menuitem-recent').filter({ hasText: 'gone.impulse' }), 'the File menu drops the deleted file').toHaveCount(0);
+  expect(await hook(page, (h) => h.project().name), 'the open project stays').toBe('gone');
 });

@@ -149,7 +149,20 @@ export async function openProject(): Promise<void> {
 
 export async function openRecent(path: string): Promise<void> {
   if (!(await confirmDiscard())) return;
-  await busy('Open recent', async () => openText(await requireShell().openRecent(path)));
+  await busy('Open recent', async () => {
+    const listed = useEphemeral.getState().recent.includes(path);
+    let p: OpenedProject;
+    try {
+      p = await requireShell().openRecent(path);
+    } catch (e) {
+      // Main drops a file it cannot open from the list; the File menu kept showing it, and a second
+      // click said only "... is not in the recent list". Refresh the list and say it is gone.
+      await refreshRecent();
+      if (!listed || useEphemeral.getState().recent.includes(path)) throw e;
+      throw new Error(`${e instanceof Error ? e.message : String(e)} (removed from Open Recent)`);
+    }
+    openText(p);
+  });
 }
 
 export async function openSample(): Promise<void> {
