@@ -4,7 +4,8 @@
  * earlier walks touched least: the Properties panel's number fields, the File
  * menu, import and export. Each test fails without its fix.
  */
-import { rmSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
+import { Document, NodeIO } from '@gltf-transform/core';
 import { expect, test } from './fixtures/bridge';
 import { hook, ready } from './fixtures/page';
 
@@ -78,4 +79,31 @@ test('Open Recent of a file deleted since: the status says it is gone from the l
   await page.getByTestId('menu-file').click();
   await expect(page.getByTestId('menuitem-recent').filter({ hasText: 'gone.impulse' }), 'the File menu drops the deleted file').toHaveCount(0);
   expect(await hook(page, (h) => h.project().name), 'the open project stays').toBe('gone');
+});
+
+test('Import glTF of a .glb with several props says its warnings in the status bar, not only in the console (an open mesh gets no mass from density)', async ({ bridge }) => {
+  // Two props: a closed tetrahedron and an open quad (two triangles).
+  const doc = new Document();
+  const buffer = doc.createBuffer();
+  const scene = doc.createScene('scene');
+  const prop = (name: string, positions: number[], indices: number[], x: number) => {
+    const prim = doc
+      .createPrimitive()
+      .setAttribute('POSITION', doc.createAccessor().setType('VEC3').setArray(new Float32Array(positions)).setBuffer(buffer))
+      .setIndices(doc.createAccessor().setType('SCALAR').setArray(new Uint16Array(indices)).setBuffer(buffer));
+    scene.addChild(doc.createNode(name).setMesh(doc.createMesh(name).addPrimitive(prim)).setTranslation([x, 0, 0]));
+  };
+  prop('Wedge', [0, 0, 0, 0.2, 0, 0, 0, 0.2, 0, 0, 0, 0.2], [0, 2, 1, 0, 1, 3, 0, 3, 2, 1, 2, 3], 0);
+  prop('Sheet', [0, 0, 0, 0.3, 0, 0, 0.3, 0.3, 0, 0, 0.3, 0], [0, 1, 2, 0, 2, 3], 0.5);
+  writeFileSync(bridge.path('two-props.glb'), await new NodeIO().writeBinary(doc));
+
+  const page = await bridge.open();
+  await ready(page);
+  bridge.nextImportPath = 'two-props.glb';
+  await bridge.menu('import');
+  const status = page.getByTestId('status');
+  await expect(status).toHaveText(/^Imported two-props\.glb: 2 props; 1 warning: prop "Sheet" \(nodes\[1\]\) is not a closed mesh; its mass cannot come from density$/);
+  await expect(status, 'the whole text is in the tooltip too').toHaveAttribute('title', /not a closed mesh/);
+  const names = await hook(page, (h) => h.document().props.map((p) => p.name));
+  expect(names.filter((n) => n === 'Wedge' || n === 'Sheet').sort()).toEqual(['Sheet', 'Wedge']);
 });

@@ -225,7 +225,12 @@ export async function importGltfFile(): Promise<void> {
       props.length && `${props.length} prop${props.length > 1 ? 's' : ''}`,
       clips.length && `${clips.length} clip${clips.length > 1 ? 's' : ''}`,
     ].filter(Boolean);
-    setStatus(`Imported ${file.fileName}: ${what.join(', ') || 'nothing'}${result.warnings.length ? ` (${result.warnings.length} warnings)` : ''}`);
+    // The warnings themselves (an open mesh gets no mass from density, ignored animation, dropped
+    // normals): the status said only "(2 warnings)", and they went to the console, which the app has not.
+    const n = result.warnings.length;
+    const prefix = `${file.fileName}: `;
+    const warned = result.warnings.map((w) => (w.startsWith(prefix) ? w.slice(prefix.length) : w)).join('; ');
+    setStatus(`Imported ${file.fileName}: ${what.join(', ') || 'nothing'}${n ? `; ${n} warning${n > 1 ? 's' : ''}: ${warned}` : ''}`);
     for (const w of result.warnings) console.warn(w);
   });
 }
