@@ -40,6 +40,12 @@ test('a scale of 0 typed in Properties is refused and said; a mass below its low
   await rest.press('Enter');
   await expect(page.getByTestId('status')).toHaveText(/Restitution: 1\.5 is above the highest value 1: set to 1/);
   await expect(rest).toHaveValue('1');
+  // Text that is no finite number is refused by name (it went back without a word).
+  const start = page.getByTestId('timeline-start');
+  await start.fill('1e400');
+  await start.press('Enter');
+  await expect(page.getByTestId('status')).toHaveText('Start: what was typed is not a number; kept 0');
+  await expect(start).toHaveValue('0');
 });
 
 test('O (orthographic and back) keeps the gizmo of the tool and space in use: the Rotate tool showed Move arrows in world space after O', async ({ bridge }) => {

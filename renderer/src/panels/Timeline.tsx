@@ -153,6 +153,7 @@ function Transport({ clip }: { clip: Clip | undefined }) {
       {/* A Start at or past End (or an End at or before Start) is held one frame inside, and says so: Start 20 with End 5 became 4 without a word. */}
       <NumberField
         testId="timeline-start"
+        label="Start"
         value={clip?.startFrame ?? 0}
         step={1}
         digits={0}
@@ -165,6 +166,7 @@ function Transport({ clip }: { clip: Clip | undefined }) {
       <label>End</label>
       <NumberField
         testId="timeline-end"
+        label="End"
         value={clip?.endFrame ?? 0}
         step={1}
         digits={0}

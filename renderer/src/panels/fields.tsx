@@ -30,6 +30,7 @@ export function NumberField(props: {
   // Escape blurs the field; the blur handler of that render still sees the typed text, so it must
   // know the edit was cancelled (it committed the typed value: Escape applied the edit it should revert).
   const cancelled = useRef(false);
+  const input = useRef<HTMLInputElement>(null);
   useEffect(() => {
     if (!editing) setText(shown);
   }, [shown, editing]);
@@ -40,7 +41,8 @@ export function NumberField(props: {
       setText(shown);
       return;
     }
-    const read = readFieldInput(text, { min, max, digits, refuse });
+    // A number input hands over '' for text it cannot read as a number ("abc", "1e400"): badInput tells it from a cleared field.
+    const read = text.trim() === '' && input.current?.validity.badInput ? ({ kind: 'refused', reason: 'what was typed is not a number' } as const) : readFieldInput(text, { min, max, digits, refuse });
     const name = label ?? title ?? testId;
     if (read.kind !== 'value') {
       if (read.kind === 'refused') setStatus(`${name}: ${read.reason}; kept ${shown}`, true);
@@ -53,6 +55,7 @@ export function NumberField(props: {
   };
   return (
     <input
+      ref={input}
       className="num"
       type="number"
       data-testid={testId}
