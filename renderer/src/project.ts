@@ -149,7 +149,20 @@ export async function openProject(): Promise<void> {
 
 export async function openRecent(path: string): Promise<void> {
   if (!(await confirmDiscard())) return;
-  await busy('Open recent', async () => openText(await requireShell().openRecent(path)));
+  await busy('Open recent', async () => {
+    const listed = useEphemeral.getState().recent.includes(path);
+    let p: OpenedProject;
+    try {
+      p = await requireShell().openRecent(path);
+    } catch (e) {
+      // Main drops a file it cannot open from the list; the File menu kept showing it, and a second
+      // click said only "... is not in the recent list". Refresh the list and say it is gone.
+      await refreshRecent();
+      if (!listed || useEphemeral.getState().recent.includes(path)) throw e;
+      throw new Error(`${e instanceof Error ? e.message : String(e)} (removed from Open Recent)`);
+    }
+    openText(p);
+  });
 }
 
 export async function openSample(): Promise<void> {
@@ -212,7 +225,12 @@ export async function importGltfFile(): Promise<void> {
       props.length && `${props.length} prop${props.length > 1 ? 's' : ''}`,
       clips.length && `${clips.length} clip${clips.length > 1 ? 's' : ''}`,
     ].filter(Boolean);
-    setStatus(`Imported ${file.fileName}: ${what.join(', ') || 'nothing'}${result.warnings.length ? ` (${result.warnings.length} warnings)` : ''}`);
+    // The warnings themselves (an open mesh gets no mass from density, ignored animation, dropped
+    // normals): the status said only "(2 warnings)", and they went to the console, which the app has not.
+    const n = result.warnings.length;
+    const prefix = `${file.fileName}: `;
+    const warned = result.warnings.map((w) => (w.startsWith(prefix) ? w.slice(prefix.length) : w)).join('; ');
+    setStatus(`Imported ${file.fileName}: ${what.join(', ') || 'nothing'}${n ? `; ${n} warning${n > 1 ? 's' : ''}: ${warned}` : ''}`);
     for (const w of result.warnings) console.warn(w);
   });
 }

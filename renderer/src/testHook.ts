@@ -143,7 +143,7 @@ const api = {
   },
   gizmoState: () => {
     const tc = view.gizmo;
-    return tc ? { attached: !!tc.object, mode: tc.mode, dragging: tc.dragging, enabled: tc.enabled, axis: tc.axis, connected: !!tc.domElement } : null;
+    return tc ? { attached: !!tc.object, mode: tc.mode, space: tc.space, dragging: tc.dragging, enabled: tc.enabled, axis: tc.axis, connected: !!tc.domElement } : null;
   },
   /** Fraction of canvas pixels that differ from the background colour, and how many distinct colours there are. */
   canvasStats: () => {

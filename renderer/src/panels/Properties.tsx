@@ -53,6 +53,7 @@ function TransformFields({ target, paths, testPrefix }: { target: TrackTarget; p
                 <NumberField
                   key={a}
                   testId={`${testPrefix}-rotation-${a}`}
+                  label={`Rotation ${a}`}
                   value={deg[i]}
                   step={1}
                   digits={2}
@@ -74,6 +75,10 @@ function TransformFields({ target, paths, testPrefix }: { target: TrackTarget; p
               <NumberField
                 key={a}
                 testId={`${testPrefix}-${path}-${a}`}
+                label={`${path === 'translation' ? 'Location' : 'Scale'} ${a}`}
+                // A scale of 0 flattens the prop to nothing: it vanished from the viewport, and Suggest and the
+                // bake failed on its mass ("scale [0, 1, 1] has a zero component") long after the typing.
+                refuse={path === 'scale' ? (x) => (x === 0 ? 'a scale of 0 flattens it to nothing (no volume to see, weigh or collide); type a small or negative scale instead' : null) : undefined}
                 value={v[i]}
                 disabled={playing}
                 onCommit={(x) => {
@@ -133,18 +138,18 @@ function PropProperties({ id }: { id: string }) {
       </Row>
       {useDensity ? (
         <Row label="Density kg/m³">
-          <NumberField testId="prop-density" value={ph.densityKgPerM3 ?? 0} min={1e-6} step={10} onCommit={(v) => editProp('Density', (p) => void (p.physics.densityKgPerM3 = v))} />
+          <NumberField testId="prop-density" label="Density kg/m³" value={ph.densityKgPerM3 ?? 0} min={1e-6} step={10} onCommit={(v) => editProp('Density', (p) => void (p.physics.densityKgPerM3 = v))} />
         </Row>
       ) : (
         <Row label="Mass kg">
-          <NumberField testId="prop-mass" value={ph.massKg ?? 0} min={1e-6} step={0.01} onCommit={(v) => editProp('Mass', (p) => void (p.physics.massKg = v))} />
+          <NumberField testId="prop-mass" label="Mass kg" value={ph.massKg ?? 0} min={1e-6} step={0.01} onCommit={(v) => editProp('Mass', (p) => void (p.physics.massKg = v))} />
         </Row>
       )}
       <Row label="Restitution">
-        <NumberField testId="prop-restitution" value={ph.restitution} min={0} max={1} step={0.05} onCommit={(v) => editProp('Restitution', (p) => void (p.physics.restitution = v))} />
+        <NumberField testId="prop-restitution" label="Restitution" value={ph.restitution} min={0} max={1} step={0.05} onCommit={(v) => editProp('Restitution', (p) => void (p.physics.restitution = v))} />
       </Row>
       <Row label="Friction">
-        <NumberField testId="prop-friction" value={ph.friction} min={0} step={0.05} onCommit={(v) => editProp('Friction', (p) => void (p.physics.friction = v))} />
+        <NumberField testId="prop-friction" label="Friction" value={ph.friction} min={0} step={0.05} onCommit={(v) => editProp('Friction', (p) => void (p.physics.friction = v))} />
       </Row>
       <Row label="Collision">
         <input
@@ -193,6 +198,7 @@ function CharacterProperties({ id }: { id: string }) {
           <NumberField
             key={a}
             testId={`character-translation-${a}`}
+            label={`Placement ${a}`}
             value={c.transform.translation[i]}
             onCommit={(v) => edit(`Placement ${a}`, (ch) => void (ch.transform.translation[i] = v))}
           />

@@ -139,6 +139,7 @@ function Transport({ clip }: { clip: Clip | undefined }) {
         // A typed frame stays in the clip's range, as scrubbing does (frame 100 of a 0-60 clip put the playhead off the sheet).
         <NumberField
           testId="timeline-frame"
+          label="Frame"
           value={frameIdle}
           step={1}
           digits={0}
@@ -152,6 +153,7 @@ function Transport({ clip }: { clip: Clip | undefined }) {
       {/* A Start at or past End (or an End at or before Start) is held one frame inside, and says so: Start 20 with End 5 became 4 without a word. */}
       <NumberField
         testId="timeline-start"
+        label="Start"
         value={clip?.startFrame ?? 0}
         step={1}
         digits={0}
@@ -164,6 +166,7 @@ function Transport({ clip }: { clip: Clip | undefined }) {
       <label>End</label>
       <NumberField
         testId="timeline-end"
+        label="End"
         value={clip?.endFrame ?? 0}
         step={1}
         digits={0}
@@ -176,6 +179,7 @@ function Transport({ clip }: { clip: Clip | undefined }) {
       <label>FPS</label>
       <NumberField
         testId="timeline-fps"
+        label="FPS"
         value={clip?.frameRate ?? 24}
         step={1}
         min={1}

@@ -345,7 +345,9 @@ export function Gizmo() {
     tc.setMode(mode);
     tc.setSpace(selection.kind === 'ik' ? 'world' : space);
     tc.attach(proxy);
-  }, [selection, mode, space, loadCount]);
+    // The camera too: a new camera (O, persp <-> ortho) makes new controls above, which start as Move in
+    // world space; with only useFrame re-attaching them, the Rotate tool showed and dragged Move arrows.
+  }, [selection, mode, space, loadCount, camera]);
 
   useFrame(() => {
     const tc = controlsRef.current;

@@ -1,0 +1,115 @@
+/**
+ * Fifth walk through the app as an animator (built renderer in Chromium at
+ * 1280x720, `window.impulse` wired to the real handlers), over the parts the
+ * earlier walks touched least: the Properties panel's number fields, the File
+ * menu, import and export. Each test fails without its fix.
+ */
+import { rmSync, writeFileSync } from 'node:fs';
+import { Document, NodeIO } from '@gltf-transform/core';
+import { expect, test } from './fixtures/bridge';
+import { hook, ready } from './fixtures/page';
+
+test.use({ viewport: { width: 1280, height: 720 } });
+
+test('a scale of 0 typed in Properties is refused and said; a mass below its lowest value is held there, said and shown as it is (not "0")', async ({ bridge }) => {
+  const page = await bridge.open();
+  await ready(page);
+  await page.getByTestId('outliner-prop-prop_bat').click();
+  const sx = page.getByTestId('prop-scale-x');
+  const steps = await hook(page, (h) => h.history().undo);
+  await sx.fill('0');
+  await sx.press('Enter');
+  await expect(page.getByTestId('status')).toHaveText(/Scale x: a scale of 0 flattens it to nothing.*kept 1/);
+  await expect(sx).toHaveValue('1');
+  expect(await hook(page, (h) => h.document().props.find((p) => p.id === 'prop_bat')!.transform.scale), 'the bat keeps its scale').toEqual([1, 1, 1]);
+  expect(await hook(page, (h) => h.history().undo), 'no undo step for a refused value').toBe(steps);
+  // A negative scale (a mirror) is still taken.
+  await sx.fill('-1');
+  await sx.press('Enter');
+  await expect(sx).toHaveValue('-1');
+
+  await page.getByTestId('outliner-prop-prop_ball').click();
+  const mass = page.getByTestId('prop-mass');
+  await mass.fill('-3');
+  await mass.press('Enter');
+  await expect(page.getByTestId('status')).toHaveText(/Mass kg: -3 is below the lowest value 0\.000001: set to 0\.000001/);
+  await expect(mass, 'the field shows the mass it holds, not 0').toHaveValue('0.000001');
+  expect(await hook(page, (h) => h.document().props.find((p) => p.id === 'prop_ball')!.physics.massKg)).toBe(1e-6);
+  const rest = page.getByTestId('prop-restitution');
+  await rest.fill('1.5');
+  await rest.press('Enter');
+  await expect(page.getByTestId('status')).toHaveText(/Restitution: 1\.5 is above the highest value 1: set to 1/);
+  await expect(rest).toHaveValue('1');
+  // Text that is no finite number is refused by name (it went back without a word).
+  const start = page.getByTestId('timeline-start');
+  await start.fill('1e400');
+  await start.press('Enter');
+  await expect(page.getByTestId('status')).toHaveText('Start: what was typed is not a number; kept 0');
+  await expect(start).toHaveValue('0');
+});
+
+test('O (orthographic and back) keeps the gizmo of the tool and space in use: the Rotate tool showed Move arrows in world space after O', async ({ bridge }) => {
+  const page = await bridge.open();
+  await ready(page);
+  await page.getByTestId('outliner-prop-prop_bat').click();
+  const gizmo = () => hook(page, (h) => {
+    const g = h.gizmoState() as { attached: boolean; mode: string; space: string } | null;
+    return g && { attached: g.attached, mode: g.mode, space: g.space };
+  });
+  const space = await hook(page, (h) => h.preferences().gizmoSpace);
+  expect(space, 'the default space is local').toBe('local');
+  await expect(page.getByTestId('statusbar')).toContainText('Tool: rotate');
+  await expect.poll(gizmo).toEqual({ attached: true, mode: 'rotate', space: 'local' });
+  await page.locator('canvas').hover();
+  await page.keyboard.press('o');
+  await expect(page.getByTestId('projection')).toHaveText('Ortho');
+  await expect.poll(gizmo, 'orthographic: still the rotate rings, in local space').toEqual({ attached: true, mode: 'rotate', space: 'local' });
+  await page.keyboard.press('o');
+  await expect(page.getByTestId('projection')).toHaveText('Persp');
+  await expect.poll(gizmo, 'perspective again').toEqual({ attached: true, mode: 'rotate', space: 'local' });
+});
+
+test('Open Recent of a file deleted since: the status says it is gone from the list, and the File menu no longer offers it', async ({ bridge }) => {
+  const page = await bridge.open();
+  await ready(page);
+  bridge.nextSavePath = 'gone.impulse';
+  await bridge.menu('saveAs');
+  await expect(page.getByTestId('status')).toHaveText(/Saved .*gone\.impulse/);
+  await page.getByTestId('menu-file').click();
+  await expect(page.getByTestId('menuitem-recent').filter({ hasText: 'gone.impulse' })).toHaveCount(1);
+  await page.getByTestId('menu-file').click();
+  rmSync(bridge.path('gone.impulse'));
+  await bridge.menu('openRecent', { path: bridge.path('gone.impulse') });
+  await expect(page.getByTestId('status')).toHaveText(/gone\.impulse: file not found \(removed from Open Recent\)/);
+  await expect(page.getByTestId('status')).toHaveClass(/error/);
+  await page.getByTestId('menu-file').click();
+  await expect(page.getByTestId('menuitem-recent').filter({ hasText: 'gone.impulse' }), 'the File menu drops the deleted file').toHaveCount(0);
+  expect(await hook(page, (h) => h.project().name), 'the open project stays').toBe('gone');
+});
+
+test('Import glTF of a .glb with several props says its warnings in the status bar, not only in the console (an open mesh gets no mass from density)', async ({ bridge }) => {
+  // Two props: a closed tetrahedron and an open quad (two triangles).
+  const doc = new Document();
+  const buffer = doc.createBuffer();
+  const scene = doc.createScene('scene');
+  const prop = (name: string, positions: number[], indices: number[], x: number) => {
+    const prim = doc
+      .createPrimitive()
+      .setAttribute('POSITION', doc.createAccessor().setType('VEC3').setArray(new Float32Array(positions)).setBuffer(buffer))
+      .setIndices(doc.createAccessor().setType('SCALAR').setArray(new Uint16Array(indices)).setBuffer(buffer));
+    scene.addChild(doc.createNode(name).setMesh(doc.createMesh(name).addPrimitive(prim)).setTranslation([x, 0, 0]));
+  };
+  prop('Wedge', [0, 0, 0, 0.2, 0, 0, 0, 0.2, 0, 0, 0, 0.2], [0, 2, 1, 0, 1, 3, 0, 3, 2, 1, 2, 3], 0);
+  prop('Sheet', [0, 0, 0, 0.3, 0, 0, 0.3, 0.3, 0, 0, 0.3, 0], [0, 1, 2, 0, 2, 3], 0.5);
+  writeFileSync(bridge.path('two-props.glb'), await new NodeIO().writeBinary(doc));
+
+  const page = await bridge.open();
+  await ready(page);
+  bridge.nextImportPath = 'two-props.glb';
+  await bridge.menu('import');
+  const status = page.getByTestId('status');
+  await expect(status).toHaveText(/^Imported two-props\.glb: 2 props; 1 warning: prop "Sheet" \(nodes\[1\]\) is not a closed mesh; its mass cannot come from density$/);
+  await expect(status, 'the whole text is in the tooltip too').toHaveAttribute('title', /not a closed mesh/);
+  const names = await hook(page, (h) => h.document().props.map((p) => p.name));
+  expect(names.filter((n) => n === 'Wedge' || n === 'Sheet').sort()).toEqual(['Sheet', 'Wedge']);
+});
