@@ -130,15 +130,27 @@ export function slotBounds(mesh: SkinnedMesh, p: JointBounds & Pick<Part, 'verts
  * range, padded for rounding.
  */
 export function jointBoundedBox(p: JointBounds, S: Float64Array, out: Float64Array): void {
-  const slots = p.slots!, E = p.slotCE!;
+  slotsBox(p.slots!, p.slotCE!, S, p.wsMin!, p.wsMax!, 1e-9, 0, 1e-12, out);
+}
+
+/**
+ * Box of the points that linear blend skinning places with matrices M (16
+ * per slot) from per-slot bind boxes (centre and half extent per slot in
+ * `CE`, 6 numbers each, through |M|), scaled by the weight-sum range
+ * [wsMin, wsMax], each bound padded by rel·(|lo| + |hi| + floor) + abs for
+ * rounding. Returns false when no slot gave a box (none, or only NaN
+ * matrices): then `out` holds NaN, which every box test treats as reaching
+ * everything (jointBoundedBox's callers rely on that; charBound empties it).
+ */
+export function slotsBox(slots: ArrayLike<number>, CE: Float64Array, M: Float64Array, wsMin: number, wsMax: number, rel: number, floor: number, abs: number, out: Float64Array): boolean {
   let lx = Infinity, ly = Infinity, lz = Infinity, hx = -Infinity, hy = -Infinity, hz = -Infinity;
   for (let k = 0, b = 0; k < slots.length; k++, b += 6) {
     const o = 16 * slots[k];
-    const cx = E[b], cy = E[b + 1], cz = E[b + 2], ex = E[b + 3], ey = E[b + 4], ez = E[b + 5];
-    const s0 = S[o], s1 = S[o + 1], s2 = S[o + 2], s4 = S[o + 4], s5 = S[o + 5], s6 = S[o + 6], s8 = S[o + 8], s9 = S[o + 9], s10 = S[o + 10];
-    const mx = s0 * cx + s4 * cy + s8 * cz + S[o + 12], wx = Math.abs(s0) * ex + Math.abs(s4) * ey + Math.abs(s8) * ez;
-    const my = s1 * cx + s5 * cy + s9 * cz + S[o + 13], wy = Math.abs(s1) * ex + Math.abs(s5) * ey + Math.abs(s9) * ez;
-    const mz = s2 * cx + s6 * cy + s10 * cz + S[o + 14], wz = Math.abs(s2) * ex + Math.abs(s6) * ey + Math.abs(s10) * ez;
+    const cx = CE[b], cy = CE[b + 1], cz = CE[b + 2], ex = CE[b + 3], ey = CE[b + 4], ez = CE[b + 5];
+    const s0 = M[o], s1 = M[o + 1], s2 = M[o + 2], s4 = M[o + 4], s5 = M[o + 5], s6 = M[o + 6], s8 = M[o + 8], s9 = M[o + 9], s10 = M[o + 10];
+    const mx = s0 * cx + s4 * cy + s8 * cz + M[o + 12], wx = Math.abs(s0) * ex + Math.abs(s4) * ey + Math.abs(s8) * ez;
+    const my = s1 * cx + s5 * cy + s9 * cz + M[o + 13], wy = Math.abs(s1) * ex + Math.abs(s5) * ey + Math.abs(s9) * ez;
+    const mz = s2 * cx + s6 * cy + s10 * cz + M[o + 14], wz = Math.abs(s2) * ex + Math.abs(s6) * ey + Math.abs(s10) * ez;
     if (mx - wx < lx) lx = mx - wx;
     if (mx + wx > hx) hx = mx + wx;
     if (my - wy < ly) ly = my - wy;
@@ -146,22 +158,23 @@ export function jointBoundedBox(p: JointBounds, S: Float64Array, out: Float64Arr
     if (mz - wz < lz) lz = mz - wz;
     if (mz + wz > hz) hz = mz + wz;
   }
+  const some = lx <= hx;
   out[0] = lx;
   out[1] = ly;
   out[2] = lz;
   out[3] = hx;
   out[4] = hy;
   out[5] = hz;
-  const lo = p.wsMin!, hi = p.wsMax!;
   for (let c = 0; c < 3; c++) {
     let a = out[c], b = out[3 + c];
-    if (lo !== 1 || hi !== 1) {
-      const x0 = lo * a, x1 = hi * a, y0 = lo * b, y1 = hi * b;
+    if (wsMin !== 1 || wsMax !== 1) {
+      const x0 = wsMin * a, x1 = wsMax * a, y0 = wsMin * b, y1 = wsMax * b;
       a = Math.min(x0, x1, y0, y1);
       b = Math.max(x0, x1, y0, y1);
     }
-    const pad = 1e-9 * (Math.abs(a) + Math.abs(b)) + 1e-12;
+    const pad = rel * (Math.abs(a) + Math.abs(b) + floor) + abs;
     out[c] = a - pad;
     out[3 + c] = b + pad;
   }
+  return some;
 }

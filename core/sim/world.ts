@@ -97,7 +97,7 @@ import { boxesOverlap, pointTriangleDistanceSq, pointTrianglePlane, segmentSegme
 import { buildRagdoll, type Ragdoll, type RagdollOptions } from './ragdoll';
 import type { Collider, JointGroup, Part } from './collider';
 import { disp, edgeEdgeReach, inTri, lerp, placeVertices, reduceGroundLine, reduceGroundPatch, sameSideEE, sameSideVT, signedPlaneNormalized, signedVolume, turnFraction, vertexTriangleReach } from './meshGeometry';
-import { characterTopology, emptyBox, jointBoundedBox, outwardMesh, sameSkin, skinMatricesUsed, slotBounds, triangleTopology, usedSkinSlots } from './characterSkin';
+import { characterTopology, emptyBox, jointBoundedBox, slotsBox, outwardMesh, sameSkin, skinMatricesUsed, slotBounds, triangleTopology, usedSkinSlots } from './characterSkin';
 import { chunked, chunkLowY, heightTolerance, localBox, lowChunks, lowChunks2, maxNorm, orientedBoxInto, sortAscending } from './chunks';
 import { acos, atan2, cos, exp, hypot3, sin } from '../math/libm';
 import { coneSkipCos, twistSkipTan } from './limits';
@@ -2618,45 +2618,10 @@ export class SimWorld {
    * misses those too.
    */
   private charBound(ci: number, out: Float64Array): void {
-    const W = this.charWorld1[ci], J = this.charJoints[ci], E = this.charJointCE[ci];
-    let lx = Infinity, ly = Infinity, lz = Infinity, hx = -Infinity, hy = -Infinity, hz = -Infinity;
-    for (let n = 0, b = 0; n < J.length; n++, b += 6) {
-      const o = 16 * J[n];
-      const cx = E[b], cy = E[b + 1], cz = E[b + 2], ex = E[b + 3], ey = E[b + 4], ez = E[b + 5];
-      const s0 = W[o], s1 = W[o + 1], s2 = W[o + 2], s4 = W[o + 4], s5 = W[o + 5], s6 = W[o + 6], s8 = W[o + 8], s9 = W[o + 9], s10 = W[o + 10];
-      const mx = s0 * cx + s4 * cy + s8 * cz + W[o + 12], wx = Math.abs(s0) * ex + Math.abs(s4) * ey + Math.abs(s8) * ez;
-      const my = s1 * cx + s5 * cy + s9 * cz + W[o + 13], wy = Math.abs(s1) * ex + Math.abs(s5) * ey + Math.abs(s9) * ez;
-      const mz = s2 * cx + s6 * cy + s10 * cz + W[o + 14], wz = Math.abs(s2) * ex + Math.abs(s6) * ey + Math.abs(s10) * ez;
-      if (mx - wx < lx) lx = mx - wx;
-      if (mx + wx > hx) hx = mx + wx;
-      if (my - wy < ly) ly = my - wy;
-      if (my + wy > hy) hy = my + wy;
-      if (mz - wz < lz) lz = mz - wz;
-      if (mz + wz > hz) hz = mz + wz;
-    }
-    if (!(lx <= hx)) {
-      emptyBox(out); // no vertex weighted to any joint
-      return;
-    }
-    out[0] = lx;
-    out[1] = ly;
-    out[2] = lz;
-    out[3] = hx;
-    out[4] = hy;
-    out[5] = hz;
-    const lo = this.charWs[ci][0], hi = this.charWs[ci][1];
-    for (let c = 0; c < 3; c++) {
-      let a = out[c], b = out[3 + c];
-      if (lo !== 1 || hi !== 1) {
-        const x0 = lo * a, x1 = hi * a, y0 = lo * b, y1 = hi * b;
-        a = Math.min(x0, x1, y0, y1);
-        b = Math.max(x0, x1, y0, y1);
-      }
-      const pad = 1e-8 * (Math.abs(a) + Math.abs(b) + 1) + 1e-10;
-      out[c] = a - pad;
-      out[3 + c] = b + pad;
-    }
+    // no vertex weighted to any joint: the empty box
+    if (!slotsBox(this.charJoints[ci], this.charJointCE[ci], this.charWorld1[ci], this.charWs[ci][0], this.charWs[ci][1], 1e-8, 1, 1e-10, out)) emptyBox(out);
   }
+
 
   /** Box of character joint group gi over the current step, from the joints at both ends (once per step). */
   private groupBox(C: Collider, gi: number): Float64Array {
