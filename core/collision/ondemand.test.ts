@@ -44,15 +44,21 @@ function tracksOf(r: () => number, id: string, frames: number, sway: number): Tr
   return tracks;
 }
 
+/** Ball chains 'a' at x = −half and 'b' at +half, swaying (±sway) through each other over `frames` frames at 10 fps, in clip 'c'. */
+function twoChains(name: string, r: () => number, frames: number, half: number, sway: number) {
+  const doc = createEmptyDocument(name);
+  doc.characters.push(ballChain('a', -half), ballChain('b', half));
+  doc.clips = [{ id: 'c', name: 'c', frameRate: 10, startFrame: 0, endFrame: frames, tracks: [...tracksOf(r, 'a', frames, sway), ...tracksOf(r, 'b', frames, -sway)] }];
+  doc.activeClip = 'c';
+  return doc;
+}
+
 describe('narrow phase with parts skinned chunk by chunk (on demand)', () => {
   for (const seed of [21, 22]) {
     it(`seed ${seed}: the crossing triangle pairs of every part pair equal a brute-force all-pairs count on fully skinned meshes, and the contacts equal those with whole-part skinning`, () => {
       const r = mulberry32(seed);
       const frames = 12;
-      const doc = createEmptyDocument('ondemand');
-      doc.characters.push(ballChain('a', -0.25), ballChain('b', 0.25));
-      doc.clips = [{ id: 'c', name: 'c', frameRate: 10, startFrame: 0, endFrame: frames, tracks: [...tracksOf(r, 'a', frames, 0.3), ...tracksOf(r, 'b', frames, -0.3)] }];
-      doc.activeClip = 'c';
+      const doc = twoChains('ondemand', r, frames, 0.25, 0.3);
       const scene = new CollisionScene(doc, 'c');
       scene.chunkTriangles = 32; // parts of several chunks
       const whole = new CollisionScene(doc, 'c');
@@ -132,11 +138,8 @@ describe('depth with parts skinned on demand', () => {
     it(`seed ${seed}: parts in crossing pairs kept on demand give the contacts (depths) of whole-part skinning; their exact boxes (branch and bound over chunks) equal the boxes of the fully skinned vertices, and their regions of interest the full scan's`, () => {
       const r = mulberry32(seed);
       const frames = 12;
-      const doc = createEmptyDocument('ondemand-depth');
       // closer than the narrow-phase test: deeper crossings, larger regions
-      doc.characters.push(ballChain('a', -0.18), ballChain('b', 0.18));
-      doc.clips = [{ id: 'c', name: 'c', frameRate: 10, startFrame: 0, endFrame: frames, tracks: [...tracksOf(r, 'a', frames, 0.25), ...tracksOf(r, 'b', frames, -0.25)] }];
-      doc.activeClip = 'c';
+      const doc = twoChains('ondemand-depth', r, frames, 0.18, 0.25);
       const scene = new CollisionScene(doc, 'c');
       scene.onDemandShare = 1; // every part on demand, crossing or not
       scene.chunkTriangles = 32; // parts of several chunks
@@ -212,10 +215,7 @@ describe('continuous test with swept trees skinned on demand', () => {
     it(`seed ${seed}: the continuous contacts (first contact times and points) equal those with whole-part skinning; the swept trees' chunk boxes hold the chunks' vertices at both samples, and the vertices they skinned at either sample equal a reference skinning there`, () => {
       const r = mulberry32(seed);
       const frames = 14;
-      const doc = createEmptyDocument('ondemand-swept');
-      doc.characters.push(ballChain('a', -0.3), ballChain('b', 0.3));
-      doc.clips = [{ id: 'c', name: 'c', frameRate: 10, startFrame: 0, endFrame: frames, tracks: [...tracksOf(r, 'a', frames, 0.35), ...tracksOf(r, 'b', frames, -0.35)] }];
-      doc.activeClip = 'c';
+      const doc = twoChains('ondemand-swept', r, frames, 0.3, 0.35);
       const scene = new CollisionScene(doc, 'c');
       scene.chunkTriangles = 32; // parts of several chunks
       const whole = new CollisionScene(doc, 'c');
@@ -304,10 +304,7 @@ describe('part pairs dropped by their chunk boxes before the narrow traversal', 
     it(`seed ${seed}: the crossing triangle pairs per part pair equal a brute-force all-pairs count and the contacts equal those without the test; chunk boxes shrunk to half are caught`, () => {
       const r = mulberry32(seed);
       const frames = 12;
-      const doc = createEmptyDocument('chunk-prefilter');
-      doc.characters.push(ballChain('a', -0.25), ballChain('b', 0.25));
-      doc.clips = [{ id: 'c', name: 'c', frameRate: 10, startFrame: 0, endFrame: frames, tracks: [...tracksOf(r, 'a', frames, 0.3), ...tracksOf(r, 'b', frames, -0.3)] }];
-      doc.activeClip = 'c';
+      const doc = twoChains('chunk-prefilter', r, frames, 0.25, 0.3);
       const scene = new CollisionScene(doc, 'c');
       scene.chunkTriangles = 32; // parts of several chunks
       const plain = new CollisionScene(doc, 'c');

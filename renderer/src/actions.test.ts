@@ -9,18 +9,21 @@ import { copySelectedKeys, cutSelectedKeys, deleteSelectedKeys, selectAllKeys, p
 import { usePrefs } from './state/preferences';
 import { undoRedo } from './commands';
 
+/** The ball's track target (the fixture's prop 'ball'). */
+const BALL = { kind: 'prop', prop: 'ball' } as const;
+
 function docWithKeyedBall(): ImpulseDocument {
   const d = docWithBall();
   const clip = activeClip(d)!;
-  setKey(clip, { kind: 'prop', prop: 'ball' }, 'translation', 0, [0, 1, 0]);
-  setKey(clip, { kind: 'prop', prop: 'ball' }, 'translation', 10, [0, 2, 0]);
+  setKey(clip, BALL, 'translation', 0, [0, 1, 0]);
+  setKey(clip, BALL, 'translation', 10, [0, 2, 0]);
   return d;
 }
 
 /** The keyed ball plus a rotation key on 10 (keys on two channels there), loaded, nothing selected or copied, playhead on 0. */
 function loadBallWithRotationKey(): void {
   const d = docWithKeyedBall();
-  setKey(activeClip(d)!, { kind: 'prop', prop: 'ball' }, 'rotation', 10, [0, 0, 0, 1]);
+  setKey(activeClip(d)!, BALL, 'rotation', 10, [0, 0, 0, 1]);
   docActions.load(d, null, 't');
   useEphemeral.setState({ selection: null, selectedKeys: [], keyClipboard: null, frame: 0, status: null });
 }
@@ -41,14 +44,13 @@ describe('delete keys', () => {
   it('with the ball selected it deletes the ball key on the playhead frame, one undo step', () => {
     useEphemeral.setState({ selection: { kind: 'prop', id: 'ball' } });
     deleteSelectedKeys();
-    const t = findTrack(activeClip(getDoc())!, { kind: 'prop', prop: 'ball' }, 'translation')!;
+    const t = findTrack(activeClip(getDoc())!, BALL, 'translation')!;
     expect(t.times.map((x) => Math.round(x * activeClip(getDoc())!.frameRate))).toEqual([0]);
     expect(useEphemeral.getState().status?.text).toBe('Deleted 1 key of Ball');
   });
 });
 
 describe('copy and paste keys (store, status line, undo)', () => {
-  const BALL = { kind: 'prop' as const, prop: 'ball' };
   beforeEach(loadBallWithRotationKey);
   const status = () => useEphemeral.getState().status;
 
@@ -114,7 +116,6 @@ describe('copy and paste keys (store, status line, undo)', () => {
 });
 
 describe('interpolation and tangents say what they changed', () => {
-  const BALL = { kind: 'prop', prop: 'ball' } as const;
   beforeEach(() => {
     const d = docWithKeyedBall();
     d.props.push({ ...structuredClone(d.props[0]), id: 'crate', name: 'Crate' });
@@ -153,7 +154,7 @@ describe('interpolation and tangents say what they changed', () => {
 describe('Ctrl+V away from the dope sheet with keys copied', () => {
   beforeEach(() => {
     docActions.load(docWithKeyedBall(), null, 't');
-    useEphemeral.setState({ selection: { kind: 'prop', id: 'ball' }, selectedKeys: [{ target: { kind: 'prop', prop: 'ball' }, frame: 10 }], frame: 5, status: null, clipboard: null, keyClipboard: null });
+    useEphemeral.setState({ selection: { kind: 'prop', id: 'ball' }, selectedKeys: [{ target: BALL, frame: 10 }], frame: 5, status: null, clipboard: null, keyClipboard: null });
   });
 
   it('says the keys paste in the dope sheet instead of "Nothing copied", and changes nothing', () => {
@@ -171,7 +172,6 @@ describe('Ctrl+V away from the dope sheet with keys copied', () => {
 });
 
 describe('a pose edit that is not keyed says it changed the rest pose', () => {
-  const BALL = { kind: 'prop', prop: 'ball' } as const;
   beforeEach(() => {
     const d = docWithKeyedBall();
     d.clips.push({ ...structuredClone(d.clips[0]), id: 'other', name: 'other' });
@@ -204,9 +204,9 @@ describe('Delete says whose keys it deleted', () => {
   });
 
   it("selected keys of the ball, the crate picked afterwards: the ball's key goes, and the status line says so", () => {
-    useEphemeral.setState({ selectedKeys: [{ target: { kind: 'prop', prop: 'ball' }, frame: 10 }], selection: { kind: 'prop', id: 'crate' } });
+    useEphemeral.setState({ selectedKeys: [{ target: BALL, frame: 10 }], selection: { kind: 'prop', id: 'crate' } });
     deleteSelectedKeys();
-    expect(findTrack(activeClip(getDoc())!, { kind: 'prop', prop: 'ball' }, 'translation')!.times.length).toBe(1);
+    expect(findTrack(activeClip(getDoc())!, BALL, 'translation')!.times.length).toBe(1);
     expect(useEphemeral.getState().status?.text).toBe('Deleted 1 key of Ball (the selected keys)');
   });
 
@@ -218,7 +218,6 @@ describe('Delete says whose keys it deleted', () => {
 });
 
 describe('cut and select all keys (dope sheet)', () => {
-  const BALL = { kind: 'prop' as const, prop: 'ball' };
   beforeEach(loadBallWithRotationKey);
   const status = () => useEphemeral.getState().status;
   const ballFrames = (path: 'translation' | 'rotation') => findTrack(activeClip(getDoc())!, BALL, path)?.times.map((x) => Math.round(x * 30)) ?? [];
@@ -265,7 +264,6 @@ describe('cut and select all keys (dope sheet)', () => {
 });
 
 describe('undo and redo give back the key selection of key edits', () => {
-  const BALL = { kind: 'prop' as const, prop: 'ball' };
   beforeEach(() => {
     docActions.load(docWithKeyedBall(), null, 't');
     useEphemeral.setState({ selection: null, selectedKeys: [], keyClipboard: null, frame: 0, status: null });
