@@ -53,6 +53,23 @@ function twoChains(name: string, r: () => number, frames: number, half: number, 
   return doc;
 }
 
+/** Crossing triangle pairs per part pair ("a-part|b-part"), every triangle pair of the two fully skinned meshes tested. */
+function bruteForce(scene: CollisionScene, P: Float64Array[]): Map<string, number> {
+  const [oa, ob] = scene.objects;
+  const T = new Float64Array(9), U = new Float64Array(9), count = new Map<string, number>();
+  const Ia = oa.indices, Ib = ob.indices;
+  for (let ta = 0; ta < Ia.length / 3; ta++) {
+    for (let k = 0; k < 9; k++) T[k] = P[0][Ia[ta * 3 + Math.floor(k / 3)] * 3 + (k % 3)];
+    for (let tb = 0; tb < Ib.length / 3; tb++) {
+      for (let k = 0; k < 9; k++) U[k] = P[1][Ib[tb * 3 + Math.floor(k / 3)] * 3 + (k % 3)];
+      if (!triTriOverlap(T, 0, U, 0)) continue;
+      const key = `${scene.parts[oa.triPart[ta]].name}|${scene.parts[ob.triPart[tb]].name}`;
+      count.set(key, (count.get(key) ?? 0) + 1);
+    }
+  }
+  return count;
+}
+
 describe('narrow phase with parts skinned chunk by chunk (on demand)', () => {
   for (const seed of [21, 22]) {
     it(`seed ${seed}: the crossing triangle pairs of every part pair equal a brute-force all-pairs count on fully skinned meshes, and the contacts equal those with whole-part skinning`, () => {
@@ -67,7 +84,6 @@ describe('narrow phase with parts skinned chunk by chunk (on demand)', () => {
       const rigs = doc.characters.map((c) => new Rig(c));
       const P = doc.characters.map((c) => new Float64Array(c.meshes[0].positions.length));
       const S = doc.characters.map((c) => new Float64Array(16 * c.meshes[0].skinJoints.length));
-      const T = new Float64Array(9), U = new Float64Array(9);
       type Demand = { chunksOf(p: number): { onDemand: { stamp: number; vstamp: Int32Array } | null }; frameStamp: number };
       let lazyParts = 0, partlySkinned = 0, crossingFrames = 0, boxed = 0;
       for (let f = 0; f <= frames; f++) {
@@ -101,18 +117,7 @@ describe('narrow phase with parts skinned chunk by chunk (on demand)', () => {
             boxed++;
           }
         }
-        const [oa, ob] = scene.objects;
-        const count = new Map<string, number>();
-        const Ia = oa.indices, Ib = ob.indices;
-        for (let ta = 0; ta < Ia.length / 3; ta++) {
-          for (let k = 0; k < 9; k++) T[k] = P[0][Ia[ta * 3 + Math.floor(k / 3)] * 3 + (k % 3)];
-          for (let tb = 0; tb < Ib.length / 3; tb++) {
-            for (let k = 0; k < 9; k++) U[k] = P[1][Ib[tb * 3 + Math.floor(k / 3)] * 3 + (k % 3)];
-            if (!triTriOverlap(T, 0, U, 0)) continue;
-            const key = `${scene.parts[oa.triPart[ta]].name}|${scene.parts[ob.triPart[tb]].name}`;
-            count.set(key, (count.get(key) ?? 0) + 1);
-          }
-        }
+        const count = bruteForce(scene, P);
         const mine = new Map<string, number>();
         for (const c of got) if (c.kind === 'intersect') mine.set(c.a.objectId === 'a' ? `${c.a.part}|${c.b.part}` : `${c.b.part}|${c.a.part}`, c.trianglePairs);
         expect([...mine].sort(), `frame ${f}: crossing triangle pairs per part pair`).toEqual([...count].sort());
@@ -284,22 +289,6 @@ describe('continuous test with swept trees skinned on demand', () => {
 
 describe('part pairs dropped by their chunk boxes before the narrow traversal', () => {
   type Inner = { chunkBoxesAtSample(p: number): Float64Array | null; _chunkDrops: number };
-  /** Crossing triangle pairs per part pair ("a-part|b-part"), every triangle pair of the two fully skinned meshes tested. */
-  function bruteForce(scene: CollisionScene, P: Float64Array[]): Map<string, number> {
-    const [oa, ob] = scene.objects;
-    const T = new Float64Array(9), U = new Float64Array(9), count = new Map<string, number>();
-    const Ia = oa.indices, Ib = ob.indices;
-    for (let ta = 0; ta < Ia.length / 3; ta++) {
-      for (let k = 0; k < 9; k++) T[k] = P[0][Ia[ta * 3 + Math.floor(k / 3)] * 3 + (k % 3)];
-      for (let tb = 0; tb < Ib.length / 3; tb++) {
-        for (let k = 0; k < 9; k++) U[k] = P[1][Ib[tb * 3 + Math.floor(k / 3)] * 3 + (k % 3)];
-        if (!triTriOverlap(T, 0, U, 0)) continue;
-        const key = `${scene.parts[oa.triPart[ta]].name}|${scene.parts[ob.triPart[tb]].name}`;
-        count.set(key, (count.get(key) ?? 0) + 1);
-      }
-    }
-    return count;
-  }
   for (const seed of [51, 52]) {
     it(`seed ${seed}: the crossing triangle pairs per part pair equal a brute-force all-pairs count and the contacts equal those without the test; chunk boxes shrunk to half are caught`, () => {
       const r = mulberry32(seed);
