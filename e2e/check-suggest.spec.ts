@@ -222,6 +222,11 @@ test('suggest motion for the ball the bat hits: ghost, impact marker, accept as 
   expect(hit!.timeSec * 30).toBeGreaterThan(28.5);
   expect(hit!.timeSec * 30).toBeLessThan(31);
   expect(sug!.keys, 'the suggestion has keys').toBeGreaterThan(0);
+  // File > Export says the ghost is not in the file until it is accepted (and does not export).
+  await bridge.menu('export');
+  await expect(page.getByTestId('export-note').first()).toContainText('suggestion shown for Ball is not accepted');
+  await page.keyboard.press('Escape');
+  await expect(page.getByTestId('export-dialog')).toHaveCount(0);
 
   // Ghost copies along the trajectory, impacts on the timeline.
   await expect.poll(() => check(page, (h) => h.countNamed(`ghost:`))).toBeGreaterThan(0);
@@ -292,6 +297,8 @@ test('File > Export writes a .glb that gltf-validator accepts (sparse and every 
   for (const mode of ['sparse', 'every-frame'] as const) {
     await bridge.menu('export');
     await expect(page.getByTestId('export-dialog')).toBeVisible();
+    // the sample's dynamic Box and Ball have no keys: the dialog says they stay where they stand
+    await expect(page.getByTestId('export-note')).toHaveText(/Dynamic, with no keys in any clip: Box, Ball\. They are exported where they stand/);
     await page.getByTestId(mode === 'sparse' ? 'export-sparse' : 'export-every-frame').check();
     bridge.nextExportPath = `scene-${mode}.glb`;
     await page.getByTestId('export-run').click();

@@ -1,6 +1,8 @@
 /** File > Export options: sparse keys (default) or one key per frame; mesh quantisation, animation only, prop physics. */
 import { useRef } from 'react';
-import { exportProject, useExportDialog } from './exportFlow';
+import { exportNotes, exportProject, useExportDialog } from './exportFlow';
+import { suggestionOf, useSuggest } from '../suggest/suggestStore';
+import { useDocStore } from '../state/documentStore';
 import { setStatus } from '../state/ephemeral';
 import { useModalKeys } from '../panels/modal';
 
@@ -14,6 +16,9 @@ export function ExportDialog() {
 function ExportDialogBody() {
   const { everyFrame, quantize, animationOnly, physics } = useExportDialog();
   const dialog = useRef<HTMLDivElement>(null);
+  const doc = useDocStore((s) => s.history.doc);
+  const pending = suggestionOf(useSuggest((s) => s.result))?.objects ?? null;
+  const notes = exportNotes(doc, pending);
   // Escape cancels; Tab stays in the dialog; the app's shortcuts wait.
   useModalKeys(dialog, close);
   const run = () => {
@@ -25,6 +30,11 @@ function ExportDialogBody() {
       <div ref={dialog} className="modal export-dialog" data-testid="export-dialog" role="dialog" aria-modal="true" aria-label="Export glTF" onClick={(e) => e.stopPropagation()}>
         <h2>Export glTF (.glb)</h2>
         <p className="muted">Meshes, skins, materials and every clip, baked from the curves.</p>
+        {notes.map((n) => (
+          <p key={n} className="warning" data-testid="export-note">
+            {n}
+          </p>
+        ))}
         <label className="check-row">
           <input type="radio" name="export-mode" data-testid="export-sparse" checked={!everyFrame} onChange={() => useExportDialog.setState({ everyFrame: false })} />
           Sparse keys (reduced within tolerance; keeps your interpolation where it holds)

@@ -3,6 +3,7 @@
  * progress), then hand the bytes to the shell's save dialog.
  */
 import { create } from 'zustand';
+import type { ImpulseDocument } from '../../../core/document/types';
 import { getDoc, useDocStore } from '../state/documentStore';
 import { setStatus } from '../state/ephemeral';
 import { requireShell } from '../bridge/shell';
@@ -27,6 +28,27 @@ export const useExportDialog = create<{ open: boolean } & ExportChoices>()(() =>
 
 export function openExportDialog(): void {
   useExportDialog.setState({ open: true });
+}
+
+/**
+ * What the export will not hold that an animator may expect in it: the
+ * suggestion on screen when it is not accepted (its motion is a ghost, not
+ * keys), and dynamic objects that no clip keys (they are written where they
+ * stand: only accepted suggestions give them motion). `pending`: the ids of
+ * the objects of the suggestion shown, or null.
+ */
+export function exportNotes(doc: ImpulseDocument, pending: readonly string[] | null): string[] {
+  const nameOf = (id: string) => doc.props.find((p) => p.id === id)?.name ?? doc.characters.find((c) => c.id === id)?.name ?? id;
+  const list = (names: string[]) => (names.length <= 3 ? names.join(', ') : `${names.slice(0, 3).join(', ')} and ${names.length - 3} more`);
+  const notes: string[] = [];
+  if (pending && pending.length)
+    notes.push(`The suggestion shown for ${list(pending.map(nameOf))} is not accepted: its motion is not in the export (Accept it first to bake it).`);
+  const keyed = new Set<string>();
+  for (const c of doc.clips) for (const t of c.tracks) keyed.add(t.target.kind === 'prop' ? t.target.prop : t.target.character);
+  const still = [...doc.props.filter((p) => p.physics.mode === 'dynamic' && !keyed.has(p.id) && !pending?.includes(p.id)), ...doc.characters.filter((c) => c.mode === 'dynamic' && !keyed.has(c.id) && !pending?.includes(c.id))].map((o) => o.name);
+  if (still.length)
+    notes.push(`Dynamic, with no keys in any clip: ${list(still)}. ${still.length === 1 ? 'It is' : 'They are'} exported where ${still.length === 1 ? 'it stands' : 'they stand'}; Suggest and Accept to bake ${still.length === 1 ? 'its' : 'their'} motion.`);
+  return notes;
 }
 
 export function suggestedFileName(): string {
