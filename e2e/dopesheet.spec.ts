@@ -398,6 +398,26 @@ test('a play range: P from the selected keys or Ctrl+drag on the ruler; playback
   await expect(band).toHaveAttribute('data-to', '20');
   expect(await hook(page, (h) => h.frame())).toBe(frameBefore);
   await expect(page.getByTestId('play-range-clear')).toContainText('Range 10–20');
+
+  // Escape during a Ctrl+drag gives back the range there was (10–20), and the release after it changes nothing.
+  await page.keyboard.down('Control');
+  await page.mouse.move(m.xOf(30), ry);
+  await page.mouse.down();
+  await page.mouse.move(m.xOf(40), ry, { steps: 5 });
+  await expect(band).toHaveAttribute('data-from', '30');
+  await page.keyboard.press('Escape');
+  await expect(band).toHaveAttribute('data-from', '10');
+  await page.mouse.up();
+  await page.keyboard.up('Control');
+  await expect(band).toHaveAttribute('data-from', '10');
+  await expect(band).toHaveAttribute('data-to', '20');
+  await expect(page.getByTestId('status')).toContainText('Play range drag cancelled');
+  // A Ctrl+click without a drag keeps the range and says how to set one.
+  await page.keyboard.down('Control');
+  await page.mouse.click(m.xOf(30), ry);
+  await page.keyboard.up('Control');
+  await expect(band).toHaveAttribute('data-to', '20');
+  await expect(page.getByTestId('status')).toContainText('Ctrl+drag along the ruler to set a play range');
   await page.getByTestId('play-range-clear').click();
   await expect(band).toHaveCount(0);
 });

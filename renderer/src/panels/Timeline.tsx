@@ -28,7 +28,7 @@ import { NumberField } from './fields';
 import { ClipPicker } from './ClipPicker';
 import { TimelineBands } from '../check/TimelineBands';
 import { findLimbChains } from '../scene/limbs';
-import { makePlayRange, playBounds } from '../state/playRange';
+import { makePlayRange, playBounds, type PlayRange } from '../state/playRange';
 
 interface RowDef {
   id: string;
@@ -446,12 +446,26 @@ export function Timeline() {
   const scrubFrame = (clientX: number) => Math.min(end, Math.max(start, frameAt(clientX)));
   const scrubbing = useRef(false);
   // Ctrl (or Cmd) + drag on the ruler sets the play range instead of scrubbing: from the frame pressed to the one released.
-  const ranging = useRef<number | null>(null);
+  // Escape during the drag puts back the range there was; a Ctrl+click without a drag says how to set one.
+  const ranging = useRef<{ anchor: number; before: PlayRange | null } | null>(null);
+  // (a window listener, not the Escape command: Ctrl may still be held, and Ctrl+Escape is no command)
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key !== 'Escape' || !ranging.current) return;
+      e.preventDefault();
+      e.stopImmediatePropagation();
+      useEphemeral.setState({ playRange: ranging.current.before });
+      ranging.current = null;
+      setStatus('Play range drag cancelled');
+    };
+    window.addEventListener('keydown', onKey, true);
+    return () => window.removeEventListener('keydown', onKey, true);
+  }, []);
   const onScrubDown = (e: React.PointerEvent) => {
     if (e.button !== 0) return;
     (e.currentTarget as HTMLElement).setPointerCapture(e.pointerId);
     if ((e.ctrlKey || e.metaKey) && clip) {
-      ranging.current = scrubFrame(e.clientX);
+      ranging.current = { anchor: scrubFrame(e.clientX), before: useEphemeral.getState().playRange };
       useEphemeral.setState({ playing: false });
       return;
     }
@@ -461,18 +475,22 @@ export function Timeline() {
   };
   const onScrubMove = (e: React.PointerEvent) => {
     if (ranging.current !== null && clip) {
-      const r = makePlayRange(clip, ranging.current, scrubFrame(e.clientX));
+      const r = makePlayRange(clip, ranging.current.anchor, scrubFrame(e.clientX));
       if (r) useEphemeral.setState({ playRange: r });
     } else if (scrubbing.current) setFrame(scrubFrame(e.clientX));
   };
   const onScrubUp = (e: React.PointerEvent) => {
     scrubbing.current = false;
     if (ranging.current === null || !clip) return;
-    const r = makePlayRange(clip, ranging.current, scrubFrame(e.clientX));
+    const { anchor, before } = ranging.current;
+    const r = makePlayRange(clip, anchor, scrubFrame(e.clientX));
     ranging.current = null;
     if (r) {
       useEphemeral.setState({ playRange: r });
       setStatus(`Play range ${r.from}–${r.to}: playback ${usePrefs.getState().loop ? 'loops over' : 'plays'} these frames; Alt+P clears it`);
+    } else {
+      useEphemeral.setState({ playRange: before });
+      setStatus('Ctrl+drag along the ruler to set a play range (P: the selected keys’ frames; Alt+P clears it)');
     }
   };
 
