@@ -4,7 +4,7 @@
  * old meaning (copy / paste the pose, first frame) everywhere else.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { COMMANDS, commandForKey, runCommand } from './commands';
+import { COMMANDS, commandForKey, runCommand, selectionLabel } from './commands';
 import { useEphemeral } from './state/ephemeral';
 import { docActions } from './state/documentStore';
 import { docWithBall } from './test/fixtures';
@@ -95,5 +95,42 @@ describe('play range', () => {
     runCommand('clearPlayRange');
     expect(useEphemeral.getState().playRange).toBeNull();
     expect(useEphemeral.getState().status?.text).toBe(`Play range cleared: playback covers ${shown.name} (${shown.startFrame}–${shown.endFrame})`);
+  });
+});
+
+describe('view commands say what they did (the previous message no longer stands)', () => {
+  beforeEach(() => useEphemeral.setState({ selection: null, status: { text: 'Deleted 3 keys', error: false, at: 0 } }));
+  const status = () => useEphemeral.getState().status?.text;
+
+  it('1, 3, 7 name the view; O names the projection it switched to', () => {
+    runCommand('viewFront');
+    expect(status()).toBe('Front view (1)');
+    runCommand('viewRight');
+    expect(status()).toBe('Right view (3)');
+    runCommand('viewTop');
+    expect(status()).toBe('Top view (7)');
+    runCommand('togglePerspective');
+    const first = status();
+    runCommand('togglePerspective');
+    expect([first, status()].sort()).toEqual(['Orthographic view (O: back to perspective)', 'Perspective view (O: orthographic)']);
+  });
+
+  it('F names what it framed: the selection by the names an animator knows, or the whole scene', () => {
+    const doc = docWithBall();
+    docActions.load(doc, null, 'test');
+    runCommand('frameSelected');
+    expect(status()).toBe('Framed the whole scene (nothing selected)');
+    const ball = doc.props[0];
+    useEphemeral.setState({ selection: { kind: 'prop', id: ball.id } });
+    runCommand('frameSelected');
+    expect(status()).toBe(`Framed ${ball.name}`);
+  });
+
+  it('selectionLabel names bones and IK handles with their character', () => {
+    const doc = docWithBall();
+    expect(selectionLabel(doc, null)).toBeNull();
+    expect(selectionLabel(doc, { kind: 'prop', id: doc.props[0].id })).toBe(doc.props[0].name);
+    expect(selectionLabel({ ...doc, characters: [{ id: 'c1', name: 'Hero', skeleton: { joints: [{ name: 'Hips' }] } } as never] }, { kind: 'joint', character: 'c1', joint: 0 })).toBe('Hero: Hips');
+    expect(selectionLabel({ ...doc, characters: [{ id: 'c1', name: 'Hero', skeleton: { joints: [] } } as never] }, { kind: 'ik', character: 'c1', chain: 1 })).toBe('Hero: IK handle 2');
   });
 });

@@ -2,6 +2,7 @@
  * Every command of the app in one table: the in-app menu bar, native menu
  * events (`onMenuCommand`), keyboard shortcuts and the help panel all read it.
  */
+import type { ImpulseDocument } from '../../core/document/types';
 import type { MenuCommand } from '../../electron/ipc/contract';
 import {
   copyPose,
@@ -29,7 +30,7 @@ import {
   saveProject,
 } from './project';
 import { docActions, getDoc, useDocStore } from './state/documentStore';
-import { useEphemeral, setStatus, type SelectedKey } from './state/ephemeral';
+import { useEphemeral, setStatus, type SelectedKey, type Selection } from './state/ephemeral';
 import { usePrefs, setPref } from './state/preferences';
 import { activeClip } from './state/keys';
 import { clipActions, deleteClipError } from './state/clips';
@@ -44,6 +45,23 @@ import { modalOpen } from './panels/modal';
 import { makePlayRange, playBounds } from './state/playRange';
 
 /** Called on Escape before anything else; returns true when it consumed the key (a drag was cancelled). */
+/** The name of what is selected, for a status line ("Ball", "Mannequin", "Mannequin: LeftHand", "Mannequin: IK handle 2"); null for nothing. */
+export function selectionLabel(doc: ImpulseDocument, sel: Selection): string | null {
+  if (!sel) return null;
+  if (sel.kind === 'prop') return doc.props.find((p) => p.id === sel.id)?.name ?? sel.id;
+  const ch = doc.characters.find((c) => c.id === (sel.kind === 'character' ? sel.id : sel.character));
+  const name = ch?.name ?? (sel.kind === 'character' ? sel.id : sel.character);
+  if (sel.kind === 'character') return name;
+  if (sel.kind === 'joint') return `${name}: ${ch?.skeleton.joints[sel.joint]?.name ?? `joint ${sel.joint}`}`;
+  return `${name}: IK handle ${sel.chain + 1}`;
+}
+
+const VIEW_KEY = { front: '1', right: '3', top: '7' } as const;
+function setView(which: 'front' | 'right' | 'top'): void {
+  viewportCommands.setView(which);
+  setStatus(`${which[0].toUpperCase()}${which.slice(1)} view (${VIEW_KEY[which]})`);
+}
+
 export const escapeHandlers: (() => boolean)[] = [];
 
 export type CommandId =
@@ -222,16 +240,28 @@ export const COMMANDS: CommandDef[] = [
   { id: 'toolTranslate', label: 'Move tool', keys: ['W'], run: () => useEphemeral.setState({ tool: 'translate' }) },
   { id: 'toolRotate', label: 'Rotate tool', keys: ['E'], run: () => useEphemeral.setState({ tool: 'rotate' }) },
   { id: 'toolScale', label: 'Scale tool', keys: ['R'], run: () => useEphemeral.setState({ tool: 'scale' }) },
-  { id: 'frameSelected', label: 'Frame Selected', keys: ['F'], run: () => viewportCommands.frameSelected() },
+  {
+    id: 'frameSelected',
+    label: 'Frame Selected',
+    keys: ['F'],
+    run: () => {
+      viewportCommands.frameSelected();
+      setStatus(`Framed ${selectionLabel(getDoc(), useEphemeral.getState().selection) ?? 'the whole scene (nothing selected)'}`);
+    },
+  },
   {
     id: 'togglePerspective',
     label: 'Perspective / Orthographic',
     keys: ['O', 'Numpad5'],
-    run: () => setPref('projection', usePrefs.getState().projection === 'perspective' ? 'orthographic' : 'perspective'),
+    run: () => {
+      const next = usePrefs.getState().projection === 'perspective' ? 'orthographic' : 'perspective';
+      setPref('projection', next);
+      setStatus(next === 'orthographic' ? 'Orthographic view (O: back to perspective)' : 'Perspective view (O: orthographic)');
+    },
   },
-  { id: 'viewFront', label: 'Front View', keys: ['1', 'Numpad1'], run: () => viewportCommands.setView('front') },
-  { id: 'viewRight', label: 'Right View', keys: ['3', 'Numpad3'], run: () => viewportCommands.setView('right') },
-  { id: 'viewTop', label: 'Top View', keys: ['7', 'Numpad7'], run: () => viewportCommands.setView('top') },
+  { id: 'viewFront', label: 'Front View', keys: ['1', 'Numpad1'], run: () => setView('front') },
+  { id: 'viewRight', label: 'Right View', keys: ['3', 'Numpad3'], run: () => setView('right') },
+  { id: 'viewTop', label: 'Top View', keys: ['7', 'Numpad7'], run: () => setView('top') },
   { id: 'toggleGrid', label: 'Show Grid', keys: [], run: () => setPref('showGrid', !usePrefs.getState().showGrid) },
   { id: 'toggleBones', label: 'Show Bones', keys: [], run: () => setPref('showBones', !usePrefs.getState().showBones) },
   { id: 'playPause', label: 'Play / Pause', keys: ['Space'], run: togglePlay, disabledReason: noClip },
