@@ -113,3 +113,24 @@ test('Import glTF of a .glb with several props says its warnings in the status b
   const names = await hook(page, (h) => h.document().props.map((p) => p.name));
   expect(names.filter((n) => n === 'Wedge' || n === 'Sheet').sort()).toEqual(['Sheet', 'Wedge']);
 });
+
+test('a scale drag through the gizmo centre stops short of 0 (and of a mirror) and says so; the table keeps a positive scale', async ({ bridge }) => {
+  const page = await bridge.open();
+  await ready(page);
+  await page.getByTestId('outliner-prop-prop_table').click();
+  await page.locator('canvas').hover();
+  await page.keyboard.press('r');
+  await expect.poll(() => hook(page, (h) => (h.gizmoState() as { mode: string } | null)?.mode)).toBe('scale');
+  await expect.poll(() => hook(page, (h) => h.gizmoHandle('Y'))).not.toBeNull();
+  const at = (await hook(page, (h) => h.gizmoHandle('Y')))!;
+  // From the Y handle through the centre to as far again beyond it: the handle's scale goes 1 → 0 → −1 on the way.
+  const tx = at.centreX + 1.5 * (at.centreX - at.x), ty = at.centreY + 1.5 * (at.centreY - at.y);
+  await page.mouse.move(at.x, at.y);
+  await page.mouse.down();
+  for (let i = 1; i <= 12; i++) await page.mouse.move(at.x + ((tx - at.x) * i) / 12, at.y + ((ty - at.y) * i) / 12);
+  await page.mouse.up();
+  const scale = await hook(page, (h) => h.document().props.find((p) => p.id === 'prop_table')!.transform.scale);
+  const keyed = await hook(page, (h) => h.document().clips.flatMap((c) => c.tracks).filter((t) => t.target.kind === 'prop' && t.target.prop === 'prop_table' && t.path === 'scale').flatMap((t) => t.values));
+  for (const v of [...scale, ...keyed]) expect(v, `scale ${JSON.stringify({ scale, keyed })} stays positive`).toBeGreaterThan(0);
+  await expect(page.getByTestId('status')).toContainText(/Scale held at 0\.001× .*does not pass through 0.*Not keyed: Table scale/);
+});

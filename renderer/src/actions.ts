@@ -312,18 +312,20 @@ export function pastePose(): void {
  * After a pose edit (Properties field, gizmo drag): when it changed channels
  * that are not keyed in the active clip with Auto-key off, the edit went to the
  * rest pose, which every clip without keys for them shows (moving the box in a
- * duplicate moved it in the original too, without a word). Says so.
+ * duplicate moved it in the original too, without a word). Says so, and returns what it said (null: nothing).
  */
-export function reportUnkeyedPose(channels: readonly { target: TrackTarget; path: TrackPath }[]): void {
-  if (usePrefs.getState().autoKey || !channels.length) return;
+export function reportUnkeyedPose(channels: readonly { target: TrackTarget; path: TrackPath }[]): string | null {
+  if (usePrefs.getState().autoKey || !channels.length) return null;
   const doc = getDoc();
   const clip = activeClip(doc);
   const loose = channels.filter((c) => !clip || !findTrack(clip, c.target, c.path));
-  if (!loose.length) return;
+  if (!loose.length) return null;
   const names = [...new Set(loose.map((c) => targetName(doc, c.target)))];
   const who = names.length > 2 ? `${names.slice(0, 2).join(', ')} and ${names.length - 2} more` : names.join(' and ');
   const others = doc.clips.length > 1 ? ' (every clip without keys for it shows it)' : '';
-  setStatus(`Not keyed: ${who} ${loose.length === 1 ? loose[0].path : 'pose'} changed the rest pose${others}; Auto-key (N) or S keys it on this frame`);
+  const text = `Not keyed: ${who} ${loose.length === 1 ? loose[0].path : 'pose'} changed the rest pose${others}; Auto-key (N) or S keys it on this frame`;
+  setStatus(text);
+  return text;
 }
 
 /** Copies the keys selected in the dope sheet (every channel of each selected diamond) to the key clipboard. */

@@ -8,13 +8,14 @@
  * history, every change re-runs an absolute recipe against the document
  * from pointer-down, pointer-up commits, Escape cancels.
  */
+import { holdDragScale, MIN_DRAG_SCALE_RATIO } from './gizmoScale';
 import { useFrame, useThree } from '@react-three/fiber';
 import { useEffect, useRef } from 'react';
 import * as THREE from 'three';
 import { TransformControls } from 'three/examples/jsm/controls/TransformControls.js';
 import type { ImpulseDocument, TrackPath, TrackTarget } from '../../../core/document/types';
 import { docActions, getDoc, useDocStore } from '../state/documentStore';
-import { useEphemeral, sameSelection, type Selection, type Tool } from '../state/ephemeral';
+import { useEphemeral, sameSelection, setStatus, type Selection, type Tool } from '../state/ephemeral';
 import { usePrefs } from '../state/preferences';
 import { writeChannel } from '../state/keys';
 import { runtime } from '../scene/runtime';
@@ -60,6 +61,10 @@ interface DragContext {
   mode: Mode;
   frame: number;
   autoKey: boolean;
+  /** The proxy's scale when a scale drag began (a drag keeps its signs and does not reach 0). */
+  scaleStart?: [number, number, number];
+  /** Whether the drag was held at the smallest scale it may reach. */
+  scaleHeld?: boolean;
   ik?: {
     parent: Float64Array | null;
     upper: Float64Array;
@@ -139,7 +144,10 @@ function applyProxy(ctx: DragContext, proxy: THREE.Object3D): void {
         const target: TrackTarget = { kind: 'prop', prop: sel.id };
         if (mode === 'translate') writeChannel(doc, target, 'translation', frame, [p.x, p.y, p.z], autoKey);
         else if (mode === 'rotate') writeChannel(doc, target, 'rotation', frame, [q.x, q.y, q.z, q.w], autoKey);
-        else writeChannel(doc, target, 'scale', frame, [s.x, s.y, s.z], autoKey);
+        else {
+          if (ctx.scaleStart && holdDragScale(s, ctx.scaleStart)) ctx.scaleHeld = true;
+          writeChannel(doc, target, 'scale', frame, [s.x, s.y, s.z], autoKey);
+        }
         return;
       }
       case 'character': {
@@ -256,6 +264,7 @@ export function Gizmo() {
         frame: Math.round(useEphemeral.getState().frame),
         autoKey: usePrefs.getState().autoKey,
       };
+      if (m === 'scale' && proxyRef.current) ctx.scaleStart = [proxyRef.current.scale.x, proxyRef.current.scale.y, proxyRef.current.scale.z];
       if (sel.kind === 'ik') {
         ctx.ik = captureIk(sel);
         if (!ctx.ik) return;
@@ -272,7 +281,9 @@ export function Gizmo() {
       if (!ctx) return;
       drag.current = null;
       docActions.commitDrag();
-      reportUnkeyedPose(draggedChannels(ctx));
+      const unkeyed = reportUnkeyedPose(draggedChannels(ctx));
+      if (ctx.scaleHeld)
+        setStatus(`Scale held at ${MIN_DRAG_SCALE_RATIO}× its size at the start of the drag: a drag does not pass through 0 (type a negative scale in Properties to mirror)${unkeyed ? `. ${unkeyed}` : ''}`);
     };
     const cancel = () => {
       if (!drag.current) return false;
