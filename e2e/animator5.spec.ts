@@ -134,3 +134,38 @@ test('a scale drag through the gizmo centre stops short of 0 (and of a mirror) a
   for (const v of [...scale, ...keyed]) expect(v, `scale ${JSON.stringify({ scale, keyed })} stays positive`).toBeGreaterThan(0);
   await expect(page.getByTestId('status')).toContainText(/Scale held at 0\.001× .*does not pass through 0.*Not keyed: Table scale/);
 });
+
+test.describe('a small window (1024×560)', () => {
+  test.use({ viewport: { width: 1024, height: 560 } });
+  test('the viewport (~500 px wide) is too narrow to share with the Check / Suggest dock: it opens folded, and no joint or prop of the sample is under it; unfolded by hand it stays so', async ({ bridge }) => {
+    const page = await bridge.open();
+    await ready(page);
+    const vp = (await page.getByTestId('viewport').boundingBox())!;
+    expect(vp.width, 'narrower than the dock (348 px) and 240 px of view').toBeLessThan(348 + 240);
+    await expect(page.getByTestId('cs-dock')).toHaveClass(/collapsed/);
+    const dock = (await page.getByTestId('cs-dock').boundingBox())!;
+    const doc = await hook(page, (h) => h.document());
+    const under = async () => {
+      const pts: { x: number; y: number }[] = [];
+      for (const c of doc.characters)
+        for (let j = 0; j < c.joints.length; j++) {
+          const p = await hook(page, (h, a) => h.projectJoint((a as [string, number])[0], (a as [string, number])[1]), [c.id, j]);
+          if (p) pts.push(p);
+        }
+      for (const pr of doc.props) {
+        const p = await hook(page, (h, id) => h.projectProp(id as string), pr.id);
+        if (p) pts.push(p);
+      }
+      expect(pts.length).toBeGreaterThan(60);
+      const inView = pts.filter((p) => p.x >= vp.x && p.x <= vp.x + vp.width && p.y >= vp.y && p.y <= vp.y + vp.height);
+      expect(inView.length, 'the sample is framed in the viewport').toBe(pts.length);
+      return pts.filter((p) => p.x >= dock.x && p.x <= dock.x + dock.width && p.y >= dock.y && p.y <= dock.y + dock.height).length;
+    };
+    await expect.poll(under, { message: 'joints and props under the folded dock' }).toBe(0);
+    // The animator unfolds it: it stays unfolded (no fight over it).
+    await page.getByTestId('dock-collapse').click();
+    await expect(page.getByTestId('cs-dock')).not.toHaveClass(/collapsed/);
+    await page.waitForTimeout(300);
+    await expect(page.getByTestId('cs-dock')).not.toHaveClass(/collapsed/);
+  });
+});

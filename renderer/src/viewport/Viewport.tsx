@@ -18,7 +18,7 @@ import { runtime } from '../scene/runtime';
 import { findLimbChains } from '../scene/limbs';
 import { viewportCommands } from '../commands';
 import { syncRuntime } from '../actions';
-import { dockShiftPx, inUncoveredViewport, view } from './viewState';
+import { dockShiftPx, frameDistance, frameZoom, inUncoveredViewport, uncoveredWidthPx, view } from './viewState';
 import { useDock } from '../check/dock';
 import { chooseSelection, setPick } from './picking';
 import { Gizmo, gizmoInteraction } from './Gizmo';
@@ -72,6 +72,15 @@ function CameraRig() {
   // With the Check / Suggest dock unfolded over the right of the viewport, the view's centre (the orbit
   // target, what Frame puts in the middle) is the middle of the part the dock leaves uncovered.
   const dockOpen = useDock((s) => !s.collapsed);
+  // A viewport too narrow to share with the dock (a 1024×560 window leaves ~500 px) folds it to its tab
+  // strip when it becomes so (at start too): unfolded it covered most of the character. Unfolding it
+  // again (a click, Check clip, Suggest) is the animator's choice and stays until the next narrowing.
+  const narrow = dockShiftPx(size.width, true) === 0;
+  const wasNarrow = useRef(false);
+  useLayoutEffect(() => {
+    if (narrow && !wasNarrow.current) useDock.setState({ collapsed: true });
+    wasNarrow.current = narrow;
+  }, [narrow]);
   useLayoutEffect(() => {
     const shift = dockShiftPx(size.width, dockOpen);
     const cam = camera as THREE.PerspectiveCamera | THREE.OrthographicCamera;
@@ -105,11 +114,12 @@ function CameraRig() {
         box.getBoundingSphere(sphere);
       }
       const dir = camera.position.clone().sub(c.target).normalize();
-      const dist = sphere.radius / Math.sin(THREE.MathUtils.degToRad(FOV / 2)) * 1.1;
+      const visible = uncoveredWidthPx(size.width, !useDock.getState().collapsed);
+      const dist = frameDistance(sphere.radius, FOV, visible, size.height);
       c.target.copy(sphere.center);
       camera.position.copy(sphere.center).addScaledVector(dir, dist);
       if (camera instanceof THREE.OrthographicCamera) {
-        camera.zoom = size.height / (2.2 * sphere.radius);
+        camera.zoom = frameZoom(sphere.radius, visible, size.height);
         camera.updateProjectionMatrix();
       }
       c.update();

@@ -30,9 +30,32 @@ export function dockShiftPx(viewportWidth: number, dockOpen: boolean): number {
   return dockOpen && viewportWidth - DOCK_COVER_PX >= 240 ? DOCK_COVER_PX / 2 : 0;
 }
 
+/** Width (pixels) of the part of the viewport the dock leaves uncovered (all of it when folded or too narrow to share). */
+export function uncoveredWidthPx(viewportWidth: number, dockOpen: boolean): number {
+  return dockShiftPx(viewportWidth, dockOpen) > 0 ? viewportWidth - DOCK_COVER_PX : viewportWidth;
+}
+
+/**
+ * Camera distance at which a sphere of `radius` fits, with `margin`, in a
+ * perspective view of vertical field `vFovDeg` whose visible part is
+ * `visibleWidth` × `height` pixels: the narrower of the vertical and the
+ * visible horizontal field decides (a tall uncovered part beside the dock cut
+ * the character's arms off when only the vertical one did).
+ */
+export function frameDistance(radius: number, vFovDeg: number, visibleWidth: number, height: number, margin = 1.1): number {
+  const tv = Math.tan((vFovDeg * Math.PI) / 360);
+  const half = Math.min(Math.atan(tv), Math.atan((tv * visibleWidth) / height));
+  return (radius / Math.sin(half)) * margin;
+}
+
+/** Orthographic zoom at which a sphere of `radius` fits (with the same margin as frameDistance's 1.1) in a visible part of `visibleWidth` × `height` pixels. */
+export function frameZoom(radius: number, visibleWidth: number, height: number, margin = 1.1): number {
+  return Math.min(height, visibleWidth) / (2 * margin * radius);
+}
+
 /** Whether a client-space point relative to the viewport's top-left is inside its uncovered part. */
 export function inUncoveredViewport(x: number, y: number, width: number, height: number, dockOpen: boolean): boolean {
-  const right = dockShiftPx(width, dockOpen) > 0 ? width - DOCK_COVER_PX : width;
+  const right = uncoveredWidthPx(width, dockOpen);
   return x >= 0 && y >= 0 && x <= right && y <= height;
 }
 
