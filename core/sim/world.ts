@@ -922,7 +922,8 @@ export class SimWorld {
           // the joints only: skin matrices, the meshes' boxes from them and `moving` are made when
           // a test reads them (skinAt, meshBox, characterMoving); the character's box from the joints
           const rig = this.rigs[ci];
-          this.evaluator.characterLocalPose(ci, timeSec, rig.local);
+          // rig.local holds the rest pose where untracked (the Rig's own, written by nothing else)
+          this.evaluator.characterLocalPoseTracked(ci, timeSec, rig.local);
           rig.computeWorld();
           this.charWorld1[ci].set(rig.world);
           this.charBound(ci, this.charBox1[ci]);
@@ -1046,8 +1047,9 @@ export class SimWorld {
           const ci = K.docIndex;
           const rig = this.rigs[ci];
           if (K.mesh === 0) {
-            this.evaluator.characterLocalPose(ci, timeSec, rig.local);
-            this.evaluator.characterLocalPoseDerivative(ci, timeSec, this.charPoseDot[ci]);
+            // untracked channels: rest in rig.local, zeros in charPoseDot, as made (written by nothing else)
+            this.evaluator.characterLocalPoseTracked(ci, timeSec, rig.local);
+            this.evaluator.characterLocalPoseDerivativeTracked(ci, timeSec, this.charPoseDot[ci]);
             rig.computeWorldDerivative(this.charPoseDot[ci]);
           }
           const mesh = this.doc.characters[ci].meshes[K.mesh];
