@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { principalAxes } from './principal';
-import { RigidBodySet, STATE_STRIDE, rotate, rotateF64, rotateInv, rotateInvF64, type Integrator } from './rigid';
+import { RigidBodySet, STATE_STRIDE, quatMul, quatMulF64, rotate, rotateF64, rotateInv, rotateInvF64, type Integrator } from './rigid';
 import { mulberry32 } from '../document/fixtures';
 
 function rng(seed: number) {
@@ -15,8 +15,8 @@ function rng(seed: number) {
 }
 const diag = (a: number, b: number, c: number) => [a, 0, 0, 0, b, 0, 0, 0, c];
 
-describe('rotateF64 and rotateInvF64', () => {
-  it('give rotate and rotateInv bit for bit on random unit and non-unit quaternions (seed 31)', () => {
+describe('rotateF64, rotateInvF64 and quatMulF64', () => {
+  it('give rotate, rotateInv and quatMul bit for bit on random unit and non-unit quaternions (seed 31)', () => {
     const r = mulberry32(31);
     const q = new Float64Array(8), a = new Float64Array(4), b = new Float64Array(4);
     for (let n = 0; n < 500; n++) {
@@ -28,6 +28,9 @@ describe('rotateF64 and rotateInvF64', () => {
       rotateInv(a, q, 4, x, y, z);
       rotateInvF64(b, q, 4, x, y, z);
       expect(Array.from(b), `rotateInv, case ${n}`).toEqual(Array.from(a));
+      quatMul(a, 0, q, 0, q, 4);
+      quatMulF64(b, 0, q, 0, q, 4);
+      expect(Array.from(b), `quatMul, case ${n}`).toEqual(Array.from(a));
     }
   });
 });

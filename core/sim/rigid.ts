@@ -120,7 +120,8 @@ export class RigidBodySet {
     _q[1] = -p[4 * i + 1];
     _q[2] = -p[4 * i + 2];
     _q[3] = p[4 * i + 3];
-    quatMul(out, oo, st, STATE_STRIDE * i + 3, _q, 0);
+    if (st instanceof Float64Array && out instanceof Float64Array) quatMulF64(out, oo, st, STATE_STRIDE * i + 3, _q, 0);
+    else quatMul(out, oo, st, STATE_STRIDE * i + 3, _q, 0);
   }
 
   /** Kinetic energy (translational + rotational) of body i, joules. */
@@ -253,7 +254,7 @@ export class RigidBodySet {
     _q[1] = axis === 1 ? sn : 0;
     _q[2] = axis === 2 ? sn : 0;
     _q[3] = cos(half);
-    quatMul(st, s + 3, st, s + 3, _q, 0);
+    quatMulF64(st, s + 3, st, s + 3, _q, 0);
   }
 
   /**
@@ -301,6 +302,16 @@ const _q = Float64Array.of(0, 0, 0, 1);
 
 /** out = q ⊗ r (flat). Safe when out aliases q or r. */
 export function quatMul(out: { [i: number]: number }, oo: number, q: ArrayLike<number>, qo: number, r: ArrayLike<number>, ro: number): void {
+  const ax = q[qo], ay = q[qo + 1], az = q[qo + 2], aw = q[qo + 3];
+  const bx = r[ro], by = r[ro + 1], bz = r[ro + 2], bw = r[ro + 3];
+  out[oo] = ax * bw + aw * bx + ay * bz - az * by;
+  out[oo + 1] = ay * bw + aw * by + az * bx - ax * bz;
+  out[oo + 2] = az * bw + aw * bz + ax * by - ay * bx;
+  out[oo + 3] = aw * bw - ax * bx - ay * by - az * bz;
+}
+
+/** `quatMul` on Float64Arrays only (the per-step callers): the same numbers, one element kind at every call. */
+export function quatMulF64(out: Float64Array, oo: number, q: Float64Array, qo: number, r: Float64Array, ro: number): void {
   const ax = q[qo], ay = q[qo + 1], az = q[qo + 2], aw = q[qo + 3];
   const bx = r[ro], by = r[ro + 1], bz = r[ro + 2], bw = r[ro + 3];
   out[oo] = ax * bw + aw * bx + ay * bz - az * by;

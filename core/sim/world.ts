@@ -92,7 +92,7 @@ import { computeSkinMatrices, dominantJointPerTriangle, skinVertex, skinVertexVe
 import { ccdQueryFlat } from '../collision/ccd';
 import { ImpulseSolver, ImpulseSolution } from '../response/solver';
 import { ContactState, type ContactInput, type JointInput, type RigidBodyInput } from '../response/types';
-import { RigidBodySet, STATE_STRIDE, normalizeQuat, quatMul, rotate, rotateF64, rotateInv, rotateInvF64, type RigidBodyInit } from './rigid';
+import { RigidBodySet, STATE_STRIDE, normalizeQuat, quatMul, quatMulF64, rotate, rotateF64, rotateInv, rotateInvF64, type RigidBodyInit } from './rigid';
 import { boxesOverlap, pointTriangleDistanceSq, pointTrianglePlane, segmentSegmentClosest, sweptPointBox } from './geometry';
 import { buildRagdoll, type Ragdoll, type RagdollOptions } from './ragdoll';
 import type { Collider, JointGroup, Part } from './collider';
@@ -2232,13 +2232,13 @@ export class SimWorld {
     _q4[1] = -st[sa + 1];
     _q4[2] = -st[sa + 2];
     _q4[3] = st[sa + 3];
-    quatMul(_q5, 0, _q4, 0, st, STATE_STRIDE * j.bodyB + 3); // q_rel
+    quatMulF64(_q5, 0, _q4, 0, st, STATE_STRIDE * j.bodyB + 3); // q_rel
     const r = j.qRel0;
     _q4[0] = -r[0];
     _q4[1] = -r[1];
     _q4[2] = -r[2];
     _q4[3] = r[3];
-    quatMul(_q4, 0, _q4, 0, _q5, 0); // Δ (quatMul reads both inputs before writing)
+    quatMulF64(_q4, 0, _q4, 0, _q5, 0); // Δ (quatMul reads both inputs before writing)
     let s = _q4[0] * j.axisB[0] + _q4[1] * j.axisB[1] + _q4[2] * j.axisB[2];
     let c = _q4[3];
     if (c < 0) {
@@ -2279,7 +2279,7 @@ export class SimWorld {
     st[s] = px + _e[0];
     st[s + 1] = py + _e[1];
     st[s + 2] = pz + _e[2];
-    quatMul(st, s + 3, _q5, 0, st, s + 3);
+    quatMulF64(st, s + 3, _q5, 0, st, s + 3);
     normalizeQuat(st, s + 3);
   }
 
