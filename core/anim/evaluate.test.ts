@@ -85,6 +85,29 @@ describe('SceneEvaluator poses', () => {
     expect(ev.isJointAnimated(0, 3)).toBe(false);
   });
 
+  for (const seed of [21, 22]) {
+    it(`the tracked-only pose and derivative give characterLocalPose's numbers bit for bit, posed step after step (seed ${seed})`, () => {
+      const r = rng(seed);
+      const hero = character('hero', 12, r);
+      const kinds = ['translation', 'rotation', 'scale'] as const, interps: Interpolation[] = ['linear', 'cubic', 'step'];
+      const tracks: Track[] = [];
+      for (let j = 0; j < 12; j++)
+        for (const path of kinds) if (r() < 0.4) tracks.push(randomTrack(r, path, interps[Math.floor(r() * 3)], { target: { kind: 'joint', character: 'hero', joint: j } }));
+      const ev = new SceneEvaluator(doc([hero], [], tracks));
+      const full = new Float64Array(120), fullDot = new Float64Array(120);
+      const fast = ev.characterLocalPose(0, 0, new Float64Array(120)), fastDot = new Float64Array(120);
+      for (let k = 0; k < 200; k++) {
+        const t = k % 50 === 49 ? 3 * r() - 1 : -0.2 + k * 0.011; // steps forward, now and then a jump
+        ev.characterLocalPose(0, t, full);
+        ev.characterLocalPoseDerivative(0, t, fullDot);
+        ev.characterLocalPoseTracked(0, t, fast);
+        ev.characterLocalPoseDerivativeTracked(0, t, fastDot);
+        expect(Array.from(fast), `pose at ${t}`).toEqual(Array.from(full));
+        expect(Array.from(fastDot), `derivative at ${t}`).toEqual(Array.from(fullDot));
+      }
+    });
+  }
+
   it('a document without clips evaluates to rest poses; a named clip is selected', () => {
     const r = rng(2);
     const p = prop('ball', r);

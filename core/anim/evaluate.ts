@@ -56,6 +56,12 @@ export class SceneEvaluator {
   /** Rest transforms of props, TRS_STRIDE numbers per prop. */
   readonly propRest: Float64Array;
 
+  /**
+   * For character ci, its tracked channels as pairs (index into `samplers`,
+   * offset into a pose buffer), in joint and path order: `trackedChannels[ci]`.
+   */
+  private readonly trackedChannels: Int32Array[];
+
   private readonly _trs = new Float64Array(TRS_STRIDE);
   private readonly _trsDot = new Float64Array(TRS_STRIDE);
 
@@ -92,6 +98,7 @@ export class SceneEvaluator {
     this.characterChannels = doc.characters.map((c) => new Int32Array(c.skeleton.joints.length * 3).fill(-1));
     this.propChannels = new Int32Array(doc.props.length * 3).fill(-1);
     this.samplers = [];
+    this.trackedChannels = doc.characters.map(() => new Int32Array(0));
     if (!clip) return;
     const clipIdx = doc.clips.indexOf(clip);
     clip.tracks.forEach((track, k) => {
@@ -125,6 +132,11 @@ export class SceneEvaluator {
       }
       table[at] = k;
       this.samplers.push(sampler);
+    });
+    this.trackedChannels = this.characterChannels.map((ch) => {
+      const pairs: number[] = [];
+      for (let j = 0; j < ch.length / 3; j++) for (let p = 0; p < 3; p++) if (ch[j * 3 + p] >= 0) pairs.push(ch[j * 3 + p], j * TRS_STRIDE + PATH_OFFSET[p]);
+      return Int32Array.from(pairs);
     });
   }
 
@@ -164,6 +176,31 @@ export class SceneEvaluator {
         else for (let c = 0; c < PATH_SIZE[p]; c++) out[o + c] = rest[o + c];
       }
     }
+    return out;
+  }
+
+  /**
+   * `characterLocalPose` for a buffer that already holds the rest values in
+   * the untracked channels (from an earlier `characterLocalPose` of the same
+   * character into it, never written there since): only the tracked channels
+   * are sampled, into the same places with the same numbers. For callers
+   * that pose the same buffer every step.
+   */
+  characterLocalPoseTracked<T extends FlatOut>(ci: number, timeSec: number, out: T): T {
+    const pairs = this.trackedChannels[ci];
+    if (!pairs) throw new RangeError(`character index ${ci} out of range (${this.doc.characters.length} characters)`);
+    for (let k = 0; k < pairs.length; k += 2) this.samplers[pairs[k]].valueAt(timeSec, out, pairs[k + 1]);
+    return out;
+  }
+
+  /**
+   * `characterLocalPoseDerivative` for a buffer that already holds zeros in
+   * the untracked channels (as `characterLocalPoseTracked`).
+   */
+  characterLocalPoseDerivativeTracked<T extends FlatOut>(ci: number, timeSec: number, out: T): T {
+    const pairs = this.trackedChannels[ci];
+    if (!pairs) throw new RangeError(`character index ${ci} out of range (${this.doc.characters.length} characters)`);
+    for (let k = 0; k < pairs.length; k += 2) this.samplers[pairs[k]].derivativeAt(timeSec, out, pairs[k + 1]);
     return out;
   }
 

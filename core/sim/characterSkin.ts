@@ -6,7 +6,6 @@
  * jointBoundedBox).
  */
 import type { SkinnedMesh } from '../document/types';
-import { mat4Multiply } from '../math/mat4';
 import { isClosedTriangles, uniqueEdges } from './geometry';
 import { signedVolume } from './meshGeometry';
 import type { JointBounds, JointGroup, Part } from './collider';
@@ -42,7 +41,26 @@ export function skinMatricesUsed(mesh: SkinnedMesh, world: Float64Array, out: Fl
   const ibm = mesh.inverseBindMatrices, sj = mesh.skinJoints;
   for (let q = 0; q < used.length; q++) {
     const k = used[q];
-    mat4Multiply(out, 16 * k, world, 16 * sj[k], ibm, 16 * k);
+    mat4MultiplyF32(out, 16 * k, world, 16 * sj[k], ibm, 16 * k);
+  }
+}
+
+/**
+ * mat4Multiply (out = a · b) for a Float64Array times a Float32Array (a joint's
+ * world matrix times an inverse bind matrix): the same arithmetic, with one
+ * element kind per argument at every call.
+ */
+function mat4MultiplyF32(out: Float64Array, oo: number, a: Float64Array, ao: number, b: Float32Array, bo: number): void {
+  const a00 = a[ao], a10 = a[ao + 1], a20 = a[ao + 2], a30 = a[ao + 3];
+  const a01 = a[ao + 4], a11 = a[ao + 5], a21 = a[ao + 6], a31 = a[ao + 7];
+  const a02 = a[ao + 8], a12 = a[ao + 9], a22 = a[ao + 10], a32 = a[ao + 11];
+  const a03 = a[ao + 12], a13 = a[ao + 13], a23 = a[ao + 14], a33 = a[ao + 15];
+  for (let c = 0; c < 4; c++) {
+    const b0 = b[bo + c * 4], b1 = b[bo + c * 4 + 1], b2 = b[bo + c * 4 + 2], b3 = b[bo + c * 4 + 3];
+    out[oo + c * 4] = a00 * b0 + a01 * b1 + a02 * b2 + a03 * b3;
+    out[oo + c * 4 + 1] = a10 * b0 + a11 * b1 + a12 * b2 + a13 * b3;
+    out[oo + c * 4 + 2] = a20 * b0 + a21 * b1 + a22 * b2 + a23 * b3;
+    out[oo + c * 4 + 3] = a30 * b0 + a31 * b1 + a32 * b2 + a33 * b3;
   }
 }
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { principalAxes } from './principal';
-import { RigidBodySet, STATE_STRIDE, rotate, rotateInv, type Integrator } from './rigid';
+import { RigidBodySet, STATE_STRIDE, quatMul, quatMulF64, rotate, rotateF64, rotateInv, rotateInvF64, type Integrator } from './rigid';
+import { mulberry32 } from '../document/fixtures';
 
 function rng(seed: number) {
   let s = seed >>> 0;
@@ -13,6 +14,26 @@ function rng(seed: number) {
   };
 }
 const diag = (a: number, b: number, c: number) => [a, 0, 0, 0, b, 0, 0, 0, c];
+
+describe('rotateF64, rotateInvF64 and quatMulF64', () => {
+  it('give rotate, rotateInv and quatMul bit for bit on random unit and non-unit quaternions (seed 31)', () => {
+    const r = mulberry32(31);
+    const q = new Float64Array(8), a = new Float64Array(4), b = new Float64Array(4);
+    for (let n = 0; n < 500; n++) {
+      for (let k = 0; k < 8; k++) q[k] = 2 * r() - 1;
+      const x = 4 * r() - 2, y = 4 * r() - 2, z = 4 * r() - 2;
+      rotate(a, 1, q, 4, x, y, z);
+      rotateF64(b, 1, q, 4, x, y, z);
+      expect(Array.from(b), `rotate, case ${n}`).toEqual(Array.from(a));
+      rotateInv(a, q, 4, x, y, z);
+      rotateInvF64(b, q, 4, x, y, z);
+      expect(Array.from(b), `rotateInv, case ${n}`).toEqual(Array.from(a));
+      quatMul(a, 0, q, 0, q, 4);
+      quatMulF64(b, 0, q, 0, q, 4);
+      expect(Array.from(b), `quatMul, case ${n}`).toEqual(Array.from(a));
+    }
+  });
+});
 
 describe('principalAxes', () => {
   it('recovers moments and frame of a rotated diagonal tensor (seed 3)', () => {

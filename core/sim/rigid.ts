@@ -80,17 +80,28 @@ export class RigidBodySet {
   /** out = I_world(q) · (wx, wy, wz) for body i in state `st`. */
   inertiaWorldTimes(st: ArrayLike<number>, i: number, wx: number, wy: number, wz: number, out: number[] | Float64Array, oo = 0): void {
     const s = STATE_STRIDE * i;
+    const m = this.moments;
+    if (st instanceof Float64Array && out instanceof Float64Array) {
+      // the per-step callers: Float64Array-only copies of the same arithmetic
+      rotateInvF64(_t, st, s + 3, wx, wy, wz);
+      rotateF64(out, oo, st, s + 3, _t[0] * m[3 * i], _t[1] * m[3 * i + 1], _t[2] * m[3 * i + 2]);
+      return;
+    }
     // to principal frame: R^T w
     rotateInv(_t, st, s + 3, wx, wy, wz);
-    const m = this.moments;
     rotate(out, oo, st, s + 3, _t[0] * m[3 * i], _t[1] * m[3 * i + 1], _t[2] * m[3 * i + 2]);
   }
 
   /** out = ω = I_world⁻¹ L for body i in state `st`. */
   angularVelocity(st: ArrayLike<number>, i: number, out: number[] | Float64Array, oo = 0): void {
     const s = STATE_STRIDE * i;
-    rotateInv(_t, st, s + 3, st[s + 10], st[s + 11], st[s + 12]);
     const m = this.moments;
+    if (st instanceof Float64Array && out instanceof Float64Array) {
+      rotateInvF64(_t, st, s + 3, st[s + 10], st[s + 11], st[s + 12]);
+      rotateF64(out, oo, st, s + 3, _t[0] / m[3 * i], _t[1] / m[3 * i + 1], _t[2] / m[3 * i + 2]);
+      return;
+    }
+    rotateInv(_t, st, s + 3, st[s + 10], st[s + 11], st[s + 12]);
     rotate(out, oo, st, s + 3, _t[0] / m[3 * i], _t[1] / m[3 * i + 1], _t[2] / m[3 * i + 2]);
   }
 
@@ -109,7 +120,8 @@ export class RigidBodySet {
     _q[1] = -p[4 * i + 1];
     _q[2] = -p[4 * i + 2];
     _q[3] = p[4 * i + 3];
-    quatMul(out, oo, st, STATE_STRIDE * i + 3, _q, 0);
+    if (st instanceof Float64Array && out instanceof Float64Array) quatMulF64(out, oo, st, STATE_STRIDE * i + 3, _q, 0);
+    else quatMul(out, oo, st, STATE_STRIDE * i + 3, _q, 0);
   }
 
   /** Kinetic energy (translational + rotational) of body i, joules. */
@@ -234,7 +246,7 @@ export class RigidBodySet {
   /** Exact flow of H_axis = L_axis² / (2 I_axis) for time tau: a turn about the principal axis. */
   private rotateAbout(st: Float64Array, i: number, axis: 0 | 1 | 2, tau: number): void {
     const s = STATE_STRIDE * i;
-    rotateInv(_t, st, s + 3, st[s + 10], st[s + 11], st[s + 12]);
+    rotateInvF64(_t, st, s + 3, st[s + 10], st[s + 11], st[s + 12]);
     const angle = (_t[axis] / this.moments[3 * i + axis]) * tau;
     const half = angle / 2,
       sn = sin(half);
@@ -242,7 +254,7 @@ export class RigidBodySet {
     _q[1] = axis === 1 ? sn : 0;
     _q[2] = axis === 2 ? sn : 0;
     _q[3] = cos(half);
-    quatMul(st, s + 3, st, s + 3, _q, 0);
+    quatMulF64(st, s + 3, st, s + 3, _q, 0);
   }
 
   /**
@@ -298,6 +310,16 @@ export function quatMul(out: { [i: number]: number }, oo: number, q: ArrayLike<n
   out[oo + 3] = aw * bw - ax * bx - ay * by - az * bz;
 }
 
+/** `quatMul` on Float64Arrays only (the per-step callers): the same numbers, one element kind at every call. */
+export function quatMulF64(out: Float64Array, oo: number, q: Float64Array, qo: number, r: Float64Array, ro: number): void {
+  const ax = q[qo], ay = q[qo + 1], az = q[qo + 2], aw = q[qo + 3];
+  const bx = r[ro], by = r[ro + 1], bz = r[ro + 2], bw = r[ro + 3];
+  out[oo] = ax * bw + aw * bx + ay * bz - az * by;
+  out[oo + 1] = ay * bw + aw * by + az * bx - ax * bz;
+  out[oo + 2] = az * bw + aw * bz + ax * by - ay * bx;
+  out[oo + 3] = aw * bw - ax * bx - ay * by - az * bz;
+}
+
 export function normalizeQuat(a: { [i: number]: number }, o: number): void {
   const l = hypot4(a[o], a[o + 1], a[o + 2], a[o + 3]);
   a[o] /= l;
@@ -313,6 +335,24 @@ export function rotate(out: { [i: number]: number }, oo: number, q: ArrayLike<nu
   out[oo] = vx + qw * tx + qy * tz - qz * ty;
   out[oo + 1] = vy + qw * ty + qz * tx - qx * tz;
   out[oo + 2] = vz + qw * tz + qx * ty - qy * tx;
+}
+
+/** `rotate` on Float64Arrays only (the per-step callers): the same numbers, one element kind at every call. */
+export function rotateF64(out: Float64Array, oo: number, q: Float64Array, qo: number, vx: number, vy: number, vz: number): void {
+  const qx = q[qo], qy = q[qo + 1], qz = q[qo + 2], qw = q[qo + 3];
+  const tx = 2 * (qy * vz - qz * vy), ty = 2 * (qz * vx - qx * vz), tz = 2 * (qx * vy - qy * vx);
+  out[oo] = vx + qw * tx + qy * tz - qz * ty;
+  out[oo + 1] = vy + qw * ty + qz * tx - qx * tz;
+  out[oo + 2] = vz + qw * tz + qx * ty - qy * tx;
+}
+
+/** `rotateInv` on Float64Arrays only: the same numbers. */
+export function rotateInvF64(out: Float64Array, q: Float64Array, qo: number, vx: number, vy: number, vz: number): void {
+  const qx = -q[qo], qy = -q[qo + 1], qz = -q[qo + 2], qw = q[qo + 3];
+  const tx = 2 * (qy * vz - qz * vy), ty = 2 * (qz * vx - qx * vz), tz = 2 * (qx * vy - qy * vx);
+  out[0] = vx + qw * tx + qy * tz - qz * ty;
+  out[1] = vy + qw * ty + qz * tx - qx * tz;
+  out[2] = vz + qw * tz + qx * ty - qy * tx;
 }
 
 /** out = R(q)ᵀ v. */

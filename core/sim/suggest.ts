@@ -103,14 +103,10 @@ export function suggestMotion(doc: ImpulseDocument, options: SuggestOptions, onP
   // props: samples at every step and at every impact (where the velocity jumps: slopeIn ≠ slopeOut)
   // props: samples at every step and at their impacts (each prop has its own sample times: at an
   // impact elsewhere its island may already be at the end of the step)
-  const pTimes = propObjs.map(() => new Samples());
-  const pPreferred = propObjs.map(() => new Samples());
-  const propT = propObjs.map(() => new Samples());
-  const propQ = propObjs.map(() => new Samples());
-  const propTin = propObjs.map(() => new Samples());
-  const propQin = propObjs.map(() => new Samples());
-  const propTout = propObjs.map(() => new Samples());
-  const propQout = propObjs.map(() => new Samples());
+  // one interleaved buffer per prop, PROP_SAMPLE numbers a sample (see PS_*): a step's samples of a
+  // prop are written next to each other, not into eight arrays
+  const propBuf = propObjs.map(() => new Float64Array(PROP_SAMPLE * (sampleCount + 16)));
+  const propLen = new Int32Array(propObjs.length);
   // characters: one sample per frame (their keys go on frames)
   const charPose = charObjs.map((o) => new Float64Array(10 * o.ragdoll!.parents.length * frameCount));
   const o10 = new Float64Array(10), lin = new Float64Array(3), ang = new Float64Array(3), qd = new Float64Array(4);
@@ -129,36 +125,44 @@ export function suggestMotion(doc: ImpulseDocument, options: SuggestOptions, onP
     for (let i = 0; i < propObjs.length; i++) {
       const obj = propObjs[i];
       if (phase !== 'both' && !world.bodyCurrent(obj.bodies[0])) continue;
-      const times = pTimes[i];
-      const k = times.length;
+      let B = propBuf[i];
+      const k = propLen[i];
       if (phase !== 'post') {
-        if (k > 0 && timeSec <= times.a[k - 1] + 1e-9) {
+        if (k > 0 && timeSec <= B[PROP_SAMPLE * (k - 1)] + 1e-9) {
           // same instant as the last sample (several impacts at once): only the outgoing slope changes
           if (phase === 'pre') continue;
         } else {
-          times.push1(timeSec);
-          pPreferred[i].push1(preferredSample ? 1 : 0);
+          const o = PROP_SAMPLE * k;
+          if (o + PROP_SAMPLE > B.length) {
+            const grownBuf = new Float64Array(2 * B.length);
+            grownBuf.set(B);
+            B = propBuf[i] = grownBuf;
+          }
+          B[o] = timeSec;
+          B[o + 1] = preferredSample ? 1 : 0;
           world.propOrigin(obj, o10);
-          const Q = propQ[i];
           let s = 1;
-          const n = Q.length, A = Q.a;
-          if (n >= 4 && o10[3] * A[n - 4] + o10[4] * A[n - 3] + o10[5] * A[n - 2] + o10[6] * A[n - 1] < 0) s = -1;
-          propT[i].push3(o10[0], o10[1], o10[2]);
-          Q.push4(s * o10[3], s * o10[4], s * o10[5], s * o10[6]);
-          slopes(i, Q.a, Q.length - 4, o10); // o10: the origin for this state, just made
-          propTin[i].push3(lin[0], lin[1], lin[2]);
-          propQin[i].push4(qd[0], qd[1], qd[2], qd[3]);
-          propTout[i].push3(lin[0], lin[1], lin[2]);
-          propQout[i].push4(qd[0], qd[1], qd[2], qd[3]);
+          const l = o - PROP_SAMPLE + PS_Q; // the last sample's orientation
+          if (k > 0 && o10[3] * B[l] + o10[4] * B[l + 1] + o10[5] * B[l + 2] + o10[6] * B[l + 3] < 0) s = -1;
+          B[o + PS_T] = o10[0];
+          B[o + PS_T + 1] = o10[1];
+          B[o + PS_T + 2] = o10[2];
+          B[o + PS_Q] = s * o10[3];
+          B[o + PS_Q + 1] = s * o10[4];
+          B[o + PS_Q + 2] = s * o10[5];
+          B[o + PS_Q + 3] = s * o10[6];
+          slopes(i, B, o + PS_Q, o10); // o10: the origin for this state, just made
+          for (let c = 0; c < 3; c++) B[o + PS_TIN + c] = B[o + PS_TOUT + c] = lin[c];
+          for (let c = 0; c < 4; c++) B[o + PS_QIN + c] = B[o + PS_QOUT + c] = qd[c];
+          propLen[i] = k + 1;
           continue;
         }
       }
       // post: replace the outgoing slopes of the last sample
-      const Q = propQ[i];
-      slopes(i, Q.a, Q.length - 4);
-      const T = propTout[i], R = propQout[i];
-      for (let c = 0; c < 3; c++) T.a[T.length - 3 + c] = lin[c];
-      for (let c = 0; c < 4; c++) R.a[R.length - 4 + c] = qd[c];
+      const o = PROP_SAMPLE * (k - 1);
+      slopes(i, B, o + PS_Q);
+      for (let c = 0; c < 3; c++) B[o + PS_TOUT + c] = lin[c];
+      for (let c = 0; c < 4; c++) B[o + PS_QOUT + c] = qd[c];
     }
   };
   if (propObjs.length > 0) world.onImpact = (t, phase) => samplePropsAt(t, true, phase);
@@ -236,11 +240,27 @@ export function suggestMotion(doc: ImpulseDocument, options: SuggestOptions, onP
     else maxAng = Math.max(maxAng, r.maxError);
   };
   propObjs.forEach((obj, i) => {
-    const pt = pTimes[i].toArray(), pp = Uint8Array.from(pPreferred[i].toArray());
+    const B = propBuf[i], n = propLen[i];
+    const pt = new Float64Array(n), pp = new Uint8Array(n);
+    const T = new Float64Array(3 * n), Q = new Float64Array(4 * n), Tin = new Float64Array(3 * n), Qin = new Float64Array(4 * n), Tout = new Float64Array(3 * n), Qout = new Float64Array(4 * n);
+    for (let k = 0; k < n; k++) {
+      const o = PROP_SAMPLE * k;
+      pt[k] = B[o];
+      pp[k] = B[o + 1];
+      for (let c = 0; c < 3; c++) {
+        T[3 * k + c] = B[o + PS_T + c];
+        Tin[3 * k + c] = B[o + PS_TIN + c];
+        Tout[3 * k + c] = B[o + PS_TOUT + c];
+      }
+      for (let c = 0; c < 4; c++) {
+        Q[4 * k + c] = B[o + PS_Q + c];
+        Qin[4 * k + c] = B[o + PS_QIN + c];
+        Qout[4 * k + c] = B[o + PS_QOUT + c];
+      }
+    }
     const target: TrackTarget = { kind: 'prop', prop: obj.id };
-    const T = propT[i].toArray(), Q = propQ[i].toArray();
-    addTrack(target, 'translation', { kind: 'vector', times: pt, values: T, slopeIn: propTin[i].toArray(), slopeOut: propTout[i].toArray(), preferred: pp }, posTol);
-    addTrack(target, 'rotation', { kind: 'rotation', times: pt, values: Q, slopeIn: propQin[i].toArray(), slopeOut: propQout[i].toArray(), preferred: pp }, angTol);
+    addTrack(target, 'translation', { kind: 'vector', times: pt, values: T, slopeIn: Tin, slopeOut: Tout, preferred: pp }, posTol);
+    addTrack(target, 'rotation', { kind: 'rotation', times: pt, values: Q, slopeIn: Qin, slopeOut: Qout, preferred: pp }, angTol);
     // per-frame trajectory for the ghost
     const v = new Float64Array(7 * frameCount);
     for (let k = 0, f = 0; k < pt.length && f < frameCount; k++) {
@@ -312,41 +332,13 @@ export function suggestMotion(doc: ImpulseDocument, options: SuggestOptions, onP
 }
 
 /** Numbers pushed one sample at a time (a Float64Array that doubles when full): a prop's samples in a suggestion. */
-class Samples {
-  a = new Float64Array(256);
-  length = 0;
-  private room(n: number): void {
-    if (this.length + n <= this.a.length) return;
-    const b = new Float64Array(2 * this.a.length);
-    b.set(this.a);
-    this.a = b;
-  }
-  push1(x: number): void {
-    this.room(1);
-    this.a[this.length++] = x;
-  }
-  push3(x: number, y: number, z: number): void {
-    this.room(3);
-    const a = this.a, n = this.length;
-    a[n] = x;
-    a[n + 1] = y;
-    a[n + 2] = z;
-    this.length = n + 3;
-  }
-  push4(x: number, y: number, z: number, w: number): void {
-    this.room(4);
-    const a = this.a, n = this.length;
-    a[n] = x;
-    a[n + 1] = y;
-    a[n + 2] = z;
-    a[n + 3] = w;
-    this.length = n + 4;
-  }
-  /** The numbers pushed, as their own array. */
-  toArray(): Float64Array {
-    return this.a.slice(0, this.length);
-  }
-}
+/**
+ * A dynamic prop's sample, PROP_SAMPLE numbers: time, preferred (1: on a
+ * frame), the origin's translation (PS_T) and orientation (PS_Q,
+ * hemisphere-aligned with the sample before), and the slopes into (PS_TIN,
+ * PS_QIN) and out of it (PS_TOUT, PS_QOUT: they differ at an impact).
+ */
+const PS_T = 2, PS_Q = 5, PS_TIN = 9, PS_QIN = 12, PS_TOUT = 16, PS_QOUT = 19, PROP_SAMPLE = 23;
 
 let _bp = new Float64Array(0);
 function bodyPoseBuffer(parts: number): Float64Array {

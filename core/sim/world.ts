@@ -92,7 +92,7 @@ import { computeSkinMatrices, dominantJointPerTriangle, skinVertex, skinVertexVe
 import { ccdQueryFlat } from '../collision/ccd';
 import { ImpulseSolver, ImpulseSolution } from '../response/solver';
 import { ContactState, type ContactInput, type JointInput, type RigidBodyInput } from '../response/types';
-import { RigidBodySet, STATE_STRIDE, normalizeQuat, quatMul, rotate, rotateInv, type RigidBodyInit } from './rigid';
+import { RigidBodySet, STATE_STRIDE, normalizeQuat, quatMul, quatMulF64, rotate, rotateF64, rotateInv, rotateInvF64, type RigidBodyInit } from './rigid';
 import { boxesOverlap, pointTriangleDistanceSq, pointTrianglePlane, segmentSegmentClosest, sweptPointBox } from './geometry';
 import { buildRagdoll, type Ragdoll, type RagdollOptions } from './ragdoll';
 import type { Collider, JointGroup, Part } from './collider';
@@ -922,7 +922,8 @@ export class SimWorld {
           // the joints only: skin matrices, the meshes' boxes from them and `moving` are made when
           // a test reads them (skinAt, meshBox, characterMoving); the character's box from the joints
           const rig = this.rigs[ci];
-          this.evaluator.characterLocalPose(ci, timeSec, rig.local);
+          // rig.local holds the rest pose where untracked (the Rig's own, written by nothing else)
+          this.evaluator.characterLocalPoseTracked(ci, timeSec, rig.local);
           rig.computeWorld();
           this.charWorld1[ci].set(rig.world);
           this.charBound(ci, this.charBox1[ci]);
@@ -1046,8 +1047,9 @@ export class SimWorld {
           const ci = K.docIndex;
           const rig = this.rigs[ci];
           if (K.mesh === 0) {
-            this.evaluator.characterLocalPose(ci, timeSec, rig.local);
-            this.evaluator.characterLocalPoseDerivative(ci, timeSec, this.charPoseDot[ci]);
+            // untracked channels: rest in rig.local, zeros in charPoseDot, as made (written by nothing else)
+            this.evaluator.characterLocalPoseTracked(ci, timeSec, rig.local);
+            this.evaluator.characterLocalPoseDerivativeTracked(ci, timeSec, this.charPoseDot[ci]);
             rig.computeWorldDerivative(this.charPoseDot[ci]);
           }
           const mesh = this.doc.characters[ci].meshes[K.mesh];
@@ -1294,8 +1296,8 @@ export class SimWorld {
   /** out = I_world⁻¹ · (x, y, z) for body i. */
   private invInertiaTimes(st: Float64Array, i: number, x: number, y: number, z: number, out: Float64Array): void {
     const s = STATE_STRIDE * i + 3, m = this.bodies.moments;
-    rotateInv(_e, st, s, x, y, z);
-    rotate(out, 0, st, s, _e[0] / m[3 * i], _e[1] / m[3 * i + 1], _e[2] / m[3 * i + 2]);
+    rotateInvF64(_e, st, s, x, y, z);
+    rotateF64(out, 0, st, s, _e[0] / m[3 * i], _e[1] / m[3 * i + 1], _e[2] / m[3 * i + 2]);
   }
 
   /** Vertices of the bodies already at the end of the step, at fraction f of it (linear from their start of sub-step). */
@@ -1801,7 +1803,7 @@ export class SimWorld {
           const y = this.lowestY(st, i, g - tol);
           if (!(y < g - tol) || this.lowVertex < 0) break;
           const C = this.colliders[i], s = STATE_STRIDE * i, v = this.lowVertex;
-          rotate(_e, 0, st, s + 3, C.local[3 * v], C.local[3 * v + 1], C.local[3 * v + 2]);
+          rotateF64(_e, 0, st, s + 3, C.local[3 * v], C.local[3 * v + 1], C.local[3 * v + 2]);
           // r × n for n = +y: (−r_z, 0, r_x)
           const ax = -_e[2], az = _e[0];
           const len = Math.sqrt(ax * ax + az * az);
@@ -1847,7 +1849,7 @@ export class SimWorld {
     }
     const Q = this.anchorQ, R = this.anchorR, q = 8 * k + 4 * side, o = 6 * k + 3 * side;
     if (!(Object.is(Q[q], st[s + 3]) && Object.is(Q[q + 1], st[s + 4]) && Object.is(Q[q + 2], st[s + 5]) && Object.is(Q[q + 3], st[s + 6]))) {
-      rotate(R, o, st, s + 3, r[0], r[1], r[2]);
+      rotateF64(R, o, st, s + 3, r[0], r[1], r[2]);
       Q[q] = st[s + 3];
       Q[q + 1] = st[s + 4];
       Q[q + 2] = st[s + 5];
@@ -1941,8 +1943,8 @@ export class SimWorld {
     this.turnedAnchor(_b, j.index, 1, st, sb, j.rB);
     const px = 0.5 * (st[sa] + _a[0] + st[sb] + _b[0]), py = 0.5 * (st[sa + 1] + _a[1] + st[sb + 1] + _b[1]), pz = 0.5 * (st[sa + 2] + _a[2] + st[sb + 2] + _b[2]);
     if (j.coneLimitRad < Math.PI) {
-      rotate(_c, 0, st, sa + 3, j.coneAxisA[0], j.coneAxisA[1], j.coneAxisA[2]);
-      rotate(_d, 0, st, sb + 3, j.axisB[0], j.axisB[1], j.axisB[2]);
+      rotateF64(_c, 0, st, sa + 3, j.coneAxisA[0], j.coneAxisA[1], j.coneAxisA[2]);
+      rotateF64(_d, 0, st, sb + 3, j.axisB[0], j.axisB[1], j.axisB[2]);
       const cosA = _c[0] * _d[0] + _c[1] * _d[1] + _c[2] * _d[2];
       // well inside the cone (cosine above the limit's by a margin far beyond acos's rounding): no angle needed
       const angle = cosA > this.limitSkip[2 * j.index] ? 0 : acos(cosA > 1 ? 1 : cosA < -1 ? -1 : cosA);
@@ -1976,7 +1978,7 @@ export class SimWorld {
       const lim = j.twistLimitRad;
       if (phi > lim || phi < -lim) {
         const excess = phi > lim ? phi - lim : phi + lim;
-        rotate(_d, 0, st, sb + 3, j.axisB[0], j.axisB[1], j.axisB[2]);
+        rotateF64(_d, 0, st, sb + 3, j.axisB[0], j.axisB[1], j.axisB[2]);
         const dx = _d[0], dy = _d[1], dz = _d[2];
         const ia = awakeA ? this.invInertiaAbout(st, j.bodyA, dx, dy, dz) : 0, ib = awakeB ? this.invInertiaAbout(st, j.bodyB, dx, dy, dz) : 0;
         const thB = (-excess * ib) / (ia + ib), thA = (excess * ia) / (ia + ib);
@@ -2194,7 +2196,7 @@ export class SimWorld {
     this._chunkW = grown(this._chunkW, 4 * nch);
     const CW = this._chunkW;
     for (let k = 0; k < nch; k++) {
-      rotate(_e, 0, st, s + 3, S[4 * k], S[4 * k + 1], S[4 * k + 2]);
+      rotateF64(_e, 0, st, s + 3, S[4 * k], S[4 * k + 1], S[4 * k + 2]);
       CW[4 * k] = st[s] + _e[0];
       CW[4 * k + 1] = st[s + 1] + _e[1];
       CW[4 * k + 2] = st[s + 2] + _e[2];
@@ -2230,13 +2232,13 @@ export class SimWorld {
     _q4[1] = -st[sa + 1];
     _q4[2] = -st[sa + 2];
     _q4[3] = st[sa + 3];
-    quatMul(_q5, 0, _q4, 0, st, STATE_STRIDE * j.bodyB + 3); // q_rel
+    quatMulF64(_q5, 0, _q4, 0, st, STATE_STRIDE * j.bodyB + 3); // q_rel
     const r = j.qRel0;
     _q4[0] = -r[0];
     _q4[1] = -r[1];
     _q4[2] = -r[2];
     _q4[3] = r[3];
-    quatMul(_q4, 0, _q4, 0, _q5, 0); // Δ (quatMul reads both inputs before writing)
+    quatMulF64(_q4, 0, _q4, 0, _q5, 0); // Δ (quatMul reads both inputs before writing)
     let s = _q4[0] * j.axisB[0] + _q4[1] * j.axisB[1] + _q4[2] * j.axisB[2];
     let c = _q4[3];
     if (c < 0) {
@@ -2259,7 +2261,7 @@ export class SimWorld {
 
   /** n · I_world⁻¹ · n of body i (unit n). */
   private invInertiaAbout(st: Float64Array, i: number, nx: number, ny: number, nz: number): number {
-    rotateInv(_e, st, STATE_STRIDE * i + 3, nx, ny, nz);
+    rotateInvF64(_e, st, STATE_STRIDE * i + 3, nx, ny, nz);
     const m = this.bodies.moments;
     return (_e[0] * _e[0]) / m[3 * i] + (_e[1] * _e[1]) / m[3 * i + 1] + (_e[2] * _e[2]) / m[3 * i + 2];
   }
@@ -2273,11 +2275,11 @@ export class SimWorld {
     _q5[1] = ny * sh;
     _q5[2] = nz * sh;
     _q5[3] = cos(h);
-    rotate(_e, 0, _q5, 0, st[s] - px, st[s + 1] - py, st[s + 2] - pz);
+    rotateF64(_e, 0, _q5, 0, st[s] - px, st[s + 1] - py, st[s + 2] - pz);
     st[s] = px + _e[0];
     st[s + 1] = py + _e[1];
     st[s + 2] = pz + _e[2];
-    quatMul(st, s + 3, _q5, 0, st, s + 3);
+    quatMulF64(st, s + 3, _q5, 0, st, s + 3);
     normalizeQuat(st, s + 3);
   }
 
@@ -4265,7 +4267,7 @@ export class SimWorld {
     this.bodies.localOrientation(st, i, out, oo + 3);
     const prop = this.doc.props[obj.index];
     const mp = this.propComs[obj.index] ?? (this.propComs[obj.index] = propMassProperties(prop).centerOfMass);
-    rotate(_a, 0, out, oo + 3, mp[0], mp[1], mp[2]);
+    rotateF64(_a, 0, out, oo + 3, mp[0], mp[1], mp[2]);
     out[oo] = st[s] - _a[0];
     out[oo + 1] = st[s + 1] - _a[1];
     out[oo + 2] = st[s + 2] - _a[2];

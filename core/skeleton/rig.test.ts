@@ -4,6 +4,7 @@ import type { Character, Clip, ImpulseDocument, Interpolation, Track, TrackPath 
 import { SceneEvaluator } from '../anim/evaluate';
 import { centralDiff8, maxAbs, maxAbsDiff, randomTrack, rng } from '../anim/testkit';
 import { angularVelocityFromQuat } from '../anim/track';
+import { mat4Compose, mat4Multiply } from '../math/mat4';
 import { Vec3 } from '../math/vec3';
 import { Rig, SkeletonError, skeletonHops } from './rig';
 import { randomCharacter } from './testkit';
@@ -61,6 +62,27 @@ function timeAway(r: () => number, times: number[], margin: number): number {
 }
 
 describe('Rig forward kinematics', () => {
+  for (const seed of [11, 12]) {
+    it(`world and local matrices are mat4Compose and mat4Multiply's numbers bit for bit on a random 50-joint skeleton (seed ${seed})`, () => {
+      const r = rng(seed);
+      const character = randomCharacter(r, 50);
+      const rig = new Rig(character);
+      for (let j = 0; j < rig.jointCount; j++) {
+        const q = new Quaternion(r() - 0.5, r() - 0.5, r() - 0.5, r() - 0.5).normalize();
+        rig.local.set([r() - 0.5, r() - 0.5, r() - 0.5, q.x, q.y, q.z, q.w, 0.5 + r(), 0.5 + r(), 0.5 + r()], j * 10);
+      }
+      rig.computeWorld();
+      const L = new Float64Array(16), W = new Float64Array(16 * rig.jointCount);
+      for (let j = 0; j < rig.jointCount; j++) {
+        mat4Compose(L, 0, rig.local, 10 * j, rig.local, 10 * j + 3, rig.local, 10 * j + 7);
+        const p = rig.parents[j];
+        mat4Multiply(W, 16 * j, p < 0 ? rig.rootMatrix : W, p < 0 ? 0 : 16 * p, L, 0);
+        expect(Array.from(rig.localMatrix.subarray(16 * j, 16 * j + 16)), `joint ${j} local matrix`).toEqual(Array.from(L));
+        expect(Array.from(rig.world.subarray(16 * j, 16 * j + 16)), `joint ${j} world matrix`).toEqual(Array.from(W.subarray(16 * j, 16 * j + 16)));
+      }
+    });
+  }
+
   for (const seed of [1, 2, 3]) {
     it(`world matrices match a slow recursive three.js FK on a random 40-joint skeleton (seed ${seed})`, () => {
       const r = rng(seed);

@@ -77,12 +77,9 @@ export class Rig {
   computeWorld(): this {
     const { parents, local, localMatrix, world, rootMatrix } = this;
     for (let j = 0; j < this.jointCount; j++) {
-      const lo = j * TRS;
-      const mo = j * 16;
-      mat4Compose(localMatrix, mo, local, lo, local, lo + 3, local, lo + 7);
       const p = parents[j];
-      if (p < 0) mat4Multiply(world, mo, rootMatrix, 0, localMatrix, mo);
-      else mat4Multiply(world, mo, world, p * 16, localMatrix, mo);
+      if (p < 0) composeTimes(world, localMatrix, j, rootMatrix, 0, local);
+      else composeTimes(world, localMatrix, j, world, p * 16, local);
     }
     return this;
   }
@@ -227,4 +224,63 @@ export function skeletonHops(parents: ArrayLike<number>, a: number, b: number): 
     if (a < 0 || b < 0) return -1;
   }
   return hops;
+}
+
+/**
+ * One joint of `computeWorld`: L_j = mat4Compose(local_j) into `localMatrix`
+ * and W_j = A · L_j (A at `ao`: the parent's world matrix or the root
+ * matrix) into `world`, with mat4Compose's and mat4Multiply's arithmetic
+ * term for term (the same numbers), on Float64Arrays only and without
+ * reading back the local matrix.
+ */
+function composeTimes(world: Float64Array, localMatrix: Float64Array, j: number, a: Float64Array, ao: number, local: Float64Array): void {
+  const lo = j * TRS, mo = j * 16;
+  const x = local[lo + 3], y = local[lo + 4], z = local[lo + 5], w = local[lo + 6];
+  const x2 = x + x, y2 = y + y, z2 = z + z;
+  const xx = x * x2, xy = x * y2, xz = x * z2;
+  const yy = y * y2, yz = y * z2, zz = z * z2;
+  const wx = w * x2, wy = w * y2, wz = w * z2;
+  const sx = local[lo + 7], sy = local[lo + 8], sz = local[lo + 9];
+  const b00 = (1 - (yy + zz)) * sx, b01 = (xy + wz) * sx, b02 = (xz - wy) * sx;
+  const b10 = (xy - wz) * sy, b11 = (1 - (xx + zz)) * sy, b12 = (yz + wx) * sy;
+  const b20 = (xz + wy) * sz, b21 = (yz - wx) * sz, b22 = (1 - (xx + yy)) * sz;
+  const b30 = local[lo], b31 = local[lo + 1], b32 = local[lo + 2];
+  const L = localMatrix;
+  L[mo] = b00;
+  L[mo + 1] = b01;
+  L[mo + 2] = b02;
+  L[mo + 3] = 0;
+  L[mo + 4] = b10;
+  L[mo + 5] = b11;
+  L[mo + 6] = b12;
+  L[mo + 7] = 0;
+  L[mo + 8] = b20;
+  L[mo + 9] = b21;
+  L[mo + 10] = b22;
+  L[mo + 11] = 0;
+  L[mo + 12] = b30;
+  L[mo + 13] = b31;
+  L[mo + 14] = b32;
+  L[mo + 15] = 1;
+  const a00 = a[ao], a10 = a[ao + 1], a20 = a[ao + 2], a30 = a[ao + 3];
+  const a01 = a[ao + 4], a11 = a[ao + 5], a21 = a[ao + 6], a31 = a[ao + 7];
+  const a02 = a[ao + 8], a12 = a[ao + 9], a22 = a[ao + 10], a32 = a[ao + 11];
+  const a03 = a[ao + 12], a13 = a[ao + 13], a23 = a[ao + 14], a33 = a[ao + 15];
+  const W = world;
+  W[mo] = a00 * b00 + a01 * b01 + a02 * b02 + a03 * 0;
+  W[mo + 1] = a10 * b00 + a11 * b01 + a12 * b02 + a13 * 0;
+  W[mo + 2] = a20 * b00 + a21 * b01 + a22 * b02 + a23 * 0;
+  W[mo + 3] = a30 * b00 + a31 * b01 + a32 * b02 + a33 * 0;
+  W[mo + 4] = a00 * b10 + a01 * b11 + a02 * b12 + a03 * 0;
+  W[mo + 5] = a10 * b10 + a11 * b11 + a12 * b12 + a13 * 0;
+  W[mo + 6] = a20 * b10 + a21 * b11 + a22 * b12 + a23 * 0;
+  W[mo + 7] = a30 * b10 + a31 * b11 + a32 * b12 + a33 * 0;
+  W[mo + 8] = a00 * b20 + a01 * b21 + a02 * b22 + a03 * 0;
+  W[mo + 9] = a10 * b20 + a11 * b21 + a12 * b22 + a13 * 0;
+  W[mo + 10] = a20 * b20 + a21 * b21 + a22 * b22 + a23 * 0;
+  W[mo + 11] = a30 * b20 + a31 * b21 + a32 * b22 + a33 * 0;
+  W[mo + 12] = a00 * b30 + a01 * b31 + a02 * b32 + a03 * 1;
+  W[mo + 13] = a10 * b30 + a11 * b31 + a12 * b32 + a13 * 1;
+  W[mo + 14] = a20 * b30 + a21 * b31 + a22 * b32 + a23 * 1;
+  W[mo + 15] = a30 * b30 + a31 * b31 + a32 * b32 + a33 * 1;
 }
