@@ -43,6 +43,7 @@ export { viewportCommands } from './viewport/viewState';
 import { viewportCommands } from './viewport/viewState';
 import { modalOpen } from './panels/modal';
 import { makePlayRange, playBounds } from './state/playRange';
+import { curvesFocused, toggleTimelineMode, useCurves } from './state/curveStore';
 
 /** Called on Escape before anything else; returns true when it consumed the key (a drag was cancelled). */
 /** The name of what is selected, for a status line ("Ball", "Mannequin", "Mannequin: LeftHand", "Mannequin: IK handle 2"); null for nothing. */
@@ -95,6 +96,8 @@ export type CommandId =
   | 'sheetFrameAll'
   | 'playRangeFromKeys'
   | 'clearPlayRange'
+  | 'toggleCurves'
+  | 'curvesFrameAll'
   | 'escape';
 
 export interface CommandDef {
@@ -230,6 +233,22 @@ export const COMMANDS: CommandDef[] = [
     keys: ['Home'],
     run: () => useEphemeral.setState({ sheetView: null }),
     when: { label: 'dope sheet focused; elsewhere Home goes to the first frame', active: dopeSheetFocused },
+  },
+  {
+    id: 'toggleCurves',
+    label: 'Curves / Dope Sheet',
+    keys: ['G'],
+    run: () => {
+      const mode = toggleTimelineMode();
+      setStatus(mode === 'curves' ? 'Curves: the selected prop or bone’s curves (G: back to the dope sheet)' : 'Dope sheet (G: curves)');
+    },
+  },
+  {
+    id: 'curvesFrameAll',
+    label: 'Curves: Frame All',
+    keys: ['Home'],
+    run: () => useCurves.setState({ view: null }),
+    when: { label: 'curves focused; elsewhere Home goes to the first frame', active: curvesFocused },
   },
   { id: 'interpolationStep', label: 'Interpolation: Step', keys: [], run: () => setInterpolationOnSelection('step') },
   { id: 'interpolationLinear', label: 'Interpolation: Linear', keys: [], run: () => setInterpolationOnSelection('linear') },

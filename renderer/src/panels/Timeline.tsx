@@ -29,6 +29,8 @@ import { ClipPicker } from './ClipPicker';
 import { TimelineBands } from '../check/TimelineBands';
 import { findLimbChains } from '../scene/limbs';
 import { makePlayRange, playBounds, type PlayRange } from '../state/playRange';
+import { useCurves } from '../state/curveStore';
+import { CurveEditor } from './CurveEditor';
 
 interface RowDef {
   id: string;
@@ -202,6 +204,8 @@ function Transport({ clip }: { clip: Clip | undefined }) {
         }}
       />
       <span className="sep" />
+      <ViewToggle />
+      <span className="sep" />
       <ClipPicker />
       <span className="sep" />
       <button title="Auto-key (N): posing keys every channel you touch" data-testid="autokey" className={`autokey${autoKey ? ' on' : ''}`} onClick={() => setPref('autoKey', !autoKey)}>
@@ -242,6 +246,21 @@ function Transport({ clip }: { clip: Clip | undefined }) {
   );
 }
 
+/** Dope sheet or Curves in the timeline area (G). */
+function ViewToggle() {
+  const mode = useCurves((s) => s.mode);
+  return (
+    <span className="view-toggle" role="group" aria-label="Timeline view">
+      <button title="Dope sheet: keys per object and bone (G toggles)" data-testid="view-dopesheet" className={mode === 'dopesheet' ? 'on' : ''} onClick={() => mode !== 'dopesheet' && runCommand('toggleCurves')}>
+        Dope Sheet
+      </button>
+      <button title="Curves: the selected prop or bone's curves (G toggles)" data-testid="view-curves" className={mode === 'curves' ? 'on' : ''} onClick={() => mode !== 'curves' && runCommand('toggleCurves')}>
+        Curves
+      </button>
+    </span>
+  );
+}
+
 /**
  * The bar above the timeline: drag it up for more dope sheet rows, down for
  * more viewport; double-click gives the default height back. The height is a
@@ -276,6 +295,7 @@ function TimelineResizer() {
 }
 
 export function Timeline() {
+  const mode = useCurves((s) => s.mode);
   const doc = useDocStore((s) => s.history.doc);
   const clip = activeClip(doc);
   const sel = useEphemeral((s) => s.selection);
@@ -655,8 +675,11 @@ export function Timeline() {
     <div className="panel timeline" data-testid="timeline">
       <TimelineResizer />
       <Transport clip={clip} />
+      {mode === 'curves' && <CurveEditor />}
+      {/* The dope sheet stays mounted (hidden) under the Curves view: its view, listeners and size observer carry on. */}
       <div
         className="sheet"
+        hidden={mode === 'curves'}
         ref={area}
         tabIndex={0}
         data-dopesheet
