@@ -179,6 +179,39 @@ test('the bat’s curves: exact key points, a translation key dragged up changes
   await page.keyboard.press('Control+z');
   expect(batKey(await swing(page), 'rotation', FRAME)).toEqual(q0);
 
+  // Time: Translate Y's key on 30 dragged one frame and a bit to the right lands on 31 (whole frames); the
+  // rotation key on 30 stays. Undo puts it back.
+  for (const id of ['tx', 'ty', 'tz']) await page.getByTestId(`curve-channel-${id}`).locator('input').check();
+  for (const id of ['rx', 'ry', 'rz']) await page.getByTestId(`curve-channel-${id}`).locator('input').uncheck();
+  await page.getByTestId('curves-frame-all').click();
+  const frames = async (path: string) => {
+    const c = await swing(page);
+    return c.tracks.find((t) => t.path === path && t.target.kind === 'prop' && t.target.prop === BAT)!.times.map((t) => Math.round(t * c.frameRate));
+  };
+  const tFrames0 = await frames('translation'), rFrames0 = await frames('rotation');
+  const m3 = await graphMapping(page);
+  const k = await centre(page, keyId);
+  await page.mouse.move(Math.round(k.x), Math.round(k.y));
+  await page.mouse.down();
+  const oneFrame = m3.xOf(31) - m3.xOf(30);
+  await page.mouse.move(Math.round(k.x + oneFrame * 0.6), Math.round(k.y), { steps: 3 });
+  await page.mouse.move(Math.round(k.x + oneFrame * 1.2), Math.round(k.y), { steps: 3 });
+  await page.mouse.up();
+  const tFrames1 = await frames('translation');
+  expect(tFrames1, 'the translation key moved from 30 to 31').toEqual(tFrames0.map((f) => (f === 30 ? 31 : f)));
+  expect(await frames('rotation'), 'the rotation key on 30 stays').toEqual(rFrames0);
+  expect(batKey(await swing(page), 'translation', 31), 'with its value').toEqual(ty0);
+  await page.keyboard.press('Control+z');
+  expect(await frames('translation')).toEqual(tFrames0);
+
+  // Delete with a point picked removes that channel's key only (the rotation key on 30 stays); undo.
+  await page.getByTestId(keyId).click();
+  await page.keyboard.press('Delete');
+  expect(await frames('translation')).toEqual(tFrames0.filter((f) => f !== 30));
+  expect(await frames('rotation')).toEqual(rFrames0);
+  await page.keyboard.press('Control+z');
+  expect(await frames('translation')).toEqual(tFrames0);
+
   // Back to the dope sheet with the toggle.
   await page.getByTestId('view-dopesheet').click();
   await expect(page.getByTestId('dopesheet')).toBeVisible();

@@ -43,7 +43,7 @@ export { viewportCommands } from './viewport/viewState';
 import { viewportCommands } from './viewport/viewState';
 import { modalOpen } from './panels/modal';
 import { makePlayRange, playBounds } from './state/playRange';
-import { curvesFocused, toggleTimelineMode, useCurves } from './state/curveStore';
+import { curvesFocused, deletePickedCurveKeys, hasCurvePicks, toggleTimelineMode, useCurves } from './state/curveStore';
 
 /** Called on Escape before anything else; returns true when it consumed the key (a drag was cancelled). */
 /** The name of what is selected, for a status line ("Ball", "Mannequin", "Mannequin: LeftHand", "Mannequin: IK handle 2"); null for nothing. */
@@ -98,6 +98,7 @@ export type CommandId =
   | 'clearPlayRange'
   | 'toggleCurves'
   | 'curvesFrameAll'
+  | 'curvesDeleteKeys'
   | 'escape';
 
 export interface CommandDef {
@@ -249,6 +250,14 @@ export const COMMANDS: CommandDef[] = [
     keys: ['Home'],
     run: () => useCurves.setState({ view: null }),
     when: { label: 'curves focused; elsewhere Home goes to the first frame', active: curvesFocused },
+  },
+  {
+    id: 'curvesDeleteKeys',
+    label: 'Curves: Delete Picked Keys',
+    keys: ['Delete', 'X', 'Backspace'],
+    run: deletePickedCurveKeys,
+    disabledReason: noClip,
+    when: { label: 'curves focused and keys picked on curves: only those channels’ keys go', active: () => curvesFocused() && hasCurvePicks(useEphemeral.getState().selectedKeys) },
   },
   { id: 'interpolationStep', label: 'Interpolation: Step', keys: [], run: () => setInterpolationOnSelection('step') },
   { id: 'interpolationLinear', label: 'Interpolation: Linear', keys: [], run: () => setInterpolationOnSelection('linear') },

@@ -181,7 +181,7 @@ export function CurveEditor() {
   // Another project or clip: frame all again.
   const loadCount = useDocStore((s) => s.loadCount);
   const clipId = clip?.id;
-  useEffect(() => useCurves.setState({ view: null }), [clipId, loadCount]);
+  useEffect(() => useCurves.setState({ view: null }), [clipId, loadCount, targetId]);
 
   const keys = useMemo(() => (curves && target ? drawKeys(curves, target, shown.filter((c) => curves.keyed[c.path]), view, fps, selectedKeys) : []), [curves, target, shown, view, fps, selectedKeys]);
 

@@ -8,6 +8,7 @@ import {
   applyTimeDrag,
   applyValueDrag,
   curveSampleTimes,
+  deleteCurveKeys,
   curveSpan,
   curveValue,
   eulerXYZ,
@@ -17,7 +18,7 @@ import {
   type CurveKeyRef,
   type ValueDragKey,
 } from './curveData';
-import { moveKeys } from './keys';
+import { deleteKeys, moveKeys } from './keys';
 
 const PROP = { kind: 'prop', prop: 'p' } as const;
 const REST: Transform = { translation: [0.5, 1, -2], rotation: [0, 0, 0, 1], scale: [1, 2, 3] };
@@ -218,6 +219,30 @@ describe('curve edits', () => {
       for (const t of after.tracks[0].times) expect(Math.abs(t * FPS - Math.round(t * FPS)), 'on a whole frame').toBeLessThan(1e-9);
       for (let i = 1; i < after.tracks[0].times.length; i++) expect(after.tracks[0].times[i], 'no two keys on one time').toBeGreaterThan(after.tracks[0].times[i - 1]);
       expect(after.tracks[1], 'the rotation track on the same frames is untouched').toBe(clip.tracks[1]);
+    }
+  });
+
+  it('seed 24: Delete of keys picked on curves removes those tracks\' keys only; a dope sheet key (no channel) every path\'s', () => {
+    const r = rng(24);
+    for (let trial = 0; trial < 20; trial++) {
+      const tr = frameTrack(r, 'translation', 'linear', 5);
+      const ro = { ...frameTrack(r, 'rotation', 'linear', 5), times: [...tr.times] };
+      const clip = clipOf([tr, ro]);
+      const frames = tr.times.map((t) => Math.round(t * FPS));
+      const f1 = frames[Math.floor(r() * 5)], f2 = frames[Math.floor(r() * 5)];
+      const after = produce(clip, (d) => void deleteCurveKeys(d, [{ target: PROP, channel: 'ty', frame: f1 }], [{ target: PROP, frame: f2 }]));
+      // Reference: the translation key on f1 and f2, the rotation key on f2.
+      const ref = produce(clip, (d) => {
+        deleteKeys(d, PROP, [f2]);
+        const t = d.tracks.find((x) => x.path === 'translation');
+        if (t && f1 !== f2) {
+          const i = t.times.findIndex((x) => Math.round(x * FPS) === f1);
+          t.times.splice(i, 1);
+          t.values.splice(3 * i, 3);
+        }
+      });
+      expect(after.tracks).toEqual(ref.tracks);
+      expect(after.tracks.find((t) => t.path === 'rotation')!.times.map((t) => Math.round(t * FPS)), 'rotation keeps f1').toContain(f1 === f2 ? frames.find((f) => f !== f2) : f1);
     }
   });
 });

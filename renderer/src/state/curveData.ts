@@ -14,7 +14,7 @@
 import * as THREE from 'three';
 import type { Clip, Track, TrackPath, TrackTarget, Transform } from '../../../core/document/types';
 import { TrackSampler } from '../../../core/anim/track';
-import { findTrack, keyIndexAtFrame, moveKeys, pathStride, sameTarget, targetKey, timeToFrame } from './keys';
+import { deleteKeys, findTrack, keyIndexAtFrame, moveKeys, pathStride, sameTarget, targetKey, timeToFrame } from './keys';
 
 export type CurveChannelId = 'tx' | 'ty' | 'tz' | 'rx' | 'ry' | 'rz' | 'sx' | 'sy' | 'sz';
 
@@ -318,4 +318,25 @@ export function applyTimeDrag(clip: Clip, keys: readonly CurveKeyRef[], deltaFra
     if (!g.frames.includes(k.frame)) g.frames.push(k.frame);
   }
   for (const g of groups.values()) moveKeys(clip, g.target, g.frames, deltaFrames, [g.path]);
+}
+
+/**
+ * Deletes the picked keys: a key picked on a curve removes that track's key
+ * only (Delete on a Translate Y point keeps the rotation key on that frame);
+ * `plain` keys (selected in the dope sheet) remove every path's key there.
+ * Returns how many keys went.
+ */
+export function deleteCurveKeys(clip: Clip, picked: readonly CurveKeyRef[], plain: readonly { target: TrackTarget; frame: number }[]): number {
+  let removed = 0;
+  const groups = new Map<string, { target: TrackTarget; path: TrackPath; frames: number[] }>();
+  for (const k of picked) {
+    const path = curveChannel(k.channel).path;
+    const id = `${targetKey(k.target)}/${path}`;
+    let g = groups.get(id);
+    if (!g) groups.set(id, (g = { target: k.target, path, frames: [] }));
+    if (!g.frames.includes(k.frame)) g.frames.push(k.frame);
+  }
+  for (const g of groups.values()) removed += deleteKeys(clip, g.target, g.frames, [g.path]);
+  for (const k of plain) removed += deleteKeys(clip, k.target, [k.frame]);
+  return removed;
 }

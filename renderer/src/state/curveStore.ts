@@ -10,11 +10,12 @@
  * channel) stands for every curve's key of that object on that frame.
  */
 import { create } from 'zustand';
-import type { TrackTarget } from '../../../core/document/types';
+import type { ImpulseDocument, TrackTarget } from '../../../core/document/types';
 import type { CurveView } from '../panels/curveView';
-import type { CurveChannelId, CurveKeyRef } from './curveData';
-import { sameTarget } from './keys';
-import type { SelectedKey } from './ephemeral';
+import { deleteCurveKeys, type CurveChannelId, type CurveKeyRef } from './curveData';
+import { activeClip, sameTarget } from './keys';
+import { setStatus, useEphemeral, type SelectedKey } from './ephemeral';
+import { docActions } from './documentStore';
 
 export type TimelineMode = 'dopesheet' | 'curves';
 
@@ -61,4 +62,28 @@ export function toggleCurveKey(selected: readonly SelectedKey[], ref: CurveKeyRe
   const i = selected.findIndex((k) => k.frame === ref.frame && sameTarget(k.target, ref.target) && channelOf(k) === ref.channel);
   if (i >= 0) return [...selected.slice(0, i), ...selected.slice(i + 1)];
   return [...selected, ref];
+}
+
+/** Whether the key selection holds a key picked on a curve (Delete then removes those tracks' keys only). */
+export function hasCurvePicks(selected: readonly SelectedKey[]): boolean {
+  return selected.some((k) => channelOf(k) !== undefined);
+}
+
+/** Delete with the curve editor focused: each picked curve key removes its own track's key (one undo step). */
+export function deletePickedCurveKeys(): void {
+  const selected = useEphemeral.getState().selectedKeys;
+  if (!selected.length) return setStatus('Select keys on the curves to delete them');
+  const picked = selected.filter((k): k is CurveKeyRef => channelOf(k) !== undefined);
+  const plain = selected.filter((k) => channelOf(k) === undefined);
+  let removed = 0;
+  docActions.edit(
+    'Delete keys',
+    (d) => {
+      const clip = activeClip(d as ImpulseDocument);
+      if (clip) removed = deleteCurveKeys(clip, picked, plain);
+    },
+    { before: selected, after: [] },
+  );
+  useEphemeral.setState({ selectedKeys: [] });
+  setStatus(removed ? `Deleted ${removed} key${removed === 1 ? '' : 's'} (Ctrl+Z puts them back)` : 'No keys to delete there');
 }

@@ -203,13 +203,13 @@ export function setKey(
   }
 }
 
-/** Removes the keys of every path of `target` that sit on one of `frames`; empty tracks go. */
-export function deleteKeys(clip: Clip, target: TrackTarget, frames: readonly number[]): number {
+/** Removes the keys of every path of `target` (or of `paths` only) that sit on one of `frames`; empty tracks go. */
+export function deleteKeys(clip: Clip, target: TrackTarget, frames: readonly number[], paths?: readonly TrackPath[]): number {
   const drop = new Set(frames);
   let removed = 0;
   for (let ti = clip.tracks.length - 1; ti >= 0; ti--) {
     const track = clip.tracks[ti];
-    if (!sameTarget(track.target, target)) continue;
+    if (!sameTarget(track.target, target) || (paths && !paths.includes(track.path))) continue;
     const n = pathStride(track.path) * (track.interpolation === 'cubic' ? 3 : 1);
     for (let i = track.times.length - 1; i >= 0; i--) {
       if (!drop.has(timeToFrame(track.times[i], clip.frameRate))) continue;
