@@ -212,6 +212,43 @@ test('the bat’s curves: exact key points, a translation key dragged up changes
   await page.keyboard.press('Control+z');
   expect(await frames('translation')).toEqual(tFrames0);
 
+  // Right-click menu: Tangents: Flat on the picked key makes the channel cubic with flat tangents on 30; undo.
+  await page.getByTestId(keyId).click();
+  const g = (await page.getByTestId('curve-graph').boundingBox())!;
+  await page.mouse.click(g.x + g.width - 60, g.y + 60, { button: 'right' });
+  await page.getByTestId('curve-menu-tangentsFlat').click();
+  const cubic = (await swing(page)).tracks.find((t) => t.path === 'translation' && t.target.kind === 'prop' && t.target.prop === BAT)!;
+  expect(cubic.interpolation).toBe('cubic');
+  const i30 = cubic.times.findIndex((t) => Math.round(t * 30) === 30);
+  expect([...cubic.values.slice(9 * i30, 9 * i30 + 3), ...cubic.values.slice(9 * i30 + 6, 9 * i30 + 9)], 'in- and out-tangents of key 30 flat').toEqual([0, 0, 0, 0, 0, 0]);
+  expect(batKey(await swing(page), 'translation', FRAME), 'the key keeps its value').toEqual(ty0);
+  await page.keyboard.press('Control+z');
+  expect((await swing(page)).tracks.find((t) => t.path === 'translation' && t.target.kind === 'prop' && t.target.prop === BAT)!.interpolation).toBe('linear');
+
+  // The value field types the picked key's value (one undo step).
+  await page.getByTestId(keyId).click();
+  const field = page.getByTestId('curve-value-field');
+  await field.fill('1.25');
+  await field.press('Enter');
+  expect(batKey(await swing(page), 'translation', FRAME), 'Y typed, X and Z kept').toEqual([ty0[0], 1.25, ty0[2]]);
+  await page.keyboard.press('Control+z');
+  expect(batKey(await swing(page), 'translation', FRAME)).toEqual(ty0);
+
+  // The wheel zooms the values, Ctrl+wheel the time; Home (graph focused) frames all again.
+  await page.mouse.move(g.x + g.width / 2, g.y + g.height / 2);
+  await page.mouse.wheel(0, -200);
+  await page.keyboard.down('Control');
+  await page.mouse.wheel(0, -200);
+  await page.keyboard.up('Control');
+  const zoomed = (await hook(page, (h) => h.curves())).view!;
+  expect(zoomed, 'zoomed').not.toBeNull();
+  expect(zoomed.pxPerUnit, 'values zoomed in').toBeGreaterThan(m3.ppu * 1.2);
+  expect(zoomed.pxPerFrame, 'time zoomed in').toBeGreaterThan(oneFrame * 1.2);
+  await page.getByTestId(keyId).click();
+  await page.keyboard.press('Home');
+  expect((await hook(page, (h) => h.curves())).view, 'Home frames all').toBeNull();
+  expect(await hook(page, (h) => h.frame()), 'Home in the graph does not move the playhead').toBe(FRAME);
+
   // Back to the dope sheet with the toggle.
   await page.getByTestId('view-dopesheet').click();
   await expect(page.getByTestId('dopesheet')).toBeVisible();

@@ -469,7 +469,7 @@ export function CurveEditor() {
                 <line x1="0" y1="4" x2="18" y2="4" stroke={ch.color} strokeWidth="2" strokeDasharray={DASH[ch.path]} />
               </svg>
               {ch.label}
-              {!keyed && <span className="muted"> ·</span>}
+              {!keyed && <span className="curve-rest"> rest</span>}
             </label>
           );
         })}
@@ -553,8 +553,10 @@ export function CurveEditor() {
                   strokeDasharray={DASH[ch.path]}
                 />
               ))}
+            {/* Selected points last: drawn on top, and picked first where points overlap. */}
             {keys
               .filter((k) => k.x >= -KEY_RADIUS && k.x <= width + KEY_RADIUS)
+              .sort((a, b) => Number(a.selected) - Number(b.selected))
               .map((k) => (
                 <circle
                   key={`${k.ref.channel}-${k.ref.frame}`}
