@@ -75,6 +75,17 @@ test('the bat’s curves: exact key points, a translation key dragged up changes
   await page.getByTestId('outliner-character-char_mannequin').click();
   await expect(page.getByTestId('curves-empty')).toContainText('select one of its bones');
 
+  // The table has no keys: flat lines at its rest values, no points, and a word on how to key it.
+  await page.getByTestId('outliner-prop-prop_table').click();
+  await expect(page.getByTestId('curves-unkeyed')).toContainText('Table has no keys');
+  await expect(page.locator('[data-testid^="curve-key-"]')).toHaveCount(0);
+  const tableZ = (await hook(page, (h) => h.document())).props.find((p) => p.id === 'prop_table')!.transform.translation[2];
+  const mt = await graphMapping(page);
+  const plotTop = (await page.getByTestId('curve-plot').boundingBox())!.y;
+  const ys = ((await page.getByTestId('curve-tz').getAttribute('points')) ?? '').split(' ').map((p) => Number(p.split(',')[1]));
+  expect(ys.length).toBeGreaterThan(1);
+  for (const y of ys) expect(Math.abs(plotTop + y - mt.yOf(tableZ)), 'Translate Z is flat at the rest value').toBeLessThan(0.01);
+
   // The bat: nine curves, translation and rotation keyed (points), scale not (a flat line at its rest value, no points).
   await page.getByTestId(`outliner-prop-${BAT}`).click();
   await expect(page.getByTestId('curve-subject')).toContainText('Bat');

@@ -349,10 +349,7 @@ export function CurveEditor() {
     useCurves.setState({ active: k.ref });
     if (additive && !isCurveKeySelected(next, k.ref.target, k.ref.channel, k.ref.frame)) return;
     const values = dragSet(next);
-    // The view holds still while values change (a fitted view would refit under the pointer).
-    const v = currentView();
-    if (!useCurves.getState().view) setView(v);
-    drag.current = { x0: e.clientX, y0: e.clientY, view: v, axis: null, values, refs: values.map((x) => x.ref), before: next, delta: 0 };
+    drag.current = { x0: e.clientX, y0: e.clientY, view: currentView(), axis: null, values, refs: values.map((x) => x.ref), before: next, delta: 0 };
     const move = (ev: PointerEvent) => onKeyMove(ev);
     const up = () => {
       window.removeEventListener('pointermove', move);
@@ -369,6 +366,8 @@ export function CurveEditor() {
     if (!d.axis) {
       if (Math.abs(dx) + Math.abs(dy) < 4) return;
       d.axis = Math.abs(dy) >= Math.abs(dx) ? 'value' : 'time';
+      // The view holds still while keys move (a fitted view would refit under the pointer).
+      if (!useCurves.getState().view) setView(d.view);
       docActions.beginDrag(d.axis === 'value' ? 'Change key values' : 'Move keys');
     }
     if (d.axis === 'value') {
@@ -572,6 +571,11 @@ export function CurveEditor() {
                 </circle>
               ))}
           </svg>
+        )}
+        {curves && typeof subject !== 'string' && !curves.keyed.translation && !curves.keyed.rotation && !curves.keyed.scale && (
+          <div className="muted curve-hint" data-testid="curves-unkeyed">
+            {subject.name} has no keys in this clip: the lines are its rest values. Pose it and press S (or K) to key it.
+          </div>
         )}
         {marquee && <div className="marquee" data-testid="curve-marquee" style={marquee} />}
         <div className="playhead curve-playhead" ref={playhead} data-testid="curve-playhead" />

@@ -397,7 +397,8 @@ export function Timeline() {
   useLayoutEffect(() => {
     const el = area.current;
     if (!el) return;
-    const ro = new ResizeObserver(() => setWidth(el.clientWidth));
+    // Hidden under the Curves view the sheet measures 0: it keeps its last width (and its zoom and pan with it).
+    const ro = new ResizeObserver(() => el.clientWidth > 0 && setWidth(el.clientWidth));
     ro.observe(el);
     setWidth(el.clientWidth);
     return () => ro.disconnect();
