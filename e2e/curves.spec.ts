@@ -260,6 +260,20 @@ test('the bat’s curves: exact key points, a translation key dragged up changes
   expect((await hook(page, (h) => h.curves())).view, 'Home frames all').toBeNull();
   expect(await hook(page, (h) => h.frame()), 'Home in the graph does not move the playhead').toBe(FRAME);
 
+  // Box select: a drag over frames 29.5–33.5 picks the points drawn there (X, Y and Z of keys 30 and 33);
+  // Ctrl+A picks every key of the shown curves.
+  const m4 = await graphMapping(page);
+  const plot = (await page.getByTestId('curve-plot').boundingBox())!;
+  await page.mouse.move(Math.round(m4.xOf(29.5)), plot.y + 2);
+  await page.mouse.down();
+  await page.mouse.move(Math.round(m4.xOf(33.5)), plot.y + plot.height - 2, { steps: 4 });
+  await page.mouse.up();
+  const boxed = (await hook(page, (h) => h.selectedKeys())) as { frame: number; channel?: string }[];
+  expect(boxed.map((k) => `${k.channel}@${k.frame}`).sort()).toEqual(['tx@30', 'tx@33', 'ty@30', 'ty@33', 'tz@30', 'tz@33']);
+  await expect(page.getByTestId('curve-key-ty-33')).toHaveClass(/selected/);
+  await page.keyboard.press('Control+a');
+  expect((await hook(page, (h) => h.selectedKeys())).length, 'every translation key, three curves').toBe(3 * batT.times.length);
+
   // Back to the dope sheet with the toggle.
   await page.getByTestId('view-dopesheet').click();
   await expect(page.getByTestId('dopesheet')).toBeVisible();

@@ -43,7 +43,7 @@ export { viewportCommands } from './viewport/viewState';
 import { viewportCommands } from './viewport/viewState';
 import { modalOpen } from './panels/modal';
 import { makePlayRange, playBounds } from './state/playRange';
-import { curvesFocused, deletePickedCurveKeys, hasCurvePicks, toggleTimelineMode, useCurves } from './state/curveStore';
+import { curvesFocused, deletePickedCurveKeys, hasCurvePicks, selectAllCurveKeys, toggleTimelineMode, useCurves } from './state/curveStore';
 
 /** Called on Escape before anything else; returns true when it consumed the key (a drag was cancelled). */
 /** The name of what is selected, for a status line ("Ball", "Mannequin", "Mannequin: LeftHand", "Mannequin: IK handle 2"); null for nothing. */
@@ -99,6 +99,7 @@ export type CommandId =
   | 'toggleCurves'
   | 'curvesFrameAll'
   | 'curvesDeleteKeys'
+  | 'curvesSelectAllKeys'
   | 'escape';
 
 export interface CommandDef {
@@ -258,6 +259,14 @@ export const COMMANDS: CommandDef[] = [
     run: deletePickedCurveKeys,
     disabledReason: noClip,
     when: { label: 'curves focused and keys picked on curves: only those channels’ keys go', active: () => curvesFocused() && hasCurvePicks(useEphemeral.getState().selectedKeys) },
+  },
+  {
+    id: 'curvesSelectAllKeys',
+    label: 'Curves: Select All Keys',
+    keys: ['Ctrl+A'],
+    run: selectAllCurveKeys,
+    disabledReason: noClip,
+    when: { label: 'curves focused: every key of the shown curves', active: curvesFocused },
   },
   { id: 'interpolationStep', label: 'Interpolation: Step', keys: [], run: () => setInterpolationOnSelection('step') },
   { id: 'interpolationLinear', label: 'Interpolation: Linear', keys: [], run: () => setInterpolationOnSelection('linear') },

@@ -12,10 +12,10 @@
 import { create } from 'zustand';
 import type { ImpulseDocument, TrackTarget } from '../../../core/document/types';
 import type { CurveView } from '../panels/curveView';
-import { deleteCurveKeys, type CurveChannelId, type CurveKeyRef } from './curveData';
-import { activeClip, sameTarget } from './keys';
+import { CURVE_CHANNELS, deleteCurveKeys, type CurveChannelId, type CurveKeyRef } from './curveData';
+import { activeClip, findTrack, sameTarget, timeToFrame } from './keys';
 import { setStatus, useEphemeral, type SelectedKey } from './ephemeral';
-import { docActions } from './documentStore';
+import { docActions, getDoc } from './documentStore';
 
 export type TimelineMode = 'dopesheet' | 'curves';
 
@@ -86,4 +86,27 @@ export function deletePickedCurveKeys(): void {
   );
   useEphemeral.setState({ selectedKeys: [] });
   setStatus(removed ? `Deleted ${removed} key${removed === 1 ? '' : 's'} (Ctrl+Z puts them back)` : 'No keys to delete there');
+}
+
+/** The object whose curves the Curves view shows for the selection (a prop or a bone), or null. */
+export function curveTarget(sel: ReturnType<typeof useEphemeral.getState>['selection']): TrackTarget | null {
+  if (sel?.kind === 'prop') return { kind: 'prop', prop: sel.id };
+  if (sel?.kind === 'joint') return { kind: 'joint', character: sel.character, joint: sel.joint };
+  return null;
+}
+
+/** Ctrl+A with the curve editor focused: every key of the shown curves. */
+export function selectAllCurveKeys(): void {
+  const clip = activeClip(getDoc());
+  const target = curveTarget(useEphemeral.getState().selection);
+  if (!clip || !target) return setStatus('Select a prop or a bone to pick its keys on the curves');
+  const hidden = useCurves.getState().hidden;
+  const out: CurveKeyRef[] = [];
+  for (const ch of CURVE_CHANNELS) {
+    if (hidden.includes(ch.id)) continue;
+    const track = findTrack(clip, target, ch.path);
+    if (track) for (const t of track.times) out.push({ target, channel: ch.id, frame: timeToFrame(t, clip.frameRate) });
+  }
+  useEphemeral.setState({ selectedKeys: out });
+  setStatus(out.length ? `Picked ${out.length} key${out.length === 1 ? '' : 's'} on the shown curves` : 'No keys on the shown curves');
 }
