@@ -14,6 +14,9 @@
  *
  * The playhead moves every frame during playback; it is positioned by a store
  * subscription writing the DOM directly, not by React renders.
+ *
+ * The Dope Sheet | Curves toggle in the transport (or G) shows the Curves view
+ * (CurveEditor.tsx) in the sheet's place; the sheet stays mounted, hidden.
  */
 import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import type { Clip, ImpulseDocument, Interpolation, TrackTarget } from '../../../core/document/types';
