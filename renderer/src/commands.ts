@@ -43,6 +43,7 @@ export { viewportCommands } from './viewport/viewState';
 import { viewportCommands } from './viewport/viewState';
 import { modalOpen } from './panels/modal';
 import { makePlayRange, playBounds } from './state/playRange';
+import { curvesFocused, deletePickedCurveKeys, hasCurvePicks, selectAllCurveKeys, toggleTimelineMode, useCurves } from './state/curveStore';
 
 /** Called on Escape before anything else; returns true when it consumed the key (a drag was cancelled). */
 /** The name of what is selected, for a status line ("Ball", "Mannequin", "Mannequin: LeftHand", "Mannequin: IK handle 2"); null for nothing. */
@@ -95,6 +96,10 @@ export type CommandId =
   | 'sheetFrameAll'
   | 'playRangeFromKeys'
   | 'clearPlayRange'
+  | 'toggleCurves'
+  | 'curvesFrameAll'
+  | 'curvesDeleteKeys'
+  | 'curvesSelectAllKeys'
   | 'escape';
 
 export interface CommandDef {
@@ -230,6 +235,38 @@ export const COMMANDS: CommandDef[] = [
     keys: ['Home'],
     run: () => useEphemeral.setState({ sheetView: null }),
     when: { label: 'dope sheet focused; elsewhere Home goes to the first frame', active: dopeSheetFocused },
+  },
+  {
+    id: 'toggleCurves',
+    label: 'Curves / Dope Sheet',
+    keys: ['G'],
+    run: () => {
+      const mode = toggleTimelineMode();
+      setStatus(mode === 'curves' ? 'Curves: the selected prop or bone’s curves (G: back to the dope sheet)' : 'Dope sheet (G: curves)');
+    },
+  },
+  {
+    id: 'curvesFrameAll',
+    label: 'Curves: Frame All',
+    keys: ['Home'],
+    run: () => useCurves.setState({ view: null }),
+    when: { label: 'curves focused; elsewhere Home goes to the first frame', active: curvesFocused },
+  },
+  {
+    id: 'curvesDeleteKeys',
+    label: 'Curves: Delete Picked Keys',
+    keys: ['Delete', 'X', 'Backspace'],
+    run: deletePickedCurveKeys,
+    disabledReason: noClip,
+    when: { label: 'curves focused and keys picked on curves: only those channels’ keys go', active: () => curvesFocused() && hasCurvePicks(useEphemeral.getState().selectedKeys) },
+  },
+  {
+    id: 'curvesSelectAllKeys',
+    label: 'Curves: Select All Keys',
+    keys: ['Ctrl+A'],
+    run: selectAllCurveKeys,
+    disabledReason: noClip,
+    when: { label: 'curves focused: every key of the shown curves', active: curvesFocused },
   },
   { id: 'interpolationStep', label: 'Interpolation: Step', keys: [], run: () => setInterpolationOnSelection('step') },
   { id: 'interpolationLinear', label: 'Interpolation: Linear', keys: [], run: () => setInterpolationOnSelection('linear') },

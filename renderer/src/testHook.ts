@@ -16,6 +16,7 @@ import { findLimbChains } from './scene/limbs';
 import { view } from './viewport/viewState';
 import { pickAt } from './viewport/picking';
 import { autosaveNow } from './project';
+import { useCurves } from './state/curveStore';
 
 function toClient(p: THREE.Vector3): { x: number; y: number } | null {
   const cam = view.camera, canvas = view.canvas;
@@ -180,6 +181,8 @@ const api = {
     return [d[0], d[1], d[2]];
   },
   runtimeVersion: () => runtime.version,
+  /** Which view the timeline area shows, and the Curves view's zoom / pan (null: frame all). */
+  curves: () => ({ mode: useCurves.getState().mode, view: useCurves.getState().view, hidden: useCurves.getState().hidden }),
   autosaveNow,
 };
 

@@ -14,6 +14,9 @@
  *
  * The playhead moves every frame during playback; it is positioned by a store
  * subscription writing the DOM directly, not by React renders.
+ *
+ * The Dope Sheet | Curves toggle in the transport (or G) shows the Curves view
+ * (CurveEditor.tsx) in the sheet's place; the sheet stays mounted, hidden.
  */
 import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import type { Clip, ImpulseDocument, Interpolation, TrackTarget } from '../../../core/document/types';
@@ -29,6 +32,8 @@ import { ClipPicker } from './ClipPicker';
 import { TimelineBands } from '../check/TimelineBands';
 import { findLimbChains } from '../scene/limbs';
 import { makePlayRange, playBounds, type PlayRange } from '../state/playRange';
+import { useCurves } from '../state/curveStore';
+import { CurveEditor } from './CurveEditor';
 
 interface RowDef {
   id: string;
@@ -202,6 +207,8 @@ function Transport({ clip }: { clip: Clip | undefined }) {
         }}
       />
       <span className="sep" />
+      <ViewToggle />
+      <span className="sep" />
       <ClipPicker />
       <span className="sep" />
       <button title="Auto-key (N): posing keys every channel you touch" data-testid="autokey" className={`autokey${autoKey ? ' on' : ''}`} onClick={() => setPref('autoKey', !autoKey)}>
@@ -242,6 +249,21 @@ function Transport({ clip }: { clip: Clip | undefined }) {
   );
 }
 
+/** Dope sheet or Curves in the timeline area (G). */
+function ViewToggle() {
+  const mode = useCurves((s) => s.mode);
+  return (
+    <span className="view-toggle" role="group" aria-label="Timeline view">
+      <button title="Dope sheet: keys per object and bone (G toggles)" data-testid="view-dopesheet" className={mode === 'dopesheet' ? 'on' : ''} onClick={() => mode !== 'dopesheet' && runCommand('toggleCurves')}>
+        Dope Sheet
+      </button>
+      <button title="Curves: the selected prop or bone's curves (G toggles)" data-testid="view-curves" className={mode === 'curves' ? 'on' : ''} onClick={() => mode !== 'curves' && runCommand('toggleCurves')}>
+        Curves
+      </button>
+    </span>
+  );
+}
+
 /**
  * The bar above the timeline: drag it up for more dope sheet rows, down for
  * more viewport; double-click gives the default height back. The height is a
@@ -276,6 +298,7 @@ function TimelineResizer() {
 }
 
 export function Timeline() {
+  const mode = useCurves((s) => s.mode);
   const doc = useDocStore((s) => s.history.doc);
   const clip = activeClip(doc);
   const sel = useEphemeral((s) => s.selection);
@@ -377,7 +400,8 @@ export function Timeline() {
   useLayoutEffect(() => {
     const el = area.current;
     if (!el) return;
-    const ro = new ResizeObserver(() => setWidth(el.clientWidth));
+    // Hidden under the Curves view the sheet measures 0: it keeps its last width (and its zoom and pan with it).
+    const ro = new ResizeObserver(() => el.clientWidth > 0 && setWidth(el.clientWidth));
     ro.observe(el);
     setWidth(el.clientWidth);
     return () => ro.disconnect();
@@ -655,8 +679,11 @@ export function Timeline() {
     <div className="panel timeline" data-testid="timeline">
       <TimelineResizer />
       <Transport clip={clip} />
+      {mode === 'curves' && <CurveEditor />}
+      {/* The dope sheet stays mounted (hidden) under the Curves view: its view, listeners and size observer carry on. */}
       <div
         className="sheet"
+        hidden={mode === 'curves'}
         ref={area}
         tabIndex={0}
         data-dopesheet

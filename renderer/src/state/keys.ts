@@ -203,13 +203,13 @@ export function setKey(
   }
 }
 
-/** Removes the keys of every path of `target` that sit on one of `frames`; empty tracks go. */
-export function deleteKeys(clip: Clip, target: TrackTarget, frames: readonly number[]): number {
+/** Removes the keys of every path of `target` (or of `paths` only) that sit on one of `frames`; empty tracks go. */
+export function deleteKeys(clip: Clip, target: TrackTarget, frames: readonly number[], paths?: readonly TrackPath[]): number {
   const drop = new Set(frames);
   let removed = 0;
   for (let ti = clip.tracks.length - 1; ti >= 0; ti--) {
     const track = clip.tracks[ti];
-    if (!sameTarget(track.target, target)) continue;
+    if (!sameTarget(track.target, target) || (paths && !paths.includes(track.path))) continue;
     const n = pathStride(track.path) * (track.interpolation === 'cubic' ? 3 : 1);
     for (let i = track.times.length - 1; i >= 0; i--) {
       if (!drop.has(timeToFrame(track.times[i], clip.frameRate))) continue;
@@ -229,13 +229,15 @@ export function deleteKeys(clip: Clip, target: TrackTarget, frames: readonly num
  * times. A moved key landing on the time of a key that did not move replaces
  * it (as in Blender's dope sheet); keys at other times in the same frame stay.
  * Keys moved before frame 0 are allowed (tracks may start before the range).
+ * With `paths`, only the tracks of those paths move (the curve editor moves
+ * the key of the curve it was picked on).
  */
-export function moveKeys(clip: Clip, target: TrackTarget, frames: readonly number[], deltaFrames: number): void {
+export function moveKeys(clip: Clip, target: TrackTarget, frames: readonly number[], deltaFrames: number, paths?: readonly TrackPath[]): void {
   if (deltaFrames === 0 || frames.length === 0) return;
   const moving = new Set(frames);
   const fps = clip.frameRate;
   for (const track of clip.tracks) {
-    if (!sameTarget(track.target, target)) continue;
+    if (!sameTarget(track.target, target) || (paths && !paths.includes(track.path))) continue;
     const group = pathStride(track.path) * (track.interpolation === 'cubic' ? 3 : 1);
     const keys: { time: number; moved: boolean; values: number[] }[] = [];
     for (let i = 0; i < track.times.length; i++) {

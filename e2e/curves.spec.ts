@@ -1,0 +1,281 @@
+/**
+ * The Curves view (built renderer in Chromium, `window.impulse` wired to the
+ * real handlers): the bat's curves and key points, value drags of a
+ * translation key and a rotation key with their effect on the document and
+ * the viewport, undo, Escape, the empty states. Driven with real pointer and
+ * keyboard events.
+ */
+import type { Page } from '@playwright/test';
+import * as THREE from 'three';
+import { expect, test } from './fixtures/bridge';
+import { type Hook, hook, ready } from './fixtures/page';
+
+type DocClip = ReturnType<Hook['document']>['clips'][number];
+
+test.use({ viewport: { width: 1280, height: 800 } });
+
+const BAT = 'prop_bat';
+
+const swing = async (page: Page): Promise<DocClip> => (await hook(page, (h) => h.document())).clips.find((c) => c.id === 'clip_swing')!;
+
+/** The bat's key value of `path` on `frame` (the value group of a cubic key). */
+function batKey(clip: DocClip, path: string, frame: number): number[] {
+  const t = clip.tracks.find((tr) => tr.path === path && tr.target.kind === 'prop' && tr.target.prop === BAT)!;
+  const i = t.times.findIndex((x) => Math.abs(x * clip.frameRate - frame) < 1e-6);
+  expect(i, `the bat has a ${path} key on frame ${frame}`).toBeGreaterThanOrEqual(0);
+  const n = path === 'rotation' ? 4 : 3;
+  const base = t.interpolation === 'cubic' ? (3 * i + 1) * n : i * n;
+  return t.values.slice(base, base + n);
+}
+
+/** The graph's mapping as the page states it. */
+async function graphMapping(page: Page) {
+  const g = page.getByTestId('curve-graph');
+  const box = (await g.boundingBox())!;
+  const num = async (a: string) => Number(await g.getAttribute(a));
+  const origin = await num('data-origin-frame'), ppf = await num('data-px-per-frame'), top = await num('data-top-value'), ppu = await num('data-px-per-unit');
+  const left = box.x + (await num('data-left')), plotTop = box.y + (await num('data-ruler'));
+  return { ppu, xOf: (f: number) => left + (f - origin) * ppf, yOf: (v: number) => plotTop + (top - v) * ppu };
+}
+
+const centre = async (page: Page, testId: string) => {
+  const b = (await page.getByTestId(testId).boundingBox())!;
+  return { x: b.x + b.width / 2, y: b.y + b.height / 2 };
+};
+
+/** Presses on a key point (on a whole pixel inside it) and drags it `dy` pixels down (negative: up). */
+async function dragKeyVertically(page: Page, testId: string, dy: number, finish = true): Promise<void> {
+  const c = await centre(page, testId);
+  const x = Math.round(c.x), y = Math.round(c.y);
+  await page.mouse.move(x, y);
+  await page.mouse.down();
+  await page.mouse.move(x, y + dy / 2, { steps: 3 });
+  await page.mouse.move(x, y + dy, { steps: 3 });
+  if (finish) await page.mouse.up();
+}
+
+test('the bat’s curves: exact key points, a translation key dragged up changes that value (and the bat at that frame), undo restores; a rotation key drag changes that angle only', async ({ bridge }) => {
+  const page = await bridge.open();
+  await ready(page);
+  // More room for the graph: the timeline bar dragged up.
+  const bar = (await page.getByTestId('timeline-resizer').boundingBox())!;
+  await page.mouse.move(bar.x + 300, bar.y + bar.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(bar.x + 300, bar.y - 200, { steps: 4 });
+  await page.mouse.up();
+
+  // Nothing selected: the Curves view says what to select. G switches to it.
+  await page.keyboard.press('Escape');
+  await page.keyboard.press('Escape');
+  await page.keyboard.press('g');
+  await expect(page.getByTestId('curves')).toBeVisible();
+  await expect(page.getByTestId('dopesheet')).toBeHidden();
+  if ((await hook(page, (h) => h.selection())) === null) await expect(page.getByTestId('curves-empty')).toContainText('Select a prop or a bone');
+  // A character without a bone: say to pick a bone.
+  await page.getByTestId('outliner-character-char_mannequin').click();
+  await expect(page.getByTestId('curves-empty')).toContainText('select one of its bones');
+
+  // The table has no keys: flat lines at its rest values, no points, and a word on how to key it.
+  await page.getByTestId('outliner-prop-prop_table').click();
+  await expect(page.getByTestId('curves-unkeyed')).toContainText('Table has no keys');
+  await expect(page.locator('[data-testid^="curve-key-"]')).toHaveCount(0);
+  const tableZ = (await hook(page, (h) => h.document())).props.find((p) => p.id === 'prop_table')!.transform.translation[2];
+  const mt = await graphMapping(page);
+  const plotTop = (await page.getByTestId('curve-plot').boundingBox())!.y;
+  const ys = ((await page.getByTestId('curve-tz').getAttribute('points')) ?? '').split(' ').map((p) => Number(p.split(',')[1]));
+  expect(ys.length).toBeGreaterThan(1);
+  for (const y of ys) expect(Math.abs(plotTop + y - mt.yOf(tableZ)), 'Translate Z is flat at the rest value').toBeLessThan(0.01);
+
+  // The bat: nine curves, translation and rotation keyed (points), scale not (a flat line at its rest value, no points).
+  await page.getByTestId(`outliner-prop-${BAT}`).click();
+  await expect(page.getByTestId('curve-subject')).toContainText('Bat');
+  for (const id of ['tx', 'ty', 'tz', 'rx', 'ry', 'rz']) await expect(page.getByTestId(`curve-${id}`)).toHaveAttribute('data-keyed', 'yes');
+  for (const id of ['sx', 'sy', 'sz']) await expect(page.getByTestId(`curve-${id}`)).toHaveAttribute('data-keyed', 'no');
+  await expect(page.locator('[data-testid^="curve-key-sx-"]')).toHaveCount(0);
+  const clip0 = await swing(page);
+  const batT = clip0.tracks.find((t) => t.path === 'translation' && t.target.kind === 'prop' && t.target.prop === BAT)!;
+  await expect(page.locator('[data-testid^="curve-key-ty-"]'), 'one point per translation key').toHaveCount(batT.times.length);
+
+  // Only the translation curves, framed: hide the rotation channels in the list, Home with the graph focused.
+  for (const id of ['rx', 'ry', 'rz']) await page.getByTestId(`curve-channel-${id}`).locator('input').uncheck();
+  await expect(page.getByTestId('curve-rx')).toHaveCount(0);
+  await expect(page.locator('[data-testid^="curve-key-rx-"]')).toHaveCount(0);
+  await page.getByTestId('curve-graph').click({ position: { x: 300, y: 5 } });
+  await page.keyboard.press('Home');
+
+  // Key points sit on the document's key values where the mapping puts them.
+  const FRAME = 30;
+  const ty0 = batKey(clip0, 'translation', FRAME);
+  const m0 = await graphMapping(page);
+  const keyId = `curve-key-ty-${FRAME}`;
+  expect(Number(await page.getByTestId(keyId).getAttribute('data-value')), 'the point shows the key value').toBeCloseTo(ty0[1], 12);
+  const c0 = await centre(page, keyId);
+  expect(Math.abs(c0.x - m0.xOf(FRAME)), 'point at frame 30').toBeLessThan(1);
+  expect(Math.abs(c0.y - m0.yOf(ty0[1])), 'point at its value').toBeLessThan(1);
+
+  // Put the playhead on frame 30 (scrub on the ruler): the viewport shows the bat there.
+  const ruler = (await page.getByTestId('curve-ruler').boundingBox())!;
+  await page.mouse.click(m0.xOf(FRAME), ruler.y + ruler.height / 2);
+  await expect.poll(() => hook(page, (h) => h.frame())).toBe(FRAME);
+  const batAt = async () => (await hook(page, (h, id) => h.propTransform(id as string), BAT))!;
+  const before = await batAt();
+  expect(before[1], 'the bat at frame 30 stands on its key').toBeCloseTo(ty0[1], 9);
+  const undoBefore = (await hook(page, (h) => h.history())).undo;
+
+  // Escape during a drag puts the key back and leaves no undo step.
+  await dragKeyVertically(page, keyId, -40, false);
+  expect((await hook(page, (h) => h.history())).dragging, 'a drag is open').toBe(true);
+  await page.keyboard.press('Escape');
+  await page.mouse.up();
+  expect(batKey(await swing(page), 'translation', FRAME)).toEqual(ty0);
+  expect((await hook(page, (h) => h.history())).undo, 'a cancelled drag is no undo step').toBe(undoBefore);
+
+  // Drag the Translate Y key 60 px up: its value rises by 60 px / (px per metre); nothing else changes.
+  const m1 = await graphMapping(page);
+  await dragKeyVertically(page, keyId, -60);
+  const clip1 = await swing(page);
+  const ty1 = batKey(clip1, 'translation', FRAME);
+  const want = 60 / m1.ppu;
+  expect(ty1[1] - ty0[1], `Y rose by 60 px at ${m1.ppu} px/m`).toBeCloseTo(want, 9);
+  expect(ty1[0], 'X kept').toBe(ty0[0]);
+  expect(ty1[2], 'Z kept').toBe(ty0[2]);
+  const t0 = clip0.tracks, t1 = clip1.tracks;
+  expect(t1.length).toBe(t0.length);
+  for (let i = 0; i < t0.length; i++) {
+    expect(t1[i].times, `track ${i} times`).toEqual(t0[i].times);
+    if (t1[i] === t1.find((t) => t.path === 'translation' && t.target.kind === 'prop' && t.target.prop === BAT)) {
+      const changed = t1[i].values.map((v, j) => (v !== t0[i].values[j] ? j : -1)).filter((j) => j >= 0);
+      expect(changed.length, 'one number of the bat translation track changed').toBe(1);
+    } else expect(t1[i].values, `track ${i} values`).toEqual(t0[i].values);
+  }
+  const h1 = await hook(page, (h) => h.history());
+  expect(h1.undo, 'the drag is one undo step').toBe(undoBefore + 1);
+  expect(h1.labels[h1.labels.length - 1]).toBe('Change key values');
+  // The viewport's bat moved with it at frame 30 (and only up).
+  await expect.poll(async () => (await batAt())[1] - before[1], { message: 'the bat at frame 30 rose by the key change' }).toBeCloseTo(want, 9);
+  const after = await batAt();
+  expect(after[0]).toBeCloseTo(before[0], 12);
+  expect(after[2]).toBeCloseTo(before[2], 12);
+  // The point follows its key.
+  await expect.poll(async () => Math.abs((await centre(page, keyId)).y - (c0.y - 60)), { message: 'the point sits 60 px higher' }).toBeLessThan(1);
+
+  // Undo restores the key and the bat.
+  await page.keyboard.press('Control+z');
+  expect(batKey(await swing(page), 'translation', FRAME)).toEqual(ty0);
+  await expect.poll(async () => (await batAt())[1]).toBeCloseTo(before[1], 12);
+
+  // Rotate X key on frame 30 dragged 30 px up: that angle grows by 30 px / (px per degree), the other two stay;
+  // the key's quaternion is the rotation of the three angles.
+  for (const id of ['rx', 'ry', 'rz']) await page.getByTestId(`curve-channel-${id}`).locator('input').check();
+  for (const id of ['tx', 'ty', 'tz']) await page.getByTestId(`curve-channel-${id}`).locator('input').uncheck();
+  await page.getByTestId('curves-frame-all').click();
+  const rxId = `curve-key-rx-${FRAME}`;
+  const deg = async () => Promise.all(['rx', 'ry', 'rz'].map(async (c) => Number(await page.getByTestId(`curve-key-${c}-${FRAME}`).getAttribute('data-value'))));
+  const deg0 = await deg();
+  const q0 = batKey(await swing(page), 'rotation', FRAME);
+  // The angles shown are the document's rotation.
+  const qShown = new THREE.Quaternion().setFromEuler(new THREE.Euler(...deg0.map((d) => THREE.MathUtils.degToRad(d)) as [number, number, number], 'XYZ'));
+  expect(Math.abs(qShown.dot(new THREE.Quaternion(q0[0], q0[1], q0[2], q0[3]))), 'the three angles shown are the key’s rotation').toBeGreaterThan(1 - 1e-9);
+  const m2 = await graphMapping(page);
+  await dragKeyVertically(page, rxId, -30);
+  const q1 = batKey(await swing(page), 'rotation', FRAME);
+  const wantDeg = [deg0[0] + 30 / m2.ppu, deg0[1], deg0[2]];
+  const qWant = new THREE.Quaternion().setFromEuler(new THREE.Euler(...wantDeg.map((d) => THREE.MathUtils.degToRad(d)) as [number, number, number], 'XYZ'));
+  expect(Math.abs(qWant.dot(new THREE.Quaternion(q1[0], q1[1], q1[2], q1[3]))), `the key is X ${wantDeg[0].toFixed(3)}°, Y and Z kept`).toBeGreaterThan(1 - 1e-9);
+  const deg1 = await deg();
+  expect(deg1[0] - deg0[0], 'Rotate X changed by the drag').toBeCloseTo(30 / m2.ppu, 6);
+  expect(deg1[1], 'Rotate Y kept').toBeCloseTo(deg0[1], 6);
+  expect(deg1[2], 'Rotate Z kept').toBeCloseTo(deg0[2], 6);
+  expect(batKey(await swing(page), 'translation', FRAME), 'translation untouched by a rotation drag').toEqual(ty0);
+  await page.keyboard.press('Control+z');
+  expect(batKey(await swing(page), 'rotation', FRAME)).toEqual(q0);
+
+  // Time: Translate Y's key on 30 dragged one frame and a bit to the right lands on 31 (whole frames); the
+  // rotation key on 30 stays. Undo puts it back.
+  for (const id of ['tx', 'ty', 'tz']) await page.getByTestId(`curve-channel-${id}`).locator('input').check();
+  for (const id of ['rx', 'ry', 'rz']) await page.getByTestId(`curve-channel-${id}`).locator('input').uncheck();
+  await page.getByTestId('curves-frame-all').click();
+  const frames = async (path: string) => {
+    const c = await swing(page);
+    return c.tracks.find((t) => t.path === path && t.target.kind === 'prop' && t.target.prop === BAT)!.times.map((t) => Math.round(t * c.frameRate));
+  };
+  const tFrames0 = await frames('translation'), rFrames0 = await frames('rotation');
+  const m3 = await graphMapping(page);
+  const k = await centre(page, keyId);
+  await page.mouse.move(Math.round(k.x), Math.round(k.y));
+  await page.mouse.down();
+  const oneFrame = m3.xOf(31) - m3.xOf(30);
+  await page.mouse.move(Math.round(k.x + oneFrame * 0.6), Math.round(k.y), { steps: 3 });
+  await page.mouse.move(Math.round(k.x + oneFrame * 1.2), Math.round(k.y), { steps: 3 });
+  await page.mouse.up();
+  const tFrames1 = await frames('translation');
+  expect(tFrames1, 'the translation key moved from 30 to 31').toEqual(tFrames0.map((f) => (f === 30 ? 31 : f)));
+  expect(await frames('rotation'), 'the rotation key on 30 stays').toEqual(rFrames0);
+  expect(batKey(await swing(page), 'translation', 31), 'with its value').toEqual(ty0);
+  await page.keyboard.press('Control+z');
+  expect(await frames('translation')).toEqual(tFrames0);
+
+  // Delete with a point picked removes that channel's key only (the rotation key on 30 stays); undo.
+  await page.getByTestId(keyId).click();
+  await page.keyboard.press('Delete');
+  expect(await frames('translation')).toEqual(tFrames0.filter((f) => f !== 30));
+  expect(await frames('rotation')).toEqual(rFrames0);
+  await page.keyboard.press('Control+z');
+  expect(await frames('translation')).toEqual(tFrames0);
+
+  // Right-click menu: Tangents: Flat on the picked key makes the channel cubic with flat tangents on 30; undo.
+  await page.getByTestId(keyId).click();
+  const g = (await page.getByTestId('curve-graph').boundingBox())!;
+  await page.mouse.click(g.x + g.width - 60, g.y + 60, { button: 'right' });
+  await page.getByTestId('curve-menu-tangentsFlat').click();
+  const cubic = (await swing(page)).tracks.find((t) => t.path === 'translation' && t.target.kind === 'prop' && t.target.prop === BAT)!;
+  expect(cubic.interpolation).toBe('cubic');
+  const i30 = cubic.times.findIndex((t) => Math.round(t * 30) === 30);
+  expect([...cubic.values.slice(9 * i30, 9 * i30 + 3), ...cubic.values.slice(9 * i30 + 6, 9 * i30 + 9)], 'in- and out-tangents of key 30 flat').toEqual([0, 0, 0, 0, 0, 0]);
+  expect(batKey(await swing(page), 'translation', FRAME), 'the key keeps its value').toEqual(ty0);
+  await page.keyboard.press('Control+z');
+  expect((await swing(page)).tracks.find((t) => t.path === 'translation' && t.target.kind === 'prop' && t.target.prop === BAT)!.interpolation).toBe('linear');
+
+  // The value field types the picked key's value (one undo step).
+  await page.getByTestId(keyId).click();
+  const field = page.getByTestId('curve-value-field');
+  await field.fill('1.25');
+  await field.press('Enter');
+  expect(batKey(await swing(page), 'translation', FRAME), 'Y typed, X and Z kept').toEqual([ty0[0], 1.25, ty0[2]]);
+  await page.keyboard.press('Control+z');
+  expect(batKey(await swing(page), 'translation', FRAME)).toEqual(ty0);
+
+  // The wheel zooms the values, Ctrl+wheel the time; Home (graph focused) frames all again.
+  await page.mouse.move(g.x + g.width / 2, g.y + g.height / 2);
+  await page.mouse.wheel(0, -200);
+  await page.keyboard.down('Control');
+  await page.mouse.wheel(0, -200);
+  await page.keyboard.up('Control');
+  const zoomed = (await hook(page, (h) => h.curves())).view!;
+  expect(zoomed, 'zoomed').not.toBeNull();
+  expect(zoomed.pxPerUnit, 'values zoomed in').toBeGreaterThan(m3.ppu * 1.2);
+  expect(zoomed.pxPerFrame, 'time zoomed in').toBeGreaterThan(oneFrame * 1.2);
+  await page.getByTestId(keyId).click();
+  await page.keyboard.press('Home');
+  expect((await hook(page, (h) => h.curves())).view, 'Home frames all').toBeNull();
+  expect(await hook(page, (h) => h.frame()), 'Home in the graph does not move the playhead').toBe(FRAME);
+
+  // Box select: a drag over frames 29.5–33.5 picks the points drawn there (X, Y and Z of keys 30 and 33);
+  // Ctrl+A picks every key of the shown curves.
+  const m4 = await graphMapping(page);
+  const plot = (await page.getByTestId('curve-plot').boundingBox())!;
+  await page.mouse.move(Math.round(m4.xOf(29.5)), plot.y + 2);
+  await page.mouse.down();
+  await page.mouse.move(Math.round(m4.xOf(33.5)), plot.y + plot.height - 2, { steps: 4 });
+  await page.mouse.up();
+  const boxed = (await hook(page, (h) => h.selectedKeys())) as { frame: number; channel?: string }[];
+  expect(boxed.map((k) => `${k.channel}@${k.frame}`).sort()).toEqual(['tx@30', 'tx@33', 'ty@30', 'ty@33', 'tz@30', 'tz@33']);
+  await expect(page.getByTestId('curve-key-ty-33')).toHaveClass(/selected/);
+  await page.keyboard.press('Control+a');
+  expect((await hook(page, (h) => h.selectedKeys())).length, 'every translation key, three curves').toBe(3 * batT.times.length);
+
+  // Back to the dope sheet with the toggle.
+  await page.getByTestId('view-dopesheet').click();
+  await expect(page.getByTestId('dopesheet')).toBeVisible();
+  await expect(page.getByTestId('curves')).toHaveCount(0);
+});

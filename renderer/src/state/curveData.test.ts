@@ -1,0 +1,248 @@
+import { describe, expect, it } from 'vitest';
+import { produce } from 'immer';
+import type { Clip, Interpolation, Track, TrackPath, Transform } from '../../../core/document/types';
+import { TrackSampler } from '../../../core/anim/track';
+import { randomTrack, rng } from '../../../core/anim/testkit';
+import {
+  CURVE_CHANNELS,
+  applyTimeDrag,
+  applyValueDrag,
+  curveSampleTimes,
+  deleteCurveKeys,
+  curveSpan,
+  curveValue,
+  eulerXYZ,
+  quatFromEulerDeg,
+  sampleTargetCurves,
+  targetKeyTimes,
+  type CurveKeyRef,
+  type ValueDragKey,
+} from './curveData';
+import { deleteKeys, moveKeys } from './keys';
+
+const PROP = { kind: 'prop', prop: 'p' } as const;
+const REST: Transform = { translation: [0.5, 1, -2], rotation: [0, 0, 0, 1], scale: [1, 2, 3] };
+const FPS = 30;
+
+/** A random track with keys on whole frames (the dope sheet's keys). */
+function frameTrack(r: () => number, path: TrackPath, interpolation: Interpolation, keys?: number): Track {
+  const t = randomTrack(r, path, interpolation, { keys, target: PROP });
+  t.times = t.times.map((x) => Math.round(x * FPS) / FPS);
+  return t;
+}
+
+function clipOf(tracks: Track[]): Clip {
+  return { id: 'c', name: 'c', frameRate: FPS, startFrame: 0, endFrame: 60, tracks };
+}
+
+function sample(clip: Clip, pxStepSec = 1 / 240) {
+  const [lo, hi] = curveSpan(clip, PROP);
+  return sampleTargetCurves(clip, PROP, REST, curveSampleTimes(lo, hi, pxStepSec, targetKeyTimes(clip, PROP)));
+}
+
+/** |dot| of two unit quaternions: 1 for the same rotation (q or -q). */
+const sameRot = (a: ArrayLike<number>, b: ArrayLike<number>) => Math.abs(a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3]);
+
+describe('curve samples', () => {
+  for (const interpolation of ['step', 'linear', 'cubic'] as const) {
+    it(`seed 11: translation and scale curves equal TrackSampler.valueAt at every sample time (${interpolation}), unkeyed channels their rest value`, () => {
+      const r = rng(11);
+      for (let trial = 0; trial < 20; trial++) {
+        const tr = frameTrack(r, 'translation', interpolation);
+        const sc = frameTrack(r, 'scale', interpolation);
+        const clip = clipOf(trial % 2 ? [tr, sc] : [tr]);
+        const curves = sample(clip);
+        const n = curves.times.length;
+        const st = new TrackSampler(tr), ss = new TrackSampler(sc);
+        const out = new Float64Array(3);
+        for (let i = 0; i < n; i++) {
+          st.valueAt(curves.times[i], out);
+          for (let c = 0; c < 3; c++) expect(curveValue(curves, (['tx', 'ty', 'tz'] as const)[c], i), `translation ${c} at t=${curves.times[i]}`).toBe(out[c]);
+          if (trial % 2) {
+            ss.valueAt(curves.times[i], out);
+            for (let c = 0; c < 3; c++) expect(curveValue(curves, (['sx', 'sy', 'sz'] as const)[c], i)).toBe(out[c]);
+          } else for (let c = 0; c < 3; c++) expect(curveValue(curves, (['sx', 'sy', 'sz'] as const)[c], i), 'unkeyed scale: rest').toBe(REST.scale[c]);
+          // Unkeyed rotation: the rest rotation (identity) is 0°.
+          expect(Math.abs(curveValue(curves, 'rx', i)) + Math.abs(curveValue(curves, 'ry', i)) + Math.abs(curveValue(curves, 'rz', i))).toBe(0);
+        }
+        // Every key is drawn on its curve at its exact time.
+        expect(curves.keys.translation.map((k) => curves.times[k.sample]), 'key points at the key times').toEqual(tr.times);
+        expect(curves.keyed.scale).toBe(trial % 2 === 1);
+        if (trial % 2 === 0) expect(curves.keys.scale, 'an unkeyed channel has no points').toEqual([]);
+      }
+    });
+  }
+
+  it('sample times are increasing, cover the span, hold every key time exactly and at least 8 samples per key interval', () => {
+    const keys = [0.1, 0.1 + 1 / FPS, 0.9, 1.7];
+    const t = curveSampleTimes(0, 2, 0.05, keys);
+    expect(t[0]).toBe(0);
+    expect(t[t.length - 1]).toBe(2);
+    for (let i = 1; i < t.length; i++) expect(t[i], `times[${i}] > times[${i - 1}]`).toBeGreaterThan(t[i - 1]);
+    for (const k of keys) expect(Array.from(t)).toContain(k);
+    const inFirst = Array.from(t).filter((x) => x > keys[0] && x < keys[1]).length;
+    expect(inFirst, 'samples strictly inside the 1-frame interval').toBeGreaterThanOrEqual(7);
+  });
+});
+
+describe('Euler curves of rotations', () => {
+  for (const seed of [3, 4, 5]) {
+    for (const interpolation of ['linear', 'cubic'] as const) {
+      it(`seed ${seed}: ${interpolation} rotation curves are continuous (no 360° jump, no flip) and every sample's angles give back the sampled rotation (q or -q)`, () => {
+        const r = rng(seed);
+        let naiveJumps = 0;
+        for (let trial = 0; trial < 8; trial++) {
+          const tr = frameTrack(r, 'rotation', interpolation, 6 + Math.floor(r() * 6));
+          const clip = clipOf([tr]);
+          const curves = sample(clip, 1 / 2000);
+          const sampler = new TrackSampler(tr);
+          const q = new Float64Array(4), qe = [0, 0, 0, 0], naive = new Float64Array(3), naivePrev = new Float64Array(3);
+          const n = curves.times.length;
+          let worst = 0;
+          for (let i = 0; i < n; i++) {
+            sampler.valueAt(curves.times[i], q);
+            const deg = [curveValue(curves, 'rx', i), curveValue(curves, 'ry', i), curveValue(curves, 'rz', i)];
+            quatFromEulerDeg(deg, qe);
+            expect(sameRot(q, qe), `t=${curves.times[i]}: angles ${deg} are the sampled rotation`).toBeGreaterThan(1 - 1e-9);
+            eulerXYZ(q, 0, null, naive);
+            if (i > 0) {
+              for (let c = 0; c < 3; c++) {
+                const step = Math.abs(curveValue(curves, CURVE_CHANNELS[3 + c].id, i) - curveValue(curves, CURVE_CHANNELS[3 + c].id, i - 1));
+                worst = Math.max(worst, step);
+                if (Math.abs(naive[c] - naivePrev[c]) > 1.5 * Math.PI) naiveJumps++;
+              }
+            }
+            naivePrev.set(naive);
+          }
+          // Sampled 2000 times a second, a rotation of at most 180° per key interval (0.05 s and more) moves
+          // a few degrees per sample, more only close to gimbal lock (Y = ±90°), never a wrap or a flip.
+          expect(worst, `largest step of an angle between samples (trial ${trial})`).toBeLessThan(45);
+        }
+        // The law above is not vacuous: the angles straight from the quaternions (±180° each) do jump.
+        if (interpolation === 'linear') expect(naiveJumps, 'wraps of the per-sample Euler angles the curves unwrap').toBeGreaterThan(0);
+      });
+    }
+  }
+
+  it('a spin of two turns about Z keyed every 90° reads 0 → 720° rising, not a saw-tooth', () => {
+    const times: number[] = [], values: number[] = [];
+    for (let k = 0; k <= 8; k++) {
+      times.push(k / FPS * 3);
+      values.push(...quatFromEulerDeg([0, 0, 90 * k]));
+    }
+    const clip = clipOf([{ target: PROP, path: 'rotation', interpolation: 'linear', times, values }]);
+    const curves = sample(clip);
+    const keysDeg = curves.keys.rotation.map((k) => curveValue(curves, 'rz', k.sample));
+    keysDeg.forEach((d, k) => expect(d, `key ${k}`).toBeCloseTo(90 * k, 9));
+    for (let i = 1; i < curves.times.length; i++) expect(curveValue(curves, 'rz', i)).toBeGreaterThanOrEqual(curveValue(curves, 'rz', i - 1) - 1e-9);
+  });
+});
+
+describe('curve edits', () => {
+  it('seed 21: a value drag changes only the picked component of the picked keys (tangents and everything else kept)', () => {
+    const r = rng(21);
+    for (let trial = 0; trial < 20; trial++) {
+      const interpolation = (['step', 'linear', 'cubic'] as const)[trial % 3];
+      const tr = frameTrack(r, 'translation', interpolation, 5);
+      const ro = frameTrack(r, 'rotation', interpolation === 'cubic' ? 'cubic' : 'linear', 5);
+      const sc = frameTrack(r, 'scale', interpolation, 5);
+      const other = { ...frameTrack(r, 'translation', 'linear', 4), target: { kind: 'prop', prop: 'q' } as const };
+      const clip = clipOf([tr, ro, sc, other]);
+      const k1 = Math.floor(r() * 5), k2 = (k1 + 1 + Math.floor(r() * 4)) % 5;
+      const comp = Math.floor(r() * 3);
+      const channel = (['tx', 'ty', 'tz'] as const)[comp];
+      const picked: ValueDragKey[] = [k1, k2].map((k) => {
+        const frame = Math.round(tr.times[k] * FPS);
+        const o = (interpolation === 'cubic' ? 3 * k + 1 : k) * 3;
+        return { ref: { target: PROP, channel, frame }, start: tr.values[o + comp] };
+      });
+      const delta = (r() - 0.5) * 3;
+      const after = produce(clip, (d) => applyValueDrag(d, picked, delta));
+      // Expected: exactly those numbers changed.
+      const want = structuredClone(clip);
+      for (const k of [k1, k2]) want.tracks[0].values[(interpolation === 'cubic' ? 3 * k + 1 : k) * 3 + comp] += delta;
+      expect(after.tracks[0].values.length).toBe(want.tracks[0].values.length);
+      after.tracks[0].values.forEach((v, i) => expect(v, `translation values[${i}]`).toBeCloseTo(want.tracks[0].values[i], 12));
+      expect(after.tracks[0].times).toEqual(clip.tracks[0].times);
+      for (let t = 1; t < 4; t++) expect(after.tracks[t], `track ${t} untouched`).toBe(clip.tracks[t]);
+    }
+  });
+
+  it('seed 22: a rotation drag changes that Euler angle only: the key reads back with the other two kept, other keys untouched', () => {
+    const r = rng(22);
+    for (let trial = 0; trial < 20; trial++) {
+      const ro = frameTrack(r, 'rotation', trial % 2 ? 'cubic' : 'linear', 5);
+      const tr = frameTrack(r, 'translation', 'linear', 5);
+      const clip = clipOf([ro, tr]);
+      const curves = sample(clip);
+      const k = Math.floor(r() * 5);
+      const key = curves.keys.rotation[k];
+      const deg: [number, number, number] = [curveValue(curves, 'rx', key.sample), curveValue(curves, 'ry', key.sample), curveValue(curves, 'rz', key.sample)];
+      const comp = Math.floor(r() * 3);
+      const channel = (['rx', 'ry', 'rz'] as const)[comp];
+      const delta = (r() - 0.5) * 40;
+      const after = produce(clip, (d) => applyValueDrag(d, [{ ref: { target: PROP, channel, frame: key.frame }, start: deg[comp], startEuler: deg }], delta));
+      const g = ro.interpolation === 'cubic' ? 3 : 1, o = (ro.interpolation === 'cubic' ? 3 * k + 1 : k) * 4;
+      const wantDeg = [...deg];
+      wantDeg[comp] += delta;
+      const qNew = after.tracks[0].values.slice(o, o + 4);
+      expect(sameRot(qNew, quatFromEulerDeg(wantDeg)), 'the key is the rotation of the changed angles').toBeGreaterThan(1 - 1e-12);
+      const oldQ = ro.values.slice(o, o + 4);
+      expect(qNew[0] * oldQ[0] + qNew[1] * oldQ[1] + qNew[2] * oldQ[2] + qNew[3] * oldQ[3], 'kept in its hemisphere').toBeGreaterThanOrEqual(-1e-12);
+      // Read back on the curves: the changed angle moved by delta, the other two stayed (small drags stay on the same branch).
+      const c2 = sample(after);
+      const s2 = c2.keys.rotation[k].sample;
+      for (let c = 0; c < 3; c++) expect(curveValue(c2, CURVE_CHANNELS[3 + c].id, s2), `angle ${c}`).toBeCloseTo(wantDeg[c], 6);
+      for (let i = 0; i < ro.values.length; i++) if (i < o || i >= o + 4) expect(after.tracks[0].values[i], `rotation values[${i}]`).toBe(ro.values[i]);
+      expect(g).toBeGreaterThan(0);
+      expect(after.tracks[1]).toBe(clip.tracks[1]);
+    }
+  });
+
+  it('seed 23: a time drag moves the picked track keys by moveKeys rules (whole frames, a landing key wins) and leaves other paths alone', () => {
+    const r = rng(23);
+    for (let trial = 0; trial < 30; trial++) {
+      const tr = frameTrack(r, 'translation', (['step', 'linear', 'cubic'] as const)[trial % 3], 6);
+      const ro = frameTrack(r, 'rotation', 'linear', 6);
+      ro.times = [...tr.times]; // keys on the same frames: the rotation keys must stay
+      const clip = clipOf([tr, ro]);
+      const frames = tr.times.map((t) => Math.round(t * FPS));
+      const picked = frames.filter(() => r() < 0.4);
+      if (!picked.length) picked.push(frames[0]);
+      const delta = Math.round((r() - 0.5) * 16);
+      const refs: CurveKeyRef[] = picked.map((frame) => ({ target: PROP, channel: r() < 0.5 ? 'tx' : 'tz', frame }));
+      const after = produce(clip, (d) => applyTimeDrag(d, refs, delta));
+      // Reference: moveKeys on a clip holding only the translation track.
+      const ref = produce(clipOf([tr]), (d) => moveKeys(d, PROP, picked, delta));
+      expect(after.tracks[0].times).toEqual(ref.tracks[0].times);
+      expect(after.tracks[0].values).toEqual(ref.tracks[0].values);
+      for (const t of after.tracks[0].times) expect(Math.abs(t * FPS - Math.round(t * FPS)), 'on a whole frame').toBeLessThan(1e-9);
+      for (let i = 1; i < after.tracks[0].times.length; i++) expect(after.tracks[0].times[i], 'no two keys on one time').toBeGreaterThan(after.tracks[0].times[i - 1]);
+      expect(after.tracks[1], 'the rotation track on the same frames is untouched').toBe(clip.tracks[1]);
+    }
+  });
+
+  it('seed 24: Delete of keys picked on curves removes those tracks\' keys only; a dope sheet key (no channel) every path\'s', () => {
+    const r = rng(24);
+    for (let trial = 0; trial < 20; trial++) {
+      const tr = frameTrack(r, 'translation', 'linear', 5);
+      const ro = { ...frameTrack(r, 'rotation', 'linear', 5), times: [...tr.times] };
+      const clip = clipOf([tr, ro]);
+      const frames = tr.times.map((t) => Math.round(t * FPS));
+      const f1 = frames[Math.floor(r() * 5)], f2 = frames[Math.floor(r() * 5)];
+      const after = produce(clip, (d) => void deleteCurveKeys(d, [{ target: PROP, channel: 'ty', frame: f1 }], [{ target: PROP, frame: f2 }]));
+      // Reference: the translation key on f1 and f2, the rotation key on f2.
+      const ref = produce(clip, (d) => {
+        deleteKeys(d, PROP, [f2]);
+        const t = d.tracks.find((x) => x.path === 'translation');
+        if (t && f1 !== f2) {
+          const i = t.times.findIndex((x) => Math.round(x * FPS) === f1);
+          t.times.splice(i, 1);
+          t.values.splice(3 * i, 3);
+        }
+      });
+      expect(after.tracks).toEqual(ref.tracks);
+      expect(after.tracks.find((t) => t.path === 'rotation')!.times.map((t) => Math.round(t * FPS)), 'rotation keeps f1').toContain(f1 === f2 ? frames.find((f) => f !== f2) : f1);
+    }
+  });
+});
