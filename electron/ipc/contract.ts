@@ -82,7 +82,7 @@ export const MENU_COMMANDS = [
   // Edit
   'undo', 'redo', 'setKey', 'deleteKeys', 'copyPose', 'pastePose', 'copyKeys', 'cutKeys', 'pasteKeys', 'selectAllKeys',
   // View
-  'frameSelected', 'togglePerspective', 'viewFront', 'viewRight', 'viewTop', 'sheetFrameAll',
+  'frameSelected', 'togglePerspective', 'viewFront', 'viewRight', 'viewTop', 'sheetFrameAll', 'toggleCurves',
   // Clip
   'checkClip', 'nextFinding', 'previousFinding', 'suggest', 'newClip', 'duplicateClip', 'renameClip', 'deleteClip',
   // Help
@@ -118,6 +118,7 @@ export const MENU_SHORTCUTS: Partial<Record<MenuCommand, string>> = {
   viewFront: '1',
   viewRight: '3',
   viewTop: '7',
+  toggleCurves: 'G',
   checkClip: 'CmdOrCtrl+Shift+C',
   nextFinding: ']',
   previousFinding: '[',

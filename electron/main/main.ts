@@ -226,6 +226,7 @@ export function menuTemplate(options: {
         item('Right', 'viewRight'),
         item('Top', 'viewTop'),
         item('Dope Sheet: Frame All', 'sheetFrameAll'),
+        item('Curves / Dope Sheet', 'toggleCurves'),
         { type: 'separator' },
         { role: 'togglefullscreen' },
         ...(options.isDev ? [{ role: 'toggleDevTools' as const }] : []),
