@@ -59,8 +59,13 @@ export interface RestingStats {
   velocityScale: number;
   /** Whether the last call fell back from Newton's restitution targets (no answer) to Poisson's phases. */
   poisson: boolean;
+  /** Contacts of the last call's answer that slide (impulse on the rim of the cone). */
+  sliding: number;
   /** Whether the last call stopped at the tolerance (false: at maxSweeps). */
   converged: boolean;
+  /** Polishes (exact solves of the iterate's contact states) over all calls, and those not kept. */
+  polishes: number;
+  polishesRejected: number;
   /** Totals over all calls. */
   calls: number;
   totalSweeps: number;
@@ -69,14 +74,67 @@ export interface RestingStats {
   exactFallbacks: number;
 }
 
+/** LU factorization of the dense n×n M in place with partial pivoting (rows in piv); false when a pivot vanishes. */
+function factorDense(M: Float64Array, n: number, piv: Int32Array): boolean {
+  for (let k = 0; k < n; k++) {
+    let p = k, best = Math.abs(M[k * n + k]);
+    for (let i = k + 1; i < n; i++) {
+      const v = Math.abs(M[i * n + k]);
+      if (v > best) {
+        best = v;
+        p = i;
+      }
+    }
+    piv[k] = p;
+    if (!(best > 0)) return false;
+    if (p !== k)
+      for (let j = 0; j < n; j++) {
+        const t = M[k * n + j];
+        M[k * n + j] = M[p * n + j];
+        M[p * n + j] = t;
+      }
+    const inv = 1 / M[k * n + k];
+    for (let i = k + 1; i < n; i++) {
+      const f = (M[i * n + k] *= inv);
+      if (f === 0) continue;
+      for (let j = k + 1; j < n; j++) M[i * n + j] -= f * M[k * n + j];
+    }
+  }
+  return true;
+}
+
+/** Solves with the factors of `factorDense` in place: z holds b on entry, the solution on exit. */
+function solveFactored(M: Float64Array, n: number, piv: Int32Array, z: Float64Array): void {
+  // (the row interchanges first: the factorization swapped whole rows, multipliers included)
+  for (let k = 0; k < n; k++) {
+    const p = piv[k];
+    if (p !== k) {
+      const t = z[k];
+      z[k] = z[p];
+      z[p] = t;
+    }
+  }
+  for (let k = 0; k < n; k++) {
+    const zk = z[k];
+    if (zk !== 0) for (let i = k + 1; i < n; i++) z[i] -= M[i * n + k] * zk;
+  }
+  for (let k = n - 1; k >= 0; k--) {
+    let sum = z[k];
+    for (let j = k + 1; j < n; j++) sum -= M[k * n + j] * z[j];
+    z[k] = sum / M[k * n + k];
+  }
+}
+
 export class RestingContactSolver extends ArticulatedTree {
   /** Sweeps stop when no block's relative velocity changed by more than tolerance × velocity scale. */
   tolerance = 1e-9;
+  /** Every this many sweeps the contact states of the iterate are solved exactly (`polish`); 0: never. */
+  polishEvery = 8;
   /** Over-relaxation of each block update (1: plain Gauss–Seidel). */
   relaxation = 1;
   /** Largest number of sweeps. */
-  maxSweeps = 2000;
-  readonly stats: RestingStats = { sweeps: 0, lastChange: 0, velocityScale: 0, converged: true, poisson: false, calls: 0, totalSweeps: 0, notConverged: 0, exactFallbacks: 0 };
+  maxSweeps = 64;
+  readonly stats: RestingStats = { sweeps: 0, lastChange: 0, velocityScale: 0, converged: true, sliding: 0, poisson: false, polishes: 0, polishesRejected: 0, calls: 0, totalSweeps: 0, notConverged: 0, exactFallbacks: 0 };
 
   // contact rows: 3 per contact with a dynamic side (n, t1, t2); 12 numbers each (J on A's body, J on B's body)
   private pm = 0;
@@ -90,7 +148,7 @@ export class RestingContactSolver extends ArticulatedTree {
   private pL1 = F64(0); // Poisson: λ of the compression, then ε λ
   private pW = F64(0); // current w = b + A λ
   private pL = F64(0); // λ per row
-  private pInv = F64(0); // 5 per block: the inverse of its tangential 2×2, that pair's largest eigenvalue
+  private pInv = F64(0); // 4 per block: the inverse of its tangential 2×2
   private pVm = F64(0); // v⁻ₙ per block (normal relative velocity before)
   private exact: ImpulseSolver | null = null;
 
@@ -144,7 +202,7 @@ export class RestingContactSolver extends ArticulatedTree {
     this.pB = growF(this.pB, m);
     this.pW = growF(this.pW, m);
     this.pL = growF(this.pL, m);
-    this.pInv = growF(this.pInv, 5 * nbk);
+    this.pInv = growF(this.pInv, 4 * nbk);
     this.pVm = growF(this.pVm, nbk);
     const J = this.pJ, D = this.pD, F = this.contactFrame, P = this.contactPoint, com = this.com;
     for (let q = 0; q < nbk; q++) {
@@ -297,9 +355,224 @@ export class RestingContactSolver extends ArticulatedTree {
       change = 0;
       for (let q = 0; q < nbk; q++) change = Math.max(change, this.updateBlock(q, m));
       if (!(change > bound)) break;
+      if (this.polishEvery > 0 && (k + 1) % this.polishEvery === 0 && this.polish(nbk, m, bound)) {
+        st.lastChange = 0;
+        return true;
+      }
     }
     st.lastChange = change;
     return !(change > bound);
+  }
+
+  // polish: the equalities of the sweeps' contact states, solved at once
+  private qKind = new Int32Array(0); // per unknown: row (single row) or -1 - block (sliding block)
+  private qG = F64(0); // per unknown: 3 coefficients of a sliding block's impulse (1, γ d)
+  private qZ0 = F64(0); // per unknown: its value in the iterate
+  private qM = F64(0);
+  private qMf = F64(0);
+  private qZ = F64(0);
+  private qR = F64(0);
+  private qPiv = new Int32Array(0);
+  /** Laws an answer of `polish` broke, counted per contact over all calls: a pull (λₙ < 0), outside the cone, a separated contact approaching, an equality's residual, sliding friction against the law, a sticking contact's tangential residual. */
+  readonly polishBreaks = [0, 0, 0, 0, 0, 0];
+  private pBase = F64(0);
+  private pCand = F64(0);
+  private pCandW = F64(0);
+  /**
+   * Largest sine of the angle between a sliding contact's friction and the opposite of its slip in a
+   * kept polish (beyond the bound). Default Infinity: sliding friction only has to dissipate (no
+   * positive work on the slip); the simulator takes no answer with a sliding contact (`stats.sliding`).
+   */
+  slipAngle = Infinity;
+  /** Solves of one polish (the contact states changed between them where the answer breaks a law). */
+  polishRounds = 1;
+  /** Refinement steps of the shifted dense solve (each divides the shift's error by about 1e10 in the rows' range). */
+  polishRefinements = 2;
+
+  private bState = new Uint8Array(0); // per block: 0 separated, 1 equalities on its rows (sticking / frictionless), 2 sliding
+  private bDir = F64(0); // per block: γ·d (2 numbers), the sliding impulse's tangential part per unit normal impulse
+
+  /**
+   * Takes the contact states of the current iterate (separated: λₙ = 0; frictionless or sticking:
+   * their rows' velocities zero; sliding: λ = s (n + γ d), d the iterate's friction direction, the
+   * normal velocity zero) and solves those equalities at once: a dense solve over the active rows of
+   * A shifted by 1e-10 of its largest diagonal (with redundant rows the correction of the iterate
+   * stays small and keeps its split of the impulses), refined. Where the answer breaks a law the
+   * states change as in the analytic solver, all at once (a pulling contact separates, one outside
+   * its cone slides along its impulse's direction, a separated one that approaches sticks, a sliding
+   * one whose friction would push along the slip takes the slip's opposite direction), and the
+   * equalities are solved again, up to `polishRounds` times. Kept when the answer is a solution within
+   * the bound: λₙ ≥ 0, inside the cones, separated contacts not approaching, zero velocities on the
+   * equalities, sliding friction doing no positive work; otherwise the sweeps go on from their iterate.
+   * Returns whether it was kept.
+   */
+  private polish(nbk: number, m: number, bound: number): boolean {
+    const st = this.stats;
+    st.polishes++;
+    const A = this.pA, L = this.pL, Wv = this.pW;
+    this.pBase = growF(this.pBase, m);
+    this.pCand = growF(this.pCand, m);
+    this.pCandW = growF(this.pCandW, m);
+    this.qKind = growI(this.qKind, m);
+    this.qG = growF(this.qG, 3 * m);
+    this.qZ0 = growF(this.qZ0, m);
+    this.bState = growU(this.bState, nbk);
+    this.bDir = growF(this.bDir, 2 * nbk);
+    const base = this.pBase, cand = this.pCand, cw = this.pCandW, kind = this.qKind, G = this.qG, z0 = this.qZ0;
+    const bs = this.bState, bd = this.bDir;
+    // states of the iterate; cand holds the values the next solve starts from
+    for (let q = 0; q < nbk; q++) {
+      const r0 = 3 * q, ln = L[r0], g = this.contactGamma[this.pContact[q]];
+      cand[r0] = L[r0];
+      cand[r0 + 1] = L[r0 + 1];
+      cand[r0 + 2] = L[r0 + 2];
+      if (!(ln > 0)) bs[q] = 0;
+      else if (g === 0 || g === Infinity) bs[q] = 1;
+      else {
+        const lt = Math.sqrt(L[r0 + 1] * L[r0 + 1] + L[r0 + 2] * L[r0 + 2]);
+        if (lt < g * ln * (1 - 1e-9)) bs[q] = 1;
+        else {
+          bs[q] = 2;
+          bd[2 * q] = (g * L[r0 + 1]) / lt;
+          bd[2 * q + 1] = (g * L[r0 + 2]) / lt;
+        }
+      }
+    }
+    // base = w − A λ: the phase's free velocities
+    for (let r = 0; r < m; r++) {
+      let sum = Wv[r];
+      const o = r * m;
+      for (let t = 0; t < m; t++) sum -= A[o + t] * L[t];
+      base[r] = sum;
+    }
+    this.qM = growF(this.qM, m * m);
+    this.qMf = growF(this.qMf, m * m);
+    this.qZ = growF(this.qZ, m);
+    this.qR = growF(this.qR, m);
+    this.qPiv = growI(this.qPiv, m);
+    const M = this.qM, Mf = this.qMf, z = this.qZ, res = this.qR, piv = this.qPiv;
+    for (let round = 0; round < this.polishRounds; round++) {
+      let n = 0;
+      for (let q = 0; q < nbk; q++) {
+        const r0 = 3 * q;
+        if (bs[q] === 1) {
+          const rows = this.contactGamma[this.pContact[q]] === 0 ? 1 : 3;
+          for (let k = 0; k < rows; k++) {
+            z0[n] = cand[r0 + k];
+            kind[n++] = r0 + k;
+          }
+        } else if (bs[q] === 2) {
+          G[3 * n] = 1;
+          G[3 * n + 1] = bd[2 * q];
+          G[3 * n + 2] = bd[2 * q + 1];
+          z0[n] = cand[r0];
+          kind[n++] = -1 - q;
+        }
+      }
+      let maxDiag = 0;
+      for (let k = 0; k < n; k++) {
+        const ck = kind[k] >= 0 ? kind[k] : 3 * (-1 - kind[k]), o = ck * m;
+        for (let l = 0; l < n; l++) {
+          const kl = kind[l];
+          let v: number;
+          if (kl >= 0) v = A[o + kl];
+          else {
+            const r0 = 3 * (-1 - kl);
+            v = A[o + r0] * G[3 * l] + A[o + r0 + 1] * G[3 * l + 1] + A[o + r0 + 2] * G[3 * l + 2];
+          }
+          M[k * n + l] = v;
+        }
+        maxDiag = Math.max(maxDiag, Math.abs(M[k * n + k]));
+      }
+      if (n > 0) {
+        const shift = 1e-10 * maxDiag;
+        Mf.set(M.subarray(0, n * n));
+        for (let k = 0; k < n; k++) Mf[k * n + k] += shift;
+        if (!factorDense(Mf, n, piv)) break;
+        // z = z0 + corrections: residual r = −(base_c + M z), solve (M + shift) δ = r, refined
+        for (let k = 0; k < n; k++) z[k] = z0[k];
+        for (let it = 0; it <= this.polishRefinements; it++) {
+          for (let k = 0; k < n; k++) {
+            const ck = kind[k] >= 0 ? kind[k] : 3 * (-1 - kind[k]);
+            let sum = base[ck];
+            for (let l = 0; l < n; l++) sum += M[k * n + l] * z[l];
+            res[k] = -sum;
+          }
+          solveFactored(Mf, n, piv, res);
+          for (let k = 0; k < n; k++) z[k] += res[k];
+        }
+      }
+      cand.fill(0, 0, m);
+      for (let k = 0; k < n; k++) {
+        const kk = kind[k];
+        if (kk >= 0) cand[kk] = z[k];
+        else {
+          const r0 = 3 * (-1 - kk);
+          cand[r0] = z[k] * G[3 * k];
+          cand[r0 + 1] = z[k] * G[3 * k + 1];
+          cand[r0 + 2] = z[k] * G[3 * k + 2];
+        }
+      }
+      for (let r = 0; r < m; r++) {
+        let sum = base[r];
+        const o = r * m;
+        for (let t = 0; t < m; t++) sum += A[o + t] * cand[t];
+        cw[r] = sum;
+      }
+      let ok = true, numeric = false;
+      for (let q = 0; q < nbk; q++) {
+        const r0 = 3 * q, ln = cand[r0], g = this.contactGamma[this.pContact[q]];
+        const lt = Math.sqrt(cand[r0 + 1] * cand[r0 + 1] + cand[r0 + 2] * cand[r0 + 2]);
+        if (bs[q] === 0) {
+          if (cw[r0] < -bound) {
+            // separated but approaching: back with equalities, from zero
+            this.polishBreaks[2]++;
+            ok = false;
+            bs[q] = 1;
+          }
+        } else if (ln < 0) {
+          this.polishBreaks[0]++;
+          ok = false;
+          bs[q] = 0;
+          cand[r0] = cand[r0 + 1] = cand[r0 + 2] = 0;
+        } else if (g !== Infinity && lt > g * ln * (1 + 1e-9)) {
+          // outside the cone: slides along its impulse's tangential direction
+          this.polishBreaks[1]++;
+          ok = false;
+          bs[q] = 2;
+          bd[2 * q] = (g * cand[r0 + 1]) / lt;
+          bd[2 * q + 1] = (g * cand[r0 + 2]) / lt;
+        } else if (Math.abs(cw[r0]) > bound) {
+          this.polishBreaks[3]++;
+          ok = false;
+          numeric = true;
+        } else if (bs[q] === 2) {
+          // sliding: friction opposite the slip (Coulomb; a friction impulse at an angle to the slip
+          // keeps a part turning, see core/sim/repro/ragdoll-rest.test.ts), within the bound and
+          // `slipAngle`; else the slip's opposite direction
+          const ws = Math.sqrt(cw[r0 + 1] * cw[r0 + 1] + cw[r0 + 2] * cw[r0 + 2]);
+          const along = (cw[r0 + 1] * cand[r0 + 1] + cw[r0 + 2] * cand[r0 + 2]) / lt;
+          if (along > bound || Math.sqrt(Math.max(0, ws * ws - along * along)) > bound + this.slipAngle * ws) {
+            this.polishBreaks[4]++;
+            ok = false;
+            bd[2 * q] = (-g * cw[r0 + 1]) / ws;
+            bd[2 * q + 1] = (-g * cw[r0 + 2]) / ws;
+          }
+        } else if (g !== 0 && (Math.abs(cw[r0 + 1]) > bound || Math.abs(cw[r0 + 2]) > bound)) {
+          this.polishBreaks[5]++;
+          ok = false;
+          numeric = true;
+        }
+      }
+      if (ok) {
+        L.set(cand.subarray(0, m));
+        Wv.set(cw.subarray(0, m));
+        return true;
+      }
+      if (numeric) break;
+    }
+    st.polishesRejected++;
+    return false;
   }
 
   /** Relative velocity along row r: the dynamic sides from the node blocks of u (free = true) or from u⁻, keyframed sides from u⁻. */
@@ -347,14 +620,13 @@ export class RestingContactSolver extends ArticulatedTree {
 
   /** Inverse of the block's tangential 2×2 (a tiny shift keeps a pair the joints fix invertible). */
   private invertBlock(q: number, m: number): void {
-    const A = this.pA, r1 = 3 * q + 1, I = this.pInv, o = 5 * q;
+    const A = this.pA, r1 = 3 * q + 1, I = this.pInv, o = 4 * q;
     const shift = 1e-12 * (A[r1 * m + r1] + A[(r1 + 1) * m + r1 + 1]) + 1e-300;
     const a = A[r1 * m + r1] + shift, b = A[r1 * m + r1 + 1], d = A[(r1 + 1) * m + r1 + 1] + shift;
     const id = 1 / (a * d - b * b);
     I[o] = d * id;
     I[o + 1] = I[o + 2] = -b * id;
     I[o + 3] = a * id;
-    I[o + 4] = 0.5 * (a + d) + Math.sqrt(0.25 * (a - d) * (a - d) + b * b);
   }
 
   /** One block update of contact block q; returns the largest change of its own relative velocity. */
@@ -373,7 +645,7 @@ export class RestingContactSolver extends ArticulatedTree {
       // projected onto the disc |λₜ| ≤ γ λₙ
       const om = this.relaxation;
       n0 = Ann > 0 ? Math.max(0, l0 - (om * w0) / Ann) : 0;
-      const e0 = n0 - l0, I = this.pInv, o = 5 * q;
+      const e0 = n0 - l0, I = this.pInv, o = 4 * q;
       const v1 = w1 + A[(r0 + 1) * m + r0] * e0, v2 = w2 + A[(r0 + 2) * m + r0] * e0;
       n1 = l1 - om * (I[o] * v1 + I[o + 1] * v2);
       n2 = l2 - om * (I[o + 2] * v1 + I[o + 3] * v2);
@@ -402,6 +674,7 @@ export class RestingContactSolver extends ArticulatedTree {
   private writeOut(out: ImpulseSolution, nb: number): void {
     const nj = this.nj, nc = this.nc, x = this.x, L = this.pL, F = this.contactFrame;
     out.resize(nb, nj, nc);
+    this.stats.sliding = 0;
     out.iterations = 1;
     out.frictionScale = 1;
     out.restitutionScale = 1;
@@ -434,7 +707,8 @@ export class RestingContactSolver extends ArticulatedTree {
       for (let k = 0; k < 3; k++) out.contactImpulse[o + k] = ln * F[fo + k] + l1 * F[fo + 3 + k] + l2 * F[fo + 6 + k];
       const g = this.contactGamma[c];
       out.contactState[c] =
-        ln <= 0 ? ContactState.Separated : g === 0 ? ContactState.Frictionless : g !== Infinity && Math.sqrt(l1 * l1 + l2 * l2) >= g * ln * (1 - 1e-12) ? ContactState.Slide : ContactState.Stick;
+        ln <= 0 ? ContactState.Separated : g === 0 ? ContactState.Frictionless : g !== Infinity && Math.sqrt(l1 * l1 + l2 * l2) >= g * ln * (1 - 1e-9) ? ContactState.Slide : ContactState.Stick;
+      if (out.contactState[c] === ContactState.Slide) this.stats.sliding++;
     }
     let e0 = 0, e1 = 0;
     for (let d = 0; d < this.nd; d++) {

@@ -160,11 +160,12 @@ export interface WorldOptions {
   /**
    * Solver of the sub-step (resting-contact) solves of islands with joints (a ragdoll on the
    * ground). 'exact' (default): the analytic `ImpulseSolver`, as for impacts. 'pgs':
-   * `RestingContactSolver` (core/response/pgs.ts), contact impulses by projected block
-   * Gauss–Seidel with the joints solved exactly, for islands whose contacts all have ε = 0; a solve
-   * whose sweeps miss the tolerance is solved again by the analytic solver. Not the default: on
-   * the sim bench it is slower (core/response/README.md, "Resting contact by PGS"). Impact events
-   * always use the analytic solver.
+   * `RestingContactSolver` (core/response/pgs.ts), contact impulses by projected block Gauss–Seidel
+   * with the joints solved exactly and the sweeps' contact states solved at once every 8 sweeps,
+   * for islands whose contacts all have ε = 0, warm-started from the last such solve; a solve whose
+   * sweeps miss the tolerance is solved again by the analytic solver. Not the default: its sliding
+   * friction dissipates but is not opposite the slip, and two repros fail with it
+   * (core/response/README.md, "Resting contact by PGS"). Impact events always use the analytic solver.
    */
   restingSolver?: 'pgs' | 'exact';
   ragdoll?: RagdollOptions;
@@ -223,7 +224,7 @@ export interface WorldStats {
   solverMs: number;
   /** Sub-step solves of islands with joints given to the resting-contact solver (WorldOptions.restingSolver 'pgs'). */
   restingSolves: number;
-  /** Sub-step solves of islands with joints the resting-contact solver did not bring to its tolerance (solved by the analytic solver instead). */
+  /** Of restingSolves, those solved again by the analytic solver: the sweeps missed their tolerance, or the answer had a sliding contact. */
   restingFallbacks: number;
   /** Contacts added after a solve whose velocities would have carried a vertex into the ground (ragdolls) or a held mesh pair into each other (then solved again). */
   activeSetContacts: number;
