@@ -285,7 +285,7 @@ export class RestingContactSolver extends ArticulatedTree {
       const ln = ix * F[fo] + iy * F[fo + 1] + iz * F[fo + 2];
       if (!(ln > 0)) continue;
       let l1 = ix * F[fo + 3] + iy * F[fo + 4] + iz * F[fo + 5], l2 = ix * F[fo + 6] + iy * F[fo + 7] + iz * F[fo + 8];
-      const g = this.contactGamma[c], lt = Math.hypot(l1, l2);
+      const g = this.contactGamma[c], lt = Math.sqrt(l1 * l1 + l2 * l2);
       if (g === 0) l1 = l2 = 0;
       else if (lt > g * ln) {
         l1 *= (g * ln) / lt;
