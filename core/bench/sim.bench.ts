@@ -167,7 +167,7 @@ function rapierStep(doc: ImpulseDocument, seconds: number): { ms: number; cpu: n
  * Runs one suggestion under a wall-clock budget, so `npm run bench` always
  * ends: past the budget the run is aborted and the row says how far it got.
  */
-function timedSuggestion(doc: ImpulseDocument, dynamic: string[], budgetMs: number) {
+function timedSuggestion(doc: ImpulseDocument, dynamic: string[], budgetMs: number, world?: { restingSolver: 'pgs' | 'exact' }) {
   let fraction = 0;
   const c0 = cpuMs();
   const t0 = performance.now();
@@ -177,7 +177,7 @@ function timedSuggestion(doc: ImpulseDocument, dynamic: string[], budgetMs: numb
     },
   };
   try {
-    const s = suggestMotion(doc, { dynamic, fromFrame: 0, toFrame: 60 }, (f) => (fraction = f), signal);
+    const s = suggestMotion(doc, world ? { dynamic, fromFrame: 0, toFrame: 60, world } : { dynamic, fromFrame: 0, toFrame: 60 }, (f) => (fraction = f), signal);
     return { ms: performance.now() - t0, cpu: cpuMs() - c0, done: true, fraction: 1, s };
   } catch (err) {
     if (!(err instanceof SimulationError) || !/aborted/.test(err.message)) throw err;
@@ -246,6 +246,22 @@ export async function benchSim(budgetMs = 30_000, runs = RUNS): Promise<BenchRow
       rows.push({ name: `${name}: NOT FINISHED within the ${budgetMs / 1000} s budget (fraction of the clip done)`, value: r.fraction, unit: 'of 2 s' });
     }
   }
+  // the resting-contact solver (WorldOptions.restingSolver 'pgs', not the default): the same full
+  // scene, alternated with runs of the default so both see the same load
+  const pg: Timed[] = [], ex: Timed[] = [];
+  timedSuggestion(doc, [...props, 'ragdoll'], budgetMs, { restingSolver: 'pgs' });
+  for (let k = 0; k < runs; k++) {
+    pg.push(timedSuggestion(doc, [...props, 'ragdoll'], budgetMs, { restingSolver: 'pgs' }));
+    ex.push(timedSuggestion(doc, [...props, 'ragdoll'], budgetMs));
+    if (!pg[k].done || !ex[k].done) break;
+  }
+  const pgs = medianRun(pg), exa = medianRun(ex);
+  if (pgs.done && pgs.s && exa.done && exa.s) {
+    const st = pgs.s.stats as typeof pgs.s.stats & { restingSolves?: number; restingFallbacks?: number };
+    rows.push({ name: `sim: full scene with restingSolver 'pgs' (CPU ${pg.map((r) => r.cpu.toFixed(0)).join(', ')} ms; default, alternated: ${ex.map((r) => r.cpu.toFixed(0)).join(', ')} ms)`, value: pgs.ms, unit: 'ms' });
+    rows.push({ name: `sim:   'pgs': resting solves ${st.restingSolves ?? 0}, of them solved again by the analytic solver ${st.restingFallbacks ?? 0}; hash ${suggestionHash(pgs.s)}`, value: st.solverMs, unit: 'ms solver' });
+    rows.push({ name: `ratio 'pgs' / default by CPU time (medians)`, value: median(pg.map((r) => r.cpu)) / median(ex.map((r) => r.cpu)), unit: '×' });
+  } else rows.push({ name: `sim: full scene with restingSolver 'pgs': NOT FINISHED within the ${budgetMs / 1000} s budget`, value: pgs.fraction, unit: 'of 2 s' });
   rows.push({ name: `rapier: same scene, 480 steps (${rapier.bodies} bodies incl. 134 kinematic joint balls), median`, value: rapier.ms, unit: 'ms' });
   rows.push({ name: 'rapier: CPU time', value: rapier.cpu, unit: 'ms' });
   rows.push({ name: `rapier: dynamic bodies asleep at the end (of ${rapier.dynamic}; default sleep: below 0.4 m/s and 0.5 rad/s for 2 s)`, value: rapier.asleep, unit: 'bodies' });

@@ -10,12 +10,17 @@
  *   to A, restitution ε = min, friction γ = max (or per contact);
  *   frictionless / perfectly rough / Coulomb (stick, cone check, slide with
  *   α, β). Sparse: linear time in the number of bodies for trees.
+ * - `new RestingContactSolver().solve(bodies, joints, contacts, { warmImpulses }?, out?)`: resting
+ *   contact (no impacts): contact impulses by projected block Gauss–Seidel, joints exact, the same
+ *   `ImpulseSolution`; `stats` says whether it reached its tolerance (see pgs.ts, README.md).
  * - `baraffImpulse`, `baraffResponse`: the single-unknown frictionless impulse (cross-check).
  * - `penaltyStiffness`, `penaltySpringForce`, `inverseSpringForce`, `penaltyContactForce`:
  *   the spring response with K_recede = ε K_approach (§3.1).
  * Bad input throws `ResponseInputError` naming the body, joint or contact.
  */
 export { ImpulseSolver, ImpulseSolution, solveImpulses } from './solver';
+export { RestingContactSolver } from './pgs';
+export type { RestingSolveOptions, RestingStats } from './pgs';
 export { baraffImpulse, baraffResponse } from './baraff';
 export type { BaraffOutput } from './baraff';
 export { penaltyStiffness, penaltySpringForce, inverseSpringForce, penaltyContactForce } from './penalty';

@@ -91,6 +91,7 @@ import { Rig } from '../skeleton/rig';
 import { computeSkinMatrices, dominantJointPerTriangle, skinVertex, skinVertexVelocity } from '../skeleton/skinning';
 import { ccdQueryFlat } from '../collision/ccd';
 import { ImpulseSolver, ImpulseSolution } from '../response/solver';
+import { RestingContactSolver } from '../response/pgs';
 import { ContactState, type ContactInput, type JointInput, type RigidBodyInput } from '../response/types';
 import { RigidBodySet, STATE_STRIDE, normalizeQuat, quatMul, quatMulF64, rotate, rotateF64, rotateInv, rotateInvF64, type RigidBodyInit } from './rigid';
 import { boxesOverlap, pointTriangleDistanceSq, pointTrianglePlane, segmentSegmentClosest, sweptPointBox } from './geometry';
@@ -156,6 +157,17 @@ export interface WorldOptions {
    * deterministic). Default true; false only to check exactly that.
    */
   reuseRestingSolves?: boolean;
+  /**
+   * Solver of the sub-step (resting-contact) solves of islands with joints (a ragdoll on the
+   * ground). 'exact' (default): the analytic `ImpulseSolver`, as for impacts. 'pgs':
+   * `RestingContactSolver` (core/response/pgs.ts), contact impulses by projected block Gauss–Seidel
+   * with the joints solved exactly and the sweeps' contact states solved at once every 8 sweeps,
+   * for islands whose contacts all have ε = 0, warm-started from the last such solve; a solve whose
+   * sweeps miss the tolerance is solved again by the analytic solver. Not the default: its sliding
+   * friction dissipates but is not opposite the slip, and two repros fail with it
+   * (core/response/README.md, "Resting contact by PGS"). Impact events always use the analytic solver.
+   */
+  restingSolver?: 'pgs' | 'exact';
   ragdoll?: RagdollOptions;
 }
 
@@ -210,6 +222,10 @@ export interface WorldStats {
   islandReuses: number;
   /** Wall time spent in the impulse solver (core/response), ms: for profiling only, never used by the simulation. */
   solverMs: number;
+  /** Sub-step solves of islands with joints given to the resting-contact solver (WorldOptions.restingSolver 'pgs'). */
+  restingSolves: number;
+  /** Of restingSolves, those solved again by the analytic solver: the sweeps missed their tolerance, or the answer had a sliding contact. */
+  restingFallbacks: number;
   /** Contacts added after a solve whose velocities would have carried a vertex into the ground (ragdolls) or a held mesh pair into each other (then solved again). */
   activeSetContacts: number;
 }
@@ -277,7 +293,7 @@ export class SimWorld {
   readonly bodies: RigidBodySet;
   readonly objects: SimObject[] = [];
   readonly impacts: ImpactRecord[] = [];
-  readonly stats: WorldStats = { steps: 0, subSteps: 0, impactEvents: 0, solves: 0, islandSolves: 0, islandReuses: 0, ccdQueries: 0, budgetExceeded: 0, bodiesKept: 0, solverMs: 0, activeSetContacts: 0 };
+  readonly stats: WorldStats = { steps: 0, subSteps: 0, impactEvents: 0, solves: 0, islandSolves: 0, islandReuses: 0, ccdQueries: 0, budgetExceeded: 0, bodiesKept: 0, solverMs: 0, activeSetContacts: 0, restingSolves: 0, restingFallbacks: 0 };
   /** Fixed step, seconds. */
   readonly stepSec: number;
   readonly frameRate: number;
@@ -397,6 +413,10 @@ export class SimWorld {
    * for ever, fed by its own friction (repro/ragdoll-rest).
    */
   private readonly solver = Object.assign(new ImpulseSolver(), { slidingFriction: 'coulomb' as const });
+  /** Sub-step solves of islands with joints (WorldOptions.restingSolver 'pgs'). */
+  private readonly restingSolver = new RestingContactSolver();
+  /** Whether the current solveContacts call is an impact event (the analytic solver for every island). */
+  private solvingImpact = false;
   /** Ragdoll joint friction, s⁻¹ (RagdollOptions.jointDampingPerSec). */
   private readonly jointDamping: number;
   private readonly ignore: { a: string; aj: number; b: string; bj: number }[];
@@ -442,6 +462,7 @@ export class SimWorld {
       sleepSpeedMps: options.sleepSpeedMps ?? 0.02,
       sleepTimeSec: options.sleepTimeSec ?? 0.3,
       reuseRestingSolves: options.reuseRestingSolves ?? true,
+      restingSolver: options.restingSolver ?? 'exact',
     };
     this.timeSec = options.startTimeSec;
     this.startTimeSec = options.startTimeSec;
@@ -3491,6 +3512,7 @@ export class SimWorld {
       } else ct.restitution = 0;
     }
     this.ensureSolveBuffers(this.contactCount);
+    this.solvingImpact = impact;
     this.solveIslands(nJoints, impact ? firstImpact : -1, nImpact);
     // active set: ragdoll vertices near the ground that the solved velocities would carry into it
     // (ones not approaching before the solve, or left out by the patch reduction) join the contacts,
@@ -3862,7 +3884,7 @@ export class SimWorld {
         continue;
       }
       const t0 = performance.now();
-      this.solver.solve(bview, jview, cview, {}, sol);
+      if (!this.restingSolve(bview, jview, cview, sol)) this.solver.solve(bview, jview, cview, {}, sol);
       this.stats.islandSolves++;
       this.stats.solverMs += performance.now() - t0;
       for (let i = root; i < nd; i++) {
@@ -3892,6 +3914,59 @@ export class SimWorld {
       this.jointPool[k].bodyB = this.jtBodyB[k];
     }
   }
+
+  /**
+   * The sub-step solve of an island with joints by the resting-contact solver (WorldOptions.restingSolver
+   * 'pgs'): only without restitution (every contact ε = 0: resting contact; contacts approaching faster
+   * than the restitution threshold are left to the analytic solver, whose Newton / Poisson phases
+   * keep the energy law with ε > 0). Returns false, with sol unspecified, when the island is not for
+   * it or its sweeps did not reach their tolerance (the analytic solver then solves it).
+   */
+  private restingSolve(bview: readonly RigidBodyInput[], jview: readonly JointInput[], cview: readonly ContactInput[], sol: ImpulseSolution): boolean {
+    if (jview.length === 0 || this.solvingImpact || this.opts.restingSolver !== 'pgs') return false;
+    for (let k = 0; k < cview.length; k++) if ((cview[k].restitution ?? 0) > 0) return false;
+    // warm start: each contact takes the impulse of the nearest contact of the last resting solve
+    // between the same two bodies within 2 mm (the ragdoll barely moves between sub-steps)
+    const nc = cview.length, W = (this.warmImp = grown(this.warmImp, 3 * nc));
+    const pn = this.warmPrevCount, PB = this.warmPrevBodies, PF = this.warmPrevF;
+    for (let k = 0; k < nc; k++) {
+      const ct = cview[k], ba = bview[ct.bodyA], bb = ct.bodyB >= 0 ? bview[ct.bodyB] : null;
+      let best = -1, bestD = 4e-6;
+      for (let q = 0; q < pn; q++) {
+        if (PB[2 * q] !== ba || PB[2 * q + 1] !== bb) continue;
+        const dx = PF[6 * q] - ct.point.x, dy = PF[6 * q + 1] - ct.point.y, dz = PF[6 * q + 2] - ct.point.z;
+        const d = dx * dx + dy * dy + dz * dz;
+        if (d < bestD) {
+          bestD = d;
+          best = q;
+        }
+      }
+      for (let c = 0; c < 3; c++) W[3 * k + c] = best >= 0 ? PF[6 * best + 3 + c] : NaN;
+    }
+    this.restingSolver.solve(bview, jview, cview, { warmImpulses: W }, sol);
+    this.warmPrevF = grown(this.warmPrevF, 6 * nc);
+    PB.length = 2 * nc;
+    for (let k = 0; k < nc; k++) {
+      const ct = cview[k];
+      PB[2 * k] = bview[ct.bodyA];
+      PB[2 * k + 1] = ct.bodyB >= 0 ? bview[ct.bodyB] : null;
+      this.warmPrevF[6 * k] = ct.point.x;
+      this.warmPrevF[6 * k + 1] = ct.point.y;
+      this.warmPrevF[6 * k + 2] = ct.point.z;
+      for (let c = 0; c < 3; c++) this.warmPrevF[6 * k + 3 + c] = sol.contactImpulse[3 * k + c];
+    }
+    this.warmPrevCount = nc;
+    this.stats.restingSolves++;
+    if (this.restingSolver.stats.converged) return true;
+    this.stats.restingFallbacks++;
+    return false;
+  }
+
+  /** Warm start of restingSolve: the last resting solve's contacts (bodies; point and impulse, 6 numbers each). */
+  private warmImp = new Float64Array(0);
+  private warmPrevCount = 0;
+  private readonly warmPrevBodies: (RigidBodyInput | null)[] = [];
+  private warmPrevF = new Float64Array(0);
 
   /** Per island root: the solver input of its last resting solve (signature) and its answer. */
   private restSig: (Float64Array | null)[] = [];
