@@ -81,3 +81,33 @@ describe("a keyframed character's box from its joints", () => {
     expect(vertices).toBeGreaterThan(12 * 2 * 4000);
   });
 });
+
+describe("a keyframed character's joint groups in a world", () => {
+  it('share the mesh topology (verts, slots, slot boxes, weight sums) with every other world, own their boxes and stamps, and have one field layout', async () => {
+    const url = new URL('../../assets/characters/mannequin.glb', import.meta.url);
+    const imported = await importGltf(new Uint8Array(readFileSync(url)), 'mannequin.glb');
+    const doc = sceneDoc([ballPropAt('ball', 0.05, [0, 3, 0], { massKg: 1 })], { frames: 10, fps: 30 });
+    doc.characters = [{ ...imported.characters[0], id: 'k', name: 'k', mode: 'keyframed' }];
+    const a = new SimWorld(doc, { dynamic: ['ball'], startTimeSec: 0 }) as unknown as Inside;
+    const b = new SimWorld(doc, { dynamic: ['ball'], startTimeSec: 0 }) as unknown as Inside;
+    const layout = ['verts', 'box', 'slots', 'slotBox', 'slotCE', 'wsMin', 'wsMax', 'jbox0', 'jbox1', 'stamp', 'active', 'activeStamp'];
+    let groups = 0;
+    for (let c = 0; c < a.colliders.length; c++) {
+      const GA = a.colliders[c].jointGroups, GB = b.colliders[c].jointGroups;
+      expect(GA.length, `collider ${c}: as many groups in both worlds`).toBe(GB.length);
+      for (let gi = 0; gi < GA.length; gi++, groups++) {
+        const g = GA[gi], h = GB[gi];
+        expect(Object.keys(g), `collider ${c} group ${gi}: field layout`).toEqual(layout);
+        for (const k of ['verts', 'slots', 'slotBox', 'slotCE'] as const) expect(g[k], `collider ${c} group ${gi}: ${k} shared`).toBe(h[k]);
+        expect([g.wsMin, g.wsMax], `collider ${c} group ${gi}: weight sums`).toEqual([h.wsMin, h.wsMax]);
+        expect(g.wsMin! <= g.wsMax!, `collider ${c} group ${gi}: wsMin ≤ wsMax`).toBe(true);
+        for (const k of ['box', 'jbox0', 'jbox1'] as const) {
+          expect(g[k], `collider ${c} group ${gi}: ${k} its own`).not.toBe(h[k]);
+          expect(Array.from(g[k]!), `collider ${c} group ${gi}: ${k} zeroed`).toEqual([0, 0, 0, 0, 0, 0]);
+        }
+        expect([g.stamp, g.active, g.activeStamp], `collider ${c} group ${gi}: stamps`).toEqual([-1, 0, -1]);
+      }
+    }
+    expect(groups, 'the mannequin has joint groups').toBeGreaterThan(10);
+  });
+});

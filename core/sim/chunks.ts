@@ -41,6 +41,21 @@ export function orientedBoxInto(lb: Float64Array, st: Float64Array, s: number, o
   if (m2 + e2 > out[5]) out[5] = m2 + e2;
 }
 
+/**
+ * The bottom (lowest y) of the box orientedBoxInto grows an empty box by:
+ * its numbers for that side only (the rotation's second row, the same
+ * expressions), +∞ where the box would keep +∞ (a NaN bottom).
+ */
+export function orientedBottomY(lb: Float64Array, st: Float64Array, s: number): number {
+  const x = st[s + 3], y = st[s + 4], z = st[s + 5], w = st[s + 6];
+  const r10 = 2 * (x * y + z * w), r11 = 1 - 2 * (x * x + z * z), r12 = 2 * (y * z - x * w);
+  const cx = 0.5 * (lb[0] + lb[3]), cy = 0.5 * (lb[1] + lb[4]), cz = 0.5 * (lb[2] + lb[5]);
+  const ex = 0.5 * (lb[3] - lb[0]), ey = 0.5 * (lb[4] - lb[1]), ez = 0.5 * (lb[5] - lb[2]);
+  const pad = 1e-9 * (ex + ey + ez) + 1e-12;
+  const m1 = st[s + 1] + r10 * cx + r11 * cy + r12 * cz, e1 = Math.abs(r10) * ex + Math.abs(r11) * ey + Math.abs(r12) * ez + pad;
+  return m1 - e1 < Infinity ? m1 - e1 : Infinity;
+}
+
 /** Largest length of the flat xyz vectors in X. */
 export function maxNorm(X: Float64Array): number {
   let m = 0;
@@ -100,14 +115,18 @@ export function vertexChunks(X: Float64Array): { chunkStart: Int32Array; chunkVe
   const nc = starts.length - 1;
   const sphere = new Float64Array(4 * nc), box = new Float64Array(6 * nc);
   for (let k = 0; k < nc; k++) {
-    const lo = [Infinity, Infinity, Infinity], hi = [-Infinity, -Infinity, -Infinity];
-    for (let i = starts[k]; i < starts[k + 1]; i++)
-      for (let c = 0; c < 3; c++) {
-        const x = X[3 * verts[i] + c];
-        if (x < lo[c]) lo[c] = x;
-        if (x > hi[c]) hi[c] = x;
-      }
-    const cx = 0.5 * (lo[0] + hi[0]), cy = 0.5 * (lo[1] + hi[1]), cz = 0.5 * (lo[2] + hi[2]);
+    // the chunk's box (scalars: no arrays per chunk)
+    let lx = Infinity, ly = Infinity, lz = Infinity, hx = -Infinity, hy = -Infinity, hz = -Infinity;
+    for (let i = starts[k]; i < starts[k + 1]; i++) {
+      const o = 3 * verts[i], x = X[o], y = X[o + 1], z = X[o + 2];
+      if (x < lx) lx = x;
+      if (x > hx) hx = x;
+      if (y < ly) ly = y;
+      if (y > hy) hy = y;
+      if (z < lz) lz = z;
+      if (z > hz) hz = z;
+    }
+    const cx = 0.5 * (lx + hx), cy = 0.5 * (ly + hy), cz = 0.5 * (lz + hz);
     let r2 = 0;
     for (let i = starts[k]; i < starts[k + 1]; i++) {
       const o = 3 * verts[i];
@@ -123,7 +142,9 @@ export function vertexChunks(X: Float64Array): { chunkStart: Int32Array; chunkVe
     box[6 * k] = cx;
     box[6 * k + 1] = cy;
     box[6 * k + 2] = cz;
-    for (let c = 0; c < 3; c++) box[6 * k + 3 + c] = 0.5 * (hi[c] - lo[c]) * (1 + 1e-9) + pad;
+    box[6 * k + 3] = 0.5 * (hx - lx) * (1 + 1e-9) + pad;
+    box[6 * k + 4] = 0.5 * (hy - ly) * (1 + 1e-9) + pad;
+    box[6 * k + 5] = 0.5 * (hz - lz) * (1 + 1e-9) + pad;
   }
   const chunkOf = new Int32Array(nv);
   for (let k = 0; k < nc; k++) for (let i = starts[k]; i < starts[k + 1]; i++) chunkOf[verts[i]] = k;
@@ -148,22 +169,45 @@ export function chunked(X: Float64Array): ReturnType<typeof vertexChunks> & { ch
  * a smaller one (quickselect, Hoare partition, median-of-three pivot).
  */
 function selectRank(idx: Uint32Array, X: Float64Array, ax: number, a: number, b: number, m: number): void {
-  const less = (p: number, q: number): boolean => X[3 * p + ax] < X[3 * q + ax] || (X[3 * p + ax] === X[3 * q + ax] && p < q);
+  // the order "p before q" is X[3p + ax] < X[3q + ax], or equal keys and p < q; the keys are read
+  // once per element visited (the same comparisons, hence the same swaps, as comparing through a
+  // function of two indices)
   let lo = a, hi = b - 1;
   while (hi > lo) {
     // median of three as the pivot
     const mid = (lo + hi) >> 1;
-    let p0 = idx[lo], p1 = idx[mid], p2 = idx[hi];
-    if (less(p1, p0)) [p0, p1] = [p1, p0];
-    if (less(p2, p1)) {
-      p1 = p2;
-      if (less(p1, p0)) p1 = p0;
+    let p0 = idx[lo], p1 = idx[mid];
+    const p2 = idx[hi];
+    let k0 = X[3 * p0 + ax], k1 = X[3 * p1 + ax];
+    const k2 = X[3 * p2 + ax];
+    if (k1 < k0 || (k1 === k0 && p1 < p0)) {
+      const t = p0, tk = k0;
+      p0 = p1;
+      k0 = k1;
+      p1 = t;
+      k1 = tk;
     }
-    const pivot = p1;
+    if (k2 < k1 || (k2 === k1 && p2 < p1)) {
+      p1 = p2;
+      k1 = k2;
+      if (k1 < k0 || (k1 === k0 && p1 < p0)) {
+        p1 = p0;
+        k1 = k0;
+      }
+    }
+    const pivot = p1, pk = k1;
     let i = lo, j = hi;
     while (i <= j) {
-      while (less(idx[i], pivot)) i++;
-      while (less(pivot, idx[j])) j--;
+      for (;;) {
+        const v = idx[i], kv = X[3 * v + ax];
+        if (kv < pk || (kv === pk && v < pivot)) i++;
+        else break;
+      }
+      for (;;) {
+        const v = idx[j], kv = X[3 * v + ax];
+        if (pk < kv || (pk === kv && pivot < v)) j--;
+        else break;
+      }
       if (i <= j) {
         const t = idx[i];
         idx[i] = idx[j];

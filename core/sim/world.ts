@@ -99,7 +99,7 @@ import { buildRagdoll, type Ragdoll, type RagdollOptions } from './ragdoll';
 import type { Collider, JointGroup, Part } from './collider';
 import { disp, edgeEdgeReach, inTri, lerp, placeVertices, reduceGroundLine, reduceGroundPatch, sameSideEE, sameSideVT, signedPlaneNormalized, signedVolume, turnFraction, vertexTriangleReach } from './meshGeometry';
 import { characterTopology, emptyBox, jointBoundedBox, slotsBox, outwardMesh, sameSkin, skinMatricesUsed, slotBounds, triangleTopology, usedSkinSlots } from './characterSkin';
-import { chunked, chunkLowY, heightTolerance, localBox, lowChunks, lowChunks2, maxNorm, orientedBoxInto, sortAscending } from './chunks';
+import { chunked, chunkLowY, heightTolerance, localBox, lowChunks, lowChunks2, maxNorm, orientedBottomY, orientedBoxInto, sortAscending } from './chunks';
 import { acos, atan2, cos, exp, hypot3, sin } from '../math/libm';
 import { coneSkipCos, twistSkipTan } from './limits';
 
@@ -248,6 +248,30 @@ export interface SimJoint {
 }
 
 const KIND_DYNAMIC = 0, KIND_PROP = 1, KIND_CHARACTER = 2;
+
+/**
+ * A world's own state of a character's joint group: the shared topology and
+ * bounds of g, its own boxes and stamps. One object literal (not a spread of
+ * g): every group gets the same hidden class, so groupBox and the pair loop
+ * read its fields monomorphically (spread copies of the groups had about one
+ * hidden class each: 104 for the bench scene's 112 groups).
+ */
+function jointGroupState(g: JointGroup): JointGroup {
+  return {
+    verts: g.verts,
+    box: new Float64Array(6),
+    slots: g.slots,
+    slotBox: g.slotBox,
+    slotCE: g.slotCE,
+    wsMin: g.wsMin,
+    wsMax: g.wsMax,
+    jbox0: new Float64Array(6),
+    jbox1: new Float64Array(6),
+    stamp: -1,
+    active: 0,
+    activeStamp: -1,
+  };
+}
 
 /** A found contact (CCD hit or touching pair). */
 const enum HitKind {
@@ -692,7 +716,7 @@ export class SimWorld {
         }
         const C = this.makeCollider(KIND_CHARACTER, -1, ci, mi, ch.id, ch.name, '', -1, vOff, new Float64Array(0), mesh.indices, null, 0.3, 0.5, ch.collision.groups, ch.collision.mask, topo);
         C.outward = outwardMesh(mesh);
-        C.jointGroups = topo.groups.map((g) => ({ ...g, box: new Float64Array(6), jbox0: new Float64Array(6), jbox1: new Float64Array(6), stamp: -1, active: 0, activeStamp: -1 }));
+        C.jointGroups = topo.groups.map(jointGroupState);
         // the parts of a joint group are consecutive: group gi holds parts groupStart[gi] .. groupStart[gi + 1]
         const gs = (C.groupStart = new Int32Array(C.jointGroups.length + 1));
         for (let k = C.parts.length - 1; k >= 0; k--) gs[C.parts[k].group] = k;
@@ -1408,9 +1432,9 @@ export class SimWorld {
    */
   private lowestY(st: Float64Array, c: number, limit = Infinity): number {
     const C = this.colliders[c];
-    emptyBox(_box6);
-    orientedBoxInto(C.lbox, st, STATE_STRIDE * C.body, _box6);
-    if (_box6[1] > this.groundY! || _box6[1] >= limit) return _box6[1];
+    // the bottom of the body's oriented box (orientedBoxInto's numbers for that side only)
+    const bottom = orientedBottomY(C.lbox, st, STATE_STRIDE * C.body);
+    if (bottom > this.groundY! || bottom >= limit) return bottom;
     const s = STATE_STRIDE * C.body;
     const qx = st[s + 3], qy = st[s + 4], qz = st[s + 5], qw = st[s + 6];
     const CL = C.chunkLocal, CV = C.chunkVerts, CS = C.chunkStart, CH = C.chunkSphere;
@@ -3094,9 +3118,8 @@ export class SimWorld {
         const ragdollPart = C.object >= 0 && this.objects[C.object].kind === 'character';
         const specC = ragdollPart ? Math.max(spec, 3) : spec;
         // no vertex within reach of the ground: nothing to gather
-        emptyBox(_box6);
-        orientedBoxInto(C.lbox, st, STATE_STRIDE * C.body, _box6);
-        if (_box6[1] - g >= touch && !(_box6[1] - g < specC * hs)) continue;
+        const bottom = orientedBottomY(C.lbox, st, STATE_STRIDE * C.body);
+        if (bottom - g >= touch && !(bottom - g < specC * hs)) continue;
         // vertical velocity of a vertex: the body's ω once, not per vertex (as pointVelocityY)
         const sb = STATE_STRIDE * C.body;
         this.bodies.angularVelocity(st, C.body, _w);
@@ -4426,7 +4449,6 @@ const _v = new Float64Array(3);
 const _w = new Float64Array(3);
 const _acc = new Float64Array(3);
 const _q4 = new Float64Array(4);
-const _box6 = new Float64Array(6);
 const _q5 = new Float64Array(4);
 const _e = new Float64Array(3);
 const _o10 = new Float64Array(10);
