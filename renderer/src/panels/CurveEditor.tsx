@@ -17,6 +17,7 @@
  * The playhead follows the store imperatively (no React render per frame).
  */
 import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { followPointer } from './followPointer';
 import type { ImpulseDocument, TrackTarget, Transform } from '../../../core/document/types';
 import { docActions, useDocStore } from '../state/documentStore';
 import { useEphemeral, setStatus, type SelectedKey } from '../state/ephemeral';
@@ -350,14 +351,7 @@ export function CurveEditor() {
     if (additive && !isCurveKeySelected(next, k.ref.target, k.ref.channel, k.ref.frame)) return;
     const values = dragSet(next);
     drag.current = { x0: e.clientX, y0: e.clientY, view: currentView(), axis: null, values, refs: values.map((x) => x.ref), before: next, delta: 0 };
-    const move = (ev: PointerEvent) => onKeyMove(ev);
-    const up = () => {
-      window.removeEventListener('pointermove', move);
-      window.removeEventListener('pointerup', up);
-      onKeyUp();
-    };
-    window.addEventListener('pointermove', move);
-    window.addEventListener('pointerup', up);
+    followPointer(onKeyMove, () => onKeyUp());
   };
   const onKeyMove = (e: PointerEvent) => {
     const d = drag.current;

@@ -28,6 +28,7 @@ import { activeClip, findTrack, keyDrawFrames, keyFramesOf, keyIndexAtFrame, mov
 import { groupKeys, setFrame } from '../actions';
 import { runCommand, escapeHandlers } from '../commands';
 import { NumberField } from './fields';
+import { followPointer } from './followPointer';
 import { ClipPicker } from './ClipPicker';
 import { TimelineBands } from '../check/TimelineBands';
 import { findLimbChains } from '../scene/limbs';
@@ -275,13 +276,7 @@ function TimelineResizer() {
     e.preventDefault();
     const startY = e.clientY;
     const startH = clampTimelineHeight(usePrefs.getState().timelineHeight, window.innerHeight);
-    const move = (ev: PointerEvent) => setPref('timelineHeight', clampTimelineHeight(startH - (ev.clientY - startY), window.innerHeight));
-    const up = () => {
-      window.removeEventListener('pointermove', move);
-      window.removeEventListener('pointerup', up);
-    };
-    window.addEventListener('pointermove', move);
-    window.addEventListener('pointerup', up);
+    followPointer((ev) => setPref('timelineHeight', clampTimelineHeight(startH - (ev.clientY - startY), window.innerHeight)));
   };
   return (
     <div
@@ -614,14 +609,7 @@ export function Timeline() {
     if (!additive) select(row.selection);
     keyDrag.current = { startX: e.clientX, delta: 0, keys: next, active: false };
     // Window listeners: the diamond element is re-created at its new frame while dragging.
-    const move = (ev: PointerEvent) => onKeyMove(ev);
-    const up = () => {
-      window.removeEventListener('pointermove', move);
-      window.removeEventListener('pointerup', up);
-      onKeyUp();
-    };
-    window.addEventListener('pointermove', move);
-    window.addEventListener('pointerup', up);
+    followPointer(onKeyMove, () => onKeyUp());
   };
   const onKeyMove = (e: PointerEvent) => {
     const d = keyDrag.current;
