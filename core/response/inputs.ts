@@ -233,6 +233,11 @@ export abstract class SolverInputs extends SolverState {
       target[o + 2] = iz;
     }
     for (let c = 0; c < nc; c++) out.contactState[c] = this.contactState[c];
+    this.writeEnergies(out);
+  }
+
+  /** The dynamic bodies' kinetic energy before (the loaded velocities) and after (the solution's) into `out`. */
+  protected writeEnergies(out: ImpulseSolution): void {
     let e0 = 0, e1 = 0;
     for (let d = 0; d < this.nd; d++) {
       const i = this.dynBody[d];

@@ -710,14 +710,7 @@ export class RestingContactSolver extends ArticulatedTree {
         ln <= 0 ? ContactState.Separated : g === 0 ? ContactState.Frictionless : g !== Infinity && Math.sqrt(l1 * l1 + l2 * l2) >= g * ln * (1 - 1e-9) ? ContactState.Slide : ContactState.Stick;
       if (out.contactState[c] === ContactState.Slide) this.stats.sliding++;
     }
-    let e0 = 0, e1 = 0;
-    for (let d = 0; d < this.nd; d++) {
-      const i = this.dynBody[d];
-      e0 += this.energy(i, this.vel, 6 * i, this.vel, 6 * i + 3);
-      e1 += this.energy(i, out.linearVelocity, 3 * i, out.angularVelocity, 3 * i);
-    }
-    out.kineticEnergyBefore = e0;
-    out.kineticEnergyAfter = e1;
-    if (!Number.isFinite(e1)) throw new ResponseInputError('resting contact solve: velocities are not finite (degenerate contact rows)');
+    this.writeEnergies(out);
+    if (!Number.isFinite(out.kineticEnergyAfter)) throw new ResponseInputError('resting contact solve: velocities are not finite (degenerate contact rows)');
   }
 }
