@@ -418,6 +418,27 @@ test('a play range: P from the selected keys or Ctrl+drag on the ruler; playback
   await page.keyboard.up('Control');
   await expect(band).toHaveAttribute('data-to', '20');
   await expect(page.getByTestId('status')).toContainText('Ctrl+drag along the ruler to set a play range');
+
+  // Each clip keeps its own range: the other clip has none; one set there does not replace this one's.
+  const shown = await page.getByTestId('clip-select').inputValue();
+  const other = shown === 'clip_walk' ? 'clip_swing' : 'clip_walk';
+  await page.getByTestId('clip-select').selectOption(other);
+  await expect(band).toHaveCount(0);
+  const m2 = await mapping(page);
+  await page.keyboard.down('Control');
+  await page.mouse.move(m2.xOf(5), ry);
+  await page.mouse.down();
+  await page.mouse.move(m2.xOf(15), ry, { steps: 5 });
+  await page.mouse.up();
+  await page.keyboard.up('Control');
+  await expect(band).toHaveAttribute('data-from', '5');
+  await expect(band).toHaveAttribute('data-to', '15');
+  await page.getByTestId('clip-select').selectOption(shown);
+  await expect(band).toHaveAttribute('data-from', '10');
+  await expect(band).toHaveAttribute('data-to', '20');
+  await page.getByTestId('clip-select').selectOption(other);
+  await expect(band).toHaveAttribute('data-from', '5');
+  await page.getByTestId('clip-select').selectOption(shown);
   await page.getByTestId('play-range-clear').click();
   await expect(band).toHaveCount(0);
 });

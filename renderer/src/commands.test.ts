@@ -87,13 +87,13 @@ describe('play range', () => {
     const shown = d.clips[0];
     d.clips.push({ ...shown, id: 'other', name: 'other', tracks: [] });
     docActions.load(d, null, 't');
-    useEphemeral.setState({ playRange: { clipId: 'other', from: 5, to: 9 }, status: null });
+    useEphemeral.setState({ playRanges: [{ clipId: 'other', from: 5, to: 9 }], status: null });
     runCommand('clearPlayRange');
-    expect(useEphemeral.getState().playRange, 'the range on "other" is kept: it was not in sight').toEqual({ clipId: 'other', from: 5, to: 9 });
+    expect(useEphemeral.getState().playRanges, 'the range on "other" is kept: it was not in sight').toEqual([{ clipId: 'other', from: 5, to: 9 }]);
     expect(useEphemeral.getState().status?.text).toBe(`No play range set on ${shown.name}`);
-    useEphemeral.setState({ playRange: { clipId: shown.id, from: 2, to: 4 } });
+    useEphemeral.setState({ playRanges: [{ clipId: 'other', from: 5, to: 9 }, { clipId: shown.id, from: 2, to: 4 }] });
     runCommand('clearPlayRange');
-    expect(useEphemeral.getState().playRange).toBeNull();
+    expect(useEphemeral.getState().playRanges, 'only the shown clip\'s range is cleared').toEqual([{ clipId: 'other', from: 5, to: 9 }]);
     expect(useEphemeral.getState().status?.text).toBe(`Play range cleared: playback covers ${shown.name} (${shown.startFrame}–${shown.endFrame})`);
   });
 });

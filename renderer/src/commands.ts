@@ -42,7 +42,7 @@ import { openExportDialog } from './export/exportFlow';
 export { viewportCommands } from './viewport/viewState';
 import { viewportCommands } from './viewport/viewState';
 import { modalOpen } from './panels/modal';
-import { makePlayRange, playBounds } from './state/playRange';
+import { makePlayRange, playBounds, rangeOf, withRange } from './state/playRange';
 import { curvesFocused, deletePickedCurveKeys, hasCurvePicks, selectAllCurveKeys, toggleTimelineMode, useCurves } from './state/curveStore';
 
 /** Called on Escape before anything else; returns true when it consumed the key (a drag was cancelled). */
@@ -132,7 +132,7 @@ function togglePlay(): void {
   // (after Start was raised past it): it played the frames before Start, which are not in the clip's range.
   // With a play range set, its frames are the range.
   const f = Math.round(e.frame);
-  const b = clip ? playBounds(clip, e.playRange) : null;
+  const b = clip ? playBounds(clip, e.playRanges) : null;
   if (!e.playing && b && ((f >= b.to && !usePrefs.getState().loop) || f < b.from || f > b.to)) setFrame(b.from);
   useEphemeral.setState({ playing: !e.playing, frame: e.playing ? Math.round(e.frame) : useEphemeral.getState().frame });
 }
@@ -145,20 +145,20 @@ function playRangeFromKeys(): void {
   const frames = keys.map((k) => k.frame);
   const range = frames.length ? makePlayRange(clip, Math.min(...frames), Math.max(...frames)) : null;
   if (!range) return setStatus('Select keys on two or more frames (or Ctrl+drag on the ruler) to set the play range');
-  useEphemeral.setState({ playRange: range });
+  useEphemeral.setState({ playRanges: withRange(useEphemeral.getState().playRanges, clip.id, range) });
   setStatus(`Play range ${range.from}–${range.to}: playback ${usePrefs.getState().loop ? 'loops over' : 'plays'} these frames; Alt+P clears it`);
 }
 
 /**
- * Clears the play range of the clip shown. A range set on another clip (out of
- * sight here) stays: Alt+P in walk cleared the one on swing, unseen, and said
+ * Clears the play range of the clip shown. Ranges set on other clips (out of
+ * sight here) stay: Alt+P in walk cleared the one on swing, unseen, and said
  * walk's playback was no longer limited although it never was.
  */
 function clearPlayRange(): void {
-  const range = useEphemeral.getState().playRange;
+  const ranges = useEphemeral.getState().playRanges;
   const clip = activeClip(getDoc());
-  if (!range || (clip && range.clipId !== clip.id)) return setStatus(clip ? `No play range set on ${clip.name}` : 'No play range set');
-  useEphemeral.setState({ playRange: null });
+  if (!clip || !rangeOf(ranges, clip.id)) return setStatus(clip ? `No play range set on ${clip.name}` : 'No play range set');
+  useEphemeral.setState({ playRanges: withRange(ranges, clip.id, null) });
   setStatus(clip ? `Play range cleared: playback covers ${clip.name} (${clip.startFrame}–${clip.endFrame})` : 'Play range cleared');
 }
 

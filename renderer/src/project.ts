@@ -39,7 +39,7 @@ async function busy<T>(label: string, fn: () => Promise<T>): Promise<T | undefin
 
 function resetView(doc: ImpulseDocument): void {
   const clip = activeClip(doc);
-  useEphemeral.setState({ selection: null, hover: null, selectedKeys: [], playRange: null, playing: false, frame: clip ? clip.startFrame : 0 });
+  useEphemeral.setState({ selection: null, hover: null, selectedKeys: [], playRanges: [], playing: false, frame: clip ? clip.startFrame : 0 });
 }
 
 export function loadDocument(doc: ImpulseDocument, path: string | null, name: string, dirty = false): void {

@@ -32,7 +32,7 @@ import { followPointer } from './followPointer';
 import { ClipPicker } from './ClipPicker';
 import { TimelineBands } from '../check/TimelineBands';
 import { findLimbChains } from '../scene/limbs';
-import { makePlayRange, playBounds, type PlayRange } from '../state/playRange';
+import { makePlayRange, playBounds, withRange, type PlayRange } from '../state/playRange';
 import { useCurves } from '../state/curveStore';
 import { CurveEditor } from './CurveEditor';
 
@@ -106,8 +106,8 @@ function Transport({ clip }: { clip: Clip | undefined }) {
   const loop = usePrefs((s) => s.loop);
   const autoKey = usePrefs((s) => s.autoKey);
   const frameIdle = useEphemeral((s) => (s.playing ? null : Math.round(s.frame)));
-  const playRange = useEphemeral((s) => s.playRange);
-  const b = clip ? playBounds(clip, playRange) : null;
+  const playRanges = useEphemeral((s) => s.playRanges);
+  const b = clip ? playBounds(clip, playRanges) : null;
   const range = b?.limited ? b : null;
   const frameLabel = useRef<HTMLSpanElement>(null);
   useEffect(
@@ -466,14 +466,14 @@ export function Timeline() {
   const scrubbing = useRef(false);
   // Ctrl (or Cmd) + drag on the ruler sets the play range instead of scrubbing: from the frame pressed to the one released.
   // Escape during the drag puts back the range there was; a Ctrl+click without a drag says how to set one.
-  const ranging = useRef<{ anchor: number; before: PlayRange | null } | null>(null);
+  const ranging = useRef<{ anchor: number; before: PlayRange[] } | null>(null);
   // (a window listener, not the Escape command: Ctrl may still be held, and Ctrl+Escape is no command)
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       if (e.key !== 'Escape' || !ranging.current) return;
       e.preventDefault();
       e.stopImmediatePropagation();
-      useEphemeral.setState({ playRange: ranging.current.before });
+      useEphemeral.setState({ playRanges: ranging.current.before });
       ranging.current = null;
       setStatus('Play range drag cancelled');
     };
@@ -484,7 +484,7 @@ export function Timeline() {
     if (e.button !== 0) return;
     (e.currentTarget as HTMLElement).setPointerCapture(e.pointerId);
     if ((e.ctrlKey || e.metaKey) && clip) {
-      ranging.current = { anchor: scrubFrame(e.clientX), before: useEphemeral.getState().playRange };
+      ranging.current = { anchor: scrubFrame(e.clientX), before: useEphemeral.getState().playRanges };
       useEphemeral.setState({ playing: false });
       return;
     }
@@ -495,7 +495,7 @@ export function Timeline() {
   const onScrubMove = (e: React.PointerEvent) => {
     if (ranging.current !== null && clip) {
       const r = makePlayRange(clip, ranging.current.anchor, scrubFrame(e.clientX));
-      if (r) useEphemeral.setState({ playRange: r });
+      if (r) useEphemeral.setState({ playRanges: withRange(ranging.current.before, clip.id, r) });
     } else if (scrubbing.current) setFrame(scrubFrame(e.clientX));
   };
   const onScrubUp = (e: React.PointerEvent) => {
@@ -505,10 +505,10 @@ export function Timeline() {
     const r = makePlayRange(clip, anchor, scrubFrame(e.clientX));
     ranging.current = null;
     if (r) {
-      useEphemeral.setState({ playRange: r });
+      useEphemeral.setState({ playRanges: withRange(before, clip.id, r) });
       setStatus(`Play range ${r.from}–${r.to}: playback ${usePrefs.getState().loop ? 'loops over' : 'plays'} these frames; Alt+P clears it`);
     } else {
-      useEphemeral.setState({ playRange: before });
+      useEphemeral.setState({ playRanges: before });
       setStatus('Ctrl+drag along the ruler to set a play range (P: the selected keys’ frames; Alt+P clears it)');
     }
   };
@@ -657,8 +657,8 @@ export function Timeline() {
     () => tickFrames(view, NAME_WIDTH + 12 - AREA_LEFT, width - 8 - AREA_LEFT, step),
     [view.originFrame, view.pxPerFrame, width, step],
   );
-  const playRange = useEphemeral((s) => s.playRange);
-  const bounds = clip ? playBounds(clip, playRange) : { from: start, to: end, limited: false };
+  const playRanges = useEphemeral((s) => s.playRanges);
+  const bounds = clip ? playBounds(clip, playRanges) : { from: start, to: end, limited: false };
   // Frames outside the clip's range are shaded.
   const shadeLeft = Math.min(width, Math.max(NAME_WIDTH, xOf(start)));
   const shadeRight = Math.max(NAME_WIDTH, Math.min(width, xOf(end)));

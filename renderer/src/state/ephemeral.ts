@@ -47,7 +47,8 @@ export interface Ephemeral {
   /** Dope sheet zoom and pan; null: the clip's range fills the sheet (Home, a clip switch, a load). */
   sheetView: SheetView | null;
   /** Frames playback loops over (P sets it from the selected keys, Ctrl+drag on the ruler; Alt+P clears). */
-  playRange: PlayRange | null;
+  /** Play ranges, at most one per clip (state/playRange.ts). */
+  playRanges: PlayRange[];
   helpOpen: boolean;
   recovery: RecoveryInfo | null;
   status: { text: string; error: boolean; at: number } | null;
@@ -67,7 +68,7 @@ export const useEphemeral = create<Ephemeral>()(() => ({
   clipboard: null,
   keyClipboard: null,
   sheetView: null,
-  playRange: null,
+  playRanges: [],
   helpOpen: false,
   recovery: null,
   status: null,

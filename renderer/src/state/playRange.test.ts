@@ -1,16 +1,29 @@
 import { describe, expect, it } from 'vitest';
 import { mulberry32 } from '../test/random';
-import { advancePlayhead, makePlayRange, playBounds } from './playRange';
+import { advancePlayhead, makePlayRange, playBounds, rangeOf, withRange } from './playRange';
 
 const clip = { id: 'c', startFrame: 0, endFrame: 60 };
 
 describe('play range', () => {
   it('bounds: the range set on this clip, cut to Start–End; another clip\'s range or an empty one is ignored', () => {
-    expect(playBounds(clip, null)).toEqual({ from: 0, to: 60, limited: false });
-    expect(playBounds(clip, { clipId: 'c', from: 20, to: 40 })).toEqual({ from: 20, to: 40, limited: true });
-    expect(playBounds(clip, { clipId: 'other', from: 20, to: 40 }).limited).toBe(false);
-    expect(playBounds(clip, { clipId: 'c', from: -10, to: 80 })).toEqual({ from: 0, to: 60, limited: true });
-    expect(playBounds({ ...clip, endFrame: 15 }, { clipId: 'c', from: 20, to: 40 }).limited, 'End typed below the range').toBe(false);
+    expect(playBounds(clip, [])).toEqual({ from: 0, to: 60, limited: false });
+    expect(playBounds(clip, [{ clipId: 'c', from: 20, to: 40 }])).toEqual({ from: 20, to: 40, limited: true });
+    expect(playBounds(clip, [{ clipId: 'other', from: 20, to: 40 }]).limited).toBe(false);
+    expect(playBounds(clip, [{ clipId: 'other', from: 2, to: 4 }, { clipId: 'c', from: 20, to: 40 }])).toEqual({ from: 20, to: 40, limited: true });
+    expect(playBounds(clip, [{ clipId: 'c', from: -10, to: 80 }])).toEqual({ from: 0, to: 60, limited: true });
+    expect(playBounds({ ...clip, endFrame: 15 }, [{ clipId: 'c', from: 20, to: 40 }]).limited, 'End typed below the range').toBe(false);
+  });
+
+  it('each clip keeps its own range: setting one replaces only that clip\'s, clearing removes only it', () => {
+    let rs = withRange([], 'a', { clipId: 'a', from: 1, to: 5 });
+    rs = withRange(rs, 'b', { clipId: 'b', from: 10, to: 20 });
+    expect(rangeOf(rs, 'a')).toEqual({ clipId: 'a', from: 1, to: 5 });
+    rs = withRange(rs, 'a', { clipId: 'a', from: 2, to: 6 });
+    expect(rs).toEqual([{ clipId: 'b', from: 10, to: 20 }, { clipId: 'a', from: 2, to: 6 }]);
+    rs = withRange(rs, 'b', null);
+    expect(rs).toEqual([{ clipId: 'a', from: 2, to: 6 }]);
+    expect(rangeOf(rs, 'b')).toBeNull();
+    expect(rangeOf(rs, undefined)).toBeNull();
   });
 
   it('made from two frames in either order, whole frames, at least two frames, inside the clip', () => {

@@ -1,7 +1,8 @@
 /**
- * The play range: frames that playback loops over while the animator polishes
+ * Play ranges: frames that playback loops over while the animator polishes
  * part of a clip, inside the clip's Start–End. View state (not in the document,
- * never an undo step), bound to the clip it was set on.
+ * never an undo step); each clip keeps its own (at most one), so going back to
+ * a clip finds the range that was set on it.
  */
 import type { Clip } from '../../../core/document/types';
 
@@ -11,9 +12,22 @@ export interface PlayRange {
   to: number;
 }
 
+/** The play range set on clip `clipId`, or null. */
+export function rangeOf(ranges: readonly PlayRange[], clipId: string | undefined): PlayRange | null {
+  return ranges.find((r) => r.clipId === clipId) ?? null;
+}
+
+/** `ranges` with clip `clipId`'s range replaced by `range` (null: removed); the others kept, in order. */
+export function withRange(ranges: readonly PlayRange[], clipId: string, range: PlayRange | null): PlayRange[] {
+  const out = ranges.filter((r) => r.clipId !== clipId);
+  if (range) out.push({ ...range, clipId });
+  return out;
+}
+
 /** The frames playback covers in `clip`: the play range set on it (within Start–End), else Start–End. */
-export function playBounds(clip: Pick<Clip, 'id' | 'startFrame' | 'endFrame'>, range: PlayRange | null): { from: number; to: number; limited: boolean } {
-  if (range && range.clipId === clip.id) {
+export function playBounds(clip: Pick<Clip, 'id' | 'startFrame' | 'endFrame'>, ranges: readonly PlayRange[]): { from: number; to: number; limited: boolean } {
+  const range = rangeOf(ranges, clip.id);
+  if (range) {
     const from = Math.max(clip.startFrame, range.from), to = Math.min(clip.endFrame, range.to);
     if (to > from) return { from, to, limited: true };
   }

@@ -132,20 +132,21 @@ describe('a frame rate change renumbers the selected keys and the play range wit
   it('30 -> 24 fps: the keys picked on 24 and 30 are picked on 19 and 24 (where they are now), the range 24-30 becomes 19-24; undo gives both back', () => {
     const clip = activeClip(getDoc())!;
     expect(clip.frameRate).toBe(30);
-    useEphemeral.setState({ selectedKeys: [{ target: hips, frame: 24 }, { target: hips, frame: 30 }], playRange: { clipId: clip.id, from: 24, to: 30 } });
+    useEphemeral.setState({ selectedKeys: [{ target: hips, frame: 24 }, { target: hips, frame: 30 }], playRanges: [{ clipId: clip.id, from: 24, to: 30 }] });
     // The key picked on 30 (time 1 s) is on 24 at 24 fps: with its old number the selection named it and dropped the one picked on 24.
     setRate(24);
     expect(keyFramesOf(activeClip(getDoc())!, hips)).toEqual(expect.arrayContaining([19, 24]));
     expect(useEphemeral.getState().selectedKeys, 'the same two keys, renumbered').toEqual([{ target: hips, frame: 19 }, { target: hips, frame: 24 }]);
-    expect(useEphemeral.getState().playRange, 'the same 0.8 s to 1 s').toEqual({ clipId: clip.id, from: 19, to: 24 });
+    expect(useEphemeral.getState().playRanges, 'the same 0.8 s to 1 s').toEqual([{ clipId: clip.id, from: 19, to: 24 }]);
     docActions.undo();
     expect(useEphemeral.getState().selectedKeys).toEqual([{ target: hips, frame: 24 }, { target: hips, frame: 30 }]);
-    expect(useEphemeral.getState().playRange).toEqual({ clipId: clip.id, from: 24, to: 30 });
+    expect(useEphemeral.getState().playRanges).toEqual([{ clipId: clip.id, from: 24, to: 30 }]);
   });
 
   it('a range on another clip is left to that clip\'s own frame rate', () => {
-    useEphemeral.setState({ playRange: { clipId: 'clip_walk', from: 6, to: 12 } });
+    const clip = activeClip(getDoc())!;
+    useEphemeral.setState({ playRanges: [{ clipId: 'clip_walk', from: 6, to: 12 }, { clipId: clip.id, from: 24, to: 30 }] });
     setRate(24);
-    expect(useEphemeral.getState().playRange).toEqual({ clipId: 'clip_walk', from: 6, to: 12 });
+    expect(useEphemeral.getState().playRanges).toEqual([{ clipId: 'clip_walk', from: 6, to: 12 }, { clipId: clip.id, from: 19, to: 24 }]);
   });
 });

@@ -90,8 +90,8 @@ export function installPruning(): () => void {
   });
 }
 
-/** The selected keys and play range renumbered for a new frame rate of their clip between `prev` and `doc` (null: no change). */
-export function renumberForFrameRate(prev: ImpulseDocument, doc: ImpulseDocument, e: Pick<Ephemeral, 'selectedKeys' | 'playRange'>): Partial<Ephemeral> | null {
+/** The selected keys and play ranges renumbered for a new frame rate of their clip between `prev` and `doc` (null: no change). */
+export function renumberForFrameRate(prev: ImpulseDocument, doc: ImpulseDocument, e: Pick<Ephemeral, 'selectedKeys' | 'playRanges'>): Partial<Ephemeral> | null {
   const out: Partial<Ephemeral> = {};
   const rate = (d: ImpulseDocument, id: string | undefined) => d.clips.find((c) => c.id === id)?.frameRate;
   const active = activeClip(doc)?.id;
@@ -99,11 +99,14 @@ export function renumberForFrameRate(prev: ImpulseDocument, doc: ImpulseDocument
   // Selected keys belong to the active clip (a clip switch clears them, above).
   if (e.selectedKeys.length && active === activeClip(prev)?.id && from && to && from !== to)
     out.selectedKeys = e.selectedKeys.map((k) => ({ target: k.target, frame: Math.round((k.frame * to) / from) }));
-  const r = e.playRange;
-  const rFrom = rate(prev, r?.clipId), rTo = rate(doc, r?.clipId);
-  if (r && rFrom && rTo && rFrom !== rTo) {
+  let changed = false;
+  const ranges = e.playRanges.flatMap((r) => {
+    const rFrom = rate(prev, r.clipId), rTo = rate(doc, r.clipId);
+    if (!(rFrom && rTo && rFrom !== rTo)) return [r];
+    changed = true;
     const a = Math.round((r.from * rTo) / rFrom), b = Math.round((r.to * rTo) / rFrom);
-    out.playRange = b > a ? { clipId: r.clipId, from: a, to: b } : null;
-  }
+    return b > a ? [{ clipId: r.clipId, from: a, to: b }] : [];
+  });
+  if (changed) out.playRanges = ranges;
   return Object.keys(out).length ? out : null;
 }

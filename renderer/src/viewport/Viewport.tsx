@@ -38,7 +38,7 @@ function Driver() {
     if (eph.playing && clip) {
       // Over the play range when one is set, else Start–End; a range changed during playback (Start typed
       // past the playhead) plays on from its first frame.
-      const next = advancePlayhead(eph.frame, dt, clip.frameRate, playBounds(clip, eph.playRange), usePrefs.getState().loop);
+      const next = advancePlayhead(eph.frame, dt, clip.frameRate, playBounds(clip, eph.playRanges), usePrefs.getState().loop);
       useEphemeral.setState(next.stop ? { frame: next.frame, playing: false } : { frame: next.frame });
     }
     runtime.sync(doc, clip ? useEphemeral.getState().frame / clip.frameRate : 0);
