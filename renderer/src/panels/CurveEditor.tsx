@@ -652,7 +652,7 @@ export function CurveEditor() {
                 </circle>
               ))}
             {activeKey && tangents?.kind === 'handles' &&
-              ([-1, 1] as const).map((side) => {
+              ([-1, 1] as const).filter((side) => (side < 0 ? tangents.hasIn : tangents.hasOut)).map((side) => {
                 const slope = side < 0 ? tangents.inSlope : tangents.outSlope;
                 const o = handleOffset(view, fps, slope, side);
                 const name = side < 0 ? 'in' : 'out';

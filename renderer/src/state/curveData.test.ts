@@ -284,7 +284,7 @@ describe('tangent handles', () => {
       const dx = side * (3 + r() * 117), dy = (r() - 0.5) * 300;
       const slope = slopeFromHandle(v, fps, dx, dy, side);
       const before = keyTangents(clip, ref);
-      expect(before.kind).toBe('handles');
+      expect(before).toMatchObject({ kind: 'handles', hasIn: i > 0, hasOut: i < track.times.length - 1 });
       const next = produce(clip, (c) => void expect(setKeyTangentSlope(c, ref, side < 0 ? 'in' : 'out', slope, aligned)).toBe(true));
 
       // The curve's derivative at the key, per frame, is the handle's rise over its run in the graph's units.

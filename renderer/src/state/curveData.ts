@@ -350,7 +350,16 @@ export function deleteCurveKeys(clip: Clip, picked: readonly CurveKeyRef[], plai
  * per second, glTF CUBICSPLINE: the curve's derivative just before and just
  * after the key); otherwise why there are none.
  */
-export type KeyTangents = { kind: 'handles'; inSlope: number; outSlope: number } | { kind: 'none'; reason: 'rotation' | 'not-cubic' | 'no-key' };
+export type KeyTangents =
+  | {
+      kind: 'handles';
+      inSlope: number;
+      outSlope: number;
+      /** Whether the curve has a segment before / after the key (the first key's in- and the last key's out-tangent shape nothing). */
+      hasIn: boolean;
+      hasOut: boolean;
+    }
+  | { kind: 'none'; reason: 'rotation' | 'not-cubic' | 'no-key' };
 
 export function keyTangents(clip: Clip, ref: CurveKeyRef): KeyTangents {
   const ch = curveChannel(ref.channel);
@@ -359,7 +368,13 @@ export function keyTangents(clip: Clip, ref: CurveKeyRef): KeyTangents {
   const i = track ? keyIndexAtFrame(track, ref.frame, clip.frameRate) : -1;
   if (!track || i < 0) return { kind: 'none', reason: 'no-key' };
   if (track.interpolation !== 'cubic') return { kind: 'none', reason: 'not-cubic' };
-  return { kind: 'handles', inSlope: track.values[3 * i * 3 + ch.component], outSlope: track.values[(3 * i + 2) * 3 + ch.component] };
+  return {
+    kind: 'handles',
+    inSlope: track.values[3 * i * 3 + ch.component],
+    outSlope: track.values[(3 * i + 2) * 3 + ch.component],
+    hasIn: i > 0,
+    hasOut: i < track.times.length - 1,
+  };
 }
 
 /**
