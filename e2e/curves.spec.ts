@@ -7,6 +7,7 @@
  */
 import type { Page } from '@playwright/test';
 import * as THREE from 'three';
+import { TrackSampler } from '../core/anim/track';
 import { expect, test } from './fixtures/bridge';
 import { type Hook, hook, ready } from './fixtures/page';
 
@@ -278,4 +279,116 @@ test('the bat’s curves: exact key points, a translation key dragged up changes
   await page.getByTestId('view-dopesheet').click();
   await expect(page.getByTestId('dopesheet')).toBeVisible();
   await expect(page.getByTestId('curves')).toHaveCount(0);
+});
+
+test('tangent handles: a rotation key says why it has none; the bat’s Translate Y key on 30 made cubic shows handles; its out handle dragged sets in = out to the slope the dot shows, the curve’s slope at the key; Shift breaks; one undo step each, Escape cancels', async ({ bridge }) => {
+  const page = await bridge.open();
+  await ready(page);
+  const bar = (await page.getByTestId('timeline-resizer').boundingBox())!;
+  await page.mouse.move(bar.x + 300, bar.y + bar.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(bar.x + 300, bar.y - 200, { steps: 4 });
+  await page.mouse.up();
+  await page.keyboard.press('Escape');
+  await page.keyboard.press('g');
+  await page.getByTestId(`outliner-prop-${BAT}`).click();
+  await expect(page.getByTestId('curve-subject')).toContainText('Bat');
+  const FRAME = 30;
+
+  // A rotation key: no handles, and the hint says why.
+  await page.getByTestId(`curve-key-rx-${FRAME}`).click();
+  await expect(page.getByTestId('curve-tangent-hint')).toContainText('quaternion derivatives');
+  await expect(page.getByTestId('curve-handle-out')).toHaveCount(0);
+
+  // Translation only, framed. The bat's translation is linear in the sample: no handles, the hint says how to get them.
+  for (const id of ['rx', 'ry', 'rz']) await page.getByTestId(`curve-channel-${id}`).locator('input').uncheck();
+  const keyId = `curve-key-ty-${FRAME}`;
+  await page.getByTestId(keyId).click();
+  const batTrack = (c: DocClip) => c.tracks.find((t) => t.path === 'translation' && t.target.kind === 'prop' && t.target.prop === BAT)!;
+  expect(batTrack(await swing(page)).interpolation).toBe('linear');
+  await expect(page.getByTestId('curve-tangent-hint')).toContainText('Linear and step keys');
+  await expect(page.getByTestId('curve-handle-out')).toHaveCount(0);
+
+  // Right-click > Tangents: Auto makes the channel cubic: the key shows its two handles.
+  const g = (await page.getByTestId('curve-graph').boundingBox())!;
+  await page.mouse.click(g.x + g.width - 60, g.y + 60, { button: 'right' });
+  await page.getByTestId('curve-menu-tangentsAuto').click();
+  const clip0 = await swing(page);
+  const track0 = batTrack(clip0);
+  expect(track0.interpolation).toBe('cubic');
+  await expect(page.getByTestId('curve-handle-out-dot')).toBeVisible();
+  await expect(page.getByTestId('curve-handle-in-dot')).toBeVisible();
+  const i30 = track0.times.findIndex((t) => Math.round(t * clip0.frameRate) === FRAME);
+  const fps = clip0.frameRate;
+  const IN = 9 * i30 + 1, OUT = 9 * i30 + 6 + 1; // Y of the in- and out-tangent of key 30
+
+  /** Centre of an SVG circle in page pixels, from its cx / cy (exact, not the rounded box). */
+  const circleAt = async (testId: string) => {
+    const plot = (await page.getByTestId('curve-plot').boundingBox())!;
+    const el = page.getByTestId(testId);
+    return { x: plot.x + Number(await el.getAttribute('cx')), y: plot.y + Number(await el.getAttribute('cy')) };
+  };
+  /** Presses on the dot (a whole pixel in it), moves by (dx, dy), releases: the slope the dot is left at (units / s). */
+  const dragDot = async (testId: string, dx: number, dy: number, opts: { shift?: boolean; escape?: boolean } = {}) => {
+    const m = await graphMapping(page);
+    const ppf = m.xOf(1) - m.xOf(0);
+    const dot = await circleAt(testId);
+    const key = await circleAt(keyId);
+    const px = Math.round(dot.x), py = Math.round(dot.y);
+    await page.mouse.move(px, py);
+    await page.mouse.down();
+    if (opts.shift) await page.keyboard.down('Shift');
+    await page.mouse.move(px + dx / 2, py + dy / 2, { steps: 3 });
+    await page.mouse.move(px + dx, py + dy, { steps: 3 });
+    if (opts.escape) await page.keyboard.press('Escape');
+    await page.mouse.up();
+    if (opts.shift) await page.keyboard.up('Shift');
+    // The dot keeps where it was grabbed: it ends at its start moved by the pointer's movement.
+    const runPx = dot.x + dx - key.x, risePx = -(dot.y + dy - key.y);
+    return (risePx / m.ppu / (runPx / ppf)) * fps;
+  };
+  const undo0 = (await hook(page, (h) => h.history())).undo;
+  const out0 = await circleAt('curve-handle-out-dot');
+  const down = out0.y < g.y + g.height / 2 ? 1 : -1;
+
+  // Escape during a handle drag: nothing changes, no undo step.
+  await dragDot('curve-handle-out-dot', 6, 20 * down, { escape: true });
+  expect(batTrack(await swing(page)).values).toEqual(track0.values);
+  expect((await hook(page, (h) => h.history())).undo).toBe(undo0);
+
+  // The out dot dragged 6 px right and 20 px towards the middle: in and out Y slopes both become the dot's slope.
+  const want = await dragDot('curve-handle-out-dot', 6, 20 * down);
+  const clip1 = await swing(page);
+  const track1 = batTrack(clip1);
+  expect(Math.abs(track1.values[OUT] - want), `out-tangent ${track1.values[OUT]} vs the dot's ${want} m/s`).toBeLessThan(1e-6 * Math.max(1, Math.abs(want)));
+  expect(track1.values[OUT], 'the out-tangent changed').not.toBe(track0.values[OUT]);
+  expect(track1.values[IN], 'aligned: in = out').toBe(track1.values[OUT]);
+  const changed = track1.values.map((v, j) => (v !== track0.values[j] ? j : -1)).filter((j) => j >= 0);
+  for (const j of changed) expect([IN, OUT], `value ${j} of the bat translation changed`).toContain(j);
+  for (let t = 0; t < clip0.tracks.length; t++) if (clip0.tracks[t] !== track0) expect(clip1.tracks[t], `track ${t}`).toEqual(clip0.tracks[t]);
+  // The curve's slope at the key (the core's sampler, both sides) is the dot's.
+  const d = new Float64Array(3);
+  const s = new TrackSampler(track1);
+  const t30 = track1.times[i30];
+  for (const at of [t30, t30 - 1e-10]) {
+    s.derivativeAt(at, d);
+    expect(Math.abs(d[1] - want), `dY/dt at ${at === t30 ? 'and after' : 'just before'} the key`).toBeLessThan(1e-6 * Math.max(1, Math.abs(want)));
+  }
+  const h1 = await hook(page, (h) => h.history());
+  expect(h1.undo, 'one undo step').toBe(undo0 + 1);
+  expect(h1.labels[h1.labels.length - 1]).toBe('Change tangent');
+  await expect(page.getByTestId('curve-handle-out')).toHaveAttribute('data-slope', String(track1.values[OUT]));
+
+  // Shift breaks: the in dot dragged with Shift changes the in slope only.
+  const wantIn = await dragDot('curve-handle-in-dot', -4, 15 * down, { shift: true });
+  const track2 = batTrack(await swing(page));
+  expect(Math.abs(track2.values[IN] - wantIn)).toBeLessThan(1e-6 * Math.max(1, Math.abs(wantIn)));
+  expect(track2.values[OUT], 'broken: the out slope stays').toBe(track1.values[OUT]);
+  expect((await hook(page, (h) => h.history())).undo).toBe(undo0 + 2);
+
+  // Undo twice restores the auto tangents exactly.
+  await page.keyboard.press('Control+z');
+  expect(batTrack(await swing(page)).values).toEqual(track1.values);
+  await page.keyboard.press('Control+z');
+  expect(batTrack(await swing(page)).values).toEqual(track0.values);
 });

@@ -13,6 +13,12 @@
  *   wheel zooms values, Shift+wheel pans time, middle drag or Alt+drag pans;
  *   Home (with the graph focused) or the ⇔ button frames all.
  * - Right-click: tangents and interpolation of the selected keys.
+ * - Tangent handles: the clicked key of a cubic translation or scale curve
+ *   shows its in- and out-handles; dragging a dot sets that slope (one undo
+ *   step, Escape cancels). Both sides move together (aligned, a smooth key);
+ *   Shift while dragging breaks them (the dragged side only). Rotation keys
+ *   have none: their tangents are quaternion derivatives, not the Euler
+ *   slopes drawn.
  *
  * The playhead follows the store imperatively (no React render per frame).
  */
@@ -27,6 +33,8 @@ import {
   applyTimeDrag,
   applyValueDrag,
   channelIndex,
+  keyTangents,
+  setKeyTangentSlope,
   curveSampleTimes,
   curveSpan,
   curveValue,
@@ -40,7 +48,7 @@ import {
 } from '../state/curveData';
 import { isCurveKeySelected, toggleCurveKey, useCurves } from '../state/curveStore';
 import { clampKeyDelta, frameToX, labelStep, tickFrames, wheelPixels, wheelZoomFactor, xToFrame } from './sheetView';
-import { fitCurveView, formatValue, panCurveView, valueStep, valueTicks, valueToY, yToValue, zoomTimeAt, zoomValueAt, type CurveView } from './curveView';
+import { fitCurveView, formatValue, handleOffset, slopeFromHandle, type HandleSide, panCurveView, valueStep, valueTicks, valueToY, yToValue, zoomTimeAt, zoomValueAt, type CurveView } from './curveView';
 import { setFrame } from '../actions';
 import { escapeHandlers, runCommand, type CommandId } from '../commands';
 import { NumberField } from './fields';
@@ -174,8 +182,8 @@ export function CurveEditor() {
     return fitCurveView(start, end, areaPx, lo, hi, height);
   }, [curves, shown, fps, start, end, areaPx, height]);
   const view = storedView ?? fit;
-  const live = useRef({ view, fit, start, end });
-  live.current = { view, fit, start, end };
+  const live = useRef({ view, fit, start, end, fps });
+  live.current = { view, fit, start, end, fps };
   const currentView = () => useCurves.getState().view ?? live.current.fit;
   const setView = (v: CurveView) => useCurves.setState({ view: v });
 
@@ -307,6 +315,15 @@ export function CurveEditor() {
         useEphemeral.setState({ selectedKeys: b.before });
         return true;
       }
+      const hd = handleDrag.current;
+      if (hd) {
+        handleDrag.current = null;
+        if (hd.begun) {
+          docActions.cancelDrag();
+          setStatus('Tangent drag cancelled');
+        }
+        return hd.begun;
+      }
       const d = drag.current;
       if (!d) return false;
       drag.current = null;
@@ -407,6 +424,59 @@ export function CurveEditor() {
     setStatus(`Moved ${d.refs.length} key${d.refs.length === 1 ? '' : 's'} ${by} frame${by === 1 ? '' : 's'} ${d.delta > 0 ? 'later' : 'earlier'} (Ctrl+Z puts them back)`);
   };
 
+  // Tangent handle drags: the dot follows the pointer; its angle on screen is the slope (one undo step).
+  const handleDrag = useRef<{
+    ref: CurveKeyRef;
+    side: HandleSide;
+    /** The key point's graph coordinates (it holds still: a tangent drag changes no key value or time), shifted by where the dot was grabbed. */
+    keyX: number;
+    keyY: number;
+    view: CurveView;
+    before: SelectedKey[];
+    begun: boolean;
+    slope: number;
+    aligned: boolean;
+  } | null>(null);
+  const onHandleDown = (e: React.PointerEvent, k: DrawKey, side: HandleSide, dotX: number, dotY: number) => {
+    e.stopPropagation();
+    if (e.button !== 0 || !clip) return;
+    root.current?.focus({ preventScroll: true });
+    useEphemeral.setState({ playing: false });
+    // Where on the dot it was grabbed: the dot's centre keeps that offset from the pointer (no jump on press).
+    const p = local(e.clientX, e.clientY);
+    const view = currentView();
+    handleDrag.current = { ref: k.ref, side, keyX: k.x + p.x - dotX, keyY: k.y + p.y - dotY, view, before: useEphemeral.getState().selectedKeys, begun: false, slope: 0, aligned: true };
+    followPointer(onHandleMove, () => onHandleUp());
+  };
+  const onHandleMove = (e: PointerEvent) => {
+    const d = handleDrag.current;
+    if (!d) return;
+    const p = local(e.clientX, e.clientY);
+    if (!d.begun) {
+      d.begun = true;
+      // The view holds still while the curve changes under the handle (a fitted view would refit).
+      if (!useCurves.getState().view) setView(d.view);
+      docActions.beginDrag('Change tangent');
+    }
+    const slope = slopeFromHandle(d.view, live.current.fps, p.x - d.keyX, p.y - d.keyY, d.side);
+    d.slope = slope;
+    d.aligned = !e.shiftKey;
+    const { ref, side, aligned } = d;
+    docActions.updateDrag((doc) => {
+      const c = activeClip(doc as ImpulseDocument);
+      if (c) setKeyTangentSlope(c, ref, side < 0 ? 'in' : 'out', slope, aligned);
+    });
+  };
+  const onHandleUp = () => {
+    const d = handleDrag.current;
+    handleDrag.current = null;
+    if (!d || !d.begun) return;
+    docActions.commitDrag({ before: d.before, after: d.before });
+    const unit = channelUnit(d.ref.channel).trim() || 'units';
+    const what = d.aligned ? 'In and out slopes' : d.side < 0 ? 'In slope' : 'Out slope';
+    setStatus(`${what} of ${CURVE_CHANNELS[channelIndex(d.ref.channel)].label} @ ${d.ref.frame}: ${+d.slope.toFixed(4)} ${unit}/s (Ctrl+Z puts it back)`);
+  };
+
   // Playhead: imperative, follows the store without re-rendering the graph.
   useLayoutEffect(() => {
     const place = (frame: number) => {
@@ -439,6 +509,8 @@ export function CurveEditor() {
   const shadeRight = Math.max(0, Math.min(width, GRAPH_PAD + frameToX(view, end)));
 
   const activeKey = active && target && sameTarget(active.target, target) ? keys.find((k) => k.ref.channel === active.channel && k.ref.frame === active.frame) : undefined;
+  const tangents = activeKey && clip ? keyTangents(clip, activeKey.ref) : null;
+  const handleTip = 'Drag to set the slope; in and out move together (a smooth key). Hold Shift while dragging to break them and move this side only. Escape cancels, Ctrl+Z undoes.';
 
   return (
     <div className="curves" ref={root} tabIndex={0} data-curves data-testid="curves">
@@ -486,6 +558,21 @@ export function CurveEditor() {
                 });
               }}
             />
+            {tangents?.kind === 'none' && tangents.reason === 'rotation' && (
+              <div className="muted curve-tangent-hint" data-testid="curve-tangent-hint">
+                No tangent handles on rotation keys: their tangents are quaternion derivatives, not the Euler slopes drawn here (use the right-click Tangents presets).
+              </div>
+            )}
+            {tangents?.kind === 'none' && tangents.reason === 'not-cubic' && (
+              <div className="muted curve-tangent-hint" data-testid="curve-tangent-hint">
+                Linear and step keys have no tangent handles: right-click › Interpolation: Cubic (or a Tangents preset) to get them.
+              </div>
+            )}
+            {tangents?.kind === 'handles' && (
+              <div className="muted curve-tangent-hint" data-testid="curve-tangent-hint">
+                Drag a handle to set the slope; Shift breaks in from out.
+              </div>
+            )}
           </div>
         )}
       </div>
@@ -564,6 +651,31 @@ export function CurveEditor() {
                   <title>{`${CURVE_CHANNELS[channelIndex(k.ref.channel)].label}, frame ${k.ref.frame}: ${+k.value.toFixed(4)}${channelUnit(k.ref.channel)}`}</title>
                 </circle>
               ))}
+            {activeKey && tangents?.kind === 'handles' &&
+              ([-1, 1] as const).filter((side) => (side < 0 ? tangents.hasIn : tangents.hasOut)).map((side) => {
+                const slope = side < 0 ? tangents.inSlope : tangents.outSlope;
+                const o = handleOffset(view, fps, slope, side);
+                const name = side < 0 ? 'in' : 'out';
+                const color = CURVE_CHANNELS[channelIndex(activeKey.ref.channel)].color;
+                return (
+                  <g key={name} data-testid={`curve-handle-${name}`} data-slope={slope} className="curve-handle">
+                    <line x1={activeKey.x} y1={activeKey.y} x2={activeKey.x + o.dx} y2={activeKey.y + o.dy} stroke={color} strokeWidth={1} pointerEvents="none" />
+                    <circle
+                      cx={activeKey.x + o.dx}
+                      cy={activeKey.y + o.dy}
+                      r={KEY_RADIUS - 0.5}
+                      fill="#fff"
+                      stroke={color}
+                      strokeWidth={1.5}
+                      style={{ cursor: 'crosshair' }}
+                      data-testid={`curve-handle-${name}-dot`}
+                      onPointerDown={(e) => onHandleDown(e, activeKey, side, activeKey.x + o.dx, activeKey.y + o.dy)}
+                    >
+                      <title>{`${name === 'in' ? 'In' : 'Out'} tangent: ${+slope.toFixed(4)}${channelUnit(activeKey.ref.channel)}/s. ${handleTip}`}</title>
+                    </circle>
+                  </g>
+                );
+              })}
           </svg>
         )}
         {curves && typeof subject !== 'string' && !curves.keyed.translation && !curves.keyed.rotation && !curves.keyed.scale && (

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { mulberry32 } from '../test/random';
 import { frameToX } from './sheetView';
-import { fitCurveView, formatValue, panCurveView, valueStep, valueTicks, valueToY, yToValue, zoomTimeAt, zoomValueAt } from './curveView';
+import { fitCurveView, formatValue, handleOffset, HANDLE_MIN_DX_PX, HANDLE_PX, panCurveView, slopeFromHandle, valueStep, valueTicks, valueToY, yToValue, zoomTimeAt, zoomValueAt } from './curveView';
 
 describe('curve view mapping', () => {
   it('frame all puts the clip range across the width and the value range inside the padded height', () => {
@@ -49,5 +49,36 @@ describe('curve view mapping', () => {
     }
     expect(formatValue(0.30000000000000004, 0.1)).toBe('0.3');
     expect(formatValue(20, 10)).toBe('20');
+  });
+});
+
+describe('tangent handles on screen', () => {
+  it('seed 23: a handle drawn for a slope is HANDLE_PX long, on its side, along that slope in the graph; dragging its dot there gives the slope back', () => {
+    const r = mulberry32(23);
+    for (let i = 0; i < 500; i++) {
+      const view = { originFrame: r() * 20 - 10, pxPerFrame: 0.5 + r() * 40, topValue: r() * 10 - 5, pxPerUnit: Math.exp(r() * 10 - 3) };
+      const fps = [24, 25, 30, 60][i % 4];
+      const slope = (r() - 0.5) * Math.exp(r() * 8 - 2);
+      for (const side of [-1, 1] as const) {
+        const o = handleOffset(view, fps, slope, side);
+        expect(Math.hypot(o.dx, o.dy)).toBeCloseTo(HANDLE_PX, 9);
+        expect(Math.sign(o.dx), 'in to the left, out to the right').toBe(side);
+        // The line's rise over its run, in the graph's values and frames, is the slope per frame.
+        const perFrame = -o.dy / view.pxPerUnit / (o.dx / view.pxPerFrame);
+        expect(Math.abs(perFrame - slope / fps)).toBeLessThan(1e-9 * Math.max(1, Math.abs(slope / fps)));
+        if (Math.abs(o.dx) >= HANDLE_MIN_DX_PX) expect(Math.abs(slopeFromHandle(view, fps, o.dx, o.dy, side) - slope)).toBeLessThan(1e-9 * Math.max(1, Math.abs(slope)));
+      }
+    }
+  });
+
+  it('a dot dragged across its key stays on its side: the slope of a HANDLE_MIN_DX_PX run (steep, same sense)', () => {
+    const view = { originFrame: 0, pxPerFrame: 10, topValue: 1, pxPerUnit: 100 };
+    // Out dot 5 px left of the key and 20 px up: counted as 1 px right, 20 px up.
+    expect(slopeFromHandle(view, 30, -5, -20, 1)).toBeCloseTo((0.2 / (HANDLE_MIN_DX_PX / 10)) * 30, 9);
+    // In dot right of the key, 20 px up: counted as 1 px left, 20 px up (falling into the key).
+    expect(slopeFromHandle(view, 30, 5, -20, -1)).toBeCloseTo((0.2 / (-HANDLE_MIN_DX_PX / 10)) * 30, 9);
+    // A vertical slope draws a vertical handle (no NaN).
+    const o = handleOffset(view, 30, Infinity, 1);
+    expect([o.dx, o.dy]).toEqual([0, -HANDLE_PX]);
   });
 });

@@ -83,3 +83,43 @@ export function formatValue(v: number, step: number): string {
   const digits = Math.max(0, Math.min(6, -Math.floor(Math.log10(step) + 1e-9)));
   return v.toFixed(digits);
 }
+
+// ---------------------------------------------------------------------------
+// Tangent handles. The graph plots value (px per unit, up) against frames (px
+// per frame, right); a cubic key's tangent is a slope in units per second
+// (glTF CUBICSPLINE), so on screen a slope `s` rises `s / fps · pxPerUnit`
+// pixels per `pxPerFrame` pixels.
+
+/** On-screen length of a tangent handle (from the key to the dot), in pixels. */
+export const HANDLE_PX = 40;
+/** A handle dragged across its key's time stays this many pixels on its own side (the slope gets steep, never flips). */
+export const HANDLE_MIN_DX_PX = 1;
+
+/** In-handle (-1, drawn left of the key) or out-handle (+1, right). */
+export type HandleSide = -1 | 1;
+
+/**
+ * Offset in pixels (x right, y down) from a key point to the dot of its
+ * handle on `side` for a slope of `slopePerSec` units per second: a line of
+ * `lengthPx` along the slope as the view draws it.
+ */
+export function handleOffset(view: CurveView, fps: number, slopePerSec: number, side: HandleSide, lengthPx = HANDLE_PX): { dx: number; dy: number } {
+  const ex = view.pxPerFrame;
+  const ey = (-slopePerSec / fps) * view.pxPerUnit;
+  const len = Math.hypot(ex, ey);
+  if (!(len > 0) || !Number.isFinite(len)) return { dx: 0, dy: side * -lengthPx * Math.sign(slopePerSec) };
+  return { dx: (side * ex * lengthPx) / len, dy: (side * ey * lengthPx) / len };
+}
+
+/**
+ * The slope (units per second) of a handle on `side` whose dot is dragged to
+ * (dxPx, dyPx) pixels from its key (x right, y down): the line's rise in the
+ * graph's values over its run in the graph's frames, times the clip's frame
+ * rate. A dot on the wrong side of the key counts as HANDLE_MIN_DX_PX on its own side.
+ */
+export function slopeFromHandle(view: CurveView, fps: number, dxPx: number, dyPx: number, side: HandleSide): number {
+  const run = side * Math.max(side * dxPx, HANDLE_MIN_DX_PX);
+  const frames = run / view.pxPerFrame;
+  const value = -dyPx / view.pxPerUnit;
+  return (value / frames) * fps;
+}

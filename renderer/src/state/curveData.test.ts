@@ -12,13 +12,16 @@ import {
   curveSpan,
   curveValue,
   eulerXYZ,
+  keyTangents,
   quatFromEulerDeg,
+  setKeyTangentSlope,
   sampleTargetCurves,
   targetKeyTimes,
   type CurveKeyRef,
   type ValueDragKey,
 } from './curveData';
 import { deleteKeys, moveKeys } from './keys';
+import { slopeFromHandle } from '../panels/curveView';
 
 const PROP = { kind: 'prop', prop: 'p' } as const;
 const REST: Transform = { translation: [0.5, 1, -2], rotation: [0, 0, 0, 1], scale: [1, 2, 3] };
@@ -244,5 +247,91 @@ describe('curve edits', () => {
       expect(after.tracks).toEqual(ref.tracks);
       expect(after.tracks.find((t) => t.path === 'rotation')!.times.map((t) => Math.round(t * FPS)), 'rotation keeps f1').toContain(f1 === f2 ? frames.find((f) => f !== f2) : f1);
     }
+  });
+});
+
+describe('tangent handles', () => {
+  const view = (r: () => number) => ({ originFrame: r() * 10 - 5, pxPerFrame: 1 + r() * 30, topValue: r() * 4 - 2, pxPerUnit: Math.exp(r() * 6 - 1) });
+
+  /** A random cubic track of `path` with keys on whole frames at `fps` (at least three keys, distinct frames). */
+  function cubicTrack(r: () => number, path: 'translation' | 'scale', fps: number): Track {
+    for (;;) {
+      const t = randomTrack(r, path, 'cubic', { keys: 3 + Math.floor(r() * 6), target: PROP });
+      t.times = t.times.map((x) => Math.round(x * fps) / fps);
+      if (new Set(t.times).size === t.times.length) return t;
+    }
+  }
+
+  it('seed 41: a handle dragged to a screen point sets the slope that makes the curve’s derivative at the key (TrackSampler) the handle’s slope in the graph; aligned sets in = out, broken one side only, no other number changes', () => {
+    const r = rng(41);
+    const EPS = 1e-10;
+    const d = new Float64Array(3);
+    for (let trial = 0; trial < 300; trial++) {
+      const fps = [24, 25, 30, 60][trial % 4];
+      const path = trial % 3 === 0 ? 'scale' : 'translation';
+      const track = cubicTrack(r, path, fps);
+      const other = randomTrack(r, 'rotation', 'cubic', { target: PROP });
+      const clip: Clip = { id: 'c', name: 'c', frameRate: fps, startFrame: 0, endFrame: 100, tracks: [other, track] };
+      const v = view(r);
+      const side = r() < 0.5 ? -1 : 1;
+      // Out handles on keys with a segment after, in handles on keys with one before (there the curve has that slope).
+      const i = side > 0 ? Math.floor(r() * (track.times.length - 1)) : 1 + Math.floor(r() * (track.times.length - 1));
+      const component = Math.floor(r() * 3) as 0 | 1 | 2;
+      const channel = CURVE_CHANNELS.find((c) => c.path === path && c.component === component)!.id;
+      const ref: CurveKeyRef = { target: PROP, channel, frame: Math.round(track.times[i] * fps) };
+      const aligned = r() < 0.5;
+      // The dot dropped 3..120 px out on its side, 150 px above to 150 px below the key.
+      const dx = side * (3 + r() * 117), dy = (r() - 0.5) * 300;
+      const slope = slopeFromHandle(v, fps, dx, dy, side);
+      const before = keyTangents(clip, ref);
+      expect(before).toMatchObject({ kind: 'handles', hasIn: i > 0, hasOut: i < track.times.length - 1 });
+      const next = produce(clip, (c) => void expect(setKeyTangentSlope(c, ref, side < 0 ? 'in' : 'out', slope, aligned)).toBe(true));
+
+      // The curve's derivative at the key, per frame, is the handle's rise over its run in the graph's units.
+      const perFrame = -dy / v.pxPerUnit / (dx / v.pxPerFrame);
+      const s = new TrackSampler(next.tracks[1]);
+      const t = track.times[i];
+      const sides: number[] = [side];
+      if (aligned) {
+        if (side > 0 && i > 0) sides.push(-1);
+        if (side < 0 && i < track.times.length - 1) sides.push(1);
+      }
+      for (const sd of sides) {
+        s.derivativeAt(sd > 0 ? t : t - EPS, d);
+        expect(Math.abs(d[component] / fps - perFrame), `trial ${trial}: slope ${sd > 0 ? 'after' : 'before'} the key`).toBeLessThan(1e-6 * Math.max(1, Math.abs(perFrame)));
+      }
+      const after = keyTangents(next, ref);
+      if (after.kind !== 'handles' || before.kind !== 'handles') throw new Error('handles expected');
+      if (aligned) expect([after.inSlope, after.outSlope]).toEqual([slope, slope]);
+      else if (side > 0) expect([after.inSlope, after.outSlope]).toEqual([before.inSlope, slope]);
+      else expect([after.inSlope, after.outSlope]).toEqual([slope, before.outSlope]);
+
+      // Nothing else changed: the other track, the times, every other number of this track.
+      expect(next.tracks[0]).toEqual(other);
+      expect(next.tracks[1].times).toEqual(track.times);
+      const inAt = 9 * i + component, outAt = 9 * i + 6 + component;
+      const changed = next.tracks[1].values.map((x, j) => (x !== track.values[j] ? j : -1)).filter((j) => j >= 0);
+      const allowed = aligned ? [inAt, outAt] : [side < 0 ? inAt : outAt];
+      for (const j of changed) expect(allowed, `value ${j} changed`).toContain(j);
+    }
+  });
+
+  it('no handles on rotation keys (quaternion tangents), on linear or step keys, or where there is no key; those edits change nothing', () => {
+    const r = rng(43);
+    const rot = randomTrack(r, 'rotation', 'cubic', { target: PROP, keys: 3 });
+    rot.times = [0, 10 / FPS, 20 / FPS];
+    const lin = frameTrack(r, 'translation', 'linear', 3);
+    lin.times = [0, 10 / FPS, 20 / FPS];
+    const clip = clipOf([rot, lin]);
+    expect(keyTangents(clip, { target: PROP, channel: 'rx', frame: 10 })).toEqual({ kind: 'none', reason: 'rotation' });
+    expect(keyTangents(clip, { target: PROP, channel: 'ty', frame: 10 })).toEqual({ kind: 'none', reason: 'not-cubic' });
+    expect(keyTangents(clip, { target: PROP, channel: 'sy', frame: 10 })).toEqual({ kind: 'none', reason: 'no-key' });
+    expect(keyTangents(clip, { target: PROP, channel: 'ty', frame: 11 })).toEqual({ kind: 'none', reason: 'no-key' });
+    const next = produce(clip, (c) => {
+      expect(setKeyTangentSlope(c, { target: PROP, channel: 'rx', frame: 10 }, 'out', 1, true)).toBe(false);
+      expect(setKeyTangentSlope(c, { target: PROP, channel: 'ty', frame: 10 }, 'out', 1, true)).toBe(false);
+      expect(setKeyTangentSlope(c, { target: PROP, channel: 'ty', frame: 11 }, 'in', 1, false)).toBe(false);
+    });
+    expect(next).toBe(clip);
   });
 });

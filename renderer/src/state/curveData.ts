@@ -340,3 +340,58 @@ export function deleteCurveKeys(clip: Clip, picked: readonly CurveKeyRef[], plai
   for (const k of plain) removed += deleteKeys(clip, k.target, [k.frame]);
   return removed;
 }
+
+// ---------------------------------------------------------------------------
+// Tangent handles.
+
+/**
+ * What the active key shows as tangent handles: for a key of a cubic
+ * translation or scale track, its in- and out-slopes of that component (units
+ * per second, glTF CUBICSPLINE: the curve's derivative just before and just
+ * after the key); otherwise why there are none.
+ */
+export type KeyTangents =
+  | {
+      kind: 'handles';
+      inSlope: number;
+      outSlope: number;
+      /** Whether the curve has a segment before / after the key (the first key's in- and the last key's out-tangent shape nothing). */
+      hasIn: boolean;
+      hasOut: boolean;
+    }
+  | { kind: 'none'; reason: 'rotation' | 'not-cubic' | 'no-key' };
+
+export function keyTangents(clip: Clip, ref: CurveKeyRef): KeyTangents {
+  const ch = curveChannel(ref.channel);
+  if (ch.path === 'rotation') return { kind: 'none', reason: 'rotation' };
+  const track = findTrack(clip, ref.target, ch.path);
+  const i = track ? keyIndexAtFrame(track, ref.frame, clip.frameRate) : -1;
+  if (!track || i < 0) return { kind: 'none', reason: 'no-key' };
+  if (track.interpolation !== 'cubic') return { kind: 'none', reason: 'not-cubic' };
+  return {
+    kind: 'handles',
+    inSlope: track.values[3 * i * 3 + ch.component],
+    outSlope: track.values[(3 * i + 2) * 3 + ch.component],
+    hasIn: i > 0,
+    hasOut: i < track.times.length - 1,
+  };
+}
+
+/**
+ * Sets the tangent of the key `ref` (a cubic translation or scale key; its
+ * channel's component only) to `slopePerSec`: the side dragged (`'in'` or
+ * `'out'`) and, `aligned`, the other side too (in = out: a smooth key);
+ * broken, the other side keeps its slope. Nothing else changes. Returns
+ * whether the key had handles.
+ */
+export function setKeyTangentSlope(clip: Clip, ref: CurveKeyRef, side: 'in' | 'out', slopePerSec: number, aligned: boolean): boolean {
+  const ch = curveChannel(ref.channel);
+  if (ch.path === 'rotation' || !Number.isFinite(slopePerSec)) return false;
+  const track = findTrack(clip, ref.target, ch.path);
+  const i = track ? keyIndexAtFrame(track, ref.frame, clip.frameRate) : -1;
+  if (!track || i < 0 || track.interpolation !== 'cubic') return false;
+  const inAt = 3 * i * 3 + ch.component, outAt = (3 * i + 2) * 3 + ch.component;
+  if (side === 'in' || aligned) track.values[inAt] = slopePerSec;
+  if (side === 'out' || aligned) track.values[outAt] = slopePerSec;
+  return true;
+}
