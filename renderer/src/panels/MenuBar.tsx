@@ -177,6 +177,13 @@ export function HelpPanel() {
                 <kbd>Shift+Wheel</kbd> pans; <kbd>Home</kbd> (dope sheet focused) or the ⇔ button fits the clip
               </td>
             </tr>
+            <tr data-testid="help-curve-tangents">
+              <td>Curve tangents</td>
+              <td>
+                In Curves (<kbd>G</kbd>), click a key of a cubic translation or scale curve and drag its handle dots: in and out move together;{' '}
+                <kbd>Shift</kbd> while dragging moves one side only. Right-click a key for tangent presets and interpolation
+              </td>
+            </tr>
             <tr data-testid="help-copy-keys">
               <td>Copy / paste keys</td>
               <td>
