@@ -55,15 +55,19 @@ async function dragKeyVertically(page: Page, testId: string, dy: number, finish 
   if (finish) await page.mouse.up();
 }
 
-test('the bat’s curves: exact key points, a translation key dragged up changes that value (and the bat at that frame), undo restores; a rotation key drag changes that angle only', async ({ bridge }) => {
-  const page = await bridge.open();
-  await ready(page);
-  // More room for the graph: the timeline bar dragged up.
+/** More room for the graph: the bar above the timeline dragged 200 px up. */
+async function tallTimeline(page: Page): Promise<void> {
   const bar = (await page.getByTestId('timeline-resizer').boundingBox())!;
   await page.mouse.move(bar.x + 300, bar.y + bar.height / 2);
   await page.mouse.down();
   await page.mouse.move(bar.x + 300, bar.y - 200, { steps: 4 });
   await page.mouse.up();
+}
+
+test('the bat’s curves: exact key points, a translation key dragged up changes that value (and the bat at that frame), undo restores; a rotation key drag changes that angle only', async ({ bridge }) => {
+  const page = await bridge.open();
+  await ready(page);
+  await tallTimeline(page);
 
   // Nothing selected: the Curves view says what to select. G switches to it.
   await page.keyboard.press('Escape');
@@ -284,11 +288,7 @@ test('the bat’s curves: exact key points, a translation key dragged up changes
 test('tangent handles: a rotation key says why it has none; the bat’s Translate Y key on 30 made cubic shows handles; its out handle dragged sets in = out to the slope the dot shows, the curve’s slope at the key; Shift breaks; one undo step each, Escape cancels', async ({ bridge }) => {
   const page = await bridge.open();
   await ready(page);
-  const bar = (await page.getByTestId('timeline-resizer').boundingBox())!;
-  await page.mouse.move(bar.x + 300, bar.y + bar.height / 2);
-  await page.mouse.down();
-  await page.mouse.move(bar.x + 300, bar.y - 200, { steps: 4 });
-  await page.mouse.up();
+  await tallTimeline(page);
   await page.keyboard.press('Escape');
   await page.keyboard.press('g');
   await page.getByTestId(`outliner-prop-${BAT}`).click();

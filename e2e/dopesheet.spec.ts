@@ -27,6 +27,17 @@ async function mapping(page: Page) {
   return { px, frameAt: (x: number) => origin + (x - left) / px, xOf: (f: number) => left + (f - origin) * px };
 }
 
+/** Ctrl+drag along the ruler from x0 to x1 at height y; `beforeRelease` runs with the button still down. */
+async function ctrlDragRuler(page: Page, x0: number, x1: number, y: number, beforeRelease?: () => Promise<void>): Promise<void> {
+  await page.keyboard.down('Control');
+  await page.mouse.move(x0, y);
+  await page.mouse.down();
+  await page.mouse.move(x1, y, { steps: 5 });
+  if (beforeRelease) await beforeRelease();
+  await page.mouse.up();
+  await page.keyboard.up('Control');
+}
+
 async function rulerLabels(page: Page): Promise<number[]> {
   return (await page.locator('[data-testid="ruler"] .tick').allInnerTexts()).map(Number);
 }
@@ -388,27 +399,18 @@ test('a play range: P from the selected keys or Ctrl+drag on the ruler; playback
   const frameBefore = await hook(page, (h) => h.frame());
   const ruler = (await page.getByTestId('ruler').boundingBox())!;
   const ry = ruler.y + ruler.height / 2;
-  await page.keyboard.down('Control');
-  await page.mouse.move(m.xOf(10), ry);
-  await page.mouse.down();
-  await page.mouse.move(m.xOf(20), ry, { steps: 5 });
-  await page.mouse.up();
-  await page.keyboard.up('Control');
+  await ctrlDragRuler(page, m.xOf(10), m.xOf(20), ry);
   await expect(band).toHaveAttribute('data-from', '10');
   await expect(band).toHaveAttribute('data-to', '20');
   expect(await hook(page, (h) => h.frame())).toBe(frameBefore);
   await expect(page.getByTestId('play-range-clear')).toContainText('Range 10–20');
 
   // Escape during a Ctrl+drag gives back the range there was (10–20), and the release after it changes nothing.
-  await page.keyboard.down('Control');
-  await page.mouse.move(m.xOf(30), ry);
-  await page.mouse.down();
-  await page.mouse.move(m.xOf(40), ry, { steps: 5 });
-  await expect(band).toHaveAttribute('data-from', '30');
-  await page.keyboard.press('Escape');
-  await expect(band).toHaveAttribute('data-from', '10');
-  await page.mouse.up();
-  await page.keyboard.up('Control');
+  await ctrlDragRuler(page, m.xOf(30), m.xOf(40), ry, async () => {
+    await expect(band).toHaveAttribute('data-from', '30');
+    await page.keyboard.press('Escape');
+    await expect(band).toHaveAttribute('data-from', '10');
+  });
   await expect(band).toHaveAttribute('data-from', '10');
   await expect(band).toHaveAttribute('data-to', '20');
   await expect(page.getByTestId('status')).toContainText('Play range drag cancelled');
@@ -425,12 +427,7 @@ test('a play range: P from the selected keys or Ctrl+drag on the ruler; playback
   await page.getByTestId('clip-select').selectOption(other);
   await expect(band).toHaveCount(0);
   const m2 = await mapping(page);
-  await page.keyboard.down('Control');
-  await page.mouse.move(m2.xOf(5), ry);
-  await page.mouse.down();
-  await page.mouse.move(m2.xOf(15), ry, { steps: 5 });
-  await page.mouse.up();
-  await page.keyboard.up('Control');
+  await ctrlDragRuler(page, m2.xOf(5), m2.xOf(15), ry);
   await expect(band).toHaveAttribute('data-from', '5');
   await expect(band).toHaveAttribute('data-to', '15');
   await page.getByTestId('clip-select').selectOption(shown);

@@ -34,7 +34,7 @@
  */
 import { ContactState, ResponseInputError } from './types';
 import type { ContactInput, JointInput, RigidBodyInput } from './types';
-import { F64, growF, growI, growU } from './flat';
+import { F64, growF, growI, growU, setRow } from './flat';
 import { ImpulseSolution } from './solution';
 import { ArticulatedTree } from './tree';
 import { ImpulseSolver } from './solver';
@@ -218,12 +218,7 @@ export class RestingContactSolver extends ArticulatedTree {
             continue;
           }
           const rx = P[3 * c] - com[3 * i], ry = P[3 * c + 1] - com[3 * i + 1], rz = P[3 * c + 2] - com[3 * i + 2];
-          J[jo] = sg * dx;
-          J[jo + 1] = sg * dy;
-          J[jo + 2] = sg * dz;
-          J[jo + 3] = sg * (ry * dz - rz * dy);
-          J[jo + 4] = sg * (rz * dx - rx * dz);
-          J[jo + 5] = sg * (rx * dy - ry * dx);
+          setRow(J, jo, dx, dy, dz, rx, ry, rz, sg);
           D[2 * r + side] = this.dyn[i];
         }
       }
