@@ -392,3 +392,56 @@ test('tangent handles: a rotation key says why it has none; the bat’s Translat
   await page.keyboard.press('Control+z');
   expect(batTrack(await swing(page)).values).toEqual(track0.values);
 });
+
+test('copy, cut and paste in the Curves view: a key picked on Translate Y copies the bat’s translation key only (not its rotation on that frame), Ctrl+V puts it on the playhead, Ctrl+X removes that key only; one undo step each', async ({ bridge }) => {
+  const page = await bridge.open();
+  await ready(page);
+  await tallTimeline(page);
+  await page.keyboard.press('Escape');
+  await page.keyboard.press('g');
+  await page.getByTestId(`outliner-prop-${BAT}`).click();
+  await expect(page.getByTestId('curve-subject')).toContainText('Bat');
+  const FRAME = 30;
+  const clip0 = await swing(page);
+  const track = (c: DocClip, path: string) => c.tracks.find((t) => t.path === path && t.target.kind === 'prop' && t.target.prop === BAT)!;
+  const framesOf = (c: DocClip, path: string) => track(c, path).times.map((t) => Math.round(t * c.frameRate));
+  expect(framesOf(clip0, 'rotation'), 'the bat has a rotation key on 30 too').toContain(FRAME);
+  // a frame of the clip with neither a translation nor a rotation key of the bat
+  const keyed = new Set([...framesOf(clip0, 'translation'), ...framesOf(clip0, 'rotation')]);
+  let target = -1;
+  for (let f = clip0.startFrame + 1; f < clip0.endFrame && target < 0; f++) if (!keyed.has(f)) target = f;
+  expect(target).toBeGreaterThan(0);
+
+  // Only the translation curves (rotation points can sit on top of them). Pick the Translate Y key on 30
+  // and copy it (the graph has focus from the click).
+  for (const id of ['rx', 'ry', 'rz']) await page.getByTestId(`curve-channel-${id}`).locator('input').uncheck();
+  await page.getByTestId(`curve-key-ty-${FRAME}`).click();
+  await page.keyboard.press('Control+c');
+  await expect(page.getByTestId('status')).toContainText('Copied 1 key on 1 channel');
+
+  // Playhead on the free frame (a click on the Curves ruler keeps the focus there), paste.
+  const m = await graphMapping(page);
+  const ruler = (await page.getByTestId('curve-ruler').boundingBox())!;
+  await page.mouse.click(m.xOf(target), ruler.y + ruler.height / 2);
+  await expect.poll(() => hook(page, (h) => h.frame())).toBe(target);
+  const undo0 = (await hook(page, (h) => h.history())).undo;
+  await page.keyboard.press('Control+v');
+  const pasted = await swing(page);
+  expect(framesOf(pasted, 'translation'), 'a translation key on the playhead').toContain(target);
+  expect(batKey(pasted, 'translation', target)).toEqual(batKey(clip0, 'translation', FRAME));
+  expect(framesOf(pasted, 'rotation'), 'no rotation key pasted: it was not picked').toEqual(framesOf(clip0, 'rotation'));
+  expect((await hook(page, (h) => h.history())).undo, 'one undo step').toBe(undo0 + 1);
+  await page.keyboard.press('Control+z');
+  expect(framesOf(await swing(page), 'translation')).toEqual(framesOf(clip0, 'translation'));
+
+  // Cut the picked key: the translation key on 30 goes, the rotation key on 30 stays.
+  await page.getByTestId(`curve-key-ty-${FRAME}`).click();
+  await page.keyboard.press('Control+x');
+  const cut = await swing(page);
+  expect(framesOf(cut, 'translation')).not.toContain(FRAME);
+  expect(framesOf(cut, 'translation').length).toBe(framesOf(clip0, 'translation').length - 1);
+  expect(framesOf(cut, 'rotation'), 'the rotation key on 30 is not cut').toEqual(framesOf(clip0, 'rotation'));
+  await page.keyboard.press('Control+z');
+  expect(framesOf(await swing(page), 'translation')).toEqual(framesOf(clip0, 'translation'));
+  expect(batKey(await swing(page), 'translation', FRAME)).toEqual(batKey(clip0, 'translation', FRAME));
+});

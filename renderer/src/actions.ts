@@ -24,6 +24,7 @@ import {
   type TangentMode,
 } from './state/keys';
 import { copyKeys, describeKeys, pasteKeys, pasteRange } from './state/keyClipboard';
+import { deletePickedCurveKeys, hasCurvePicks } from './state/curveStore';
 import { runtime } from './scene/runtime';
 import { findLimbChains } from './scene/limbs';
 
@@ -347,7 +348,9 @@ export function cutSelectedKeys(): void {
   copySelectedKeys();
   const after = useEphemeral.getState().keyClipboard;
   if (after === before) return; // nothing copied: copySelectedKeys said why
-  deleteSelectedKeys('Cut');
+  // keys picked on curves: only those curves' tracks lose their keys (as Copy took only those)
+  if (hasCurvePicks(useEphemeral.getState().selectedKeys)) deletePickedCurveKeys('Cut');
+  else deleteSelectedKeys('Cut');
 }
 
 /** Selects every key of the active clip inside its frame range (the keys the dope sheet shows). */

@@ -69,6 +69,18 @@ describe('shortcuts shared by the dope sheet and the rest of the app', () => {
     expect(commandForKey(key('x', true))).toBeUndefined();
   });
 
+  it('the Curves view shares the key shortcuts: Ctrl+C / Ctrl+X / Ctrl+V copy, cut and paste keys there, not the pose', () => {
+    g.document = { activeElement: { closest: (sel: string) => (sel === '[data-curves]' ? {} : null) } };
+    expect(commandForKey(key('c', true)), 'curves focused, no keys picked').toBe('copyPose');
+    useEphemeral.setState({ selectedKeys: [{ target: { kind: 'prop', prop: 'p' }, frame: 3, channel: 'ty' } as never] });
+    expect(commandForKey(key('c', true))).toBe('copyKeys');
+    expect(commandForKey(key('x', true))).toBe('cutKeys');
+    expect(commandForKey(key('a', true)), 'Ctrl+A there picks the shown curves’ keys').toBe('curvesSelectAllKeys');
+    expect(commandForKey(key('v', true)), 'nothing copied yet: the pose').toBe('pastePose');
+    useEphemeral.setState({ keyClipboard: CLIPBOARD });
+    expect(commandForKey(key('v', true))).toBe('pasteKeys');
+  });
+
   it('X and Backspace delete keys like Delete, and the help panel lists them', () => {
     expect(commandForKey(key('x'))).toBe('deleteKeys');
     expect(commandForKey(key('Backspace'))).toBe('deleteKeys');

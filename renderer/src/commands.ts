@@ -125,6 +125,11 @@ export function dopeSheetFocused(): boolean {
   return !!el && typeof el.closest === 'function' && el.closest('[data-dopesheet]') !== null;
 }
 
+/** Whether keyboard focus is in the timeline area: the dope sheet or the Curves view (their key selection is shared). */
+export function timelineFocused(): boolean {
+  return dopeSheetFocused() || curvesFocused();
+}
+
 function togglePlay(): void {
   const e = useEphemeral.getState();
   const clip = activeClip(getDoc());
@@ -202,7 +207,7 @@ export const COMMANDS: CommandDef[] = [
     keys: ['Ctrl+C'],
     run: copySelectedKeys,
     disabledReason: noClip,
-    when: { label: 'dope sheet focused and keys selected; otherwise Ctrl+C copies the pose', active: () => dopeSheetFocused() && useEphemeral.getState().selectedKeys.length > 0 },
+    when: { label: 'dope sheet or curves focused and keys selected (a key picked on a curve copies that curve’s track); otherwise Ctrl+C copies the pose', active: () => timelineFocused() && useEphemeral.getState().selectedKeys.length > 0 },
   },
   {
     id: 'pasteKeys',
@@ -210,7 +215,7 @@ export const COMMANDS: CommandDef[] = [
     keys: ['Ctrl+V'],
     run: pasteCopiedKeys,
     disabledReason: noClip,
-    when: { label: 'dope sheet focused and keys copied; otherwise Ctrl+V pastes the pose', active: () => dopeSheetFocused() && useEphemeral.getState().keyClipboard !== null },
+    when: { label: 'dope sheet or curves focused and keys copied; otherwise Ctrl+V pastes the pose', active: () => timelineFocused() && useEphemeral.getState().keyClipboard !== null },
   },
   {
     id: 'cutKeys',
@@ -219,7 +224,7 @@ export const COMMANDS: CommandDef[] = [
     run: cutSelectedKeys,
     disabledReason: noClip,
     // With nothing selected it says so (it did nothing and said nothing: no other Ctrl+X there).
-    when: { label: 'dope sheet focused', active: dopeSheetFocused },
+    when: { label: 'dope sheet or curves focused (keys picked on curves: only those curves’ tracks)', active: timelineFocused },
   },
   {
     id: 'selectAllKeys',
@@ -256,7 +261,7 @@ export const COMMANDS: CommandDef[] = [
     id: 'curvesDeleteKeys',
     label: 'Curves: Delete Picked Keys',
     keys: ['Delete', 'X', 'Backspace'],
-    run: deletePickedCurveKeys,
+    run: () => deletePickedCurveKeys(),
     disabledReason: noClip,
     when: { label: 'curves focused and keys picked on curves: only those channels’ keys go', active: () => curvesFocused() && hasCurvePicks(useEphemeral.getState().selectedKeys) },
   },

@@ -188,7 +188,8 @@ export function HelpPanel() {
               <td>Copy / paste keys</td>
               <td>
                 Click in the dope sheet, select keys, <kbd>Ctrl+C</kbd>; put the playhead where the first key goes (any clip), <kbd>Ctrl+V</kbd>. Keys keep their spacing and channels
-                and replace keys on the same frames. Outside the dope sheet <kbd>Ctrl+C</kbd> / <kbd>Ctrl+V</kbd> copy and paste the pose.
+                and replace keys on the same frames. In the Curves view the same keys copy, cut and paste the picked curves&rsquo; keys (a key picked on Translate Y copies its
+                translation key, not the rotation on that frame). Elsewhere <kbd>Ctrl+C</kbd> / <kbd>Ctrl+V</kbd> copy and paste the pose.
               </td>
             </tr>
           </tbody>

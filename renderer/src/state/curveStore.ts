@@ -69,15 +69,15 @@ export function hasCurvePicks(selected: readonly SelectedKey[]): boolean {
   return selected.some((k) => channelOf(k) !== undefined);
 }
 
-/** Delete with the curve editor focused: each picked curve key removes its own track's key (one undo step). */
-export function deletePickedCurveKeys(): void {
+/** Delete (or the delete of a Cut) with the curve editor focused: each picked curve key removes its own track's key (one undo step). */
+export function deletePickedCurveKeys(verb: 'Delete' | 'Cut' = 'Delete'): void {
   const selected = useEphemeral.getState().selectedKeys;
   if (!selected.length) return setStatus('Select keys on the curves to delete them');
   const picked = selected.filter((k): k is CurveKeyRef => channelOf(k) !== undefined);
   const plain = selected.filter((k) => channelOf(k) === undefined);
   let removed = 0;
   docActions.edit(
-    'Delete keys',
+    `${verb} keys`,
     (d) => {
       const clip = activeClip(d as ImpulseDocument);
       if (clip) removed = deleteCurveKeys(clip, picked, plain);
@@ -85,7 +85,7 @@ export function deletePickedCurveKeys(): void {
     { before: selected, after: [] },
   );
   useEphemeral.setState({ selectedKeys: [] });
-  setStatus(removed ? `Deleted ${removed} key${removed === 1 ? '' : 's'} (Ctrl+Z puts them back)` : 'No keys to delete there');
+  setStatus(removed ? `${verb === 'Cut' ? 'Cut' : 'Deleted'} ${removed} key${removed === 1 ? '' : 's'} (Ctrl+Z puts them back)` : 'No keys to delete there');
 }
 
 /** The object whose curves the Curves view shows for the selection (a prop or a bone), or null. */

@@ -74,6 +74,19 @@ describe('copyKeys', () => {
     expect(describeKeys(1, 1)).toBe('1 key on 1 channel');
   });
 
+  it('a key picked on a curve copies only the track that curve draws; a diamond on the same frame copies every path', () => {
+    const d = animatedDoc(4, 'cubic');
+    const a = clipOf(d, 'clip_a');
+    const picked = [{ target: BALL, frame: 6, channel: 'ty' }, { target: BALL, frame: 12, channel: 'rz' }, { target: BALL, frame: 12, channel: 'tx' }];
+    const cb = copyKeys(a, picked)!;
+    expect(cb.channels.map((c) => `${c.path}:${c.keys.map((k) => k.offsetFrames)}`).sort()).toEqual(['rotation:6', 'translation:0,6']);
+    expect(cb.keyCount, 'the two curves of one track on frame 12 are one key').toBe(3);
+    const tr = findTrack(a, BALL, 'translation')!;
+    expect(cb.channels.find((c) => c.path === 'translation')!.keys[1].value).toEqual(keyValue(tr, 4));
+    const mixed = copyKeys(a, [...picked, { target: BALL, frame: 6 }])!;
+    expect(mixed.channels.map((c) => `${c.path}:${c.keys.map((k) => k.offsetFrames)}`).sort()).toEqual(['rotation:0,6', 'translation:0,6']);
+  });
+
   it('returns null when no selected frame holds a key', () => {
     const d = animatedDoc(2, 'linear');
     expect(copyKeys(clipOf(d, 'clip_a'), sel(BALL, [4, 5]))).toBeNull();

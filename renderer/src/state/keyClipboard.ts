@@ -49,9 +49,23 @@ function group(track: Track, i: number, g: 0 | 1 | 2): number[] {
   return track.values.slice(base, base + n);
 }
 
+const CURVE_PATHS: Record<string, TrackPath> = { t: 'translation', r: 'rotation', s: 'scale' };
+
 /**
- * The keys of `clip` shown on the selected frames (every path of each selected
- * target), or null when there are none.
+ * Whether selected key `k` stands for the key of the track with `path`: a
+ * key selected in the dope sheet stands for every channel of its object on
+ * its frame; a key picked on a curve (it carries the curve's `channel`, e.g.
+ * 'ty') only for the track that curve draws.
+ */
+function pickedOn(k: SelectedKey, path: TrackPath): boolean {
+  const channel = (k as { channel?: string }).channel;
+  return channel === undefined || CURVE_PATHS[channel[0]] === path;
+}
+
+/**
+ * The keys of `clip` shown on the selected frames, or null when there are
+ * none: per selected key, every path of its object (a dope-sheet diamond), or
+ * only its curve's track (a key picked in the Curves view).
  */
 export function copyKeys(clip: Clip, selected: readonly SelectedKey[]): KeyClipboard | null {
   const fps = clip.frameRate;
@@ -59,7 +73,7 @@ export function copyKeys(clip: Clip, selected: readonly SelectedKey[]): KeyClipb
   let baseFrame = Infinity;
   for (const track of clip.tracks) {
     const frames = new Set<number>();
-    for (const k of selected) if (sameTarget(k.target, track.target)) frames.add(k.frame);
+    for (const k of selected) if (sameTarget(k.target, track.target) && pickedOn(k, track.path)) frames.add(k.frame);
     if (!frames.size) continue;
     const indices: number[] = [];
     for (let i = 0; i < track.times.length; i++) {
