@@ -445,3 +445,50 @@ test('copy, cut and paste in the Curves view: a key picked on Translate Y copies
   expect(framesOf(await swing(page), 'translation')).toEqual(framesOf(clip0, 'translation'));
   expect(batKey(await swing(page), 'translation', FRAME)).toEqual(batKey(clip0, 'translation', FRAME));
 });
+
+test('Normalize: each curve drawn in −1…1 over the clip’s range (Translate Y and Rotate X of the bat), key points where the normalized value puts them; a key dragged 60 px up rises by 60 px / px-per-unit × its curve’s scale, in metres; N again shows real values', async ({ bridge }) => {
+  const page = await bridge.open();
+  await ready(page);
+  await tallTimeline(page);
+  await page.keyboard.press('Escape');
+  await page.keyboard.press('g');
+  await page.getByTestId(`outliner-prop-${BAT}`).click();
+  await expect(page.getByTestId('curve-subject')).toContainText('Bat');
+  await page.getByTestId('curves-normalize').click();
+  await expect(page.getByTestId('curve-graph')).toHaveAttribute('data-normalized', 'yes');
+  await expect(page.getByTestId('curves-normalize')).toHaveAttribute('aria-pressed', 'true');
+
+  const m = await graphMapping(page);
+  const plot = (await page.getByTestId('curve-plot').boundingBox())!;
+  for (const id of ['ty', 'rx']) {
+    const line = page.getByTestId(`curve-${id}`);
+    const scale = Number(await line.getAttribute('data-scale')), offset = Number(await line.getAttribute('data-offset'));
+    expect(scale, `${id} is not flat`).toBeGreaterThan(0);
+    const ys = ((await line.getAttribute('points')) ?? '').split(' ').map((p) => plot.y + Number(p.split(',')[1]));
+    // the frame-all view shows the whole clip: the curve's extremes sit on the rows of +1 and −1 (to the 2-decimal points)
+    expect(Math.abs(Math.min(...ys) - m.yOf(1)), `${id}: highest sample on +1`).toBeLessThan(0.02);
+    expect(Math.abs(Math.max(...ys) - m.yOf(-1)), `${id}: lowest sample on −1`).toBeLessThan(0.02);
+    if (id === 'ty') {
+      const v = Number(await page.getByTestId('curve-key-ty-30').getAttribute('data-value'));
+      const c = await centre(page, 'curve-key-ty-30');
+      expect(Math.abs(c.y - m.yOf((v - offset) / scale)), 'key point at its normalized value').toBeLessThan(1);
+    }
+  }
+
+  // Drag the Translate Y key on 30 up 60 px (rotation hidden so no point sits on it).
+  for (const id of ['rx', 'ry', 'rz']) await page.getByTestId(`curve-channel-${id}`).locator('input').uncheck();
+  const m1 = await graphMapping(page);
+  const scale = Number(await page.getByTestId('curve-ty').getAttribute('data-scale'));
+  const ty0 = batKey(await swing(page), 'translation', 30);
+  const undo0 = (await hook(page, (h) => h.history())).undo;
+  await dragKeyVertically(page, 'curve-key-ty-30', -60);
+  const ty1 = batKey(await swing(page), 'translation', 30);
+  expect(ty1[1] - ty0[1], 'rise in metres: 60 px / px-per-unit × scale').toBeCloseTo((60 / m1.ppu) * scale, 6);
+  expect([ty1[0], ty1[2]]).toEqual([ty0[0], ty0[2]]);
+  expect((await hook(page, (h) => h.history())).undo).toBe(undo0 + 1);
+  await expect(page.getByTestId('status')).toContainText(`by +${+((60 / m1.ppu) * scale).toFixed(4)} m`);
+
+  await page.getByTestId('curves-normalize').click();
+  await expect(page.getByTestId('curve-graph')).toHaveAttribute('data-normalized', 'no');
+  await expect(page.getByTestId('curve-ty')).toHaveAttribute('data-scale', '1');
+});

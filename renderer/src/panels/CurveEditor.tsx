@@ -13,6 +13,10 @@
  *   wheel zooms values, Shift+wheel pans time, middle drag or Alt+drag pans;
  *   Home (with the graph focused) or the ⇔ button frames all.
  * - Right-click: tangents and interpolation of the selected keys.
+ * - Normalize (the N button): each curve drawn scaled into −1…1 over the
+ *   clip's range, so metres, degrees and scale read together; keys, the
+ *   field, drags and handles keep each curve's own units (the scale is held
+ *   still during a drag).
  * - Tangent handles: the clicked key of a cubic translation or scale curve
  *   shows its in- and out-handles; dragging a dot sets that slope (one undo
  *   step, Escape cancels). Both sides move together (aligned, a smooth key);
@@ -38,11 +42,13 @@ import {
   curveSampleTimes,
   curveSpan,
   curveValue,
+  normalizeCurves,
   sampleTargetCurves,
   targetKeyTimes,
   type CurveChannel,
   type CurveChannelId,
   type CurveKeyRef,
+  type CurveNorm,
   type TargetCurves,
   type ValueDragKey,
 } from '../state/curveData';
@@ -90,16 +96,22 @@ interface DrawKey {
   selected: boolean;
 }
 
+/** The value channel `c` (index in CURVE_CHANNELS) is drawn at: its own, or normalized. */
+function shownValue(norm: CurveNorm | null, c: number, value: number): number {
+  return norm ? (value - norm.offset[c]) / norm.scale[c] : value;
+}
+
 /** Every key point of the shown channels, where it is drawn. */
-function drawKeys(curves: TargetCurves, target: TrackTarget, shown: readonly CurveChannel[], view: CurveView, fps: number, selected: readonly SelectedKey[]): DrawKey[] {
+function drawKeys(curves: TargetCurves, target: TrackTarget, shown: readonly CurveChannel[], view: CurveView, fps: number, selected: readonly SelectedKey[], norm: CurveNorm | null): DrawKey[] {
   const out: DrawKey[] = [];
   for (const ch of shown) {
+    const c = channelIndex(ch.id);
     for (const k of curves.keys[ch.path]) {
       const value = curveValue(curves, ch.id, k.sample);
       out.push({
         ref: { target, channel: ch.id, frame: k.frame },
         x: GRAPH_PAD + frameToX(view, k.timeSec * fps),
-        y: valueToY(view, value),
+        y: valueToY(view, shownValue(norm, c, value)),
         value,
         selected: isCurveKeySelected(selected, target, ch.id, k.frame),
       });
@@ -109,14 +121,14 @@ function drawKeys(curves: TargetCurves, target: TrackTarget, shown: readonly Cur
 }
 
 /** Polyline points of channel `ch` between pixel columns 0 and `width` (one sample beyond each side). */
-function polyline(curves: TargetCurves, ch: CurveChannel, view: CurveView, fps: number, width: number): string {
+function polyline(curves: TargetCurves, ch: CurveChannel, view: CurveView, fps: number, width: number, norm: CurveNorm | null): string {
   const n = curves.times.length;
-  const row = channelIndex(ch.id) * n;
+  const c = channelIndex(ch.id), row = c * n;
   const parts: string[] = [];
   for (let i = 0; i < n; i++) {
     const x = GRAPH_PAD + frameToX(view, curves.times[i] * fps);
     if (x < 0 && i + 1 < n && GRAPH_PAD + frameToX(view, curves.times[i + 1] * fps) < 0) continue;
-    parts.push(`${x.toFixed(2)},${valueToY(view, curves.values[row + i]).toFixed(2)}`);
+    parts.push(`${x.toFixed(2)},${valueToY(view, shownValue(norm, c, curves.values[row + i])).toFixed(2)}`);
     if (x > width) break;
   }
   return parts.join(' ');
@@ -130,6 +142,7 @@ export function CurveEditor() {
   const hidden = useCurves((s) => s.hidden);
   const storedView = useCurves((s) => s.view);
   const active = useCurves((s) => s.active);
+  const normalized = useCurves((s) => s.normalized);
   const subject = subjectOf(doc, sel);
   const target = typeof subject === 'string' ? null : subject.target;
   const shown = useMemo(() => CURVE_CHANNELS.filter((c) => !hidden.includes(c.id)), [hidden]);
@@ -164,23 +177,38 @@ export function CurveEditor() {
     return sampleTargetCurves(clip, target, rest, curveSampleTimes(lo, hi, 0.5 / (pxPerFrame * fps), targetKeyTimes(clip, target)));
   }, [clip, targetId, rest, pxPerFrame, fps]);
 
+  // Normalized: the scale of each curve, held still while a drag changes the curves under it.
+  const heldNorm = useRef<CurveNorm | null>(null);
+  const [, redraw] = useState(0);
+  /** Ends a drag's hold on the normalized scales (they refit to the changed curves). */
+  const releaseNorm = () => {
+    if (!heldNorm.current) return;
+    heldNorm.current = null;
+    redraw((x) => x + 1);
+  };
+  const liveNorm = useMemo(() => (normalized && curves ? normalizeCurves(curves, fps, start, end) : null), [normalized, curves, fps, start, end]);
+  const norm = normalized ? (heldNorm.current ?? liveNorm) : null;
+  const normRef = useRef(norm);
+  normRef.current = norm;
+
   // Frame all: the clip's range, and the values the shown curves take in it.
   const fit = useMemo((): CurveView => {
     let lo = Infinity, hi = -Infinity;
     if (curves) {
       const n = curves.times.length;
       for (const ch of shown) {
-        const row = channelIndex(ch.id) * n;
+        const c = channelIndex(ch.id), row = c * n;
         for (let i = 0; i < n; i++) {
           const f = curves.times[i] * fps;
           if (f < start - 1e-9 || f > end + 1e-9) continue;
-          lo = Math.min(lo, curves.values[row + i]);
-          hi = Math.max(hi, curves.values[row + i]);
+          const v = shownValue(norm, c, curves.values[row + i]);
+          lo = Math.min(lo, v);
+          hi = Math.max(hi, v);
         }
       }
     }
     return fitCurveView(start, end, areaPx, lo, hi, height);
-  }, [curves, shown, fps, start, end, areaPx, height]);
+  }, [curves, shown, fps, start, end, areaPx, height, norm]);
   const view = storedView ?? fit;
   const live = useRef({ view, fit, start, end, fps });
   live.current = { view, fit, start, end, fps };
@@ -192,7 +220,7 @@ export function CurveEditor() {
   const clipId = clip?.id;
   useEffect(() => useCurves.setState({ view: null }), [clipId, loadCount, targetId]);
 
-  const keys = useMemo(() => (curves && target ? drawKeys(curves, target, shown.filter((c) => curves.keyed[c.path]), view, fps, selectedKeys) : []), [curves, target, shown, view, fps, selectedKeys]);
+  const keys = useMemo(() => (curves && target ? drawKeys(curves, target, shown.filter((c) => curves.keyed[c.path]), view, fps, selectedKeys, norm) : []), [curves, target, shown, view, fps, selectedKeys, norm]);
 
   // Wheel: Ctrl (Cmd, pinch) + wheel or the wheel over the ruler zooms time around the mouse, Shift + wheel and
   // horizontal wheels pan time, the plain wheel zooms values around the mouse. Non-passive: Ctrl+wheel must not zoom the page.
@@ -318,6 +346,7 @@ export function CurveEditor() {
       const hd = handleDrag.current;
       if (hd) {
         handleDrag.current = null;
+        releaseNorm();
         if (hd.begun) {
           docActions.cancelDrag();
           setStatus('Tangent drag cancelled');
@@ -327,6 +356,7 @@ export function CurveEditor() {
       const d = drag.current;
       if (!d) return false;
       drag.current = null;
+      releaseNorm();
       if (d.axis) {
         docActions.cancelDrag();
         setStatus('Key drag cancelled');
@@ -346,10 +376,12 @@ export function CurveEditor() {
       for (const k of curves.keys[ch.path]) {
         if (!isCurveKeySelected(selected, target, ch.id, k.frame)) continue;
         const rot = ch.path === 'rotation';
+        const n = normRef.current;
         out.push({
           ref: { target, channel: ch.id, frame: k.frame },
           start: curveValue(curves, ch.id, k.sample),
           startEuler: rot ? [curveValue(curves, 'rx', k.sample), curveValue(curves, 'ry', k.sample), curveValue(curves, 'rz', k.sample)] : undefined,
+          scale: n ? n.scale[channelIndex(ch.id)] : 1,
         });
       }
     }
@@ -377,8 +409,9 @@ export function CurveEditor() {
     if (!d.axis) {
       if (Math.abs(dx) + Math.abs(dy) < 4) return;
       d.axis = Math.abs(dy) >= Math.abs(dx) ? 'value' : 'time';
-      // The view holds still while keys move (a fitted view would refit under the pointer).
+      // The view (and a normalized view's scales) hold still while keys move (a fitted view would refit under the pointer).
       if (!useCurves.getState().view) setView(d.view);
+      heldNorm.current = normRef.current;
       docActions.beginDrag(d.axis === 'value' ? 'Change key values' : 'Move keys');
     }
     if (d.axis === 'value') {
@@ -407,11 +440,17 @@ export function CurveEditor() {
   const onKeyUp = () => {
     const d = drag.current;
     drag.current = null;
+    releaseNorm();
     if (!d || !d.axis) return;
     if (d.axis === 'value') {
       docActions.commitDrag({ before: d.before, after: d.before });
-      const unit = d.values.length ? channelUnit(d.values[0].ref.channel) : '';
-      setStatus(`Changed ${d.values.length} key value${d.values.length === 1 ? '' : 's'} by ${d.delta >= 0 ? '+' : ''}${+d.delta.toFixed(4)}${unit} (Ctrl+Z puts them back)`);
+      const n = d.values.length, first = d.values[0];
+      const sign = d.delta >= 0 ? '+' : '';
+      // one curve (or real values): the change in its units; several normalized curves: in shown units
+      const by = !first || (d.values.some((v) => (v.scale ?? 1) !== 1) && d.values.some((v) => v.ref.channel !== first.ref.channel))
+        ? `by ${sign}${+d.delta.toFixed(4)} of each curve's half-range (normalized view)`
+        : `by ${sign}${+(d.delta * (first.scale ?? 1)).toFixed(4)}${channelUnit(first.ref.channel)}`;
+      setStatus(`Changed ${n} key value${n === 1 ? '' : 's'} ${by} (Ctrl+Z puts them back)`);
       return;
     }
     const moved: SelectedKey[] = d.before.map((k) => (d.refs.some((r) => r.frame === k.frame && sameTarget(r.target, k.target)) ? { ...k, frame: k.frame + d.delta } : k));
@@ -456,9 +495,11 @@ export function CurveEditor() {
       d.begun = true;
       // The view holds still while the curve changes under the handle (a fitted view would refit).
       if (!useCurves.getState().view) setView(d.view);
+      heldNorm.current = normRef.current;
       docActions.beginDrag('Change tangent');
     }
-    const slope = slopeFromHandle(d.view, live.current.fps, p.x - d.keyX, p.y - d.keyY, d.side);
+    const hn = heldNorm.current;
+    const slope = slopeFromHandle(d.view, live.current.fps, p.x - d.keyX, p.y - d.keyY, d.side) * (hn ? hn.scale[channelIndex(d.ref.channel)] : 1);
     d.slope = slope;
     d.aligned = !e.shiftKey;
     const { ref, side, aligned } = d;
@@ -470,6 +511,7 @@ export function CurveEditor() {
   const onHandleUp = () => {
     const d = handleDrag.current;
     handleDrag.current = null;
+    releaseNorm();
     if (!d || !d.begun) return;
     docActions.commitDrag({ before: d.before, after: d.before });
     const unit = channelUnit(d.ref.channel).trim() || 'units';
@@ -517,9 +559,23 @@ export function CurveEditor() {
       <div className="curve-channels" style={{ width: LIST_WIDTH }} data-testid="curve-channels">
         <div className="curve-subject" data-testid="curve-subject">
           {typeof subject === 'string' ? '—' : subject.name}
+          <span className="curve-subject-tools">
           <button title="Frame all: the clip's range and the shown curves (Home with the graph focused)" data-testid="curves-frame-all" onClick={() => useCurves.setState({ view: null })}>
             ⇔
           </button>
+          <button
+            title={normalized ? 'Normalized: each curve drawn in −1…1 over the clip’s range (keys keep their units). Click for real values.' : 'Normalize: draw each curve scaled into −1…1 over the clip’s range, so metres, degrees and scale read together'}
+            className={normalized ? 'on' : ''}
+            aria-pressed={normalized}
+            data-testid="curves-normalize"
+            onClick={() => {
+              useCurves.setState({ normalized: !normalized, view: null });
+              setStatus(normalized ? 'Curves: real values' : 'Curves normalized: each drawn in −1…1 over the clip’s range; keys, the field and drags keep their units');
+            }}
+          >
+            N
+          </button>
+          </span>
         </div>
         {CURVE_CHANNELS.map((ch) => {
           const keyed = curves?.keyed[ch.path] ?? false;
@@ -584,6 +640,7 @@ export function CurveEditor() {
         data-px-per-frame={view.pxPerFrame}
         data-top-value={view.topValue}
         data-px-per-unit={view.pxPerUnit}
+        data-normalized={norm ? 'yes' : 'no'}
         data-left={GRAPH_PAD}
         data-ruler={RULER_HEIGHT}
         onPointerDownCapture={onPanDown}
@@ -625,7 +682,9 @@ export function CurveEditor() {
                   key={ch.id}
                   data-testid={`curve-${ch.id}`}
                   data-keyed={curves.keyed[ch.path] ? 'yes' : 'no'}
-                  points={polyline(curves, ch, view, fps, width)}
+                  points={polyline(curves, ch, view, fps, width, norm)}
+                  data-offset={norm ? norm.offset[channelIndex(ch.id)] : 0}
+                  data-scale={norm ? norm.scale[channelIndex(ch.id)] : 1}
                   fill="none"
                   stroke={ch.color}
                   strokeWidth={curves.keyed[ch.path] ? 1.5 : 1}
@@ -654,7 +713,7 @@ export function CurveEditor() {
             {activeKey && tangents?.kind === 'handles' &&
               ([-1, 1] as const).filter((side) => (side < 0 ? tangents.hasIn : tangents.hasOut)).map((side) => {
                 const slope = side < 0 ? tangents.inSlope : tangents.outSlope;
-                const o = handleOffset(view, fps, slope, side);
+                const o = handleOffset(view, fps, norm ? slope / norm.scale[channelIndex(activeKey.ref.channel)] : slope, side);
                 const name = side < 0 ? 'in' : 'out';
                 const color = CURVE_CHANNELS[channelIndex(activeKey.ref.channel)].color;
                 return (

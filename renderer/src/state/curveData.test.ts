@@ -13,6 +13,7 @@ import {
   curveValue,
   eulerXYZ,
   keyTangents,
+  normalizeCurves,
   quatFromEulerDeg,
   setKeyTangentSlope,
   sampleTargetCurves,
@@ -333,5 +334,54 @@ describe('tangent handles', () => {
       expect(setKeyTangentSlope(c, { target: PROP, channel: 'ty', frame: 11 }, 'in', 1, false)).toBe(false);
     });
     expect(next).toBe(clip);
+  });
+});
+
+describe('normalized view', () => {
+  it('seed 51: every curve’s lowest and highest sample in the clip’s range are drawn at −1 and +1 (all in between), a flat curve at 0; a drag of d shown units moves a key by d × its curve’s scale', () => {
+    const r = rng(51);
+    for (let trial = 0; trial < 30; trial++) {
+      const interpolation = (['linear', 'cubic', 'step'] as const)[trial % 3];
+      const clip = clipOf([frameTrack(r, 'translation', interpolation), frameTrack(r, 'rotation', interpolation)]);
+      clip.startFrame = Math.floor(r() * 10);
+      clip.endFrame = clip.startFrame + 10 + Math.floor(r() * 40);
+      const curves = sample(clip);
+      const norm = normalizeCurves(curves, FPS, clip.startFrame, clip.endFrame);
+      const n = curves.times.length;
+      CURVE_CHANNELS.forEach((ch, c) => {
+        let lo = Infinity, hi = -Infinity, inRange = 0;
+        for (let i = 0; i < n; i++) {
+          const f = curves.times[i] * FPS;
+          if (f < clip.startFrame - 1e-9 || f > clip.endFrame + 1e-9) continue;
+          inRange++;
+          const shown = (curves.values[c * n + i] - norm.offset[c]) / norm.scale[c];
+          lo = Math.min(lo, shown);
+          hi = Math.max(hi, shown);
+        }
+        expect(inRange).toBeGreaterThan(0);
+        if (ch.path === 'scale') {
+          // unkeyed: flat at its rest value, drawn at 0
+          expect(norm.scale[c], `${ch.id} flat: scale 1`).toBe(1);
+          expect(lo).toBe(0);
+          expect(hi).toBe(0);
+          return;
+        }
+        if (hi - lo === 0) return; // a step curve may hold one value over a short range
+        expect(lo, `${ch.id} trial ${trial}: lowest at −1`).toBeCloseTo(-1, 12);
+        expect(hi, `${ch.id} trial ${trial}: highest at +1`).toBeCloseTo(1, 12);
+      });
+      // a value drag in the normalized view: the key moves by delta × scale in its own units
+      const tr = clip.tracks[0];
+      const i = Math.floor(r() * tr.times.length);
+      const frame = Math.round(tr.times[i] * FPS);
+      const key = curves.keys.translation.find((k) => k.frame === frame)!;
+      const c = CURVE_CHANNELS.findIndex((x) => x.id === 'ty');
+      const start = curveValue(curves, 'ty', key.sample);
+      const delta = r() - 0.5;
+      const after = produce(clip, (d) => applyValueDrag(d, [{ ref: { target: PROP, channel: 'ty', frame }, start, scale: norm.scale[c] }], delta));
+      const base = interpolation === 'cubic' ? (3 * i + 1) * 3 : 3 * i;
+      expect(after.tracks[0].values[base + 1]).toBeCloseTo(start + delta * norm.scale[c], 12);
+      expect(Array.from(after.tracks[0].values).filter((_, k) => k !== base + 1)).toEqual(Array.from(tr.values).filter((_, k) => k !== base + 1));
+    }
   });
 });

@@ -223,6 +223,49 @@ export function curveValue(curves: TargetCurves, id: CurveChannelId, i: number):
 }
 
 // ---------------------------------------------------------------------------
+// Normalized display (Blender's and Maya's Normalize): each curve drawn
+// scaled into −1…1 over the clip's range, so metres, degrees and scale can be
+// read together. Only the drawing changes: keys, fields and drags keep the
+// curves' own units (a drag of d shown units moves a key by d × scale).
+
+/** Per channel (index of CURVE_CHANNELS): the value shown is (value − offset[c]) / scale[c]. */
+export interface CurveNorm {
+  offset: Float64Array;
+  scale: Float64Array;
+}
+
+/**
+ * The normalization of `curves` for frames `start`..`end`: each channel's
+ * lowest sample there is drawn at −1 and its highest at +1; a flat channel
+ * (range below 1e-9 of its size, or 1e-12) is drawn at 0 with scale 1.
+ * Samples outside the range are used only when none falls inside it.
+ */
+export function normalizeCurves(curves: TargetCurves, fps: number, start: number, end: number): CurveNorm {
+  const n = curves.times.length, m = CURVE_CHANNELS.length;
+  const offset = new Float64Array(m), scale = new Float64Array(m).fill(1);
+  let inside = 0;
+  for (let i = 0; i < n; i++) {
+    const f = curves.times[i] * fps;
+    if (f >= start - 1e-9 && f <= end + 1e-9) inside++;
+  }
+  for (let c = 0; c < m; c++) {
+    let lo = Infinity, hi = -Infinity;
+    for (let i = 0; i < n; i++) {
+      const f = curves.times[i] * fps;
+      if (inside > 0 && (f < start - 1e-9 || f > end + 1e-9)) continue;
+      const v = curves.values[c * n + i];
+      if (v < lo) lo = v;
+      if (v > hi) hi = v;
+    }
+    if (!(hi >= lo)) continue;
+    offset[c] = 0.5 * (lo + hi);
+    const half = 0.5 * (hi - lo);
+    if (half > Math.max(1e-12, 1e-9 * Math.max(Math.abs(lo), Math.abs(hi)))) scale[c] = half;
+  }
+  return { offset, scale };
+}
+
+// ---------------------------------------------------------------------------
 // Edits.
 
 /** A key picked on a curve. */
@@ -278,11 +321,14 @@ export interface ValueDragKey {
   start: number;
   /** Rotation keys: the key's three Euler angles (degrees) on the curves at the drag's start. */
   startEuler?: [number, number, number];
+  /** Units of the curve per unit of the drag (the normalized view's scale of this curve); 1 when absent. */
+  scale?: number;
 }
 
 /**
  * Applies a value drag of `delta` (units of each curve: metres, degrees,
- * scale) to the keys: each key's own component becomes `start + delta`. Rotation
+ * scale; times each key's `scale` in the normalized view) to the keys: each
+ * key's own component becomes `start + delta · scale`. Rotation
  * keys picked on several angles of one key change those angles together.
  */
 export function applyValueDrag(clip: Clip, keys: readonly ValueDragKey[], delta: number): void {
@@ -290,14 +336,14 @@ export function applyValueDrag(clip: Clip, keys: readonly ValueDragKey[], delta:
   for (const k of keys) {
     const ch = curveChannel(k.ref.channel);
     if (ch.path !== 'rotation') {
-      setKeyComponent(clip, k.ref.target, ch.path, k.ref.frame, ch.component, k.start + delta);
+      setKeyComponent(clip, k.ref.target, ch.path, k.ref.frame, ch.component, k.start + delta * (k.scale ?? 1));
       continue;
     }
     if (!k.startEuler) throw new Error(`rotation key ${targetKey(k.ref.target)}@${k.ref.frame} dragged without its Euler angles`);
     const id = `${targetKey(k.ref.target)}@${k.ref.frame}`;
     let r = rotations.get(id);
     if (!r) rotations.set(id, (r = { target: k.ref.target, frame: k.ref.frame, deg: [...k.startEuler] }));
-    r.deg[ch.component] = k.start + delta;
+    r.deg[ch.component] = k.start + delta * (k.scale ?? 1);
   }
   for (const r of rotations.values()) setRotationKeyEuler(clip, r.target, r.frame, r.deg);
 }

@@ -26,9 +26,11 @@ export interface CurveEditorState {
   hidden: CurveChannelId[];
   /** The key the value field edits (the last one clicked). */
   active: CurveKeyRef | null;
+  /** Each curve drawn scaled into −1…1 over the clip's range (curveData `normalizeCurves`); the keys keep their units. */
+  normalized: boolean;
 }
 
-export const useCurves = create<CurveEditorState>()(() => ({ mode: 'dopesheet', view: null, hidden: [], active: null }));
+export const useCurves = create<CurveEditorState>()(() => ({ mode: 'dopesheet', view: null, hidden: [], active: null, normalized: false }));
 
 export function toggleTimelineMode(): TimelineMode {
   const mode: TimelineMode = useCurves.getState().mode === 'curves' ? 'dopesheet' : 'curves';
