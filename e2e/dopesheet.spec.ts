@@ -444,7 +444,7 @@ test('the help panel says when Ctrl+C / Ctrl+V copy keys and how to zoom and pan
   const page = await bridge.open();
   await ready(page);
   await page.locator('body').press('?');
-  await expect(page.getByTestId('help-copyKeys')).toContainText('dope sheet focused and keys selected');
+  await expect(page.getByTestId('help-copyKeys')).toContainText('dope sheet or curves focused and keys selected');
   await expect(page.getByTestId('help-pasteKeys')).toContainText('Ctrl+V');
   await expect(page.getByTestId('help-sheetFrameAll')).toContainText('Home');
   await expect(page.getByTestId('help-sheet-view')).toContainText('Ctrl+Wheel');
