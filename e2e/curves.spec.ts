@@ -386,6 +386,15 @@ test('tangent handles: a rotation key says why it has none; the bat’s Translat
   expect(track2.values[OUT], 'broken: the out slope stays').toBe(track1.values[OUT]);
   expect((await hook(page, (h) => h.history())).undo).toBe(undo0 + 2);
 
+  // The key stays broken: the hint says so, and a plain drag of the out dot moves the out slope only.
+  await expect(page.getByTestId('curve-tangent-hint')).toContainText('Broken');
+  const wantOut = await dragDot('curve-handle-out-dot', 5, 10 * down);
+  const track3 = batTrack(await swing(page));
+  expect(Math.abs(track3.values[OUT] - wantOut)).toBeLessThan(1e-6 * Math.max(1, Math.abs(wantOut)));
+  expect(track3.values[IN], 'broken remembered: the in slope stays').toBe(track2.values[IN]);
+  await page.keyboard.press('Control+z');
+  expect(batTrack(await swing(page)).values).toEqual(track2.values);
+
   // Undo twice restores the auto tangents exactly.
   await page.keyboard.press('Control+z');
   expect(batTrack(await swing(page)).values).toEqual(track1.values);

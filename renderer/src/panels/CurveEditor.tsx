@@ -20,7 +20,9 @@
  * - Tangent handles: the clicked key of a cubic translation or scale curve
  *   shows its in- and out-handles; dragging a dot sets that slope (one undo
  *   step, Escape cancels). Both sides move together (aligned, a smooth key);
- *   Shift while dragging breaks them (the dragged side only). Rotation keys
+ *   Shift while dragging breaks them (the dragged side only); a key whose
+ *   slopes differ stays broken (each side moves alone) until a preset joins
+ *   them. Rotation keys
  *   have none: their tangents are quaternion derivatives, not the Euler
  *   slopes drawn.
  *
@@ -39,6 +41,7 @@ import {
   channelIndex,
   keyTangents,
   setKeyTangentSlope,
+  tangentsBroken,
   curveSampleTimes,
   curveSpan,
   curveValue,
@@ -475,6 +478,8 @@ export function CurveEditor() {
     begun: boolean;
     slope: number;
     aligned: boolean;
+    /** The key's slopes differed when the drag began: each side moves alone (Shift or not). */
+    broken: boolean;
   } | null>(null);
   const onHandleDown = (e: React.PointerEvent, k: DrawKey, side: HandleSide, dotX: number, dotY: number) => {
     e.stopPropagation();
@@ -484,7 +489,8 @@ export function CurveEditor() {
     // Where on the dot it was grabbed: the dot's centre keeps that offset from the pointer (no jump on press).
     const p = local(e.clientX, e.clientY);
     const view = currentView();
-    handleDrag.current = { ref: k.ref, side, keyX: k.x + p.x - dotX, keyY: k.y + p.y - dotY, view, before: useEphemeral.getState().selectedKeys, begun: false, slope: 0, aligned: true };
+    const broken = tangentsBroken(keyTangents(clip, k.ref));
+    handleDrag.current = { ref: k.ref, side, keyX: k.x + p.x - dotX, keyY: k.y + p.y - dotY, view, before: useEphemeral.getState().selectedKeys, begun: false, slope: 0, aligned: !broken, broken };
     followPointer(onHandleMove, () => onHandleUp());
   };
   const onHandleMove = (e: PointerEvent) => {
@@ -501,7 +507,7 @@ export function CurveEditor() {
     const hn = heldNorm.current;
     const slope = slopeFromHandle(d.view, live.current.fps, p.x - d.keyX, p.y - d.keyY, d.side) * (hn ? hn.scale[channelIndex(d.ref.channel)] : 1);
     d.slope = slope;
-    d.aligned = !e.shiftKey;
+    d.aligned = !e.shiftKey && !d.broken;
     const { ref, side, aligned } = d;
     docActions.updateDrag((doc) => {
       const c = activeClip(doc as ImpulseDocument);
@@ -552,7 +558,7 @@ export function CurveEditor() {
 
   const activeKey = active && target && sameTarget(active.target, target) ? keys.find((k) => k.ref.channel === active.channel && k.ref.frame === active.frame) : undefined;
   const tangents = activeKey && clip ? keyTangents(clip, activeKey.ref) : null;
-  const handleTip = 'Drag to set the slope; in and out move together (a smooth key). Hold Shift while dragging to break them and move this side only. Escape cancels, Ctrl+Z undoes.';
+  const handleTip = 'Drag to set the slope; in and out move together (a smooth key). Hold Shift while dragging to break them and move this side only (a broken key keeps its sides apart). Escape cancels, Ctrl+Z undoes.';
 
   return (
     <div className="curves" ref={root} tabIndex={0} data-curves data-testid="curves">
@@ -626,7 +632,9 @@ export function CurveEditor() {
             )}
             {tangents?.kind === 'handles' && (
               <div className="muted curve-tangent-hint" data-testid="curve-tangent-hint">
-                Drag a handle to set the slope; Shift breaks in from out.
+                {tangentsBroken(tangents)
+                  ? 'Broken (in and out differ): each handle moves alone; right-click › Tangents: Auto or Flat joins them again.'
+                  : 'Drag a handle to set the slope; Shift breaks in from out.'}
               </div>
             )}
           </div>

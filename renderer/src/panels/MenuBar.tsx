@@ -181,7 +181,8 @@ export function HelpPanel() {
               <td>Curve tangents</td>
               <td>
                 In Curves (<kbd>G</kbd>), click a key of a cubic translation or scale curve and drag its handle dots: in and out move together;{' '}
-                <kbd>Shift</kbd> while dragging moves one side only. Right-click a key for tangent presets and interpolation
+                <kbd>Shift</kbd> while dragging moves one side only, and the key stays broken (its sides move alone) until a preset joins them. Right-click a
+                key for tangent presets and interpolation. <b>N</b> over the channel list normalizes the curves (each in −1…1).
               </td>
             </tr>
             <tr data-testid="help-copy-keys">

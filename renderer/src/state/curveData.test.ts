@@ -16,6 +16,7 @@ import {
   normalizeCurves,
   quatFromEulerDeg,
   setKeyTangentSlope,
+  tangentsBroken,
   sampleTargetCurves,
   targetKeyTimes,
   type CurveKeyRef,
@@ -383,5 +384,29 @@ describe('normalized view', () => {
       expect(after.tracks[0].values[base + 1]).toBeCloseTo(start + delta * norm.scale[c], 12);
       expect(Array.from(after.tracks[0].values).filter((_, k) => k !== base + 1)).toEqual(Array.from(tr.values).filter((_, k) => k !== base + 1));
     }
+  });
+});
+
+describe('broken tangents', () => {
+  it('are read from the slopes: a Shift drag (one side) breaks a smooth key, an aligned drag or the Auto / Flat presets join it; first and last keys are never broken', () => {
+    const r = rng(61);
+    for (let trial = 0; trial < 20; trial++) {
+      const clip = clipOf([frameTrack(r, 'translation', 'cubic', 5)]);
+      const tr = clip.tracks[0];
+      const frames = tr.times.map((t) => Math.round(t * FPS));
+      const mid: CurveKeyRef = { target: PROP, channel: 'ty', frame: frames[2] };
+      setKeyTangentSlope(clip, mid, 'out', 0.5, true);
+      expect(tangentsBroken(keyTangents(clip, mid)), 'aligned: in = out').toBe(false);
+      setKeyTangentSlope(clip, mid, 'in', -1 - r(), false);
+      expect(tangentsBroken(keyTangents(clip, mid)), 'one side set: broken').toBe(true);
+      setKeyTangentSlope(clip, mid, 'out', 2, true);
+      expect(tangentsBroken(keyTangents(clip, mid))).toBe(false);
+      const first: CurveKeyRef = { ...mid, frame: frames[0] }, last: CurveKeyRef = { ...mid, frame: frames[frames.length - 1] };
+      setKeyTangentSlope(clip, first, 'in', 7, false);
+      setKeyTangentSlope(clip, last, 'out', -7, false);
+      expect(tangentsBroken(keyTangents(clip, first)), 'the first key has no in-handle').toBe(false);
+      expect(tangentsBroken(keyTangents(clip, last)), 'the last key has no out-handle').toBe(false);
+    }
+    expect(tangentsBroken({ kind: 'none', reason: 'rotation' })).toBe(false);
   });
 });

@@ -424,6 +424,17 @@ export function keyTangents(clip: Clip, ref: CurveKeyRef): KeyTangents {
 }
 
 /**
+ * Whether a key's tangent handles are broken: in and out slopes differ (after
+ * a Shift drag, the Linear preset, or as imported). glTF keeps no flag, so this
+ * is read from the slopes: a plain drag then moves the dragged side only, and
+ * a key whose slopes are equal (Auto, Flat, an aligned drag) moves both.
+ */
+export function tangentsBroken(t: KeyTangents): boolean {
+  if (t.kind !== 'handles' || !t.hasIn || !t.hasOut) return false;
+  return Math.abs(t.inSlope - t.outSlope) > 1e-12 * Math.max(1, Math.abs(t.inSlope), Math.abs(t.outSlope));
+}
+
+/**
  * Sets the tangent of the key `ref` (a cubic translation or scale key; its
  * channel's component only) to `slopePerSec`: the side dragged (`'in'` or
  * `'out'`) and, `aligned`, the other side too (in = out: a smooth key);
