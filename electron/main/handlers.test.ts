@@ -74,6 +74,20 @@ describe('projects', () => {
     expect(host.dialogs[1]!.options.defaultPath).toBe(file);
   });
 
+  it('save as onto another existing project replaces its text whole (the OS dialog asked to overwrite), later saves go there, the old file is untouched', async () => {
+    const a = project('a'), b = project('b');
+    host.openAnswers.push(a);
+    await h.invoke(W, 'openProject', undefined);
+    host.saveAnswers.push(b);
+    expect(await h.invoke(W, 'saveProject', { text: '{"name":"a as b"}', path: a, saveAs: true })).toEqual({ path: b, name: 'b' });
+    expect(readFileSync(b, 'utf8')).toBe('{"name":"a as b"}');
+    expect(readFileSync(a, 'utf8'), 'the project saved from is kept as it was').toBe('{"name":"a"}');
+    expect(readdirSync(host.documentsDir).filter((f) => !f.endsWith('.impulse')), 'no temporary file left beside it').toEqual([]);
+    expect(await h.invoke(W, 'saveProject', { text: 'next', path: b, saveAs: false })).toEqual({ path: b, name: 'b' });
+    expect(readFileSync(b, 'utf8')).toBe('next');
+    expect((await h.listRecent()).slice(0, 2)).toEqual([b, a]);
+  });
+
   it('refuses to save to a path the user never chose', async () => {
     const other = join(host.root, 'elsewhere.impulse');
     await expect(h.invoke(W, 'saveProject', { text: 'x', path: other, saveAs: false })).rejects.toThrow(AccessError);
