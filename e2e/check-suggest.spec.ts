@@ -106,6 +106,28 @@ test('check the clip: red bands, findings, jump to one, ignore it (saved, undoab
   expect(ranges.some(([a, b]) => a <= 30 && b >= 30), `a band covers frame 30: ${JSON.stringify(ranges)}`).toBe(true);
   const bandBox = await bands.first().boundingBox();
   expect(bandBox!.width).toBeGreaterThan(1);
+  // Scrolled down, the sticky ruler stays on top of the bands: its background over a band is the colour it has
+  // beside the band (the bands tinted it red before). Pixels of a screenshot of the ruler, read in the page.
+  const sheet = page.getByTestId('dopesheet');
+  await sheet.evaluate((el) => (el.scrollTop = 60));
+  expect(await sheet.evaluate((el) => el.scrollTop), 'the sheet scrolls (more rows than fit)').toBeGreaterThan(0);
+  const ruler = (await page.getByTestId('ruler').boundingBox())!;
+  const band0 = (await bands.first().boundingBox())!;
+  const shot = await page.screenshot({ clip: { x: ruler.x, y: ruler.y, width: ruler.width, height: ruler.height } });
+  const bandMid = Math.round(band0.x + band0.width / 2 - ruler.x);
+  const px = await page.evaluate(async ({ b64, xs, y }) => {
+    const img = new Image();
+    img.src = `data:image/png;base64,${b64}`;
+    await img.decode();
+    const c = document.createElement('canvas');
+    c.width = img.width;
+    c.height = img.height;
+    const g = c.getContext('2d')!;
+    g.drawImage(img, 0, 0);
+    return xs.map((x) => Array.from(g.getImageData(x, y, 1, 1).data.slice(0, 3)));
+  }, { b64: shot.toString('base64'), xs: [bandMid, Math.round(ruler.width - 4)], y: Math.round(ruler.height - 3) });
+  expect(Math.max(...px[0].map((v, i) => Math.abs(v - px[1][i]))), `ruler pixel over the band ${px[0]} vs beside it ${px[1]}`).toBeLessThan(4);
+  await sheet.evaluate((el) => (el.scrollTop = 0));
   // The panel groups findings by pair of objects.
   const pairsOf = (fs: typeof findings) => new Set(fs.map((f) => `${f.a.object}|${f.b.object}`));
   const groups = page.getByTestId('finding-group');
@@ -234,6 +256,12 @@ test('suggest motion for the ball the bat hits: ghost, impact marker, accept as 
   await expect(markers.first()).toBeVisible();
   const frames = await markers.evaluateAll((els) => els.map((e) => Number(e.getAttribute('data-frame'))));
   expect(frames.some((f) => f >= 29 && f <= 31)).toBe(true);
+  // Each marker's head sits in the ruler (which stays above the bands and lines when the sheet scrolls), over its line.
+  const heads = page.getByTestId('ruler').getByTestId('impact-head');
+  await expect(heads).toHaveCount(frames.length);
+  const lineX = await markers.evaluateAll((els) => els.map((e) => e.getBoundingClientRect().left + e.getBoundingClientRect().width / 2));
+  const headX = await heads.evaluateAll((els) => els.map((e) => e.getBoundingClientRect().left + e.getBoundingClientRect().width / 2));
+  headX.forEach((x, i) => expect(Math.abs(x - lineX[i]), `head ${i} over its line`).toBeLessThan(1.5));
   await setFrame(page, 32);
   await page.getByTestId('dock-collapse').click();
   // Zoom towards the table (the orbit target) so the onion skin fills more of the view.

@@ -41,3 +41,21 @@ export function TimelineBands({ view, left }: { view: SheetView; left: number })
     </div>
   );
 }
+
+/**
+ * The impact markers' heads, drawn in the ruler (which stays on top of the
+ * bands and lines when the sheet scrolls, so the bands never tint its numbers);
+ * `xOf` is the ruler's frame-to-pixel mapping.
+ */
+export function ImpactHeads({ xOf }: { xOf: (frame: number) => number }) {
+  const impacts = useSuggest((s) => s.result?.impacts);
+  const fps = useDocStore((s) => activeClip(s.history.doc)?.frameRate ?? 30);
+  if (!impacts?.length) return null;
+  return (
+    <>
+      {impacts.map((im, i) => (
+        <div key={i} className="cs-impact-head" data-testid="impact-head" data-frame={im.frame} style={{ left: xOf(im.timeSec * fps) }} />
+      ))}
+    </>
+  );
+}

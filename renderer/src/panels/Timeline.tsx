@@ -30,7 +30,7 @@ import { runCommand, escapeHandlers } from '../commands';
 import { NumberField } from './fields';
 import { followPointer } from './followPointer';
 import { ClipPicker } from './ClipPicker';
-import { TimelineBands } from '../check/TimelineBands';
+import { ImpactHeads, TimelineBands } from '../check/TimelineBands';
 import { findLimbChains } from '../scene/limbs';
 import { makePlayRange, playBounds, withRange, type PlayRange } from '../state/playRange';
 import { useCurves } from '../state/curveStore';
@@ -704,6 +704,7 @@ export function Timeline() {
                 {f}
               </span>
             ))}
+            <ImpactHeads xOf={xOf} />
           </div>
           <div className="rows" data-testid="sheet-rows" onPointerDown={onRowsDown} onPointerMove={onRowsMove} onPointerUp={onRowsUp}>
             {shadeLeft > NAME_WIDTH && <div className="out-of-range" style={{ left: NAME_WIDTH, width: shadeLeft - NAME_WIDTH }} />}
