@@ -217,7 +217,7 @@ describe('main process', () => {
     const file = template.find((m) => m.label === '&File').submenu.map((i: any) => i.label ?? i.role);
     for (const l of ['New', 'Open…', 'Open Recent', 'Save', 'Save As…', 'Import glTF…', 'Export glTF (baked)…']) expect(file).toContain(l);
     const edit = template.find((m) => m.label === '&Edit').submenu.map((i: any) => i.label ?? i.role);
-    expect(edit).toEqual(expect.arrayContaining(['Undo', 'Redo', 'Copy Pose', 'Paste Pose', 'Copy Keys (dope sheet)', 'Paste Keys at Playhead']));
+    expect(edit).toEqual(expect.arrayContaining(['Undo', 'Redo', 'Copy Pose', 'Paste Pose', 'Copy Keys (dope sheet, curves)', 'Paste Keys at Playhead']));
     const view = template.find((m) => m.label === '&View').submenu.map((i: any) => i.label ?? i.role);
     expect(view).toContain('Dope Sheet: Frame All');
     const save = template.find((m) => m.label === '&File').submenu.find((i: any) => i.label === 'Save');
