@@ -58,6 +58,8 @@ export interface SequentialStats {
   velocityScale: number;
   /** Whether the last call stopped at the tolerance (false: at maxSweeps). */
   converged: boolean;
+  /** Whether the last call's warm-started answer gained energy and was solved again from zero impulses (`energyGuard`). */
+  coldRestart: boolean;
   /** Largest joint relative velocity after the last call, m/s (0 for exact joints). */
   jointResidual: number;
   /** Largest normal approach (−vₙ⁺, ≥ 0) of a contact after the last call, m/s. */
@@ -65,6 +67,7 @@ export interface SequentialStats {
   calls: number;
   totalSweeps: number;
   notConverged: number;
+  coldRestarts: number;
 }
 
 export class SequentialImpulseSolver {
@@ -76,7 +79,13 @@ export class SequentialImpulseSolver {
   minVelocityScale = 1e-9;
   /** Alternate the sweep direction (symmetric Gauss–Seidel). */
   symmetric = true;
-  readonly stats: SequentialStats = { sweeps: 0, lastChange: 0, velocityScale: 0, converged: true, jointResidual: 0, approach: 0, calls: 0, totalSweeps: 0, notConverged: 0 };
+  /**
+   * A warm-started answer whose dynamic bodies' kinetic energy grew by more than the work of the
+   * keyframed bodies' points (round-off aside) is solved again from zero impulses, where every step
+   * keeps that law (`stats.coldRestart`).
+   */
+  energyGuard = true;
+  readonly stats: SequentialStats = { sweeps: 0, lastChange: 0, velocityScale: 0, converged: true, coldRestart: false, jointResidual: 0, approach: 0, calls: 0, totalSweeps: 0, notConverged: 0, coldRestarts: 0 };
 
   // bodies: nb + 1 (the last is the world); per body inverse mass, inverse inertia (9), velocity (6)
   private bm = F64(0);
@@ -256,39 +265,39 @@ export class SequentialImpulseSolver {
     st.velocityScale = vs;
 
     // warm start
+    let warmed = false;
     for (let j = 0; j < nj; j++) {
       const px = jP[3 * j], py = jP[3 * j + 1], pz = jP[3 * j + 2];
-      if (px !== 0 || py !== 0 || pz !== 0) this.apply(ja[j], jb[j], jr, 6 * j, px, py, pz);
+      if (px !== 0 || py !== 0 || pz !== 0) {
+        warmed = true;
+        this.apply(ja[j], jb[j], jr, 6 * j, px, py, pz);
+      }
     }
     for (let c = 0; c < nc; c++) {
       const ln = cL[3 * c];
       if (!(ln > 0)) continue;
+      warmed = true;
       const o = 9 * c, l1 = cL[3 * c + 1], l2 = cL[3 * c + 2];
       this.apply(ca[c], cb[c], cr, 6 * c, ln * cf[o] + l1 * cf[o + 3] + l2 * cf[o + 6], ln * cf[o + 1] + l1 * cf[o + 4] + l2 * cf[o + 7], ln * cf[o + 2] + l1 * cf[o + 5] + l2 * cf[o + 8]);
     }
 
     // sweeps
     const bound = this.tolerance * vs;
-    let sweeps = 0, change = 0;
-    st.converged = false;
-    while (sweeps < this.maxSweeps) {
-      const backward = this.symmetric && (sweeps & 1) === 1;
-      change = 0;
-      if (!backward) {
-        for (let j = 0; j < nj; j++) change = Math.max(change, this.jointStep(j));
-        for (let c = 0; c < nc; c++) if (act[c]) change = Math.max(change, this.contactStep(c));
-      } else {
-        for (let c = nc - 1; c >= 0; c--) if (act[c]) change = Math.max(change, this.contactStep(c));
-        for (let j = nj - 1; j >= 0; j--) change = Math.max(change, this.jointStep(j));
-      }
-      sweeps++;
-      if (change <= bound) {
-        st.converged = true;
-        break;
-      }
+    let sweeps = this.sweepLoop(nj, nc, bound);
+    let e1 = this.dynamicEnergy(bodies);
+    st.coldRestart = false;
+    if (this.energyGuard && warmed && e1 - e0 - this.keyframedWork(bodies, nc) > 1e-9 * (e0 + e1) + 1e-300) {
+      // the warm start left energy in (its impulses were not taken out within the sweeps): from zero
+      // impulses every step can only take energy out (or let keyframed bodies put in their work)
+      st.coldRestart = true;
+      st.coldRestarts++;
+      this.loadVelocities(bodies);
+      jP.fill(0, 0, 3 * nj);
+      cL.fill(0, 0, 3 * nc);
+      sweeps += this.sweepLoop(nj, nc, bound);
+      e1 = this.dynamicEnergy(bodies);
     }
     st.sweeps = sweeps;
-    st.lastChange = change;
     st.totalSweeps += sweeps;
     if (!st.converged) st.notConverged++;
 
@@ -297,14 +306,12 @@ export class SequentialImpulseSolver {
     out.iterations = sweeps;
     out.frictionScale = 1;
     out.restitutionScale = 1;
-    let e1 = 0;
     for (let i = 0; i < nb; i++) {
       const o6 = 6 * i;
       for (let k = 0; k < 3; k++) {
         out.linearVelocity[3 * i + k] = V[o6 + k];
         out.angularVelocity[3 * i + k] = V[o6 + 3 + k];
       }
-      if (!bodies[i].keyframed) e1 += kinetic(bodies[i].massKg, bodies[i].inertia, V, o6);
     }
     out.kineticEnergyBefore = e0;
     out.kineticEnergyAfter = e1;
@@ -333,6 +340,76 @@ export class SequentialImpulseSolver {
     st.approach = appr;
     if (!Number.isFinite(e1)) throw new ResponseInputError('sequential-impulse solve: velocities are not finite');
     return out;
+  }
+
+  /** Sweeps until no row velocity changes by more than bound, at most maxSweeps; sets stats.converged / lastChange; returns the sweeps. */
+  private sweepLoop(nj: number, nc: number, bound: number): number {
+    const act = this.cAct, st = this.stats;
+    let sweeps = 0, change = 0;
+    st.converged = false;
+    while (sweeps < this.maxSweeps) {
+      const backward = this.symmetric && (sweeps & 1) === 1;
+      change = 0;
+      if (!backward) {
+        for (let j = 0; j < nj; j++) change = Math.max(change, this.jointStep(j));
+        for (let c = 0; c < nc; c++) if (act[c]) change = Math.max(change, this.contactStep(c));
+      } else {
+        for (let c = nc - 1; c >= 0; c--) if (act[c]) change = Math.max(change, this.contactStep(c));
+        for (let j = nj - 1; j >= 0; j--) change = Math.max(change, this.jointStep(j));
+      }
+      sweeps++;
+      if (change <= bound) {
+        st.converged = true;
+        break;
+      }
+    }
+    st.lastChange = change;
+    return sweeps;
+  }
+
+  /** The input velocities into bV. */
+  private loadVelocities(bodies: readonly RigidBodyInput[]): void {
+    const V = this.bV;
+    for (let i = 0; i < bodies.length; i++) {
+      const b = bodies[i], o6 = 6 * i;
+      V[o6] = b.linearVelocity.x;
+      V[o6 + 1] = b.linearVelocity.y;
+      V[o6 + 2] = b.linearVelocity.z;
+      V[o6 + 3] = b.angularVelocity.x;
+      V[o6 + 4] = b.angularVelocity.y;
+      V[o6 + 5] = b.angularVelocity.z;
+    }
+  }
+
+  /** Kinetic energy of the dynamic bodies at the current velocities. */
+  private dynamicEnergy(bodies: readonly RigidBodyInput[]): number {
+    let e = 0;
+    for (let i = 0; i < bodies.length; i++) if (!bodies[i].keyframed) e += kinetic(bodies[i].massKg, bodies[i].inertia, this.bV, 6 * i);
+    return e;
+  }
+
+  /**
+   * Work of the keyframed bodies' points on the dynamic bodies through the current impulses
+   * (impulse on the dynamic side · velocity of the keyframed point); with zero impulses at the start,
+   * every step keeps E⁺ ≤ E⁻ + this (each step minimizes the energy of its rows less this work).
+   */
+  private keyframedWork(bodies: readonly RigidBodyInput[], nc: number): number {
+    const nb = bodies.length, V = this.bV, F = this.cf, L = this.cL, r = this.cr;
+    let w = 0;
+    for (let c = 0; c < nc; c++) {
+      if (!this.cAct[c]) continue;
+      const a = this.ca[c], b = this.cb[c];
+      const ka = a < nb && bodies[a].keyframed, kb = b < nb && bodies[b].keyframed;
+      if (!ka && !kb) continue;
+      const f = 9 * c, ln = L[3 * c], l1 = L[3 * c + 1], l2 = L[3 * c + 2];
+      const px = ln * F[f] + l1 * F[f + 3] + l2 * F[f + 6], py = ln * F[f + 1] + l1 * F[f + 4] + l2 * F[f + 7], pz = ln * F[f + 2] + l1 * F[f + 5] + l2 * F[f + 8];
+      // B keyframed: A (dynamic) receives P; A keyframed: B receives −P
+      const i = kb ? b : a, o = kb ? 6 * c + 3 : 6 * c, sg = kb ? 1 : -1, oi = 6 * i;
+      const wx = V[oi + 3], wy = V[oi + 4], wz = V[oi + 5];
+      const vx = V[oi] + wy * r[o + 2] - wz * r[o + 1], vy = V[oi + 1] + wz * r[o] - wx * r[o + 2], vz = V[oi + 2] + wx * r[o + 1] - wy * r[o];
+      w += sg * (px * vx + py * vy + pz * vz);
+    }
+    return w;
   }
 
   /** Arm point − centre of mass of body i (zero for the world) into out[o..o+2]. */

@@ -510,7 +510,7 @@ export class SimWorld {
       sleepSpeedMps: options.sleepSpeedMps ?? 0.02,
       sleepTimeSec: options.sleepTimeSec ?? 0.3,
       reuseRestingSolves: options.reuseRestingSolves ?? true,
-      restingSolver: options.restingSolver ?? 'exact',
+      restingSolver: options.restingSolver ?? 'si',
     };
     this.timeSec = options.startTimeSec;
     this.startTimeSec = options.startTimeSec;
