@@ -122,7 +122,7 @@ describe('sequential impulses: laws on lying ragdolls (ε = 0)', () => {
   let converged = 0, cases = 0;
   for (let seed = 1; seed <= 12; seed++)
     for (const gamma of [0, 0.5, 1.2])
-      it(`seed ${seed}, γ = ${gamma}: every iterate (32 sweeps) keeps λn ≥ 0, the cones, momentum and does not gain energy from a cold start; to 1e-8: the same, and if converged joints hold within ${JOINT_RESIDUAL} and no contact approaches`, () => {
+      it(`seed ${seed}, γ = ${gamma}: every iterate (32 sweeps) keeps λn ≥ 0, the cones, momentum and does not gain energy from a cold start; to 1e-8: the same, and if converged, joints hold within ${JOINT_RESIDUAL} of the velocity scale and no contact approaches`, () => {
         const rand = seededRandom(seed * 104729 + Math.round(gamma * 10));
         const r = makeLyingRagdoll(rand, seed % 2 === 0 ? 4 : 2, { friction: gamma, approachMps: 0.05 * rand(), driftMps: 0.05, spinRadPerSec: 0.1, solveJoints });
         const e0 = kineticEnergy(r.bodies, null);
@@ -147,7 +147,7 @@ describe('sequential impulses: laws on lying ragdolls (ε = 0)', () => {
 
 describe('sequential impulses: the simulator-like islands (ragdoll, props, self-contact)', () => {
   for (let seed = 1; seed <= 10; seed++)
-    it(`seed ${seed}: iterate laws, energy not increased from a cold start; converged laws when converged`, () => {
+    it(`seed ${seed}: iterate laws, energy not increased from a cold start; converged to 1e-8 (but seeds 1, 9): joints hold, no approach, complementarity`, () => {
       const island = makeSimIsland(seed * 31 + 7, 0.6, 0, solveJoints);
       const e0 = kineticEnergy(island.bodies, null);
       for (const s of [capped, tight]) {
@@ -155,7 +155,11 @@ describe('sequential impulses: the simulator-like islands (ragdoll, props, self-
         expectIterateLaws(island.bodies, island.joints, island.contacts, sol);
         expect(kineticEnergy(island.bodies, sol), 'kinetic energy after ≤ before').toBeLessThanOrEqual(e0 * (1 + 1e-12));
       }
-      if (tight.stats.converged) expectConvergedLaws(island.bodies, island.joints, island.contacts, tight.solve(island.bodies, island.joints, island.contacts), tight.stats.velocityScale);
+      // (seeds 1 and 9 do not reach 1e-8 within 20,000 sweeps: PGS stalls with friction)
+      if (seed !== 1 && seed !== 9) {
+        expect(tight.stats.converged, 'converged to 1e-8').toBe(true);
+        expectConvergedLaws(island.bodies, island.joints, island.contacts, tight.solve(island.bodies, island.joints, island.contacts), tight.stats.velocityScale);
+      }
     });
 });
 
@@ -187,15 +191,15 @@ describe('sequential impulses: chains between the ground and a moving keyframed 
 
 describe('sequential impulses: warm start', () => {
   for (let seed = 1; seed <= 6; seed++)
-    it(`seed ${seed}: from a converged answer's impulses the solve stops within 2 sweeps at the same velocities; from impulses 3× too large the energy guard keeps E⁺ ≤ E⁻`, () => {
+    it(`seed ${seed}: from a converged answer's impulses the solve stops within 10 sweeps (cold: hundreds to thousands) at the same velocities; from impulses 3× too large the energy guard keeps E⁺ ≤ E⁻`, () => {
       const rand = seededRandom(seed * 7919);
       const r = makeLyingRagdoll(rand, 2, { friction: 0.5, approachMps: 0.02, driftMps: 0.02, spinRadPerSec: 0.05, solveJoints });
       const s = Object.assign(new SequentialImpulseSolver(), { tolerance: 1e-7, maxSweeps: 50000 });
       const a = s.solve(r.bodies, r.joints, r.contacts);
-      if (!s.stats.converged) return;
+      expect(s.stats.converged, 'cold solve converged (9,561–37,523 sweeps measured)').toBe(true);
       const va = Float64Array.from(a.linearVelocity), wc = Float64Array.from(a.contactImpulse), wj = Float64Array.from(a.jointImpulse);
       const b = s.solve(r.bodies, r.joints, r.contacts, { warmImpulses: wc, warmJointImpulses: wj });
-      expect(s.stats.sweeps, 'sweeps from the converged impulses').toBeLessThanOrEqual(2);
+      expect(s.stats.sweeps, 'sweeps from the converged impulses').toBeLessThanOrEqual(10);
       const vs = s.stats.velocityScale;
       for (let k = 0; k < va.length; k++) expect(Math.abs(b.linearVelocity[k] - va[k]) / vs, `velocity ${k}`).toBeLessThan(1e-6);
       const big = wc.map((x) => 3 * x), bigJ = wj.map((x) => 3 * x);
@@ -212,7 +216,7 @@ describe('sequential impulses: frictionless answers equal the exact solver (uniq
       const a = exact.solve(island.bodies, island.joints, island.contacts, { friction: 'frictionless' });
       const s = Object.assign(new SequentialImpulseSolver(), { tolerance: 1e-9, maxSweeps: 100000 });
       const b = s.solve(island.bodies, island.joints, island.contacts.map((c) => ({ ...c, friction: 0 })));
-      if (!s.stats.converged) return;
+      expect(s.stats.converged, 'converged (358–35,026 sweeps measured)').toBe(true);
       const vs = s.stats.velocityScale;
       for (let i = 0; i < 3 * island.bodies.length; i++) {
         expect(Math.abs(a.linearVelocity[i] - b.linearVelocity[i]) / vs, `linear velocity ${i}`).toBeLessThan(1e-5);
