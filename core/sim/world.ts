@@ -176,16 +176,16 @@ export interface WorldOptions {
   reuseRestingSolves?: boolean;
   /**
    * Solver of the sub-step (resting-contact) solves of islands with joints (a ragdoll on the
-   * ground). 'exact' (default): the analytic `ImpulseSolver`, as for impacts. 'pgs':
-   * `RestingContactSolver` (core/response/pgs.ts), contact impulses by projected block Gauss–Seidel
-   * with the joints solved exactly and the sweeps' contact states solved at once every 8 sweeps,
-   * for islands whose contacts all have ε = 0, warm-started from the last such solve; a solve whose
-   * sweeps miss the tolerance is solved again by the analytic solver. Not the default: its sliding
-   * friction dissipates but is not opposite the slip, and two repros fail with it
-   * (core/response/README.md, "Resting contact by PGS"). 'si': `SequentialImpulseSolver`
-   * (core/response/si.ts), sequential impulses over the joint and contact rows together, warm-started
-   * per contact identity (colliders and predicted point) and per joint from the island's last resting
-   * solve, for the same islands (no fallback). Impact events always use the analytic solver.
+   * ground) whose contacts all have ε = 0. 'si' (default): `SequentialImpulseSolver`
+   * (core/response/si.ts), sequential impulses over the joint and contact rows together (Catto's
+   * accumulated impulses, clamped per row, friction in the disc γ·λₙ), warm-started per contact
+   * identity (colliders, bodies, point carried by its body's velocity) and per joint from the island's
+   * last such solve; a capped number of sweeps, no fallback (the joints' drift is corrected at the
+   * position level as for every answer). 'exact': the analytic `ImpulseSolver`, as for impacts.
+   * 'pgs': `RestingContactSolver` (core/response/pgs.ts), contact impulses by projected block
+   * Gauss–Seidel with the joints solved exactly; a solve whose sweeps miss the tolerance is solved
+   * again by the analytic solver; two repros fail with it (core/response/README.md, "Resting contact
+   * by PGS"). Impact events and islands with ε > 0 always use the analytic solver.
    */
   restingSolver?: 'pgs' | 'exact' | 'si';
   ragdoll?: RagdollOptions;
@@ -242,12 +242,14 @@ export interface WorldStats {
   islandReuses: number;
   /** Wall time spent in the impulse solver (core/response), ms: for profiling only, never used by the simulation. */
   solverMs: number;
-  /** Sub-step solves of islands with joints given to the resting-contact solver (WorldOptions.restingSolver 'pgs'). */
+  /** Sub-step solves of islands with joints given to the resting-contact solver (WorldOptions.restingSolver 'pgs' or 'si'). */
   restingSolves: number;
   /** Of restingSolves, those solved again by the analytic solver: the sweeps missed their tolerance, or the answer had a sliding contact. */
   restingFallbacks: number;
   /** Sweeps of the sequential-impulse solves (WorldOptions.restingSolver 'si'), summed. */
   restingSweeps: number;
+  /** Sequential-impulse solves whose warm-started answer gained energy and were solved again from zero impulses. */
+  restingRestarts: number;
   /** Contacts added after a solve whose velocities would have carried a vertex into the ground (ragdolls) or a held mesh pair into each other (then solved again). */
   activeSetContacts: number;
 }
@@ -339,7 +341,7 @@ export class SimWorld {
   readonly bodies: RigidBodySet;
   readonly objects: SimObject[] = [];
   readonly impacts: ImpactRecord[] = [];
-  readonly stats: WorldStats = { steps: 0, subSteps: 0, impactEvents: 0, solves: 0, islandSolves: 0, islandReuses: 0, ccdQueries: 0, budgetExceeded: 0, bodiesKept: 0, solverMs: 0, activeSetContacts: 0, restingSolves: 0, restingFallbacks: 0, restingSweeps: 0 };
+  readonly stats: WorldStats = { steps: 0, subSteps: 0, impactEvents: 0, solves: 0, islandSolves: 0, islandReuses: 0, ccdQueries: 0, budgetExceeded: 0, bodiesKept: 0, solverMs: 0, activeSetContacts: 0, restingSolves: 0, restingFallbacks: 0, restingSweeps: 0, restingRestarts: 0 };
   /** Fixed step, seconds. */
   readonly stepSec: number;
   readonly frameRate: number;
@@ -3969,7 +3971,7 @@ export class SimWorld {
 
   /**
    * The sub-step solve of an island with joints by the resting-contact solver (WorldOptions.restingSolver
-   * 'pgs'): only without restitution (every contact ε = 0: resting contact; contacts approaching faster
+   * 'si' or 'pgs'): only without restitution (every contact ε = 0: resting contact; contacts approaching faster
    * than the restitution threshold are left to the analytic solver, whose Newton / Poisson phases
    * keep the energy law with ε > 0). Returns false, with sol unspecified, when the island is not for
    * it or its sweeps did not reach their tolerance (the analytic solver then solves it).
@@ -4083,6 +4085,7 @@ export class SimWorld {
     S.solve(bview, jview, cview, { warmImpulses: WC, warmJointImpulses: WJ }, sol);
     this.stats.restingSolves++;
     this.stats.restingSweeps += S.stats.sweeps;
+    if (S.stats.coldRestart) this.stats.restingRestarts++;
     // keep this solve's impulses for the next
     let rec = prev;
     if (!rec) {
