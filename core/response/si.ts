@@ -85,6 +85,11 @@ export class SequentialImpulseSolver {
    * keeps that law (`stats.coldRestart`).
    */
   energyGuard = true;
+  /**
+   * Restitution (default false: every contact ε = 0, as the simulator's resting solves): Poisson's
+   * phases after the compression solve (`poisson`), for contacts with ε > 0.
+   */
+  restitution = false;
   readonly stats: SequentialStats = { sweeps: 0, lastChange: 0, velocityScale: 0, converged: true, coldRestart: false, jointResidual: 0, approach: 0, calls: 0, totalSweeps: 0, notConverged: 0, coldRestarts: 0 };
 
   // bodies: nb + 1 (the last is the world); per body inverse mass, inverse inertia (9), velocity (6)
@@ -297,6 +302,13 @@ export class SequentialImpulseSolver {
       sweeps += this.sweepLoop(nj, nc, bound);
       e1 = this.dynamicEnergy(bodies);
     }
+    let rScale = 1;
+    if (this.restitution) {
+      const r = this.poisson(bodies, contacts, nj, nc, bound, e0);
+      sweeps += r.sweeps;
+      rScale = r.scale;
+      e1 = this.dynamicEnergy(bodies);
+    }
     st.sweeps = sweeps;
     st.totalSweeps += sweeps;
     if (!st.converged) st.notConverged++;
@@ -305,7 +317,7 @@ export class SequentialImpulseSolver {
     out.resize(nb, nj, nc);
     out.iterations = sweeps;
     out.frictionScale = 1;
-    out.restitutionScale = 1;
+    out.restitutionScale = rScale;
     for (let i = 0; i < nb; i++) {
       const o6 = 6 * i;
       for (let k = 0; k < 3; k++) {
@@ -340,6 +352,59 @@ export class SequentialImpulseSolver {
     st.approach = appr;
     if (!Number.isFinite(e1)) throw new ResponseInputError('sequential-impulse solve: velocities are not finite');
     return out;
+  }
+
+  private pV = F64(0);
+  private pL = F64(0);
+  private pP = F64(0);
+  private pE = F64(0);
+
+  /**
+   * Poisson's restitution after the compression solve (`restitution`): every contact with ε > 0 gets
+   * ε·s times its compression impulse on top, and the sweeps run again from zero accumulators from
+   * there (contacts may only push more, joints hold again); s = 1, ½, ¼, 0 until the kinetic energy is
+   * at most E⁻ + the keyframed points' work. Leaves the totals in cL / jP; returns the sweeps and s.
+   */
+  private poisson(bodies: readonly RigidBodyInput[], contacts: readonly ContactInput[], nj: number, nc: number, bound: number, e0: number): { sweeps: number; scale: number } {
+    const nb = bodies.length, V = this.bV, cL = this.cL, jP = this.jP, F = this.cf, act = this.cAct;
+    this.pE = growF(this.pE, nc);
+    const E = this.pE;
+    let any = false;
+    for (let c = 0; c < nc; c++) {
+      const ct = contacts[c];
+      const e = ct.restitution ?? Math.min(bodies[ct.bodyA].restitution ?? 0, ct.bodyB >= 0 ? (bodies[ct.bodyB].restitution ?? 0) : Infinity);
+      E[c] = act[c] && e > 0 && cL[3 * c] > 0 ? e : 0;
+      if (E[c] > 0) any = true;
+    }
+    if (!any) return { sweeps: 0, scale: 1 };
+    this.pV = growF(this.pV, 6 * (nb + 1));
+    this.pL = growF(this.pL, 3 * nc);
+    this.pP = growF(this.pP, 3 * nj);
+    const V1 = this.pV, L1 = this.pL, P1 = this.pP;
+    V1.set(V.subarray(0, 6 * (nb + 1)));
+    L1.set(cL.subarray(0, 3 * nc));
+    P1.set(jP.subarray(0, 3 * nj));
+    let sweeps = 0;
+    for (const s of [1, 0.5, 0.25]) {
+      V.set(V1.subarray(0, 6 * (nb + 1)));
+      for (let c = 0; c < nc; c++) {
+        const k = s * E[c];
+        if (k === 0) continue;
+        const f = 9 * c, ln = k * L1[3 * c], l1 = k * L1[3 * c + 1], l2 = k * L1[3 * c + 2];
+        this.apply(this.ca[c], this.cb[c], this.cr, 6 * c, ln * F[f] + l1 * F[f + 3] + l2 * F[f + 6], ln * F[f + 1] + l1 * F[f + 4] + l2 * F[f + 7], ln * F[f + 2] + l1 * F[f + 5] + l2 * F[f + 8]);
+      }
+      cL.fill(0, 0, 3 * nc);
+      jP.fill(0, 0, 3 * nj);
+      sweeps += this.sweepLoop(nj, nc, bound);
+      for (let k = 0; k < 3 * nc; k++) cL[k] += (1 + s * E[(k / 3) | 0]) * L1[k];
+      for (let k = 0; k < 3 * nj; k++) jP[k] += P1[k];
+      const e2 = this.dynamicEnergy(bodies);
+      if (e2 - e0 - this.keyframedWork(bodies, nc) <= 1e-9 * (e0 + e2) + 1e-300) return { sweeps, scale: s };
+    }
+    V.set(V1.subarray(0, 6 * (nb + 1)));
+    cL.set(L1.subarray(0, 3 * nc));
+    jP.set(P1.subarray(0, 3 * nj));
+    return { sweeps, scale: 0 };
   }
 
   /** Sweeps until no row velocity changes by more than bound, at most maxSweeps; sets stats.converged / lastChange; returns the sweeps. */

@@ -185,9 +185,11 @@ export interface WorldOptions {
    * 'pgs': `RestingContactSolver` (core/response/pgs.ts), contact impulses by projected block
    * Gauss–Seidel with the joints solved exactly; a solve whose sweeps miss the tolerance is solved
    * again by the analytic solver; two repros fail with it (core/response/README.md, "Resting contact
-   * by PGS"). Impact events and islands with ε > 0 always use the analytic solver.
+   * by PGS"). 'si-restitution' (experimental): 'si' also for the sub-step solves with ε > 0 (a part
+   * touching down faster than the restitution threshold), by Poisson's phases in the sweeps. Impact
+   * events always use the analytic solver; islands with ε > 0 do except with 'si-restitution'.
    */
-  restingSolver?: 'pgs' | 'exact' | 'si';
+  restingSolver?: 'pgs' | 'exact' | 'si' | 'si-restitution';
   ragdoll?: RagdollOptions;
 }
 
@@ -3978,6 +3980,11 @@ export class SimWorld {
    */
   private restingSolve(bview: readonly RigidBodyInput[], jview: readonly JointInput[], cview: readonly ContactInput[], sol: ImpulseSolution, root: number): boolean {
     if (jview.length === 0 || this.solvingImpact || this.opts.restingSolver === 'exact') return false;
+    if (this.opts.restingSolver === 'si-restitution') {
+      this.sequentialSolver.restitution = true;
+      this.sequentialSolve(bview, jview, cview, sol, root);
+      return true;
+    }
     for (let k = 0; k < cview.length; k++) if ((cview[k].restitution ?? 0) > 0) return false;
     if (this.opts.restingSolver === 'si') {
       this.sequentialSolve(bview, jview, cview, sol, root);
