@@ -112,6 +112,7 @@ export class SequentialImpulseSolver {
   private cg = F64(0);
   private cL = F64(0);
   private cAct = new Uint8Array(0); // 1: has a dynamic side
+  private cJ = F64(0); // per contact, per row (n, t1, t2): r_A × d, r_B × d, I_A⁻¹(r_A × d), I_B⁻¹(r_B × d) (36 numbers)
   private readonly k9 = F64(9);
 
   solve(
@@ -197,7 +198,8 @@ export class SequentialImpulseSolver {
     this.cg = growF(this.cg, nc);
     this.cL = growF(this.cL, 3 * nc);
     if (this.cAct.length < nc) this.cAct = new Uint8Array(Math.max(nc, 2 * this.cAct.length));
-    const ca = this.ca, cb = this.cb, cr = this.cr, cf = this.cf, cmn = this.cmn, cK = this.cK, cg = this.cg, cL = this.cL, act = this.cAct;
+    this.cJ = growF(this.cJ, 36 * nc);
+    const ca = this.ca, cb = this.cb, cr = this.cr, cf = this.cf, cmn = this.cmn, cK = this.cK, cg = this.cg, cL = this.cL, act = this.cAct, cJ = this.cJ;
     const warm = options.warmImpulses;
     for (let c = 0; c < nc; c++) {
       const ct = contacts[c];
@@ -229,6 +231,19 @@ export class SequentialImpulseSolver {
       K.fill(0);
       addPointMass(K, bm[a], bI, 9 * a, cr[6 * c], cr[6 * c + 1], cr[6 * c + 2]);
       addPointMass(K, bm[b], bI, 9 * b, cr[6 * c + 3], cr[6 * c + 4], cr[6 * c + 5]);
+      for (let r = 0; r < 3; r++) {
+        const jo = 36 * c + 12 * r, d = o + 3 * r;
+        for (let side = 0; side < 2; side++) {
+          const ro = 6 * c + 3 * side, io = 9 * (side === 0 ? a : b), so = jo + 3 * side;
+          const ax = cr[ro + 1] * cf[d + 2] - cr[ro + 2] * cf[d + 1], ay = cr[ro + 2] * cf[d] - cr[ro] * cf[d + 2], az = cr[ro] * cf[d + 1] - cr[ro + 1] * cf[d];
+          cJ[so] = ax;
+          cJ[so + 1] = ay;
+          cJ[so + 2] = az;
+          cJ[so + 6] = bI[io] * ax + bI[io + 3] * ay + bI[io + 6] * az;
+          cJ[so + 7] = bI[io + 1] * ax + bI[io + 4] * ay + bI[io + 7] * az;
+          cJ[so + 8] = bI[io + 2] * ax + bI[io + 5] * ay + bI[io + 8] * az;
+        }
+      }
       const knn = quad(K, cf, o, o);
       cmn[c] = knn > 0 ? 1 / knn : 0;
       cK[3 * c] = quad(K, cf, o + 3, o + 3);
@@ -548,56 +563,98 @@ export class SequentialImpulseSolver {
 
   /** Contact c: the normal row, then the tangential pair over its disc; returns the largest change of a row velocity. */
   private contactStep(c: number): number {
-    const a = this.ca[c], b = this.cb[c], r = this.cr, o = 6 * c, F = this.cf, f = 9 * c, L = this.cL, l = 3 * c;
-    this.relVel(a, b, r, o);
-    let v0 = this.rv0, v1 = this.rv1, v2 = this.rv2;
-    // normal
-    const vn = v0 * F[f] + v1 * F[f + 1] + v2 * F[f + 2];
+    const a = this.ca[c], b = this.cb[c], V = this.bV, oa = 6 * a, ob = 6 * b, F = this.cf, f = 9 * c, J = this.cJ, j = 36 * c, L = this.cL, l = 3 * c;
+    const ma = this.bm[a], mb = this.bm[b];
+    let vax = V[oa], vay = V[oa + 1], vaz = V[oa + 2], wax = V[oa + 3], way = V[oa + 4], waz = V[oa + 5];
+    let vbx = V[ob], vby = V[ob + 1], vbz = V[ob + 2], wbx = V[ob + 3], wby = V[ob + 4], wbz = V[ob + 5];
+    // normal row: v_n = n·(v_A − v_B) + (r_A × n)·ω_A − (r_B × n)·ω_B
+    const nx = F[f], ny = F[f + 1], nz = F[f + 2];
+    const vn = nx * (vax - vbx) + ny * (vay - vby) + nz * (vaz - vbz) + J[j] * wax + J[j + 1] * way + J[j + 2] * waz - (J[j + 3] * wbx + J[j + 4] * wby + J[j + 5] * wbz);
     const ln0 = L[l], ln = Math.max(0, ln0 - this.cmn[c] * vn), dn = ln - ln0;
     let change = 0;
     if (dn !== 0) {
       L[l] = ln;
-      this.apply(a, b, r, o, dn * F[f], dn * F[f + 1], dn * F[f + 2]);
+      const pa = ma * dn, pb = mb * dn;
+      vax += pa * nx;
+      vay += pa * ny;
+      vaz += pa * nz;
+      wax += dn * J[j + 6];
+      way += dn * J[j + 7];
+      waz += dn * J[j + 8];
+      vbx -= pb * nx;
+      vby -= pb * ny;
+      vbz -= pb * nz;
+      wbx -= dn * J[j + 9];
+      wby -= dn * J[j + 10];
+      wbz -= dn * J[j + 11];
       change = Math.abs(dn / this.cmn[c]);
-      this.relVel(a, b, r, o);
-      v0 = this.rv0;
-      v1 = this.rv1;
-      v2 = this.rv2;
     }
     const g = this.cg[c];
-    if (g === 0) return change;
-    // tangential pair: minimize ½ xᵀ K x + xᵀ (v_t − K λ_t) over |x| ≤ γ λₙ
-    const w1 = v0 * F[f + 3] + v1 * F[f + 4] + v2 * F[f + 5], w2 = v0 * F[f + 6] + v1 * F[f + 7] + v2 * F[f + 8];
-    const Kt = this.cK, kk = 3 * c, k11 = Kt[kk], k12 = Kt[kk + 1], k22 = Kt[kk + 2];
-    const l1 = L[l + 1], l2 = L[l + 2];
-    // z = K λ_t − v_t; unconstrained x = K⁻¹ z
-    const z1 = k11 * l1 + k12 * l2 - w1, z2 = k12 * l1 + k22 * l2 - w2;
-    const det = k11 * k22 - k12 * k12;
-    let x1: number, x2: number;
-    if (det > 1e-300 * (k11 * k22 + 1e-300)) {
-      x1 = (k22 * z1 - k12 * z2) / det;
-      x2 = (k11 * z2 - k12 * z1) / det;
-    } else {
-      x1 = l1;
-      x2 = l2;
-    }
-    if (g !== Infinity) {
-      const R = g * ln;
-      if (x1 * x1 + x2 * x2 > R * R) {
-        if (!(R > 0)) x1 = x2 = 0;
-        else {
-          diskMin(k11, k12, k22, z1, z2, R);
-          x1 = _x[0];
-          x2 = _x[1];
+    if (g !== 0) {
+      // tangential pair: minimize ½ xᵀ K x + xᵀ (v_t − K λ_t) over |x| ≤ γ λₙ
+      const ux = F[f + 3], uy = F[f + 4], uz = F[f + 5], sx = F[f + 6], sy = F[f + 7], sz = F[f + 8];
+      const dvx = vax - vbx, dvy = vay - vby, dvz = vaz - vbz;
+      const w1 = ux * dvx + uy * dvy + uz * dvz + J[j + 12] * wax + J[j + 13] * way + J[j + 14] * waz - (J[j + 15] * wbx + J[j + 16] * wby + J[j + 17] * wbz);
+      const w2 = sx * dvx + sy * dvy + sz * dvz + J[j + 24] * wax + J[j + 25] * way + J[j + 26] * waz - (J[j + 27] * wbx + J[j + 28] * wby + J[j + 29] * wbz);
+      const Kt = this.cK, kk = 3 * c, k11 = Kt[kk], k12 = Kt[kk + 1], k22 = Kt[kk + 2];
+      const l1 = L[l + 1], l2 = L[l + 2];
+      // z = K λ_t − v_t; unconstrained x = K⁻¹ z
+      const z1 = k11 * l1 + k12 * l2 - w1, z2 = k12 * l1 + k22 * l2 - w2;
+      const det = k11 * k22 - k12 * k12;
+      let x1: number, x2: number;
+      if (det > 1e-300 * (k11 * k22 + 1e-300)) {
+        x1 = (k22 * z1 - k12 * z2) / det;
+        x2 = (k11 * z2 - k12 * z1) / det;
+      } else {
+        x1 = l1;
+        x2 = l2;
+      }
+      if (g !== Infinity) {
+        const R = g * ln;
+        if (x1 * x1 + x2 * x2 > R * R) {
+          if (!(R > 0)) x1 = x2 = 0;
+          else {
+            diskMin(k11, k12, k22, z1, z2, R);
+            x1 = _x[0];
+            x2 = _x[1];
+          }
         }
       }
+      const d1 = x1 - l1, d2 = x2 - l2;
+      if (d1 !== 0 || d2 !== 0) {
+        L[l + 1] = x1;
+        L[l + 2] = x2;
+        const px = d1 * ux + d2 * sx, py = d1 * uy + d2 * sy, pz = d1 * uz + d2 * sz;
+        vax += ma * px;
+        vay += ma * py;
+        vaz += ma * pz;
+        wax += d1 * J[j + 18] + d2 * J[j + 30];
+        way += d1 * J[j + 19] + d2 * J[j + 31];
+        waz += d1 * J[j + 20] + d2 * J[j + 32];
+        vbx -= mb * px;
+        vby -= mb * py;
+        vbz -= mb * pz;
+        wbx -= d1 * J[j + 21] + d2 * J[j + 33];
+        wby -= d1 * J[j + 22] + d2 * J[j + 34];
+        wbz -= d1 * J[j + 23] + d2 * J[j + 35];
+        change = Math.max(change, Math.abs(k11 * d1 + k12 * d2), Math.abs(k12 * d1 + k22 * d2));
+      }
     }
-    const d1 = x1 - l1, d2 = x2 - l2;
-    if (d1 === 0 && d2 === 0) return change;
-    L[l + 1] = x1;
-    L[l + 2] = x2;
-    this.apply(a, b, r, o, d1 * F[f + 3] + d2 * F[f + 6], d1 * F[f + 4] + d2 * F[f + 7], d1 * F[f + 5] + d2 * F[f + 8]);
-    return Math.max(change, Math.abs(k11 * d1 + k12 * d2), Math.abs(k12 * d1 + k22 * d2));
+    if (change === 0) return 0;
+    // (keyframed bodies and the world: inverse mass and inertia 0, their velocities unchanged)
+    V[oa] = vax;
+    V[oa + 1] = vay;
+    V[oa + 2] = vaz;
+    V[oa + 3] = wax;
+    V[oa + 4] = way;
+    V[oa + 5] = waz;
+    V[ob] = vbx;
+    V[ob + 1] = vby;
+    V[ob + 2] = vbz;
+    V[ob + 3] = wbx;
+    V[ob + 4] = wby;
+    V[ob + 5] = wbz;
+    return change;
   }
 }
 
