@@ -29,11 +29,16 @@
  *    velocity changed by more than `tolerance` × the velocity scale (largest row velocity before the
  *    solve) in a sweep, or after `maxSweeps`.
  *
+ * 5. Energy guard (`energyGuard`): a warm-started answer whose kinetic energy grew by more than the
+ *    keyframed points' work is solved again from zero impulses, where every step keeps that law.
+ * 6. Restitution (`restitution`, default off: ε ignored): Poisson's phases, ε·λ of the compression
+ *    solve applied and the sweeps run again from there, scaled down while the energy would grow.
+ *
  * Joints are not exact: they hold to the sweeps' residual (`stats.jointResidual`); the simulator
  * corrects the drift at the position level (`correctJoints`) as it does for the analytic solver's
- * answers. Only for resting contact: ε = 0 (restitution is ignored; the simulator gives islands with
- * ε > 0 and impacts to the analytic solver). Ball joints only (the ragdoll's joints); other kinds
- * throw `ResponseInputError`.
+ * answers. The simulator uses it for resting contact (sub-step solves, ε = 0) of islands with joints;
+ * impacts go to the analytic solver. Ball joints only (the ragdoll's joints); other kinds throw
+ * `ResponseInputError`. Measurements: README.md, "Sequential impulses".
  */
 import { ContactState, ResponseInputError } from './types';
 import type { ContactInput, JointInput, RigidBodyInput } from './types';
@@ -683,8 +688,9 @@ function diskMin(k11: number, k12: number, k22: number, z1: number, z2: number, 
   }
   // y = Qᵀ z (Q = [u, u⊥])
   const y1 = c * z1 + s * z2, y2 = -s * z1 + c * z2;
-  let kap = Math.max(0, Math.hypot(y1, y2) / R - Math.max(e1, 0)); // below the root: |x| ≥ R there
-  kap = Math.max(0, Math.min(kap, Math.hypot(y1, y2) / R - Math.max(e2, 0)));
+  // a start below the root (|x| ≥ R there): |x(κ)| ≥ |y| / (e₁ + κ)
+  const ny = Math.sqrt(y1 * y1 + y2 * y2);
+  let kap = Math.max(0, ny / R - Math.max(e1, 0));
   for (let it = 0; it < 30; it++) {
     const a1 = e1 + kap, a2 = e2 + kap;
     const q1 = y1 / a1, q2 = y2 / a2;
