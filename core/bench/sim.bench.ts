@@ -167,7 +167,7 @@ function rapierStep(doc: ImpulseDocument, seconds: number): { ms: number; cpu: n
  * Runs one suggestion under a wall-clock budget, so `npm run bench` always
  * ends: past the budget the run is aborted and the row says how far it got.
  */
-function timedSuggestion(doc: ImpulseDocument, dynamic: string[], budgetMs: number, world?: { restingSolver: 'pgs' | 'exact' }) {
+function timedSuggestion(doc: ImpulseDocument, dynamic: string[], budgetMs: number, world?: { restingSolver: 'pgs' | 'exact' | 'si' }) {
   let fraction = 0;
   const c0 = cpuMs();
   const t0 = performance.now();
@@ -238,7 +238,7 @@ export async function benchSim(budgetMs = 30_000, runs = RUNS): Promise<BenchRow
       rows.push({ name: `sim:   steps ${st.steps}, sub-steps ${st.subSteps}, impact events ${st.impactEvents}, solves ${st.solves} (islands ${st.islandSolves}, resting answers reused ${st.islandReuses}), CCD queries ${st.ccdQueries}, keys ${st.keys}`, value: r.s.impacts.length, unit: 'impacts' });
       rows.push({ name: `sim:   dynamic bodies asleep at the end (of ${st.bodies}; ours: below 0.02 m/s for 0.3 s)`, value: st.bodiesAsleep, unit: 'bodies' });
       rows.push({ name: `sim:   suggestion hash ${suggestionHash(r.s)} (SHA-256 of tracks, impacts, trajectory: equal hash, same result)`, value: 0, unit: '' });
-      rows.push({ name: `sim:   of which in the impulse solver (core/response), run of the median`, value: st.solverMs, unit: 'ms' });
+      rows.push({ name: `sim:   of which in the impulse solver (core/response), run of the median${st.restingSolves ? ` (${st.restingSolves} sub-step solves by sequential impulses, ${(st.restingSweeps / st.restingSolves).toFixed(1)} sweeps each)` : ''}`, value: st.solverMs, unit: 'ms' });
       rows.push({ name: `sim:   of which outside it (the simulator's own: detection, contacts, integration, keys), run of the median`, value: r.ms - st.solverMs, unit: 'ms' });
       rows.push({ name: `ratio ours / rapier (${label})`, value: r.ms / rapier.ms, unit: '×' });
       rows.push({ name: `ratio ours / rapier by CPU time (${label}; ours ${r.cpu.toFixed(0)} ms CPU)`, value: r.cpu / rapier.cpu, unit: '×' });
@@ -246,22 +246,24 @@ export async function benchSim(budgetMs = 30_000, runs = RUNS): Promise<BenchRow
       rows.push({ name: `${name}: NOT FINISHED within the ${budgetMs / 1000} s budget (fraction of the clip done)`, value: r.fraction, unit: 'of 2 s' });
     }
   }
-  // the resting-contact solver (WorldOptions.restingSolver 'pgs', not the default): the same full
-  // scene, alternated with runs of the default so both see the same load
-  const pg: Timed[] = [], ex: Timed[] = [];
-  timedSuggestion(doc, [...props, 'ragdoll'], budgetMs, { restingSolver: 'pgs' });
+  // the analytic solver for the sub-step solves too (WorldOptions.restingSolver 'exact', the default
+  // before the sequential impulses): the same full scene, alternated with runs of the default so both
+  // see the same load
+  const xa: Timed[] = [], de: Timed[] = [];
+  timedSuggestion(doc, [...props, 'ragdoll'], budgetMs, { restingSolver: 'exact' });
   for (let k = 0; k < runs; k++) {
-    pg.push(timedSuggestion(doc, [...props, 'ragdoll'], budgetMs, { restingSolver: 'pgs' }));
-    ex.push(timedSuggestion(doc, [...props, 'ragdoll'], budgetMs));
-    if (!pg[k].done || !ex[k].done) break;
+    xa.push(timedSuggestion(doc, [...props, 'ragdoll'], budgetMs, { restingSolver: 'exact' }));
+    de.push(timedSuggestion(doc, [...props, 'ragdoll'], budgetMs));
+    if (!xa[k].done || !de[k].done) break;
   }
-  const pgs = medianRun(pg), exa = medianRun(ex);
-  if (pgs.done && pgs.s && exa.done && exa.s) {
-    const st = pgs.s.stats as typeof pgs.s.stats & { restingSolves?: number; restingFallbacks?: number };
-    rows.push({ name: `sim: full scene with restingSolver 'pgs' (CPU ${pg.map((r) => r.cpu.toFixed(0)).join(', ')} ms; default, alternated: ${ex.map((r) => r.cpu.toFixed(0)).join(', ')} ms)`, value: pgs.ms, unit: 'ms' });
-    rows.push({ name: `sim:   'pgs': resting solves ${st.restingSolves ?? 0}, of them solved again by the analytic solver ${st.restingFallbacks ?? 0}; hash ${suggestionHash(pgs.s)}`, value: st.solverMs, unit: 'ms solver' });
-    rows.push({ name: `ratio 'pgs' / default by CPU time (medians)`, value: median(pg.map((r) => r.cpu)) / median(ex.map((r) => r.cpu)), unit: '×' });
-  } else rows.push({ name: `sim: full scene with restingSolver 'pgs': NOT FINISHED within the ${budgetMs / 1000} s budget`, value: pgs.fraction, unit: 'of 2 s' });
+  const xr = medianRun(xa), dr = medianRun(de);
+  if (xr.done && xr.s && dr.done && dr.s) {
+    rows.push({ name: `sim: full scene with restingSolver 'exact' (CPU ${xa.map((r) => r.cpu.toFixed(0)).join(', ')} ms; default 'si', alternated: ${de.map((r) => r.cpu.toFixed(0)).join(', ')} ms)`, value: xr.ms, unit: 'ms' });
+    rows.push({ name: `sim:   'exact': hash ${suggestionHash(xr.s)}, in the impulse solver`, value: xr.s.stats.solverMs, unit: 'ms solver' });
+    const st = dr.s.stats;
+    rows.push({ name: `sim:   default 'si': sub-step solves by sequential impulses ${st.restingSolves} (sweeps ${(st.restingSweeps / Math.max(1, st.restingSolves)).toFixed(1)} per solve, ${st.restingRestarts} solved again from zero impulses), in the impulse solver`, value: st.solverMs, unit: 'ms solver' });
+    rows.push({ name: `ratio default 'si' / 'exact' by CPU time (medians)`, value: median(de.map((r) => r.cpu)) / median(xa.map((r) => r.cpu)), unit: '×' });
+  } else rows.push({ name: `sim: full scene with restingSolver 'exact': NOT FINISHED within the ${budgetMs / 1000} s budget`, value: xr.fraction, unit: 'of 2 s' });
   rows.push({ name: `rapier: same scene, 480 steps (${rapier.bodies} bodies incl. 134 kinematic joint balls), median`, value: rapier.ms, unit: 'ms' });
   rows.push({ name: 'rapier: CPU time', value: rapier.cpu, unit: 'ms' });
   rows.push({ name: `rapier: dynamic bodies asleep at the end (of ${rapier.dynamic}; default sleep: below 0.4 m/s and 0.5 rad/s for 2 s)`, value: rapier.asleep, unit: 'bodies' });

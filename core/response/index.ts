@@ -13,6 +13,9 @@
  * - `new RestingContactSolver().solve(bodies, joints, contacts, { warmImpulses }?, out?)`: resting
  *   contact (no impacts): contact impulses by projected block Gauss–Seidel, joints exact, the same
  *   `ImpulseSolution`; `stats` says whether it reached its tolerance (see pgs.ts, README.md).
+ * - `new SequentialImpulseSolver().solve(bodies, joints, contacts, { warmImpulses, warmJointImpulses }?, out?)`:
+ *   resting contact by sequential impulses (joint blocks and contact rows together, warm-started; the
+ *   simulator's default for the sub-step solves of ragdolls); see si.ts, README.md.
  * - `baraffImpulse`, `baraffResponse`: the single-unknown frictionless impulse (cross-check).
  * - `penaltyStiffness`, `penaltySpringForce`, `inverseSpringForce`, `penaltyContactForce`:
  *   the spring response with K_recede = ε K_approach (§3.1).
@@ -20,6 +23,8 @@
  */
 export { ImpulseSolver, ImpulseSolution, solveImpulses } from './solver';
 export { RestingContactSolver } from './pgs';
+export { SequentialImpulseSolver } from './si';
+export type { SequentialSolveOptions, SequentialStats } from './si';
 export type { RestingSolveOptions, RestingStats } from './pgs';
 export { baraffImpulse, baraffResponse } from './baraff';
 export type { BaraffOutput } from './baraff';

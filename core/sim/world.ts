@@ -92,6 +92,7 @@ import { computeSkinMatrices, dominantJointPerTriangle, skinVertex, skinVertexVe
 import { ccdQueryFlat } from '../collision/ccd';
 import { ImpulseSolver, ImpulseSolution } from '../response/solver';
 import { RestingContactSolver } from '../response/pgs';
+import { SequentialImpulseSolver } from '../response/si';
 import { ContactState, type ContactInput, type JointInput, type RigidBodyInput } from '../response/types';
 import { RigidBodySet, STATE_STRIDE, normalizeQuat, quatMul, quatMulF64, rotate, rotateF64, rotateInv, rotateInvF64, type RigidBodyInit } from './rigid';
 import { boxesOverlap, pointTriangleDistanceSq, pointTrianglePlane, segmentSegmentClosest, sweptPointBox } from './geometry';
@@ -112,12 +113,28 @@ export { vertexChunks, chunkLowY } from './chunks';
  * max(n, twice its length) that starts with buf's entries (zeros after them):
  * buffers that grow, never shrink, and keep what was written before growing.
  */
-function grown<T extends Float64Array | Uint32Array | Uint8Array>(buf: T, n: number): T {
+function grown<T extends Float64Array | Uint32Array | Uint8Array | Int32Array>(buf: T, n: number): T {
   if (buf.length >= n) return buf;
   const Ctor = buf.constructor as new (length: number) => T;
   const out = new Ctor(Math.max(n, 2 * buf.length));
   out.set(buf);
   return out;
+}
+
+/** Per island root: the impulses of its last sequential-impulse solve (the warm start of the next; world.ts sequentialSolve). */
+interface SiWarm {
+  /** this.stats.solves of the solveContacts call it was solved in, and that call's sub-step length. */
+  stamp: number;
+  hs: number;
+  nc: number;
+  nj: number;
+  /** Per contact: collider A, collider B, global dynamic body A, B (-1: none). */
+  key: Int32Array;
+  /** Per contact: point, the velocity of its dynamic side's material point after the solve, impulse (9 numbers). */
+  f: Float64Array;
+  /** Per joint: global bodies A, B, and its impulse (3 numbers). */
+  jkey: Int32Array;
+  jp: Float64Array;
 }
 
 export class SimulationError extends Error {
@@ -159,15 +176,20 @@ export interface WorldOptions {
   reuseRestingSolves?: boolean;
   /**
    * Solver of the sub-step (resting-contact) solves of islands with joints (a ragdoll on the
-   * ground). 'exact' (default): the analytic `ImpulseSolver`, as for impacts. 'pgs':
-   * `RestingContactSolver` (core/response/pgs.ts), contact impulses by projected block Gauss–Seidel
-   * with the joints solved exactly and the sweeps' contact states solved at once every 8 sweeps,
-   * for islands whose contacts all have ε = 0, warm-started from the last such solve; a solve whose
-   * sweeps miss the tolerance is solved again by the analytic solver. Not the default: its sliding
-   * friction dissipates but is not opposite the slip, and two repros fail with it
-   * (core/response/README.md, "Resting contact by PGS"). Impact events always use the analytic solver.
+   * ground) whose contacts all have ε = 0. 'si' (default): `SequentialImpulseSolver`
+   * (core/response/si.ts), sequential impulses over the joint and contact rows together (Catto's
+   * accumulated impulses, clamped per row, friction in the disc γ·λₙ), warm-started per contact
+   * identity (colliders, bodies, point carried by its body's velocity) and per joint from the island's
+   * last such solve; a capped number of sweeps, no fallback (the joints' drift is corrected at the
+   * position level as for every answer). 'exact': the analytic `ImpulseSolver`, as for impacts.
+   * 'pgs': `RestingContactSolver` (core/response/pgs.ts), contact impulses by projected block
+   * Gauss–Seidel with the joints solved exactly; a solve whose sweeps miss the tolerance is solved
+   * again by the analytic solver; two repros fail with it (core/response/README.md, "Resting contact
+   * by PGS"). 'si-restitution' (experimental): 'si' also for the sub-step solves with ε > 0 (a part
+   * touching down faster than the restitution threshold), by Poisson's phases in the sweeps. Impact
+   * events always use the analytic solver; islands with ε > 0 do except with 'si-restitution'.
    */
-  restingSolver?: 'pgs' | 'exact';
+  restingSolver?: 'pgs' | 'exact' | 'si' | 'si-restitution';
   ragdoll?: RagdollOptions;
 }
 
@@ -222,10 +244,14 @@ export interface WorldStats {
   islandReuses: number;
   /** Wall time spent in the impulse solver (core/response), ms: for profiling only, never used by the simulation. */
   solverMs: number;
-  /** Sub-step solves of islands with joints given to the resting-contact solver (WorldOptions.restingSolver 'pgs'). */
+  /** Sub-step solves of islands with joints given to the resting-contact solver (WorldOptions.restingSolver 'pgs' or 'si'). */
   restingSolves: number;
   /** Of restingSolves, those solved again by the analytic solver: the sweeps missed their tolerance, or the answer had a sliding contact. */
   restingFallbacks: number;
+  /** Sweeps of the sequential-impulse solves (WorldOptions.restingSolver 'si'), summed. */
+  restingSweeps: number;
+  /** Sequential-impulse solves whose warm-started answer gained energy and were solved again from zero impulses. */
+  restingRestarts: number;
   /** Contacts added after a solve whose velocities would have carried a vertex into the ground (ragdolls) or a held mesh pair into each other (then solved again). */
   activeSetContacts: number;
 }
@@ -317,7 +343,7 @@ export class SimWorld {
   readonly bodies: RigidBodySet;
   readonly objects: SimObject[] = [];
   readonly impacts: ImpactRecord[] = [];
-  readonly stats: WorldStats = { steps: 0, subSteps: 0, impactEvents: 0, solves: 0, islandSolves: 0, islandReuses: 0, ccdQueries: 0, budgetExceeded: 0, bodiesKept: 0, solverMs: 0, activeSetContacts: 0, restingSolves: 0, restingFallbacks: 0 };
+  readonly stats: WorldStats = { steps: 0, subSteps: 0, impactEvents: 0, solves: 0, islandSolves: 0, islandReuses: 0, ccdQueries: 0, budgetExceeded: 0, bodiesKept: 0, solverMs: 0, activeSetContacts: 0, restingSolves: 0, restingFallbacks: 0, restingSweeps: 0, restingRestarts: 0 };
   /** Fixed step, seconds. */
   readonly stepSec: number;
   readonly frameRate: number;
@@ -439,6 +465,8 @@ export class SimWorld {
   private readonly solver = Object.assign(new ImpulseSolver(), { slidingFriction: 'coulomb' as const });
   /** Sub-step solves of islands with joints (WorldOptions.restingSolver 'pgs'). */
   private readonly restingSolver = new RestingContactSolver();
+  /** Sub-step solves of islands with joints (WorldOptions.restingSolver 'si'). */
+  readonly sequentialSolver = new SequentialImpulseSolver();
   /** Whether the current solveContacts call is an impact event (the analytic solver for every island). */
   private solvingImpact = false;
   /** Ragdoll joint friction, s⁻¹ (RagdollOptions.jointDampingPerSec). */
@@ -486,7 +514,7 @@ export class SimWorld {
       sleepSpeedMps: options.sleepSpeedMps ?? 0.02,
       sleepTimeSec: options.sleepTimeSec ?? 0.3,
       reuseRestingSolves: options.reuseRestingSolves ?? true,
-      restingSolver: options.restingSolver ?? 'exact',
+      restingSolver: options.restingSolver ?? 'si',
     };
     this.timeSec = options.startTimeSec;
     this.startTimeSec = options.startTimeSec;
@@ -3536,6 +3564,7 @@ export class SimWorld {
     }
     this.ensureSolveBuffers(this.contactCount);
     this.solvingImpact = impact;
+    this.solveHs = hs;
     this.solveIslands(nJoints, impact ? firstImpact : -1, nImpact);
     // active set: ragdoll vertices near the ground that the solved velocities would carry into it
     // (ones not approaching before the solve, or left out by the patch reduction) join the contacts,
@@ -3875,11 +3904,15 @@ export class SimWorld {
           ct.bodyB = bview.length;
           bview.push(this.bodyInputs[b]);
         }
+        this.islandCt = grown(this.islandCt, cview.length + 1);
+        this.islandCt[cview.length] = k;
         cview.push(ct);
       }
       for (let k = 0; k < nJoints; k++) {
         if (isl[this.jtBodyA[k]] !== root) continue;
         const j = this.jointPool[k];
+        this.islandJt = grown(this.islandJt, jview.length + 1);
+        this.islandJt[jview.length] = k;
         j.bodyA = loc[this.jtBodyA[k]];
         j.bodyB = loc[this.jtBodyB[k]];
         jview.push(j);
@@ -3907,7 +3940,7 @@ export class SimWorld {
         continue;
       }
       const t0 = performance.now();
-      if (!this.restingSolve(bview, jview, cview, sol)) this.solver.solve(bview, jview, cview, {}, sol);
+      if (!this.restingSolve(bview, jview, cview, sol, root)) this.solver.solve(bview, jview, cview, {}, sol);
       this.stats.islandSolves++;
       this.stats.solverMs += performance.now() - t0;
       for (let i = root; i < nd; i++) {
@@ -3940,14 +3973,23 @@ export class SimWorld {
 
   /**
    * The sub-step solve of an island with joints by the resting-contact solver (WorldOptions.restingSolver
-   * 'pgs'): only without restitution (every contact ε = 0: resting contact; contacts approaching faster
+   * 'si' or 'pgs'): only without restitution (every contact ε = 0: resting contact; contacts approaching faster
    * than the restitution threshold are left to the analytic solver, whose Newton / Poisson phases
    * keep the energy law with ε > 0). Returns false, with sol unspecified, when the island is not for
    * it or its sweeps did not reach their tolerance (the analytic solver then solves it).
    */
-  private restingSolve(bview: readonly RigidBodyInput[], jview: readonly JointInput[], cview: readonly ContactInput[], sol: ImpulseSolution): boolean {
-    if (jview.length === 0 || this.solvingImpact || this.opts.restingSolver !== 'pgs') return false;
+  private restingSolve(bview: readonly RigidBodyInput[], jview: readonly JointInput[], cview: readonly ContactInput[], sol: ImpulseSolution, root: number): boolean {
+    if (jview.length === 0 || this.solvingImpact || this.opts.restingSolver === 'exact') return false;
+    if (this.opts.restingSolver === 'si-restitution') {
+      this.sequentialSolver.restitution = true;
+      this.sequentialSolve(bview, jview, cview, sol, root);
+      return true;
+    }
     for (let k = 0; k < cview.length; k++) if ((cview[k].restitution ?? 0) > 0) return false;
+    if (this.opts.restingSolver === 'si') {
+      this.sequentialSolve(bview, jview, cview, sol, root);
+      return true;
+    }
     // warm start: each contact takes the impulse of the nearest contact of the last resting solve
     // between the same two bodies within 2 mm (the ragdoll barely moves between sub-steps)
     const nc = cview.length, W = (this.warmImp = grown(this.warmImp, 3 * nc));
@@ -3983,6 +4025,119 @@ export class SimWorld {
     if (this.restingSolver.stats.converged) return true;
     this.stats.restingFallbacks++;
     return false;
+  }
+
+  /** Global contact (contactPool) and joint (jointPool) index of each entry of contactView / jointView (solveIslands). */
+  private islandCt = new Int32Array(16);
+  private islandJt = new Int32Array(16);
+  /** Length of the current solveContacts call's sub-step (s). */
+  private solveHs = 0;
+  /** Per island root: its last sequential-impulse solve (warm start of the next). */
+  private readonly siWarm = new Map<number, SiWarm>();
+  private siWarmC = new Float64Array(0);
+  private siWarmJ = new Float64Array(0);
+  private siUsed = new Uint8Array(0);
+
+  /**
+   * The sub-step solve of an island with joints by sequential impulses (WorldOptions.restingSolver
+   * 'si'). Warm start from the island's last such solve: each joint takes the impulse of the joint
+   * between the same two bodies; each contact the impulse of the unused contact from the same
+   * colliders (the ground, a joint limit, a mesh pair) and bodies whose point, carried by its body's
+   * solved velocity over that sub-step, is nearest to this one within 2 mm. Impulses are scaled by
+   * the ratio of the sub-step lengths (a resting impulse is ∝ hs); an active-set re-solve of the same
+   * sub-step starts from the first solve's impulses as they were.
+   */
+  private sequentialSolve(bview: readonly RigidBodyInput[], jview: readonly JointInput[], cview: readonly ContactInput[], sol: ImpulseSolution, root: number): void {
+    const nc = cview.length, nj = jview.length, nd = this.dynCount;
+    const WC = (this.siWarmC = grown(this.siWarmC, 3 * nc)), WJ = (this.siWarmJ = grown(this.siWarmJ, 3 * nj));
+    const prev = this.siWarm.get(root), stamp = this.stats.solves, hs = this.solveHs;
+    WC.fill(NaN, 0, 3 * nc);
+    WJ.fill(NaN, 0, 3 * nj);
+    const gA = (k: number) => { const a = this.ctBodyA[k]; return a < nd ? a : -1; };
+    const gB = (k: number) => { const b = this.ctBodyB[k]; return b >= 0 && b < nd ? b : -1; };
+    if (prev) {
+      const same = prev.stamp === stamp, scale = same || !(prev.hs > 0) ? 1 : hs / prev.hs, adv = same ? 0 : prev.hs;
+      if (this.siUsed.length < prev.nc) this.siUsed = new Uint8Array(2 * prev.nc);
+      const used = this.siUsed;
+      used.fill(0, 0, prev.nc);
+      const PK = prev.key, PF = prev.f;
+      for (let m = 0; m < nc; m++) {
+        const k = this.islandCt[m], ca = this.contactColA[k], cb = this.contactColB[k], a = gA(k), b = gB(k);
+        const p = cview[m].point;
+        let best = -1, bestD = 4e-6;
+        for (let q = 0; q < prev.nc; q++) {
+          if (used[q] || PK[4 * q] !== ca || PK[4 * q + 1] !== cb || PK[4 * q + 2] !== a || PK[4 * q + 3] !== b) continue;
+          const o = 9 * q;
+          const dx = PF[o] + adv * PF[o + 3] - p.x, dy = PF[o + 1] + adv * PF[o + 4] - p.y, dz = PF[o + 2] + adv * PF[o + 5] - p.z;
+          const d = dx * dx + dy * dy + dz * dz;
+          if (d < bestD) {
+            bestD = d;
+            best = q;
+          }
+        }
+        if (best < 0) continue;
+        used[best] = 1;
+        for (let c = 0; c < 3; c++) WC[3 * m + c] = scale * PF[9 * best + 6 + c];
+      }
+      for (let m = 0; m < nj; m++) {
+        const k = this.islandJt[m], a = this.jtBodyA[k], b = this.jtBodyB[k];
+        for (let q = 0; q < prev.nj; q++) {
+          if (prev.jkey[2 * q] !== a || prev.jkey[2 * q + 1] !== b) continue;
+          for (let c = 0; c < 3; c++) WJ[3 * m + c] = scale * prev.jp[3 * q + c];
+          break;
+        }
+      }
+    }
+    const S = this.sequentialSolver;
+    S.solve(bview, jview, cview, { warmImpulses: WC, warmJointImpulses: WJ }, sol);
+    this.stats.restingSolves++;
+    this.stats.restingSweeps += S.stats.sweeps;
+    if (S.stats.coldRestart) this.stats.restingRestarts++;
+    // keep this solve's impulses for the next
+    let rec = prev;
+    if (!rec) {
+      rec = { stamp: 0, hs: 0, nc: 0, nj: 0, key: new Int32Array(0), f: new Float64Array(0), jkey: new Int32Array(0), jp: new Float64Array(0) };
+      this.siWarm.set(root, rec);
+    }
+    rec.stamp = stamp;
+    rec.hs = hs;
+    rec.nc = nc;
+    rec.nj = nj;
+    if (rec.key.length < 4 * nc) {
+      rec.key = new Int32Array(8 * nc);
+      rec.f = new Float64Array(18 * nc);
+    }
+    if (rec.jkey.length < 2 * nj) {
+      rec.jkey = new Int32Array(4 * nj);
+      rec.jp = new Float64Array(6 * nj);
+    }
+    const L = sol.linearVelocity, A = sol.angularVelocity;
+    for (let m = 0; m < nc; m++) {
+      const k = this.islandCt[m], ct = cview[m], o = 9 * m;
+      rec.key[4 * m] = this.contactColA[k];
+      rec.key[4 * m + 1] = this.contactColB[k];
+      rec.key[4 * m + 2] = gA(k);
+      rec.key[4 * m + 3] = gB(k);
+      rec.f[o] = ct.point.x;
+      rec.f[o + 1] = ct.point.y;
+      rec.f[o + 2] = ct.point.z;
+      // the velocity of the point on its dynamic side (A's when both are)
+      const i = gA(k) >= 0 ? ct.bodyA : gB(k) >= 0 ? ct.bodyB : -1;
+      if (i >= 0) {
+        const c = bview[i].centerOfMass, rx = ct.point.x - c.x, ry = ct.point.y - c.y, rz = ct.point.z - c.z;
+        const wx = A[3 * i], wy = A[3 * i + 1], wz = A[3 * i + 2];
+        rec.f[o + 3] = L[3 * i] + wy * rz - wz * ry;
+        rec.f[o + 4] = L[3 * i + 1] + wz * rx - wx * rz;
+        rec.f[o + 5] = L[3 * i + 2] + wx * ry - wy * rx;
+      } else rec.f[o + 3] = rec.f[o + 4] = rec.f[o + 5] = 0;
+      for (let c = 0; c < 3; c++) rec.f[o + 6 + c] = sol.contactImpulse[3 * m + c];
+    }
+    for (let m = 0; m < nj; m++) {
+      const k = this.islandJt[m];
+      rec.jkey[2 * m] = this.jtBodyA[k];
+      rec.jkey[2 * m + 1] = this.jtBodyB[k];
+      for (let c = 0; c < 3; c++) rec.jp[3 * m + c] = sol.jointImpulse[3 * m + c];
+    }
   }
 
   /** Warm start of restingSolve: the last resting solve's contacts (bodies; point and impulse, 6 numbers each). */

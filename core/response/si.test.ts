@@ -1,0 +1,293 @@
+import { describe, expect, it } from 'vitest';
+import { ImpulseSolver } from './solver';
+import { SequentialImpulseSolver } from './si';
+import { ContactState } from './types';
+import type { ContactInput, JointInput, RigidBodyInput } from './types';
+import type { ImpulseSolution } from './solution';
+import { dot, kineticEnergy, len, makeBoxOnPlane, makeChain, makeLyingRagdoll, makeSimIsland, pointVelocity, relativeVelocity, seededRandom, v3 } from './fixtures';
+
+// Laws of the sequential-impulse solver (si.ts) on seeded random islands; the seed is in each test's name.
+// Laws of every iterate (any number of sweeps): λₙ ≥ 0, friction inside the cone, momentum changed only by
+// the impulses of the world and keyframed bodies, kinetic energy not increased from a cold start (ε = 0,
+// static world; with keyframed bodies: by no more than their points' work). Laws of a converged answer
+// (tolerance 1e-8 of the velocity scale): joints hold, no contact approaches, complementarity.
+
+const exact = new ImpulseSolver();
+const solveJoints = (b: RigidBodyInput[], j: JointInput[]) => exact.solve(b, j, [], {});
+/** The simulator's settings (a capped number of sweeps). */
+const capped = new SequentialImpulseSolver();
+/** Run to a tight tolerance (for the laws of a converged answer). */
+const tight = Object.assign(new SequentialImpulseSolver(), { tolerance: 1e-8, maxSweeps: 20000 });
+
+/** Joint relative velocity (converged answers) below this × the velocity scale. */
+const JOINT_RESIDUAL = 1e-7;
+/** Normal approach and complementarity of converged answers below this × the velocity scale. */
+const CONTACT_RESIDUAL = 1e-6;
+
+function unit(n: { x: number; y: number; z: number }) {
+  const l = len(n);
+  return v3(n.x / l, n.y / l, n.z / l);
+}
+
+function gammaOf(bodies: readonly RigidBodyInput[], ct: ContactInput): number {
+  return ct.friction ?? Math.max(bodies[ct.bodyA].friction ?? 0, ct.bodyB >= 0 ? (bodies[ct.bodyB].friction ?? 0) : 0);
+}
+
+/** Laws that hold after any number of sweeps: λₙ ≥ 0, cones, momentum. */
+function expectIterateLaws(bodies: RigidBodyInput[], joints: JointInput[], contacts: ContactInput[], sol: ImpulseSolution) {
+  let impScale = 0;
+  for (let c = 0; c < contacts.length; c++) impScale = Math.max(impScale, Math.hypot(sol.contactImpulse[3 * c], sol.contactImpulse[3 * c + 1], sol.contactImpulse[3 * c + 2]));
+  for (let c = 0; c < contacts.length; c++) {
+    const ct = contacts[c], n = unit(ct.normal), gamma = gammaOf(bodies, ct);
+    const R = v3(sol.contactImpulse[3 * c], sol.contactImpulse[3 * c + 1], sol.contactImpulse[3 * c + 2]);
+    const rn = dot(R, n), rt = len(v3(R.x - rn * n.x, R.y - rn * n.y, R.z - rn * n.z));
+    expect(rn, `contact ${c}: normal impulse ≥ 0`).toBeGreaterThanOrEqual(0);
+    expect(rt, `contact ${c}: tangential impulse inside the cone γ·λn`).toBeLessThanOrEqual(gamma * rn * (1 + 1e-12) + 1e-15 * impScale);
+  }
+  // momentum: changed only by the impulses of the world and keyframed bodies (with their moments)
+  const L = v3(0, 0, 0), A = v3(0, 0, 0);
+  let mScale = 0;
+  for (let i = 0; i < bodies.length; i++) {
+    const b = bodies[i];
+    if (b.keyframed) continue;
+    const c = b.centerOfMass, m = b.massKg, I = b.inertia;
+    for (const [sg, v, w] of [
+      [1, v3(sol.linearVelocity[3 * i], sol.linearVelocity[3 * i + 1], sol.linearVelocity[3 * i + 2]), v3(sol.angularVelocity[3 * i], sol.angularVelocity[3 * i + 1], sol.angularVelocity[3 * i + 2])],
+      [-1, b.linearVelocity, b.angularVelocity],
+    ] as const) {
+      L.x += sg * m * v.x;
+      L.y += sg * m * v.y;
+      L.z += sg * m * v.z;
+      const Iw = v3(I[0] * w.x + I[3] * w.y + I[6] * w.z, I[1] * w.x + I[4] * w.y + I[7] * w.z, I[2] * w.x + I[5] * w.y + I[8] * w.z);
+      A.x += sg * (Iw.x + m * (c.y * v.z - c.z * v.y));
+      A.y += sg * (Iw.y + m * (c.z * v.x - c.x * v.z));
+      A.z += sg * (Iw.z + m * (c.x * v.y - c.y * v.x));
+      mScale = Math.max(mScale, m * len(v), len(Iw));
+    }
+  }
+  const external = (k: number) => k < 0 || !!bodies[k].keyframed;
+  const add = (p: { x: number; y: number; z: number }, R: { x: number; y: number; z: number }, sg: number) => {
+    L.x -= sg * R.x;
+    L.y -= sg * R.y;
+    L.z -= sg * R.z;
+    A.x -= sg * (p.y * R.z - p.z * R.y);
+    A.y -= sg * (p.z * R.x - p.x * R.z);
+    A.z -= sg * (p.x * R.y - p.y * R.x);
+  };
+  for (let c = 0; c < contacts.length; c++) {
+    const ct = contacts[c], R = v3(sol.contactImpulse[3 * c], sol.contactImpulse[3 * c + 1], sol.contactImpulse[3 * c + 2]);
+    if (external(ct.bodyB) && !external(ct.bodyA)) add(ct.point, R, 1);
+    else if (external(ct.bodyA) && !external(ct.bodyB)) add(ct.point, R, -1);
+  }
+  for (let j = 0; j < joints.length; j++) {
+    const jt = joints[j], R = v3(sol.jointImpulse[3 * j], sol.jointImpulse[3 * j + 1], sol.jointImpulse[3 * j + 2]);
+    if (external(jt.bodyB) && !external(jt.bodyA)) add(jt.point, R, 1);
+    else if (external(jt.bodyA) && !external(jt.bodyB)) add(jt.point, R, -1);
+  }
+  const ms = Math.max(mScale, 1e-300) * (1 + Math.max(...bodies.map((b) => len(b.centerOfMass))));
+  expect(len(L) / ms, 'linear momentum change minus the external impulses').toBeLessThan(1e-12);
+  expect(len(A) / ms, 'angular momentum change minus the moments of the external impulses').toBeLessThan(1e-12);
+}
+
+/** Work of the keyframed bodies' points through the contact impulses (on the dynamic side). */
+function keyframedWork(bodies: RigidBodyInput[], contacts: ContactInput[], sol: ImpulseSolution): number {
+  let w = 0;
+  for (let c = 0; c < contacts.length; c++) {
+    const ct = contacts[c], R = v3(sol.contactImpulse[3 * c], sol.contactImpulse[3 * c + 1], sol.contactImpulse[3 * c + 2]);
+    if (ct.bodyB >= 0 && bodies[ct.bodyB].keyframed) w += dot(R, pointVelocity(bodies, null, ct.bodyB, ct.point));
+    else if (bodies[ct.bodyA].keyframed) w -= dot(R, pointVelocity(bodies, null, ct.bodyA, ct.point));
+  }
+  return w;
+}
+
+/** Laws of a converged answer, relative to the solver's velocity scale. */
+function expectConvergedLaws(bodies: RigidBodyInput[], joints: JointInput[], contacts: ContactInput[], sol: ImpulseSolution, vs: number) {
+  for (let j = 0; j < joints.length; j++) {
+    const v = relativeVelocity(bodies, sol, joints[j].bodyA, joints[j].bodyB, joints[j].point);
+    expect(len(v) / vs, `joint ${j}: relative velocity / velocity scale`).toBeLessThan(JOINT_RESIDUAL);
+  }
+  let impScale = 0;
+  for (let c = 0; c < contacts.length; c++) impScale = Math.max(impScale, Math.hypot(sol.contactImpulse[3 * c], sol.contactImpulse[3 * c + 1], sol.contactImpulse[3 * c + 2]));
+  for (let c = 0; c < contacts.length; c++) {
+    const ct = contacts[c], n = unit(ct.normal);
+    if (!(bodies[ct.bodyA].keyframed !== true || (ct.bodyB >= 0 && bodies[ct.bodyB].keyframed !== true))) continue;
+    const vp = dot(relativeVelocity(bodies, sol, ct.bodyA, ct.bodyB, ct.point), n);
+    const rn = dot(v3(sol.contactImpulse[3 * c], sol.contactImpulse[3 * c + 1], sol.contactImpulse[3 * c + 2]), n);
+    expect(vp / vs, `contact ${c}: no approach`).toBeGreaterThan(-CONTACT_RESIDUAL);
+    if (impScale > 0) expect(((rn / impScale) * vp) / vs, `contact ${c}: complementarity`).toBeLessThan(CONTACT_RESIDUAL);
+  }
+}
+
+describe('sequential impulses: laws on lying ragdolls (ε = 0)', () => {
+  let converged = 0, cases = 0;
+  for (let seed = 1; seed <= 12; seed++)
+    for (const gamma of [0, 0.5, 1.2])
+      it(`seed ${seed}, γ = ${gamma}: every iterate (32 sweeps) keeps λn ≥ 0, the cones, momentum and does not gain energy from a cold start; to 1e-8: the same, and if converged, joints hold within ${JOINT_RESIDUAL} of the velocity scale and no contact approaches`, () => {
+        const rand = seededRandom(seed * 104729 + Math.round(gamma * 10));
+        const r = makeLyingRagdoll(rand, seed % 2 === 0 ? 4 : 2, { friction: gamma, approachMps: 0.05 * rand(), driftMps: 0.05, spinRadPerSec: 0.1, solveJoints });
+        const e0 = kineticEnergy(r.bodies, null);
+        for (const s of [capped, tight]) {
+          const sol = s.solve(r.bodies, r.joints, r.contacts);
+          expectIterateLaws(r.bodies, r.joints, r.contacts, sol);
+          const e1 = kineticEnergy(r.bodies, sol);
+          expect(e1, 'kinetic energy after ≤ before (ε = 0, cold start)').toBeLessThanOrEqual(e0 * (1 + 1e-12));
+          expect(Math.abs(sol.kineticEnergyAfter - e1) / e0, 'reported energy after').toBeLessThan(1e-12);
+        }
+        cases++;
+        if (tight.stats.converged) {
+          converged++;
+          expectConvergedLaws(r.bodies, r.joints, r.contacts, tight.solve(r.bodies, r.joints, r.contacts), tight.stats.velocityScale);
+        }
+      });
+  it('most of them converge to 1e-8 within 20,000 sweeps (24 of 36 measured)', () => {
+    expect(cases).toBe(36);
+    expect(converged).toBeGreaterThanOrEqual(22);
+  });
+});
+
+describe('sequential impulses: the simulator-like islands (ragdoll, props, self-contact)', () => {
+  for (let seed = 1; seed <= 10; seed++)
+    it(`seed ${seed}: iterate laws, energy not increased from a cold start; converged to 1e-8 (but seeds 1, 9): joints hold, no approach, complementarity`, () => {
+      const island = makeSimIsland(seed * 31 + 7, 0.6, 0, solveJoints);
+      const e0 = kineticEnergy(island.bodies, null);
+      for (const s of [capped, tight]) {
+        const sol = s.solve(island.bodies, island.joints, island.contacts);
+        expectIterateLaws(island.bodies, island.joints, island.contacts, sol);
+        expect(kineticEnergy(island.bodies, sol), 'kinetic energy after ≤ before').toBeLessThanOrEqual(e0 * (1 + 1e-12));
+      }
+      // (seeds 1 and 9 do not reach 1e-8 within 20,000 sweeps: PGS stalls with friction)
+      if (seed !== 1 && seed !== 9) {
+        expect(tight.stats.converged, 'converged to 1e-8').toBe(true);
+        expectConvergedLaws(island.bodies, island.joints, island.contacts, tight.solve(island.bodies, island.joints, island.contacts), tight.stats.velocityScale);
+      }
+    });
+});
+
+describe('sequential impulses: chains between the ground and a moving keyframed body', () => {
+  for (let seed = 1; seed <= 8; seed++)
+    it(`seed ${seed}: iterate laws; energy gained at most the keyframed points' work (cold start)`, () => {
+      const rand = seededRandom(seed * 613);
+      const { bodies, joints } = makeChain(6, rand);
+      const kf: RigidBodyInput = { massKg: 1, inertia: [1, 0, 0, 0, 1, 0, 0, 0, 1], centerOfMass: v3(0.9, 0.3, 0), linearVelocity: v3(0.4, 0, 0.1), angularVelocity: v3(0, 0.3, 0), keyframed: true, friction: 0.5 };
+      bodies.push(kf);
+      const contacts: ContactInput[] = [];
+      for (let i = 0; i < 6; i++) {
+        const c = bodies[i].centerOfMass;
+        if (rand() < 0.6) contacts.push({ bodyA: i, bodyB: -1, point: v3(c.x + 0.05 * (rand() - 0.5), c.y - 0.05, c.z), normal: v3(0.1 * (rand() - 0.5), 1, 0.1 * (rand() - 0.5)), friction: 0.5 });
+        if (rand() < 0.4) contacts.push({ bodyA: i, bodyB: 6, point: v3(c.x, c.y + 0.05, c.z), normal: v3(0, -1, 0), friction: 0.5 });
+        if (rand() < 0.3) contacts.push({ bodyA: 6, bodyB: i, point: v3(c.x, c.y - 0.05, c.z + 0.02), normal: v3(0, 1, 0), friction: 0.5 });
+      }
+      const e0 = kineticEnergy(bodies, null);
+      for (const s of [capped, tight]) {
+        const sol = s.solve(bodies, joints, contacts);
+        expectIterateLaws(bodies, joints, contacts, sol);
+        const w = keyframedWork(bodies, contacts, sol);
+        expect(kineticEnergy(bodies, sol) - e0 - w, 'E⁺ − E⁻ − keyframed work ≤ 0').toBeLessThanOrEqual(1e-12 * (e0 + Math.abs(w)));
+        expect(sol.linearVelocity[3 * 6], 'keyframed velocity unchanged').toBe(0.4);
+      }
+      if (tight.stats.converged) expectConvergedLaws(bodies, joints, contacts, tight.solve(bodies, joints, contacts), tight.stats.velocityScale);
+    });
+});
+
+describe('sequential impulses: warm start', () => {
+  for (let seed = 1; seed <= 6; seed++)
+    it(`seed ${seed}: from a converged answer's impulses the solve stops within 10 sweeps (cold: hundreds to thousands) at the same velocities; from impulses 3× too large the energy guard keeps E⁺ ≤ E⁻`, () => {
+      const rand = seededRandom(seed * 7919);
+      const r = makeLyingRagdoll(rand, 2, { friction: 0.5, approachMps: 0.02, driftMps: 0.02, spinRadPerSec: 0.05, solveJoints });
+      const s = Object.assign(new SequentialImpulseSolver(), { tolerance: 1e-7, maxSweeps: 50000 });
+      const a = s.solve(r.bodies, r.joints, r.contacts);
+      expect(s.stats.converged, 'cold solve converged (9,561–37,523 sweeps measured)').toBe(true);
+      const va = Float64Array.from(a.linearVelocity), wc = Float64Array.from(a.contactImpulse), wj = Float64Array.from(a.jointImpulse);
+      const b = s.solve(r.bodies, r.joints, r.contacts, { warmImpulses: wc, warmJointImpulses: wj });
+      expect(s.stats.sweeps, 'sweeps from the converged impulses').toBeLessThanOrEqual(10);
+      const vs = s.stats.velocityScale;
+      for (let k = 0; k < va.length; k++) expect(Math.abs(b.linearVelocity[k] - va[k]) / vs, `velocity ${k}`).toBeLessThan(1e-6);
+      const big = wc.map((x) => 3 * x), bigJ = wj.map((x) => 3 * x);
+      const c = capped.solve(r.bodies, r.joints, r.contacts, { warmImpulses: big, warmJointImpulses: bigJ });
+      expectIterateLaws(r.bodies, r.joints, r.contacts, c);
+      expect(kineticEnergy(r.bodies, c), 'kinetic energy after ≤ before').toBeLessThanOrEqual(kineticEnergy(r.bodies, null) * (1 + 1e-12));
+    });
+});
+
+describe('sequential impulses: frictionless answers equal the exact solver (unique velocities)', () => {
+  for (let seed = 1; seed <= 8; seed++)
+    it(`seed ${seed}: velocities within 1e-5 of the velocity scale when converged to 1e-9`, () => {
+      const island = makeSimIsland(seed * 17 + 3, 0, 0, solveJoints);
+      const a = exact.solve(island.bodies, island.joints, island.contacts, { friction: 'frictionless' });
+      const s = Object.assign(new SequentialImpulseSolver(), { tolerance: 1e-9, maxSweeps: 100000 });
+      const b = s.solve(island.bodies, island.joints, island.contacts.map((c) => ({ ...c, friction: 0 })));
+      expect(s.stats.converged, 'converged (358–35,026 sweeps measured)').toBe(true);
+      const vs = s.stats.velocityScale;
+      for (let i = 0; i < 3 * island.bodies.length; i++) {
+        expect(Math.abs(a.linearVelocity[i] - b.linearVelocity[i]) / vs, `linear velocity ${i}`).toBeLessThan(1e-5);
+        expect(Math.abs(a.angularVelocity[i] - b.angularVelocity[i]) / vs, `angular velocity ${i}`).toBeLessThan(1e-5);
+      }
+    });
+});
+
+describe('sequential impulses: closed forms', () => {
+  it('a box resting on four corners (γ = 0.5), one sub-step of gravity h: total normal impulse m g h, velocity zero', () => {
+    const g = 9.81, h = 1 / 240;
+    const { bodies, contacts } = makeBoxOnPlane(0.2, 0.1, 0.15, -g * h, 0, 0.5);
+    bodies[0].linearVelocity = v3(0, -g * h, 0);
+    bodies[0].angularVelocity = v3(0, 0, 0);
+    const s = Object.assign(new SequentialImpulseSolver(), { tolerance: 1e-12, maxSweeps: 2000 });
+    const sol = s.solve(bodies, [], contacts);
+    let ny = 0, tx = 0, tz = 0;
+    for (let c = 0; c < 4; c++) {
+      ny += sol.contactImpulse[3 * c + 1];
+      tx += sol.contactImpulse[3 * c];
+      tz += sol.contactImpulse[3 * c + 2];
+      expect(sol.contactImpulse[3 * c + 1], `corner ${c} pushes`).toBeGreaterThanOrEqual(0);
+    }
+    const m = bodies[0].massKg;
+    expect(ny / (m * g * h), 'Σ λn / (m g h)').toBeCloseTo(1, 10);
+    expect(Math.abs(tx) + Math.abs(tz), 'no net friction').toBeLessThan(1e-12 * m * g * h);
+    for (let k = 0; k < 3; k++) {
+      expect(Math.abs(sol.linearVelocity[k]), `v${k}`).toBeLessThan(1e-10 * g * h);
+      expect(Math.abs(sol.angularVelocity[k]), `ω${k}`).toBeLessThan(1e-9 * g * h);
+    }
+  });
+  it('the same box landing with tilt and drift, frictionless, ε = 0: vertical velocity and tilt rates stop, horizontal and yaw kept', () => {
+    const { bodies, contacts } = makeBoxOnPlane(0.2, 0.1, 0.15, -0.8, 0, 0);
+    const s = Object.assign(new SequentialImpulseSolver(), { tolerance: 1e-12, maxSweeps: 5000 });
+    const sol = s.solve(bodies, [], contacts);
+    expect(Math.abs(sol.linearVelocity[1]), 'vy = 0').toBeLessThan(1e-9);
+    expect(Math.abs(sol.angularVelocity[0]) + Math.abs(sol.angularVelocity[2]), 'ωx = ωz = 0').toBeLessThan(1e-9);
+    expect(sol.linearVelocity[0], 'vx kept').toBeCloseTo(0.4, 12);
+    expect(sol.angularVelocity[1], 'ωy kept').toBeCloseTo(0.2, 12);
+  });
+  it('a sphere brought to rolling from pure sliding, γ = 1: sticks, λt = −2/7 m v (closed form)', () => {
+    const I = 0.4 * 2 * 0.01;
+    const bodies: RigidBodyInput[] = [{ massKg: 2, inertia: [I, 0, 0, 0, I, 0, 0, 0, I], centerOfMass: v3(0, 0.1, 0), linearVelocity: v3(0.7, -1, 0), angularVelocity: v3(0, 0, 0), friction: 1 }];
+    const s = Object.assign(new SequentialImpulseSolver(), { tolerance: 1e-13, maxSweeps: 200 });
+    const sol = s.solve(bodies, [], [{ bodyA: 0, bodyB: -1, point: v3(0, 0, 0), normal: v3(0, 1, 0) }]);
+    expect(sol.contactImpulse[0], 'λt = −2/7 m v').toBeCloseTo((-2 / 7) * 2 * 0.7, 10);
+    expect(sol.linearVelocity[0], 'v = 5/7 v⁻').toBeCloseTo((5 / 7) * 0.7, 10);
+    // rolling: the contact point at rest, v − ω r = 0 about z (r = 0.1)
+    expect(sol.linearVelocity[0] + 0.1 * sol.angularVelocity[2], 'contact point at rest').toBeCloseTo(0, 10);
+    expect(sol.getContactState(0), 'sticking').toBe(ContactState.Stick);
+  });
+  it('a sphere sliding, γ = 0.2: friction γ λn against the slip, the slip after opposite the friction (closed form)', () => {
+    const I = 0.4 * 2 * 0.01;
+    const bodies: RigidBodyInput[] = [{ massKg: 2, inertia: [I, 0, 0, 0, I, 0, 0, 0, I], centerOfMass: v3(0, 0.1, 0), linearVelocity: v3(2, -1, 0.5), angularVelocity: v3(0, 0, 0), friction: 0.2 }];
+    const s = Object.assign(new SequentialImpulseSolver(), { tolerance: 1e-13, maxSweeps: 200 });
+    const sol = s.solve(bodies, [], [{ bodyA: 0, bodyB: -1, point: v3(0, 0, 0), normal: v3(0, 1, 0) }]);
+    const sl = Math.hypot(2, 0.5);
+    expect(sol.contactImpulse[1], 'λn = m·1').toBeCloseTo(2, 10);
+    expect(sol.contactImpulse[0], 'λx = −γ λn · 2/|v|').toBeCloseTo((-0.4 * 2) / sl, 10);
+    expect(sol.contactImpulse[2], 'λz = −γ λn · 0.5/|v|').toBeCloseTo((-0.4 * 0.5) / sl, 10);
+    expect(sol.getContactState(0), 'sliding').toBe(ContactState.Slide);
+  });
+  it('a pendulum (ball joint to the world) resting on a frictionless contact: the contact takes what the joint does not (closed form)', () => {
+    const m = 1.5, l = 1, Ic = (m * l * l) / 12;
+    const bodies: RigidBodyInput[] = [{ massKg: m, inertia: [0.001, 0, 0, 0, Ic, 0, 0, 0, Ic], centerOfMass: v3(0.5, 0, 0), linearVelocity: v3(0, -0.25, 0), angularVelocity: v3(0, 0, -0.5) }];
+    const joints: JointInput[] = [{ kind: 'ball', bodyA: 0, bodyB: -1, point: v3(0, 0, 0) }];
+    const s = Object.assign(new SequentialImpulseSolver(), { tolerance: 1e-13, maxSweeps: 5000 });
+    const sol = s.solve(bodies, joints, [{ bodyA: 0, bodyB: -1, point: v3(1, 0, 0), normal: v3(0, 1, 0) }]);
+    expect(s.stats.converged, 'converged').toBe(true);
+    expect(sol.contactImpulse[1], 'λ = (m l²/3)·ω / l').toBeCloseTo(((m * l * l) / 3) * 0.5 / l, 9);
+    expect(Math.abs(sol.angularVelocity[2]), 'ω = 0').toBeLessThan(1e-10);
+    expect(sol.jointImpulse[1], 'joint impulse = m·0.25 − λ').toBeCloseTo(m * 0.25 - ((m * l * l) / 3) * 0.5, 9);
+  });
+});
