@@ -514,7 +514,7 @@ export class SimWorld {
       sleepSpeedMps: options.sleepSpeedMps ?? 0.02,
       sleepTimeSec: options.sleepTimeSec ?? 0.3,
       reuseRestingSolves: options.reuseRestingSolves ?? true,
-      restingSolver: options.restingSolver ?? 'si',
+      restingSolver: options.restingSolver ?? 'si-restitution',
     };
     this.timeSec = options.startTimeSec;
     this.startTimeSec = options.startTimeSec;
@@ -3981,6 +3981,14 @@ export class SimWorld {
   private restingSolve(bview: readonly RigidBodyInput[], jview: readonly JointInput[], cview: readonly ContactInput[], sol: ImpulseSolution, root: number): boolean {
     if (jview.length === 0 || this.solvingImpact || this.opts.restingSolver === 'exact') return false;
     if (this.opts.restingSolver === 'si-restitution') {
+      // a keyframed object hitting the island (ε > 0 against a keyframed prop or character) is an
+      // impact in the sense: the analytic solver takes the island; touch-downs on the ground
+      // and between dynamic bodies go to the sweeps with Poisson's phases
+      for (let m = 0; m < cview.length; m++) {
+        if ((cview[m].restitution ?? 0) <= 0) continue;
+        const k = this.islandCt[m], ca = this.contactColA[k], cb = this.contactColB[k];
+        if ((ca >= 0 && this.colliders[ca].kind !== KIND_DYNAMIC) || (cb >= 0 && this.colliders[cb].kind !== KIND_DYNAMIC)) return false;
+      }
       this.sequentialSolver.restitution = true;
       this.sequentialSolve(bview, jview, cview, sol, root);
       return true;
