@@ -108,6 +108,9 @@ export { vertexTriangleReach, edgeEdgeReach } from './meshGeometry';
 export { slotBounds, jointBoundedBox } from './characterSkin';
 export { vertexChunks, chunkLowY } from './chunks';
 
+/** correctLimits' answers: it turned the bodies; both limits held; neither (asleep, or an excess not turned). */
+const LIMITS_TURNED = 1, LIMITS_HELD = 0, LIMITS_OTHER = 2;
+
 /**
  * `buf` when it holds `n` entries, else a new array of its type with room for
  * max(n, twice its length) that starts with buf's entries (zeros after them):
@@ -1435,11 +1438,29 @@ export class SimWorld {
     // a limit sweep that turns nothing leaves the orientations, hence the limits, as they are
     // (the anchor corrections only translate): the later limit sweeps would find nothing either
     let turn = limits;
+    // a joint whose check found both limits held (no excess: orientations only) finds them held
+    // again until a limit turn moves one of its bodies: its later checks are passed over
+    // (limitClean: the check's number in limitSeq; limitTurned: a body's last turn's)
+    if (limits && this.limitClean.length < J.length) this.limitClean = new Float64Array(J.length);
+    if (limits && this.limitTurned.length < this.dynCount) this.limitTurned = new Float64Array(this.dynCount);
+    const LC = this.limitClean, LT = this.limitTurned;
+    if (limits) LC.fill(-1);
     for (let sweep = 0; sweep < 4; sweep++) {
       let turned = false;
       if (turn && sweep < 3) {
         turn = false;
-        for (let k = 0; k < J.length; k++) if (on[J[k].bodyA] && this.correctLimits(st, J[k])) turn = true;
+        for (let k = 0; k < J.length; k++) {
+          const jk = J[k];
+          if (!on[jk.bodyA]) continue;
+          const lc = LC[k];
+          if (lc >= 0 && LT[jk.bodyA] < lc && LT[jk.bodyB] < lc) continue;
+          const r = this.correctLimits(st, jk);
+          if (r === LIMITS_TURNED) {
+            turn = true;
+            LT[jk.bodyA] = LT[jk.bodyB] = ++this.limitSeq;
+            LC[k] = -1;
+          } else LC[k] = r === LIMITS_HELD ? ++this.limitSeq : -1;
+        }
         turned = turn;
       }
       if (sweep === 0 || turned) {
@@ -2004,12 +2025,23 @@ export class SimWorld {
     return true;
   }
 
-  /** Restores a joint's cone and twist limits by rotating its bodies about the joint point; whether it turned them. */
-  private correctLimits(st: Float64Array, j: SimJoint): boolean {
-    if (j.coneLimitRad >= Math.PI && j.twistLimitRad >= Math.PI) return false;
+  /** correctJoints' record of the limit checks that found both limits held (see there). */
+  private limitClean = new Float64Array(0);
+  private limitTurned = new Float64Array(0);
+  private limitSeq = 0;
+
+  /**
+   * Restores a joint's cone and twist limits by rotating its bodies about the
+   * joint point: LIMITS_TURNED when it turned them, LIMITS_HELD when both
+   * limits held (from the two orientations alone: checked again with the same
+   * orientations, the same answer and nothing turned), else LIMITS_OTHER (both
+   * bodies asleep, or an excess not turned: the mesh scale depends on positions).
+   */
+  private correctLimits(st: Float64Array, j: SimJoint): number {
+    if (j.coneLimitRad >= Math.PI && j.twistLimitRad >= Math.PI) return LIMITS_HELD;
     const awakeA = this.awake[j.bodyA] === 1, awakeB = this.awake[j.bodyB] === 1;
-    if (!awakeA && !awakeB) return false;
-    let turned = false;
+    if (!awakeA && !awakeB) return LIMITS_OTHER;
+    let turned = false, excess = false;
     const sa = STATE_STRIDE * j.bodyA, sb = STATE_STRIDE * j.bodyB;
     // joint point: midpoint of the two anchors
     this.turnedAnchor(_a, j.index, 0, st, sa, j.rA);
@@ -2022,6 +2054,7 @@ export class SimWorld {
       // well inside the cone (cosine above the limit's by a margin far beyond acos's rounding): no angle needed
       const angle = cosA > this.limitSkip[2 * j.index] ? 0 : acos(cosA > 1 ? 1 : cosA < -1 ? -1 : cosA);
       if (angle > j.coneLimitRad) {
+        excess = true;
         // axis d × c turns the child's axis d towards the parent's c
         let nx = _d[1] * _c[2] - _d[2] * _c[1], ny = _d[2] * _c[0] - _d[0] * _c[2], nz = _d[0] * _c[1] - _d[1] * _c[0];
         const nl = hypot3(nx, ny, nz);
@@ -2030,8 +2063,8 @@ export class SimWorld {
           ny /= nl;
           nz /= nl;
           const ia = awakeA ? this.invInertiaAbout(st, j.bodyA, nx, ny, nz) : 0, ib = awakeB ? this.invInertiaAbout(st, j.bodyB, nx, ny, nz) : 0;
-          const excess = angle - j.coneLimitRad;
-          const thB = (excess * ib) / (ia + ib), thA = (-excess * ia) / (ia + ib);
+          const over = angle - j.coneLimitRad;
+          const thB = (over * ib) / (ia + ib), thA = (-over * ia) / (ia + ib);
           // closed keyframed meshes are one-sided limits, as for the anchors: both turns scaled
           // together until a part vertex near a face would cross it
           const f = Math.min(this.turnScale(st, j.bodyB, px, py, pz, nx, ny, nz, thB), this.turnScale(st, j.bodyA, px, py, pz, nx, ny, nz, thA));
@@ -2050,11 +2083,12 @@ export class SimWorld {
       const phi = (ts < 0 ? -ts : ts) <= tc * this.limitSkip[2 * j.index + 1] ? 0 : 2 * atan2(ts, tc);
       const lim = j.twistLimitRad;
       if (phi > lim || phi < -lim) {
-        const excess = phi > lim ? phi - lim : phi + lim;
+        excess = true;
+        const over = phi > lim ? phi - lim : phi + lim;
         rotateF64(_d, 0, st, sb + 3, j.axisB[0], j.axisB[1], j.axisB[2]);
         const dx = _d[0], dy = _d[1], dz = _d[2];
         const ia = awakeA ? this.invInertiaAbout(st, j.bodyA, dx, dy, dz) : 0, ib = awakeB ? this.invInertiaAbout(st, j.bodyB, dx, dy, dz) : 0;
-        const thB = (-excess * ib) / (ia + ib), thA = (excess * ia) / (ia + ib);
+        const thB = (-over * ib) / (ia + ib), thA = (over * ia) / (ia + ib);
         const f = Math.min(this.turnScale(st, j.bodyB, px, py, pz, dx, dy, dz, thB), this.turnScale(st, j.bodyA, px, py, pz, dx, dy, dz, thA));
         if (f > 0) {
           this.rotateAbout(st, j.bodyB, px, py, pz, dx, dy, dz, f * thB);
@@ -2063,7 +2097,7 @@ export class SimWorld {
         }
       }
     }
-    return turned;
+    return turned ? LIMITS_TURNED : excess ? LIMITS_OTHER : LIMITS_HELD;
   }
 
   /**
