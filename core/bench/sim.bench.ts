@@ -167,7 +167,7 @@ function rapierStep(doc: ImpulseDocument, seconds: number): { ms: number; cpu: n
  * Runs one suggestion under a wall-clock budget, so `npm run bench` always
  * ends: past the budget the run is aborted and the row says how far it got.
  */
-function timedSuggestion(doc: ImpulseDocument, dynamic: string[], budgetMs: number, world?: { restingSolver: 'pgs' | 'exact' | 'si' }) {
+function timedSuggestion(doc: ImpulseDocument, dynamic: string[], budgetMs: number, world?: { restingSolver: 'pgs' | 'exact' | 'si' | 'si-restitution' }) {
   let fraction = 0;
   const c0 = cpuMs();
   const t0 = performance.now();
@@ -258,11 +258,11 @@ export async function benchSim(budgetMs = 30_000, runs = RUNS): Promise<BenchRow
   }
   const xr = medianRun(xa), dr = medianRun(de);
   if (xr.done && xr.s && dr.done && dr.s) {
-    rows.push({ name: `sim: full scene with restingSolver 'exact' (CPU ${xa.map((r) => r.cpu.toFixed(0)).join(', ')} ms; default 'si', alternated: ${de.map((r) => r.cpu.toFixed(0)).join(', ')} ms)`, value: xr.ms, unit: 'ms' });
+    rows.push({ name: `sim: full scene with restingSolver 'exact' (CPU ${xa.map((r) => r.cpu.toFixed(0)).join(', ')} ms; default 'si-restitution', alternated: ${de.map((r) => r.cpu.toFixed(0)).join(', ')} ms)`, value: xr.ms, unit: 'ms' });
     rows.push({ name: `sim:   'exact': hash ${suggestionHash(xr.s)}, in the impulse solver`, value: xr.s.stats.solverMs, unit: 'ms solver' });
     const st = dr.s.stats;
-    rows.push({ name: `sim:   default 'si': sub-step solves by sequential impulses ${st.restingSolves} (sweeps ${(st.restingSweeps / Math.max(1, st.restingSolves)).toFixed(1)} per solve, ${st.restingRestarts} solved again from zero impulses), in the impulse solver`, value: st.solverMs, unit: 'ms solver' });
-    rows.push({ name: `ratio default 'si' / 'exact' by CPU time (medians)`, value: median(de.map((r) => r.cpu)) / median(xa.map((r) => r.cpu)), unit: '×' });
+    rows.push({ name: `sim:   default 'si-restitution': sub-step solves by sequential impulses ${st.restingSolves} (sweeps ${(st.restingSweeps / Math.max(1, st.restingSolves)).toFixed(1)} per solve, ${st.restingRestarts} solved again from zero impulses), in the impulse solver`, value: st.solverMs, unit: 'ms solver' });
+    rows.push({ name: `ratio default 'si-restitution' / 'exact' by CPU time (medians)`, value: median(de.map((r) => r.cpu)) / median(xa.map((r) => r.cpu)), unit: '×' });
   } else rows.push({ name: `sim: full scene with restingSolver 'exact': NOT FINISHED within the ${budgetMs / 1000} s budget`, value: xr.fraction, unit: 'of 2 s' });
   rows.push({ name: `rapier: same scene, 480 steps (${rapier.bodies} bodies incl. 134 kinematic joint balls), median`, value: rapier.ms, unit: 'ms' });
   rows.push({ name: 'rapier: CPU time', value: rapier.cpu, unit: 'ms' });

@@ -179,18 +179,19 @@ export interface WorldOptions {
   reuseRestingSolves?: boolean;
   /**
    * Solver of the sub-step (resting-contact) solves of islands with joints (a ragdoll on the
-   * ground) whose contacts all have ε = 0. 'si' (default): `SequentialImpulseSolver`
-   * (core/response/si.ts), sequential impulses over the joint and contact rows together (Catto's
-   * accumulated impulses, clamped per row, friction in the disc γ·λₙ), warm-started per contact
-   * identity (colliders, bodies, point carried by its body's velocity) and per joint from the island's
-   * last such solve; a capped number of sweeps, no fallback (the joints' drift is corrected at the
-   * position level as for every answer). 'exact': the analytic `ImpulseSolver`, as for impacts.
-   * 'pgs': `RestingContactSolver` (core/response/pgs.ts), contact impulses by projected block
-   * Gauss–Seidel with the joints solved exactly; a solve whose sweeps miss the tolerance is solved
-   * again by the analytic solver; two repros fail with it (core/response/README.md, "Resting contact
-   * by PGS"). 'si-restitution' (experimental): 'si' also for the sub-step solves with ε > 0 (a part
-   * touching down faster than the restitution threshold), by Poisson's phases in the sweeps. Impact
-   * events always use the analytic solver; islands with ε > 0 do except with 'si-restitution'.
+   * ground). 'si-restitution' (default): `SequentialImpulseSolver` (core/response/si.ts), sequential
+   * impulses over the joint and contact rows together (Catto's accumulated impulses, clamped per
+   * row, friction in the disc γ·λₙ), warm-started per contact identity (colliders, bodies, point
+   * carried by its body's velocity) and per joint from the island's last such solve; a capped number
+   * of sweeps, no fallback (the joints' drift is corrected at the position level as for every
+   * answer); a part touching down on the ground or on another dynamic body faster than the
+   * restitution threshold (ε > 0) by Poisson's phases in the sweeps. An island that a keyframed prop
+   * or character meets with ε > 0 goes to the analytic `ImpulseSolver`, as impact events always do.
+   * 'si': the same for islands whose contacts all have ε = 0 only (the others to the analytic
+   * solver). 'exact': the analytic solver for every sub-step solve. 'pgs': `RestingContactSolver`
+   * (core/response/pgs.ts), contact impulses by projected block Gauss–Seidel with the joints solved
+   * exactly; a solve whose sweeps miss the tolerance is solved again by the analytic solver; two
+   * repros fail with it (core/response/README.md, "Resting contact by PGS").
    */
   restingSolver?: 'pgs' | 'exact' | 'si' | 'si-restitution';
   ragdoll?: RagdollOptions;
