@@ -128,48 +128,17 @@ export function buildRagdoll(ch: Character, ci: number, evaluator: SceneEvaluato
     // the body's vertices (mesh, vertex: in the order its triangles first reach them) at the start
     const refs = topo.bodyVerts[bk];
     const nv = refs.length / 2;
-    const pts = new Float64Array(3 * nv);
-    for (let v = 0; v < nv; v++) {
-      const V = meshVerts[refs[2 * v]], o = 3 * refs[2 * v + 1];
-      pts[3 * v] = V[o];
-      pts[3 * v + 1] = V[o + 1];
-      pts[3 * v + 2] = V[o + 2];
-    }
+    const pts = bodyPoints(refs, meshVerts, nv);
     // ellipsoid fit
-    let mx = 0, my = 0, mz = 0;
-    for (let v = 0; v < nv; v++) {
-      mx += pts[3 * v];
-      my += pts[3 * v + 1];
-      mz += pts[3 * v + 2];
-    }
-    mx /= nv;
-    my /= nv;
-    mz /= nv;
-    const cov = [0, 0, 0, 0, 0, 0, 0, 0, 0];
-    for (let v = 0; v < nv; v++) {
-      const dx = pts[3 * v] - mx, dy = pts[3 * v + 1] - my, dz = pts[3 * v + 2] - mz;
-      cov[0] += dx * dx;
-      cov[1] += dy * dx;
-      cov[2] += dz * dx;
-      cov[3] += dx * dy;
-      cov[4] += dy * dy;
-      cov[5] += dz * dy;
-      cov[6] += dx * dz;
-      cov[7] += dy * dz;
-      cov[8] += dz * dz;
-    }
+    meanScatter(pts, nv, _fit);
+    const mx = _fit[0], my = _fit[1], mz = _fit[2];
+    const cov = [_fit[3], _fit[4], _fit[5], _fit[6], _fit[7], _fit[8], _fit[9], _fit[10], _fit[11]];
     const scaleC = Math.max(cov[0], cov[4], cov[8]) || 1;
     for (let k = 0; k < 9; k++) cov[k] = cov[k] / scaleC + (k % 4 === 0 ? 1e-9 : 0);
     const pa = principalAxes(cov, `character '${ch.name}' body '${ch.skeleton.joints[bj].name}': vertex spread`);
-    const lo = [Infinity, Infinity, Infinity], hi = [-Infinity, -Infinity, -Infinity];
+    const lo = new Float64Array(3), hi = new Float64Array(3);
     const e = new Float64Array(3);
-    for (let v = 0; v < nv; v++) {
-      rotateInv(e, pa.rotation, 0, pts[3 * v] - mx, pts[3 * v + 1] - my, pts[3 * v + 2] - mz);
-      for (let k = 0; k < 3; k++) {
-        if (e[k] < lo[k]) lo[k] = e[k];
-        if (e[k] > hi[k]) hi[k] = e[k];
-      }
-    }
+    frameExtents(pts, nv, mx, my, mz, pa.rotation, lo, hi);
     const semi = [0, 1, 2].map((k) => Math.max(0.5 * (hi[k] - lo[k]), 0.01));
     const mid = new Float64Array(3);
     rotate(mid, 0, pa.rotation, 0, 0.5 * (hi[0] + lo[0]), 0.5 * (hi[1] + lo[1]), 0.5 * (hi[2] + lo[2]));
@@ -214,11 +183,7 @@ export function buildRagdoll(ch: Character, ci: number, evaluator: SceneEvaluato
       D[o + 2] * cl[0] + D[o + 6] * cl[1] + D[o + 10] * cl[2] + D[o + 14],
     ];
     const w = angularVelocityFromMatrix(rig.world, o, D, o, { x: 0, y: 0, z: 0 });
-    const local = new Float64Array(3 * nv);
-    for (let v = 0; v < nv; v++) {
-      rotateInv(e, qj, 0, pts[3 * v] - com[0], pts[3 * v + 1] - com[1], pts[3 * v + 2] - com[2]);
-      local.set(e, 3 * v);
-    }
+    const local = bodyLocal(pts, nv, qj, com[0], com[1], com[2]);
     const head = new Float64Array(3);
     rotateInv(e, qj, 0, rig.world[o + 12] - com[0], rig.world[o + 13] - com[1], rig.world[o + 14] - com[2]);
     head.set(e);
@@ -441,3 +406,101 @@ export function ragdollPose(rd: Ragdoll, bodyPose: ArrayLike<number>, out: Float
 let _world = new Float64Array(0);
 let _done = new Uint8Array(0);
 const _lm = new Float64Array(32);
+
+/*
+ * buildRagdoll's per-vertex loops, as small functions of typed arrays. Inside
+ * buildRagdoll (one call per suggestion, a large body with many inlined calls)
+ * they made it hot enough for TurboFan, whose compilation of it took 250–770 ms
+ * of CPU (a background thread's, counted in the process's CPU time), twice
+ * (a map check deoptimized the first code); apart, each compiles in a few ms.
+ * The numbers are buildRagdoll's: the same expressions in the same order
+ * (rotateInv's written out).
+ */
+const _fit = new Float64Array(12);
+
+/** The body's vertices ((mesh, vertex) pairs of refs) from the skinned positions, xyz. */
+export function bodyPoints(refs: Int32Array, meshVerts: Float64Array[], nv: number): Float64Array {
+  const pts = new Float64Array(3 * nv);
+  for (let v = 0; v < nv; v++) {
+    const V = meshVerts[refs[2 * v]], o = 3 * refs[2 * v + 1];
+    pts[3 * v] = V[o];
+    pts[3 * v + 1] = V[o + 1];
+    pts[3 * v + 2] = V[o + 2];
+  }
+  return pts;
+}
+
+/** out[0..2]: the points' mean; out[3..11]: their scatter Σ d dᵀ (row k: d_k d, summed in vertex order). */
+export function meanScatter(pts: Float64Array, nv: number, out: Float64Array): void {
+  let mx = 0, my = 0, mz = 0;
+  for (let v = 0; v < nv; v++) {
+    mx += pts[3 * v];
+    my += pts[3 * v + 1];
+    mz += pts[3 * v + 2];
+  }
+  mx /= nv;
+  my /= nv;
+  mz /= nv;
+  let c0 = 0, c1 = 0, c2 = 0, c3 = 0, c4 = 0, c5 = 0, c6 = 0, c7 = 0, c8 = 0;
+  for (let v = 0; v < nv; v++) {
+    const dx = pts[3 * v] - mx, dy = pts[3 * v + 1] - my, dz = pts[3 * v + 2] - mz;
+    c0 += dx * dx;
+    c1 += dy * dx;
+    c2 += dz * dx;
+    c3 += dx * dy;
+    c4 += dy * dy;
+    c5 += dz * dy;
+    c6 += dx * dz;
+    c7 += dy * dz;
+    c8 += dz * dz;
+  }
+  out[0] = mx;
+  out[1] = my;
+  out[2] = mz;
+  out[3] = c0;
+  out[4] = c1;
+  out[5] = c2;
+  out[6] = c3;
+  out[7] = c4;
+  out[8] = c5;
+  out[9] = c6;
+  out[10] = c7;
+  out[11] = c8;
+}
+
+/** lo, hi: the box of the points less (mx, my, mz), in the frame of rotation q (rotateInv by q), ±∞ for no points. */
+export function frameExtents(pts: Float64Array, nv: number, mx: number, my: number, mz: number, q: readonly number[], lo: Float64Array, hi: Float64Array): void {
+  const qx = -q[0], qy = -q[1], qz = -q[2], qw = q[3];
+  let l0 = Infinity, l1 = Infinity, l2 = Infinity, h0 = -Infinity, h1 = -Infinity, h2 = -Infinity;
+  for (let v = 0; v < nv; v++) {
+    const vx = pts[3 * v] - mx, vy = pts[3 * v + 1] - my, vz = pts[3 * v + 2] - mz;
+    const tx = 2 * (qy * vz - qz * vy), ty = 2 * (qz * vx - qx * vz), tz = 2 * (qx * vy - qy * vx);
+    const e0 = vx + qw * tx + qy * tz - qz * ty, e1 = vy + qw * ty + qz * tx - qx * tz, e2 = vz + qw * tz + qx * ty - qy * tx;
+    if (e0 < l0) l0 = e0;
+    if (e0 > h0) h0 = e0;
+    if (e1 < l1) l1 = e1;
+    if (e1 > h1) h1 = e1;
+    if (e2 < l2) l2 = e2;
+    if (e2 > h2) h2 = e2;
+  }
+  lo[0] = l0;
+  lo[1] = l1;
+  lo[2] = l2;
+  hi[0] = h0;
+  hi[1] = h1;
+  hi[2] = h2;
+}
+
+/** The points less (cx, cy, cz) in the frame of rotation q (rotateInv by q). */
+export function bodyLocal(pts: Float64Array, nv: number, q: readonly number[], cx: number, cy: number, cz: number): Float64Array {
+  const local = new Float64Array(3 * nv);
+  const qx = -q[0], qy = -q[1], qz = -q[2], qw = q[3];
+  for (let v = 0; v < nv; v++) {
+    const vx = pts[3 * v] - cx, vy = pts[3 * v + 1] - cy, vz = pts[3 * v + 2] - cz;
+    const tx = 2 * (qy * vz - qz * vy), ty = 2 * (qz * vx - qx * vz), tz = 2 * (qx * vy - qy * vx);
+    local[3 * v] = vx + qw * tx + qy * tz - qz * ty;
+    local[3 * v + 1] = vy + qw * ty + qz * tx - qx * tz;
+    local[3 * v + 2] = vz + qw * tz + qx * ty - qy * tx;
+  }
+  return local;
+}
