@@ -80,3 +80,20 @@ describe('ragdoll fit helpers', () => {
     });
   }
 });
+
+describe('maxSquaredNorm (the constructor\'s bodySize loop, apart)', () => {
+  it('the old loop\'s number, bit for bit, and 0 for no points', async () => {
+    const { maxSquaredNorm } = await import('./world');
+    const rand = mulberry32(29);
+    for (const n of [0, 1, 7, 1000]) {
+      const X = Float64Array.from({ length: 3 * n }, () => 3 * (rand() - 0.5));
+      let r2 = 0;
+      for (let v = 0; v < n; v++) r2 = Math.max(r2, X[3 * v] ** 2 + X[3 * v + 1] ** 2 + X[3 * v + 2] ** 2);
+      expect(Object.is(maxSquaredNorm(X, n), r2)).toBe(true);
+      // and the largest squared norm within the rounding of the sums
+      let m = 0;
+      for (let v = 0; v < n; v++) m = Math.max(m, Math.hypot(X[3 * v], X[3 * v + 1], X[3 * v + 2]) ** 2);
+      expect(Math.abs(maxSquaredNorm(X, n) - m)).toBeLessThanOrEqual(1e-14 * (m + 1e-300));
+    }
+  });
+});
