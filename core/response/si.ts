@@ -34,7 +34,18 @@
  * 6. Restitution (`restitution`, default off: ε ignored): Poisson's phases, ε·λ of the compression
  *    solve applied and the sweeps run again from there, scaled down while the energy would grow.
  *
- * Joints are not exact: they hold to the sweeps' residual (`stats.jointResidual`); the simulator
+ * Joints exact per sweep (`treeJoints`, default): the ball joints of a spanning forest (all of a
+ * ragdoll's) are not swept; once per call the block-tree LDLᵀ of [M Jᵀ; J 0] (Baraff 1996, bodies 6×6
+ * and joints 3×3 as nodes, children first, no fill-in) is factored, and every sweep ends with one tree
+ * solve that projects the velocities onto those joints (the kinetic energy's minimum over their
+ * impulses), so the answer's joints hold to round-off. Joint limits (frictionless contacts between two
+ * bodies joined by a ball joint, `limitBlocks`) are stepped in the joint-eliminated space: a unit
+ * normal impulse's response of every body and joint (one tree solve, on the limit's first non-trivial
+ * step), λₙ ← max(0, λₙ − vₙ/K_art); without the forest, with their joint as a local 4-row block. With
+ * the forest the sweeps run forward only. Other contacts and joints closing loops: as in 4.
+ * Calls whose velocity scale is below `slowScale` (an island nearly at rest) get `slowMaxSweeps`.
+ *
+ * Without treeJoints the joints hold to the sweeps' residual (`stats.jointResidual`); the simulator
  * corrects the drift at the position level (`correctJoints`) as it does for the analytic solver's
  * answers. The simulator uses it for resting contact (sub-step solves, ε = 0) of islands with joints;
  * impacts go to the analytic solver. Ball joints only (the ragdoll's joints); other kinds throw
@@ -95,6 +106,12 @@ export class SequentialImpulseSolver {
    * phases after the compression solve (`poisson`), for contacts with ε > 0.
    */
   restitution = false;
+  /**
+   * Calls whose velocity scale is below `slowScale` (m/s: an island nearly at rest, where what the sweeps
+   * leave shows as creep that keeps it from sleeping) get up to `slowMaxSweeps` sweeps instead of maxSweeps.
+   */
+  slowScale = 0.1;
+  slowMaxSweeps = 64;
   /** Largest number of sweeps of each of Poisson's restitution phases (at most maxSweeps). */
   poissonMaxSweeps = Infinity;
   /**
@@ -111,8 +128,6 @@ export class SequentialImpulseSolver {
    * which the joint undoes.
    */
   limitBlocks = true;
-  /** Experimental: with treeJoints, every joint also by Gauss–Seidel in the sweep and the limits by their local blocks (no joint-eliminated limit steps). */
-  hybrid = false;
   readonly stats: SequentialStats = { sweeps: 0, lastChange: 0, velocityScale: 0, converged: true, coldRestart: false, jointResidual: 0, approach: 0, calls: 0, totalSweeps: 0, notConverged: 0, coldRestarts: 0 };
 
   // bodies: nb + 1 (the last is the world); per body inverse mass, inverse inertia (9), velocity (6)
@@ -307,7 +322,7 @@ export class SequentialImpulseSolver {
     }
 
     this.aN = 0;
-    if (this.tN > 0 && this.limitBlocks && !this.hybrid) this.buildLimitResponses(nb, nj, nc);
+    if (this.tN > 0 && this.limitBlocks) this.buildLimitResponses(nb, nj, nc);
 
     // velocity scale: the largest row velocity before the solve (and before the warm start)
     let vs = 0;
@@ -342,7 +357,8 @@ export class SequentialImpulseSolver {
     }
 
     // sweeps
-    const bound = this.tolerance * vs;
+    const bound = this.tolerance * vs, cap = this.maxSweeps;
+    if (vs < this.slowScale) this.maxSweeps = Math.max(cap, this.slowMaxSweeps);
     let sweeps = this.sweepLoop(nj, nc, bound);
     let e1 = this.dynamicEnergy(bodies);
     st.coldRestart = false;
@@ -364,6 +380,7 @@ export class SequentialImpulseSolver {
       rScale = r.scale;
       e1 = this.dynamicEnergy(bodies);
     }
+    this.maxSweeps = cap;
     st.sweeps = sweeps;
     st.totalSweeps += sweeps;
     if (!st.converged) st.notConverged++;
@@ -943,13 +960,13 @@ export class SequentialImpulseSolver {
       if (tree) {
         // the joints outside the forest and the contacts by Gauss–Seidel, then the forest's joints exactly
         const prim = this.tPrim;
-        const art = this.cArt, na = this.aN, gsAll = this.hybrid;
+        const art = this.cArt, na = this.aN;
         if (!backward) {
-          for (let j = 0; j < nj; j++) if (gsAll || !prim[j]) change = Math.max(change, this.jointStep(j));
+          for (let j = 0; j < nj; j++) if (!prim[j]) change = Math.max(change, this.jointStep(j));
           for (let c = 0; c < nc; c++) if (act[c] && !art[c]) change = Math.max(change, this.contactStep(c));
         } else {
           for (let c = nc - 1; c >= 0; c--) if (act[c] && !art[c]) change = Math.max(change, this.contactStep(c));
-          for (let j = nj - 1; j >= 0; j--) if (gsAll || !prim[j]) change = Math.max(change, this.jointStep(j));
+          for (let j = nj - 1; j >= 0; j--) if (!prim[j]) change = Math.max(change, this.jointStep(j));
         }
         change = Math.max(change, this.treeProject());
         // the joint limits in the joint-eliminated space (the joints stay exact)
