@@ -110,8 +110,8 @@ export class SequentialImpulseSolver {
    * Calls whose velocity scale is below `slowScale` (m/s: an island nearly at rest, where what the sweeps
    * leave shows as creep that keeps it from sleeping) get up to `slowMaxSweeps` sweeps instead of maxSweeps.
    */
-  slowScale = 0.1;
-  slowMaxSweeps = 64;
+  slowScale = 0.05;
+  slowMaxSweeps = 32;
   /** Largest number of sweeps of each of Poisson's restitution phases (at most maxSweeps). */
   poissonMaxSweeps = Infinity;
   /**
