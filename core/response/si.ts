@@ -457,7 +457,7 @@ export class SequentialImpulseSolver {
     L1.set(cL.subarray(0, 3 * nc));
     P1.set(jP.subarray(0, 3 * nj));
     let sweeps = 0;
-    for (const s of [1, 0.5, 0.25]) {
+    for (const s of POISSON_SCALES) {
       V.set(V1.subarray(0, 6 * (nb + 1)));
       for (let c = 0; c < nc; c++) {
         const k = s * E[c];
@@ -754,7 +754,7 @@ export class SequentialImpulseSolver {
       } else X[x] = X[x + 1] = X[x + 2] = X[x + 3] = X[x + 4] = X[x + 5] = 0;
     }
     if (res === 0) return 0;
-    this.treeSolve();
+    this.treeSolve(true);
     const V = this.bV, P = this.jP;
     for (let q = 0; q < qn; q++) {
       const n = Q[q], x = 6 * n;
@@ -776,13 +776,18 @@ export class SequentialImpulseSolver {
     return res;
   }
 
-  /** [M Jᵀ; J 0] x = tX (per node) solved in place by the forest's factorization. */
-  private treeSolve(): void {
+  /** [M Jᵀ; J 0] x = tX (per node) solved in place by the forest's factorization; bodiesZero: the bodies' entries are 0 (a leaf body's z is then 0). */
+  private treeSolve(bodiesZero = false): void {
+    const leaf = this.tLeaf;
     const qn = this.tN, nb = this.tNb, Q = this.tOrder, par = this.tPar, X = this.tX, Z = this.tZ, Di = this.tDi, L = this.tL, E = this.tEr;
     // forward, children first: z_n = D_n⁻¹ x_n; x_p −= L_nᵀ x_n = s J z_n (body child) or s Jᵀ z_n (joint child)
     for (let q = 0; q < qn; q++) {
       const n = Q[q], p = par[n], x = 6 * n, o = 36 * n;
       if (n < nb) {
+        if (bodiesZero && leaf[n]) {
+          Z[x] = Z[x + 1] = Z[x + 2] = Z[x + 3] = Z[x + 4] = Z[x + 5] = 0;
+          continue;
+        }
         const x0 = X[x], x1 = X[x + 1], x2 = X[x + 2], x3 = X[x + 3], x4 = X[x + 4], x5 = X[x + 5];
         for (let r = 0; r < 6; r++) Z[x + r] = Di[o + 6 * r] * x0 + Di[o + 6 * r + 1] * x1 + Di[o + 6 * r + 2] * x2 + Di[o + 6 * r + 3] * x3 + Di[o + 6 * r + 4] * x4 + Di[o + 6 * r + 5] * x5;
         if (p < 0) continue;
@@ -1266,6 +1271,7 @@ export class SequentialImpulseSolver {
 }
 
 const _x = F64(2);
+const POISSON_SCALES = [1, 0.5, 0.25];
 
 /**
  * The minimizer of ½ xᵀKx − zᵀx over |x| ≤ R (K = [k11 k12; k12 k22] positive semidefinite), when the
