@@ -34,8 +34,8 @@
  * 6. Restitution (`restitution`, default off: ε ignored): Poisson's phases, ε·λ of the compression
  *    solve applied and the sweeps run again from there, scaled down while the energy would grow.
  *
- * Joints exact per sweep (`treeJoints`, default): the ball joints of a spanning forest (all of a
- * ragdoll's) are not swept; once per call the block-tree LDLᵀ of [M Jᵀ; J 0] (Baraff 1996, bodies 6×6
+ * Joints exact per sweep (`treeJoints`, option; measured with `limitBlocks`, `maxSweeps` 10,
+ * `slowMaxSweeps` 32): the ball joints of a spanning forest (all of a ragdoll's) are not swept; once per call the block-tree LDLᵀ of [M Jᵀ; J 0] (Baraff 1996, bodies 6×6
  * and joints 3×3 as nodes, children first, no fill-in) is factored, and every sweep ends with one tree
  * solve that projects the velocities onto those joints (the kinetic energy's minimum over their
  * impulses), so the answer's joints hold to round-off. Joint limits (frictionless contacts between two
@@ -89,8 +89,8 @@ export interface SequentialStats {
 export class SequentialImpulseSolver {
   /** Sweeps stop when no row's relative velocity changed by more than tolerance × velocity scale. */
   tolerance = 1e-4;
-  /** Largest number of sweeps (each of Poisson's phases has as many again). */
-  maxSweeps = 10;
+  /** Largest number of sweeps (each of Poisson's phases has as many again). With treeJoints: 10 measured (README, tenth round). */
+  maxSweeps = 32;
   /** Velocity scale below which a call counts as at rest (m/s): the scale is at least this. */
   minVelocityScale = 1e-9;
   /** Alternate the sweep direction (symmetric Gauss–Seidel); only without treeJoints (with it the sweeps run forward: measured better). */
@@ -111,23 +111,25 @@ export class SequentialImpulseSolver {
    * leave shows as creep that keeps it from sleeping) get up to `slowMaxSweeps` sweeps instead of maxSweeps.
    */
   slowScale = 0.05;
-  slowMaxSweeps = 32;
+  /** 0: no effect (default); with treeJoints, 32 (the sleeping-off repro needs it at maxSweeps 10). */
+  slowMaxSweeps = 0;
   /** Largest number of sweeps of each of Poisson's restitution phases (at most maxSweeps). */
   poissonMaxSweeps = Infinity;
   /**
-   * Joints exact in every sweep (default true): the ball joints of a spanning forest (all of a ragdoll's)
+   * Joints exact in every sweep (default false; measured in README, tenth round: 2.6× fewer sweeps, better
+   * answers, no less CPU in the bench): the ball joints of a spanning forest (all of a ragdoll's)
    * are projected onto their constraints at the end of every sweep by one block-tree LDLᵀ solve of
    * [M Jᵀ; J 0] (Baraff 1996), factored once per call; the contacts (and the joints closing loops) by
    * Gauss–Seidel as above. false: every joint by its own 3×3 block in the sweep.
    */
-  treeJoints = true;
+  treeJoints = false;
   /**
    * A frictionless contact between two dynamic bodies joined by a ball joint (a joint limit) is stepped
-   * together with that joint (default true): the 4 rows' kinetic energy minimized over λₙ ≥ 0 and the
+   * together with that joint: the 4 rows' kinetic energy minimized over λₙ ≥ 0 and the
    * joint's impulse (the Schur complement of the joint's 3×3 block), instead of the contact row alone,
-   * which the joint undoes.
+   * which the joint undoes. Default false (with treeJoints: true).
    */
-  limitBlocks = true;
+  limitBlocks = false;
   readonly stats: SequentialStats = { sweeps: 0, lastChange: 0, velocityScale: 0, converged: true, coldRestart: false, jointResidual: 0, approach: 0, calls: 0, totalSweeps: 0, notConverged: 0, coldRestarts: 0 };
 
   // bodies: nb + 1 (the last is the world); per body inverse mass, inverse inertia (9), velocity (6)
