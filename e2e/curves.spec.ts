@@ -64,6 +64,23 @@ async function tallTimeline(page: Page): Promise<void> {
   await page.mouse.up();
 }
 
+/** The sample opened, the timeline enlarged, the Curves view (G) showing the bat's curves. */
+async function batCurves(bridge: { open(): Promise<Page> }): Promise<Page> {
+  const page = await bridge.open();
+  await ready(page);
+  await tallTimeline(page);
+  await page.keyboard.press('Escape');
+  await page.keyboard.press('g');
+  await page.getByTestId(`outliner-prop-${BAT}`).click();
+  await expect(page.getByTestId('curve-subject')).toContainText('Bat');
+  return page;
+}
+
+/** Only the translation and scale curves: the rotation channels unticked in the list. */
+async function hideRotation(page: Page): Promise<void> {
+  for (const id of ['rx', 'ry', 'rz']) await page.getByTestId(`curve-channel-${id}`).locator('input').uncheck();
+}
+
 test('the bat’s curves: exact key points, a translation key dragged up changes that value (and the bat at that frame), undo restores; a rotation key drag changes that angle only', async ({ bridge }) => {
   const page = await bridge.open();
   await ready(page);
@@ -102,7 +119,7 @@ test('the bat’s curves: exact key points, a translation key dragged up changes
   await expect(page.locator('[data-testid^="curve-key-ty-"]'), 'one point per translation key').toHaveCount(batT.times.length);
 
   // Only the translation curves, framed: hide the rotation channels in the list, Home with the graph focused.
-  for (const id of ['rx', 'ry', 'rz']) await page.getByTestId(`curve-channel-${id}`).locator('input').uncheck();
+  await hideRotation(page);
   await expect(page.getByTestId('curve-rx')).toHaveCount(0);
   await expect(page.locator('[data-testid^="curve-key-rx-"]')).toHaveCount(0);
   await page.getByTestId('curve-graph').click({ position: { x: 300, y: 5 } });
@@ -198,7 +215,7 @@ test('the bat’s curves: exact key points, a translation key dragged up changes
   // Time: Translate Y's key on 30 dragged one frame and a bit to the right lands on 31 (whole frames); the
   // rotation key on 30 stays. Undo puts it back.
   for (const id of ['tx', 'ty', 'tz']) await page.getByTestId(`curve-channel-${id}`).locator('input').check();
-  for (const id of ['rx', 'ry', 'rz']) await page.getByTestId(`curve-channel-${id}`).locator('input').uncheck();
+  await hideRotation(page);
   await page.getByTestId('curves-frame-all').click();
   const frames = async (path: string) => {
     const c = await swing(page);
@@ -286,13 +303,7 @@ test('the bat’s curves: exact key points, a translation key dragged up changes
 });
 
 test('tangent handles: a rotation key says why it has none; the bat’s Translate Y key on 30 made cubic shows handles; its out handle dragged sets in = out to the slope the dot shows, the curve’s slope at the key; Shift breaks; one undo step each, Escape cancels', async ({ bridge }) => {
-  const page = await bridge.open();
-  await ready(page);
-  await tallTimeline(page);
-  await page.keyboard.press('Escape');
-  await page.keyboard.press('g');
-  await page.getByTestId(`outliner-prop-${BAT}`).click();
-  await expect(page.getByTestId('curve-subject')).toContainText('Bat');
+  const page = await batCurves(bridge);
   const FRAME = 30;
 
   // A rotation key: no handles, and the hint says why.
@@ -301,7 +312,7 @@ test('tangent handles: a rotation key says why it has none; the bat’s Translat
   await expect(page.getByTestId('curve-handle-out')).toHaveCount(0);
 
   // Translation only, framed. The bat's translation is linear in the sample: no handles, the hint says how to get them.
-  for (const id of ['rx', 'ry', 'rz']) await page.getByTestId(`curve-channel-${id}`).locator('input').uncheck();
+  await hideRotation(page);
   const keyId = `curve-key-ty-${FRAME}`;
   await page.getByTestId(keyId).click();
   const batTrack = (c: DocClip) => c.tracks.find((t) => t.path === 'translation' && t.target.kind === 'prop' && t.target.prop === BAT)!;
@@ -403,13 +414,7 @@ test('tangent handles: a rotation key says why it has none; the bat’s Translat
 });
 
 test('copy, cut and paste in the Curves view: a key picked on Translate Y copies the bat’s translation key only (not its rotation on that frame), Ctrl+V puts it on the playhead, Ctrl+X removes that key only; one undo step each', async ({ bridge }) => {
-  const page = await bridge.open();
-  await ready(page);
-  await tallTimeline(page);
-  await page.keyboard.press('Escape');
-  await page.keyboard.press('g');
-  await page.getByTestId(`outliner-prop-${BAT}`).click();
-  await expect(page.getByTestId('curve-subject')).toContainText('Bat');
+  const page = await batCurves(bridge);
   const FRAME = 30;
   const clip0 = await swing(page);
   const track = (c: DocClip, path: string) => c.tracks.find((t) => t.path === path && t.target.kind === 'prop' && t.target.prop === BAT)!;
@@ -423,7 +428,7 @@ test('copy, cut and paste in the Curves view: a key picked on Translate Y copies
 
   // Only the translation curves (rotation points can sit on top of them). Pick the Translate Y key on 30
   // and copy it (the graph has focus from the click).
-  for (const id of ['rx', 'ry', 'rz']) await page.getByTestId(`curve-channel-${id}`).locator('input').uncheck();
+  await hideRotation(page);
   await page.getByTestId(`curve-key-ty-${FRAME}`).click();
   await page.keyboard.press('Control+c');
   await expect(page.getByTestId('status')).toContainText('Copied 1 key on 1 channel');
@@ -456,13 +461,7 @@ test('copy, cut and paste in the Curves view: a key picked on Translate Y copies
 });
 
 test('Normalize: each curve drawn in −1…1 over the clip’s range (Translate Y and Rotate X of the bat), key points where the normalized value puts them; a key dragged 60 px up rises by 60 px / px-per-unit × its curve’s scale, in metres; N again shows real values', async ({ bridge }) => {
-  const page = await bridge.open();
-  await ready(page);
-  await tallTimeline(page);
-  await page.keyboard.press('Escape');
-  await page.keyboard.press('g');
-  await page.getByTestId(`outliner-prop-${BAT}`).click();
-  await expect(page.getByTestId('curve-subject')).toContainText('Bat');
+  const page = await batCurves(bridge);
   await page.getByTestId('curves-normalize').click();
   await expect(page.getByTestId('curve-graph')).toHaveAttribute('data-normalized', 'yes');
   await expect(page.getByTestId('curves-normalize')).toHaveAttribute('aria-pressed', 'true');
@@ -485,7 +484,7 @@ test('Normalize: each curve drawn in −1…1 over the clip’s range (Translate
   }
 
   // Drag the Translate Y key on 30 up 60 px (rotation hidden so no point sits on it).
-  for (const id of ['rx', 'ry', 'rz']) await page.getByTestId(`curve-channel-${id}`).locator('input').uncheck();
+  await hideRotation(page);
   const m1 = await graphMapping(page);
   const scale = Number(await page.getByTestId('curve-ty').getAttribute('data-scale'));
   const ty0 = batKey(await swing(page), 'translation', 30);

@@ -161,6 +161,61 @@ export function momentum(bodies: readonly RigidBodyInput[], sol: ImpulseSolution
   return { linear: L, angular: A, scale };
 }
 
+/**
+ * How far a solve breaks momentum: the dynamic bodies' change of linear and
+ * angular momentum (about the origin) minus the impulses of the world and the
+ * keyframed bodies (contacts and joints, with their moments), each relative
+ * to the island's momentum scale. Both are round-off for a lawful solve.
+ */
+export function externalMomentumResidual(
+  bodies: readonly RigidBodyInput[],
+  joints: readonly JointInput[],
+  contacts: readonly ContactInput[],
+  sol: ImpulseSolution,
+): { linear: number; angular: number } {
+  const L = v3(0, 0, 0), A = v3(0, 0, 0);
+  let mScale = 0;
+  for (let i = 0; i < bodies.length; i++) {
+    const b = bodies[i];
+    if (b.keyframed) continue;
+    const c = b.centerOfMass, m = b.massKg, I = b.inertia;
+    for (const [sg, v, w] of [
+      [1, v3(sol.linearVelocity[3 * i], sol.linearVelocity[3 * i + 1], sol.linearVelocity[3 * i + 2]), v3(sol.angularVelocity[3 * i], sol.angularVelocity[3 * i + 1], sol.angularVelocity[3 * i + 2])],
+      [-1, b.linearVelocity, b.angularVelocity],
+    ] as const) {
+      L.x += sg * m * v.x;
+      L.y += sg * m * v.y;
+      L.z += sg * m * v.z;
+      const Iw = v3(I[0] * w.x + I[3] * w.y + I[6] * w.z, I[1] * w.x + I[4] * w.y + I[7] * w.z, I[2] * w.x + I[5] * w.y + I[8] * w.z);
+      A.x += sg * (Iw.x + m * (c.y * v.z - c.z * v.y));
+      A.y += sg * (Iw.y + m * (c.z * v.x - c.x * v.z));
+      A.z += sg * (Iw.z + m * (c.x * v.y - c.y * v.x));
+      mScale = Math.max(mScale, m * len(v), len(Iw));
+    }
+  }
+  const external = (k: number) => k < 0 || !!bodies[k].keyframed;
+  const add = (p: Vec3Like, R: Vec3Like, sg: number) => {
+    L.x -= sg * R.x;
+    L.y -= sg * R.y;
+    L.z -= sg * R.z;
+    A.x -= sg * (p.y * R.z - p.z * R.y);
+    A.y -= sg * (p.z * R.x - p.x * R.z);
+    A.z -= sg * (p.x * R.y - p.y * R.x);
+  };
+  for (let c = 0; c < contacts.length; c++) {
+    const ct = contacts[c], R = v3(sol.contactImpulse[3 * c], sol.contactImpulse[3 * c + 1], sol.contactImpulse[3 * c + 2]);
+    if (external(ct.bodyB) && !external(ct.bodyA)) add(ct.point, R, 1);
+    else if (external(ct.bodyA) && !external(ct.bodyB)) add(ct.point, R, -1);
+  }
+  for (let j = 0; j < joints.length; j++) {
+    const jt = joints[j], R = v3(sol.jointImpulse[3 * j], sol.jointImpulse[3 * j + 1], sol.jointImpulse[3 * j + 2]);
+    if (external(jt.bodyB) && !external(jt.bodyA)) add(jt.point, R, 1);
+    else if (external(jt.bodyA) && !external(jt.bodyB)) add(jt.point, R, -1);
+  }
+  const ms = Math.max(mScale, 1e-300) * (1 + Math.max(...bodies.map((b) => len(b.centerOfMass))));
+  return { linear: len(L) / ms, angular: len(A) / ms };
+}
+
 export function dot(a: Vec3Like, b: Vec3Like): number {
   return a.x * b.x + a.y * b.y + a.z * b.z;
 }

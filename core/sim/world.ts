@@ -4088,6 +4088,16 @@ export class SimWorld {
   private siWarmJ = new Float64Array(0);
   private siUsed = new Uint8Array(0);
 
+  /** Global dynamic body on side A / B of global contact k, or −1 (the world or a keyframed body). */
+  private dynamicSideA(k: number): number {
+    const a = this.ctBodyA[k];
+    return a < this.dynCount ? a : -1;
+  }
+  private dynamicSideB(k: number): number {
+    const b = this.ctBodyB[k];
+    return b >= 0 && b < this.dynCount ? b : -1;
+  }
+
   /**
    * The sub-step solve of an island with joints by sequential impulses (WorldOptions.restingSolver
    * 'si'). Warm start from the island's last such solve: each joint takes the impulse of the joint
@@ -4098,13 +4108,11 @@ export class SimWorld {
    * sub-step starts from the first solve's impulses as they were.
    */
   private sequentialSolve(bview: readonly RigidBodyInput[], jview: readonly JointInput[], cview: readonly ContactInput[], sol: ImpulseSolution, root: number): void {
-    const nc = cview.length, nj = jview.length, nd = this.dynCount;
+    const nc = cview.length, nj = jview.length;
     const WC = (this.siWarmC = grown(this.siWarmC, 3 * nc)), WJ = (this.siWarmJ = grown(this.siWarmJ, 3 * nj));
     const prev = this.siWarm.get(root), stamp = this.stats.solves, hs = this.solveHs;
     WC.fill(NaN, 0, 3 * nc);
     WJ.fill(NaN, 0, 3 * nj);
-    const gA = (k: number) => { const a = this.ctBodyA[k]; return a < nd ? a : -1; };
-    const gB = (k: number) => { const b = this.ctBodyB[k]; return b >= 0 && b < nd ? b : -1; };
     if (prev) {
       const same = prev.stamp === stamp, scale = same || !(prev.hs > 0) ? 1 : hs / prev.hs, adv = same ? 0 : prev.hs;
       if (this.siUsed.length < prev.nc) this.siUsed = new Uint8Array(2 * prev.nc);
@@ -4112,7 +4120,7 @@ export class SimWorld {
       used.fill(0, 0, prev.nc);
       const PK = prev.key, PF = prev.f;
       for (let m = 0; m < nc; m++) {
-        const k = this.islandCt[m], ca = this.contactColA[k], cb = this.contactColB[k], a = gA(k), b = gB(k);
+        const k = this.islandCt[m], ca = this.contactColA[k], cb = this.contactColB[k], a = this.dynamicSideA(k), b = this.dynamicSideB(k);
         const p = cview[m].point;
         let best = -1, bestD = 4e-6;
         for (let q = 0; q < prev.nc; q++) {
@@ -4166,13 +4174,13 @@ export class SimWorld {
       const k = this.islandCt[m], ct = cview[m], o = 9 * m;
       rec.key[4 * m] = this.contactColA[k];
       rec.key[4 * m + 1] = this.contactColB[k];
-      rec.key[4 * m + 2] = gA(k);
-      rec.key[4 * m + 3] = gB(k);
+      rec.key[4 * m + 2] = this.dynamicSideA(k);
+      rec.key[4 * m + 3] = this.dynamicSideB(k);
       rec.f[o] = ct.point.x;
       rec.f[o + 1] = ct.point.y;
       rec.f[o + 2] = ct.point.z;
       // the velocity of the point on its dynamic side (A's when both are)
-      const i = gA(k) >= 0 ? ct.bodyA : gB(k) >= 0 ? ct.bodyB : -1;
+      const i = this.dynamicSideA(k) >= 0 ? ct.bodyA : this.dynamicSideB(k) >= 0 ? ct.bodyB : -1;
       if (i >= 0) {
         const c = bview[i].centerOfMass, rx = ct.point.x - c.x, ry = ct.point.y - c.y, rz = ct.point.z - c.z;
         const wx = A[3 * i], wy = A[3 * i + 1], wz = A[3 * i + 2];

@@ -12,6 +12,7 @@
  */
 import type { Clip, ImpulseDocument, Interpolation, Track, TrackPath, TrackTarget } from '../../../core/document/types';
 import type { SelectedKey } from './ephemeral';
+import { curveChannel, type CurveKeyRef } from './curveData';
 import { findTrack, frameToTime, keyIndexOnFrame, pathStride, sameTarget, setKey, timeToFrame } from './keys';
 
 export interface CopiedKey {
@@ -49,8 +50,6 @@ function group(track: Track, i: number, g: 0 | 1 | 2): number[] {
   return track.values.slice(base, base + n);
 }
 
-const CURVE_PATHS: Record<string, TrackPath> = { t: 'translation', r: 'rotation', s: 'scale' };
-
 /**
  * Whether selected key `k` stands for the key of the track with `path`: a
  * key selected in the dope sheet stands for every channel of its object on
@@ -58,8 +57,8 @@ const CURVE_PATHS: Record<string, TrackPath> = { t: 'translation', r: 'rotation'
  * 'ty') only for the track that curve draws.
  */
 function pickedOn(k: SelectedKey, path: TrackPath): boolean {
-  const channel = (k as { channel?: string }).channel;
-  return channel === undefined || CURVE_PATHS[channel[0]] === path;
+  const channel = (k as Partial<CurveKeyRef>).channel;
+  return channel === undefined || curveChannel(channel).path === path;
 }
 
 /**
