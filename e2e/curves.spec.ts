@@ -403,6 +403,19 @@ test('tangent handles: a rotation key says why it has none; the bat’s Translat
   const track3 = batTrack(await swing(page));
   expect(Math.abs(track3.values[OUT] - wantOut)).toBeLessThan(1e-6 * Math.max(1, Math.abs(wantOut)));
   expect(track3.values[IN], 'broken remembered: the in slope stays').toBe(track2.values[IN]);
+
+  // Right-click › Tangents: Unify joins them at the mean of the two slopes; the hint no longer says Broken.
+  await page.mouse.click(g.x + g.width - 60, g.y + 60, { button: 'right' });
+  await page.getByTestId('curve-menu-tangentsUnify').click();
+  const track4 = batTrack(await swing(page));
+  const mean = 0.5 * (track3.values[IN] + track3.values[OUT]);
+  expect(track4.values[IN], 'unified: in = out').toBe(track4.values[OUT]);
+  expect(Math.abs(track4.values[OUT] - mean), 'unified at the mean slope').toBeLessThan(1e-12 * Math.max(1, Math.abs(mean)));
+  await expect(page.getByTestId('curve-tangent-hint')).not.toContainText('Broken');
+  const h4 = await hook(page, (h) => h.history());
+  expect(h4.labels[h4.labels.length - 1]).toBe('Tangents unified');
+  await page.keyboard.press('Control+z');
+  expect(batTrack(await swing(page)).values).toEqual(track3.values);
   await page.keyboard.press('Control+z');
   expect(batTrack(await swing(page)).values).toEqual(track2.values);
 

@@ -157,7 +157,7 @@ export function groupKeys(keys: readonly SelectedKey[]): { target: TrackTarget; 
   return [...groups.values()];
 }
 
-const TANGENT_LABEL: Record<TangentMode, string> = { auto: 'auto', flat: 'flat', linear: 'linear' };
+const TANGENT_LABEL: Record<TangentMode, string> = { auto: 'auto', flat: 'flat', linear: 'linear', unify: 'unified' };
 
 /** The name an animator knows an object or bone by ("Ball", "Hips"). */
 export function targetName(doc: ImpulseDocument, t: TrackTarget): string {

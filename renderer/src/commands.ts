@@ -84,6 +84,7 @@ export type CommandId =
   | 'interpolationCubic'
   | 'tangentsAuto'
   | 'tangentsFlat'
+  | 'tangentsUnify'
   | 'tangentsLinear'
   | 'toggleGrid'
   | 'toggleBones'
@@ -279,6 +280,7 @@ export const COMMANDS: CommandDef[] = [
   { id: 'tangentsAuto', label: 'Tangents: Auto (smooth)', keys: [], run: () => setTangentsOnSelection('auto'), disabledReason: noClip },
   { id: 'tangentsFlat', label: 'Tangents: Flat (ease in/out)', keys: [], run: () => setTangentsOnSelection('flat'), disabledReason: noClip },
   { id: 'tangentsLinear', label: 'Tangents: Linear', keys: [], run: () => setTangentsOnSelection('linear'), disabledReason: noClip },
+  { id: 'tangentsUnify', label: 'Tangents: Unify (join broken: in = out, their mean)', keys: [], run: () => setTangentsOnSelection('unify'), disabledReason: noClip },
   { id: 'toolTranslate', label: 'Move tool', keys: ['W'], run: () => useEphemeral.setState({ tool: 'translate' }) },
   { id: 'toolRotate', label: 'Rotate tool', keys: ['E'], run: () => useEphemeral.setState({ tool: 'rotate' }) },
   { id: 'toolScale', label: 'Scale tool', keys: ['R'], run: () => useEphemeral.setState({ tool: 'scale' }) },

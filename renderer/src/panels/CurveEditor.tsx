@@ -633,7 +633,7 @@ export function CurveEditor() {
             {tangents?.kind === 'handles' && (
               <div className="muted curve-tangent-hint" data-testid="curve-tangent-hint">
                 {tangentsBroken(tangents)
-                  ? 'Broken (in and out differ): each handle moves alone; right-click › Tangents: Auto or Flat joins them again.'
+                  ? 'Broken (in and out differ): each handle moves alone; right-click › Tangents: Unify joins them at their mean slope (Auto or Flat also join them).'
                   : 'Drag a handle to set the slope; Shift breaks in from out.'}
               </div>
             )}
@@ -759,6 +759,7 @@ export function CurveEditor() {
                 ['tangentsAuto', 'Tangents: Auto (smooth)'],
                 ['tangentsFlat', 'Tangents: Flat'],
                 ['tangentsLinear', 'Tangents: Linear'],
+                ['tangentsUnify', 'Tangents: Unify (join broken)'],
                 ['interpolationStep', 'Interpolation: Step'],
                 ['interpolationLinear', 'Interpolation: Linear'],
                 ['interpolationCubic', 'Interpolation: Cubic'],

@@ -7,7 +7,7 @@ import { usePrefs } from '../state/preferences';
 
 const MENUS: { name: string; items: (CommandId | '-')[] }[] = [
   { name: 'File', items: ['new', 'open', 'openSample', '-', 'save', 'saveAs', '-', 'import', 'export'] },
-  { name: 'Edit', items: ['undo', 'redo', '-', 'setKey', 'deleteKeys', 'copyPose', 'pastePose', 'copyKeys', 'cutKeys', 'pasteKeys', 'selectAllKeys', '-', 'interpolationStep', 'interpolationLinear', 'interpolationCubic', '-', 'tangentsAuto', 'tangentsFlat', 'tangentsLinear'] },
+  { name: 'Edit', items: ['undo', 'redo', '-', 'setKey', 'deleteKeys', 'copyPose', 'pastePose', 'copyKeys', 'cutKeys', 'pasteKeys', 'selectAllKeys', '-', 'interpolationStep', 'interpolationLinear', 'interpolationCubic', '-', 'tangentsAuto', 'tangentsFlat', 'tangentsLinear', 'tangentsUnify'] },
   { name: 'View', items: ['frameSelected', 'togglePerspective', 'viewFront', 'viewRight', 'viewTop', 'sheetFrameAll', 'toggleCurves', '-', 'toggleGrid', 'toggleBones', '-', 'toolTranslate', 'toolRotate', 'toolScale'] },
   { name: 'Playback', items: ['playPause', 'toggleLoop', 'toggleAutoKey', '-', 'previousKey', 'nextKey', 'firstFrame', 'lastFrame', '-', 'playRangeFromKeys', 'clearPlayRange'] },
   { name: 'Clip', items: ['newClip', 'duplicateClip', 'renameClip', 'deleteClip', '-', 'checkClip', 'nextFinding', 'previousFinding', 'suggest'] },

@@ -238,13 +238,14 @@ function Transport({ clip }: { clip: Clip | undefined }) {
         title="Tangents of the selected keys (or the selection's key on this frame); a channel that is not cubic becomes cubic"
         onChange={(e) => {
           const v = e.target.value;
-          if (v) runCommand(v === 'flat' ? 'tangentsFlat' : v === 'linear' ? 'tangentsLinear' : 'tangentsAuto');
+          if (v) runCommand(v === 'flat' ? 'tangentsFlat' : v === 'linear' ? 'tangentsLinear' : v === 'unify' ? 'tangentsUnify' : 'tangentsAuto');
         }}
       >
         <option value="">Tangents…</option>
         <option value="auto">Auto (smooth)</option>
         <option value="flat">Flat (ease in/out)</option>
         <option value="linear">Linear</option>
+        <option value="unify">Unify (join broken)</option>
       </select>
     </div>
   );

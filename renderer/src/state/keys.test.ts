@@ -275,6 +275,56 @@ describe('keyframe editing', () => {
       }
     });
 
+    it('unify joins broken keys: the curve is smooth through the key with the mean of the two old slopes; key values, other keys and already smooth keys unchanged (seeded)', () => {
+      for (let seed = 1; seed <= 20; seed++) {
+        for (const path of ['translation', 'rotation', 'scale'] as TrackPath[]) {
+          const before = randomChannel(seed, path, 'cubic');
+          const tr0 = findTrack(before, target, path)!;
+          const n = pathStride(path), count = tr0.times.length;
+          // break every key: random in and out slopes
+          const r = mulberry32(1000 + seed);
+          for (let i = 0; i < count; i++) for (let k = 0; k < n; k++) {
+            tr0.values[3 * i * n + k] = 6 * r() - 3;
+            tr0.values[(3 * i + 2) * n + k] = 6 * r() - 3;
+          }
+          const frames = keyFramesOf(before, target);
+          const chosen = [0, 3, count - 1];
+          const after = structuredClone(before);
+          expect(setKeyTangents(after, target, chosen.map((i) => frames[i]), 'unify')).toBe(3);
+          const tr = findTrack(after, target, path)!;
+          for (let i = 0; i < count; i++) {
+            expect(keyValue(tr, i), `seed ${seed} ${path}: key ${i}'s value`).toEqual(keyValue(tr0, i));
+            for (let k = 0; k < n; k++) {
+              const inOld = tr0.values[3 * i * n + k], outOld = tr0.values[(3 * i + 2) * n + k];
+              const inNew = tr.values[3 * i * n + k], outNew = tr.values[(3 * i + 2) * n + k];
+              if (!chosen.includes(i)) {
+                expect([inNew, outNew], `seed ${seed} ${path}: key ${i} not chosen`).toEqual([inOld, outOld]);
+                continue;
+              }
+              expect(inNew, `seed ${seed} ${path}: key ${i} joined`).toBe(outNew);
+              // end keys keep the side that shapes their segment; a middle key turns by the least: the mean
+              const want = i === 0 ? outOld : i === count - 1 ? inOld : 0.5 * (inOld + outOld);
+              expect(Math.abs(outNew - want)).toBeLessThan(1e-15 * Math.max(1, Math.abs(want)));
+            }
+          }
+          // the middle key: the curve's slope just before and just after it agree (C¹), in the sampler's units
+          const t3 = tr.times[3];
+          const dl = slope(after, path, t3 - 1e-12), dr = slope(after, path, t3 + 1e-12);
+          for (let k = 0; k < n; k++) expect(Math.abs(dl[k] - dr[k]), `seed ${seed} ${path}: C¹ at key 3`).toBeLessThan(1e-5 * Math.max(1, Math.abs(dr[k])));
+          // the end keys' segments are the same curve (their outer tangents shape nothing)
+          for (const t of times(480)) {
+            if (t > tr.times[0] && t < tr.times[count - 1]) continue;
+            const a = sample(before, path, t), b = sample(after, path, t);
+            for (let k = 0; k < a.length; k++) expect(a[k]).toBe(b[k]);
+          }
+          // a smooth key does not change
+          const again = structuredClone(after);
+          setKeyTangents(again, target, chosen.map((i) => frames[i]), 'unify');
+          expect(findTrack(again, target, path)!.values).toEqual(tr.values);
+        }
+      }
+    });
+
     it('auto tangents are the Catmull-Rom slopes; a stepped channel becomes cubic with them', () => {
       const clip = emptyClip(10);
       setKey(clip, target, 'translation', 0, [0, 0, 0], 'step');

@@ -270,9 +270,12 @@ export function moveKeys(clip: Clip, target: TrackTarget, frames: readonly numbe
  * CUBICSPLINE in- and out-tangents):
  * - `auto`: Catmull-Rom, the slope between the neighbouring keys (smooth);
  * - `flat`: zero in and out (the curve eases into and out of the key: holds, contacts);
- * - `linear`: each side the slope of its own segment (straight into and out of the key).
+ * - `linear`: each side the slope of its own segment (straight into and out of the key);
+ * - `unify`: a broken key joined again, in = out = the mean of its two slopes (the curve
+ *   passes the key smoothly, turning as little as it can); an end key takes the slope of
+ *   its one segment's side. Keys already smooth do not change.
  */
-export type TangentMode = 'auto' | 'flat' | 'linear';
+export type TangentMode = 'auto' | 'flat' | 'linear' | 'unify';
 
 /** Slope (units per second) of component `k` over the segment from key `i` to key `j` of a cubic track. */
 function segmentSlope(track: Track, i: number, j: number, k: number): number {
@@ -285,6 +288,15 @@ function writeTangents(track: Track, i: number, mode: TangentMode): void {
   if (mode === 'auto') return autoTangent(track, i);
   const n = pathStride(track.path);
   const last = track.times.length - 1;
+  if (mode === 'unify') {
+    for (let k = 0; k < n; k++) {
+      const inAt = 3 * i * n + k, outAt = (3 * i + 2) * n + k;
+      // the first key's in-tangent and the last key's out-tangent shape nothing: the other side wins
+      const joined = i === 0 ? track.values[outAt] : i === last ? track.values[inAt] : 0.5 * (track.values[inAt] + track.values[outAt]);
+      track.values[inAt] = track.values[outAt] = joined;
+    }
+    return;
+  }
   for (let k = 0; k < n; k++) {
     let inT = 0, outT = 0;
     if (mode === 'linear') {
