@@ -3065,8 +3065,11 @@ export class SimWorld {
 
   private contactCount = 0;
 
-  /** A frictionless, inelastic joint-limit contact (no collider features) from body a to body b. */
-  /** A joint limit's contact: colliders −2 and −3 − `limit` (limit: 2 × the joint's index, + 1 for its twist limit), which the warm start of sequentialSolve matches it by. */
+  /**
+   * A frictionless, inelastic joint-limit contact (no collider features) from body a to body b; its
+   * colliders are −2 and −3 − `limit` (limit: 2 × the joint's index, + 1 for its twist limit), by
+   * which sequentialSolve's warm start finds the same limit in the last solve.
+   */
   private pushLimitContact(a: number, b: number, px: number, py: number, pz: number, nx: number, ny: number, nz: number, limit: number): void {
     this.pushContact(a, b, px, py, pz, nx, ny, nz, 0, -2, -3 - limit, 0);
   }
