@@ -938,8 +938,12 @@ export class SimWorld {
       wholeT0: -1000,
       wholeT1: -1000,
       movingStamp: -1000,
+      // set for character meshes after this; every collider has them, and the chunk fields in
+      // chunked's order: one hidden class for all colliders (the pair loops read both kinds)
+      groupStart: undefined,
+      whole: undefined,
       radius: kind === KIND_DYNAMIC ? maxNorm(local) : 0,
-      ...(kind === KIND_DYNAMIC ? chunked(local) : { chunkStart: new Int32Array(1), chunkVerts: new Uint32Array(0), chunkSphere: new Float64Array(0), chunkBox: new Float64Array(0), chunkLocal: new Float64Array(0), chunkOf: new Int32Array(0) }),
+      ...(kind === KIND_DYNAMIC ? chunked(local) : { chunkStart: new Int32Array(1), chunkVerts: new Uint32Array(0), chunkSphere: new Float64Array(0), chunkBox: new Float64Array(0), chunkOf: new Int32Array(0), chunkLocal: new Float64Array(0) }),
     };
   }
 
@@ -1668,10 +1672,32 @@ export class SimWorld {
     if (!this.meshLimits) return;
     // no face to limit by (no closed keyframed prop, no skinned part of a closed keyframed
     // character in this step): every part's list stays empty, as the gathering would leave it
-    let source = false;
-    for (let c = this.dynCount; c < this.colliders.length && !source; c++) {
+    // and the union of the boxes gatherLimitFaces tests the parts' spheres against (the outward
+    // props' boxes, the outward characters' active-part unions): a sphere missing it misses each
+    // of them (the same comparisons against a lower bound or an upper one), so no face is gathered
+    // for it; a NaN side reaches everything there, so the union is not used then
+    let source = false, nanSide = false;
+    let u0 = Infinity, u1 = Infinity, u2 = Infinity, u3 = -Infinity, u4 = -Infinity, u5 = -Infinity;
+    for (let c = this.dynCount; c < this.colliders.length; c++) {
       const M = this.colliders[c];
-      if (M.outward && (M.kind !== KIND_CHARACTER || M.activeParts.length > 0)) source = true;
+      if (!M.outward) continue;
+      let B: Float64Array, bo = 0;
+      if (M.kind === KIND_CHARACTER) {
+        if (M.activeParts.length === 0) continue;
+        B = this.activeBox(M);
+      } else {
+        B = this.propK1Box;
+        bo = 6 * c;
+      }
+      source = true;
+      const b0 = B[bo], b1 = B[bo + 1], b2 = B[bo + 2], b3 = B[bo + 3], b4 = B[bo + 4], b5 = B[bo + 5];
+      if (b0 !== b0 || b1 !== b1 || b2 !== b2 || b3 !== b3 || b4 !== b4 || b5 !== b5) nanSide = true;
+      if (b0 < u0) u0 = b0;
+      if (b1 < u1) u1 = b1;
+      if (b2 < u2) u2 = b2;
+      if (b3 > u3) u3 = b3;
+      if (b4 > u4) u4 = b4;
+      if (b5 > u5) u5 = b5;
     }
     if (!source) return;
     const band = MESH_BAND, bandIn = MESH_BAND_IN;
@@ -1686,7 +1712,8 @@ export class SimWorld {
         const s = STATE_STRIDE * i;
         const cx = st[s], cy = st[s + 1], cz = st[s + 2], r = this.bodySize[i] + band;
         const qx = st[s + 3], qy = st[s + 4], qz = st[s + 5], qw = st[s + 6];
-        const nf = this.gatherLimitFaces(i, cx, cy, cz, r), LF = this._lf;
+        const far = !nanSide && (cx + r < u0 || cx - r > u3 || cy + r < u1 || cy - r > u4 || cz + r < u2 || cz - r > u5);
+        const nf = far ? 0 : this.gatherLimitFaces(i, cx, cy, cz, r), LF = this._lf;
         if (nf > 0) {
           this.placeTurnVerts(st, i);
           this.placeChunks(st, i);
@@ -2744,8 +2771,14 @@ export class SimWorld {
   private groupBox(C: Collider, gi: number): Float64Array {
     const g = C.jointGroups[gi];
     if (g.stamp !== this.kfTimeIndex) {
+      // the start of this step is the end of the last (swapKeyframed: the same skin matrices), so a
+      // box made for the last step gives its end box as this one's start box
+      if (g.stamp === this.kfTimeIndex - 1) {
+        const t = g.jbox0!;
+        g.jbox0 = g.jbox1;
+        g.jbox1 = t;
+      } else jointBoundedBox(g, this.skinAt(C.docIndex, C.mesh, 0), g.jbox0!);
       g.stamp = this.kfTimeIndex;
-      jointBoundedBox(g, this.skinAt(C.docIndex, C.mesh, 0), g.jbox0!);
       jointBoundedBox(g, this.skinAt(C.docIndex, C.mesh, 1), g.jbox1!);
       const a = g.jbox0!, b = g.jbox1!, bx = g.box;
       for (let c = 0; c < 3; c++) {
@@ -2759,7 +2792,12 @@ export class SimWorld {
   /** A character cluster not skinned in this step: its box from the joints at both ends of the step. */
   private clusterBox(C: Collider, p: Part): void {
     if (p.jstamp !== this.kfTimeIndex) {
-      jointBoundedBox(p, this.skinAt(C.docIndex, C.mesh, 0), p.jbox0!);
+      // the last step's end box is this one's start box (as in groupBox)
+      if (p.jstamp === this.kfTimeIndex - 1) {
+        const t = p.jbox0!;
+        p.jbox0 = p.jbox1;
+        p.jbox1 = t;
+      } else jointBoundedBox(p, this.skinAt(C.docIndex, C.mesh, 0), p.jbox0!);
       jointBoundedBox(p, this.skinAt(C.docIndex, C.mesh, 1), p.jbox1!);
       p.jstamp = this.kfTimeIndex;
     }
