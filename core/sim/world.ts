@@ -1672,34 +1672,7 @@ export class SimWorld {
     if (!this.meshLimits) return;
     // no face to limit by (no closed keyframed prop, no skinned part of a closed keyframed
     // character in this step): every part's list stays empty, as the gathering would leave it
-    // and the union of the boxes gatherLimitFaces tests the parts' spheres against (the outward
-    // props' boxes, the outward characters' active-part unions): a sphere missing it misses each
-    // of them (the same comparisons against a lower bound or an upper one), so no face is gathered
-    // for it; a NaN side reaches everything there, so the union is not used then
-    let source = false, nanSide = false;
-    let u0 = Infinity, u1 = Infinity, u2 = Infinity, u3 = -Infinity, u4 = -Infinity, u5 = -Infinity;
-    for (let c = this.dynCount; c < this.colliders.length; c++) {
-      const M = this.colliders[c];
-      if (!M.outward) continue;
-      let B: Float64Array, bo = 0;
-      if (M.kind === KIND_CHARACTER) {
-        if (M.activeParts.length === 0) continue;
-        B = this.activeBox(M);
-      } else {
-        B = this.propK1Box;
-        bo = 6 * c;
-      }
-      source = true;
-      const b0 = B[bo], b1 = B[bo + 1], b2 = B[bo + 2], b3 = B[bo + 3], b4 = B[bo + 4], b5 = B[bo + 5];
-      if (b0 !== b0 || b1 !== b1 || b2 !== b2 || b3 !== b3 || b4 !== b4 || b5 !== b5) nanSide = true;
-      if (b0 < u0) u0 = b0;
-      if (b1 < u1) u1 = b1;
-      if (b2 < u2) u2 = b2;
-      if (b3 > u3) u3 = b3;
-      if (b4 > u4) u4 = b4;
-      if (b5 > u5) u5 = b5;
-    }
-    if (!source) return;
+    if (!this.limitUnion()) return;
     const band = MESH_BAND, bandIn = MESH_BAND_IN;
     let m = 0;
     for (const j of this.joints) {
@@ -1712,8 +1685,7 @@ export class SimWorld {
         const s = STATE_STRIDE * i;
         const cx = st[s], cy = st[s + 1], cz = st[s + 2], r = this.bodySize[i] + band;
         const qx = st[s + 3], qy = st[s + 4], qz = st[s + 5], qw = st[s + 6];
-        const far = !nanSide && (cx + r < u0 || cx - r > u3 || cy + r < u1 || cy - r > u4 || cz + r < u2 || cz - r > u5);
-        const nf = far ? 0 : this.gatherLimitFaces(i, cx, cy, cz, r), LF = this._lf;
+        const nf = this.gatherLimitFaces(i, cx, cy, cz, r), LF = this._lf;
         if (nf > 0) {
           this.placeTurnVerts(st, i);
           this.placeChunks(st, i);
@@ -1795,6 +1767,10 @@ export class SimWorld {
    * are left out. Returns the count.
    */
   private gatherLimitFaces(i: number, cx: number, cy: number, cz: number, r: number): number {
+    if (!this.limitUnion()) return 0;
+    const U = this._limitU;
+    // a sphere missing the union of the boxes tested below misses each of them
+    if (cx + r < U[0] || cx - r > U[3] || cy + r < U[1] || cy - r > U[4] || cz + r < U[2] || cz - r > U[5]) return 0;
     let nf = 0;
     const A = this.colliders[i], ja = A.parts[0].joint;
     for (let c = this.dynCount; c < this.colliders.length; c++) {
@@ -1867,6 +1843,54 @@ export class SimWorld {
   }
 
   private _lf = new Float64Array(64 * LF_STRIDE);
+
+  /**
+   * Whether some keyframed collider gives limiting faces (a closed outward prop, or a closed
+   * outward character mesh with parts skinned in this step); then _limitU is the union of the boxes
+   * gatherLimitFaces tests a sphere against first (the props' end-of-step boxes, the characters'
+   * active-part unions), or all space when one of them has a NaN side (which reaches every
+   * sphere there). Kept while the step (kfTimeIndex: the props' boxes) and the part boxes
+   * (boxVersion: the active-part unions and lists) stay.
+   */
+  private limitUnion(): boolean {
+    if (this._limitUStep !== this.kfTimeIndex || this._limitUVersion !== this.boxVersion) {
+      this._limitUStep = this.kfTimeIndex;
+      this._limitUVersion = this.boxVersion;
+      const U = this._limitU;
+      emptyBox(U);
+      let source = false, nan = false;
+      for (let c = this.dynCount; c < this.colliders.length; c++) {
+        const M = this.colliders[c];
+        if (!M.outward) continue;
+        let B: Float64Array, bo = 0;
+        if (M.kind === KIND_CHARACTER) {
+          if (M.activeParts.length === 0) continue;
+          B = this.activeBox(M);
+        } else {
+          B = this.propK1Box;
+          bo = 6 * c;
+        }
+        source = true;
+        for (let k = 0; k < 3; k++) {
+          const lo = B[bo + k], hi = B[bo + 3 + k];
+          if (lo !== lo || hi !== hi) nan = true;
+          if (lo < U[k]) U[k] = lo;
+          if (hi > U[3 + k]) U[3 + k] = hi;
+        }
+      }
+      if (nan) {
+        U[0] = U[1] = U[2] = -Infinity;
+        U[3] = U[4] = U[5] = Infinity;
+      }
+      this._limitUSource = source;
+    }
+    return this._limitUSource;
+  }
+
+  private _limitU = new Float64Array(6);
+  private _limitUStep = -1;
+  private _limitUVersion = -1;
+  private _limitUSource = false;
 
   /** Bumped whenever a part box (exactPartBox) or a character's active part list changes. */
   private boxVersion = 0;
