@@ -2515,9 +2515,17 @@ export class SimWorld {
         const C = this.colliders[c];
         if (!this.awake[C.body] || !C.groups) continue;
         if (C.box[1] > g) continue; // entirely above the ground over the sub-step
+        const touch = this.opts.touchDistance;
+        // the end orientation is the one of the part's last lowestY answer (its clearance, measured
+        // after the drift; the anchor pulls since only translate): its lowest vertex is known, and
+        // when that ends at or above −touch (by far more than the two height formulas' rounding
+        // differ: the same polynomial, see heightTolerance) no vertex ends below it (most parts)
+        if (this.lowV.length > c && this.lowV[c] >= 0) {
+          const q1 = this.pose1, ps = 7 * c, LQ = this.lowQ, lq = 4 * c;
+          if (Object.is(LQ[lq], q1[ps + 3]) && Object.is(LQ[lq + 1], q1[ps + 4]) && Object.is(LQ[lq + 2], q1[ps + 5]) && Object.is(LQ[lq + 3], q1[ps + 6]) && q1[ps + 1] + this.lowM[c] - g >= -touch + heightTolerance(C, q1[ps + 1], g)) continue;
+        }
         // only vertices that end the sub-step below −touch count: chunks bounded from the end pose
         const pass = this.scratchChunkPass(C.chunkStart.length - 1);
-        const touch = this.opts.touchDistance;
         if (lowChunks(C, this.pose1, 7 * c, g - touch, pass) === 0) continue;
         const specC = C.object >= 0 && this.objects[C.object].kind === 'character' ? Math.max(this.opts.speculativeSpeedMps, 3) : 0;
         // end heights of the low chunks' vertices from the pose (P1 of a dynamic body is always its
