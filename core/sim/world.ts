@@ -940,8 +940,12 @@ export class SimWorld {
       wholeT0: -1000,
       wholeT1: -1000,
       movingStamp: -1000,
+      // set for character meshes after this; every collider has them, and the chunk fields in
+      // chunked's order: one hidden class for all colliders (the pair loops read both kinds)
+      groupStart: undefined,
+      whole: undefined,
       radius: kind === KIND_DYNAMIC ? maxNorm(local) : 0,
-      ...(kind === KIND_DYNAMIC ? chunked(local) : { chunkStart: new Int32Array(1), chunkVerts: new Uint32Array(0), chunkSphere: new Float64Array(0), chunkBox: new Float64Array(0), chunkLocal: new Float64Array(0), chunkOf: new Int32Array(0) }),
+      ...(kind === KIND_DYNAMIC ? chunked(local) : { chunkStart: new Int32Array(1), chunkVerts: new Uint32Array(0), chunkSphere: new Float64Array(0), chunkBox: new Float64Array(0), chunkOf: new Int32Array(0), chunkLocal: new Float64Array(0) }),
     };
   }
 
@@ -1670,12 +1674,7 @@ export class SimWorld {
     if (!this.meshLimits) return;
     // no face to limit by (no closed keyframed prop, no skinned part of a closed keyframed
     // character in this step): every part's list stays empty, as the gathering would leave it
-    let source = false;
-    for (let c = this.dynCount; c < this.colliders.length && !source; c++) {
-      const M = this.colliders[c];
-      if (M.outward && (M.kind !== KIND_CHARACTER || M.activeParts.length > 0)) source = true;
-    }
-    if (!source) return;
+    if (!this.limitUnion()) return;
     const band = MESH_BAND, bandIn = MESH_BAND_IN;
     let m = 0;
     for (const j of this.joints) {
@@ -1770,6 +1769,10 @@ export class SimWorld {
    * are left out. Returns the count.
    */
   private gatherLimitFaces(i: number, cx: number, cy: number, cz: number, r: number): number {
+    if (!this.limitUnion()) return 0;
+    const U = this._limitU;
+    // a sphere missing the union of the boxes tested below misses each of them
+    if (cx + r < U[0] || cx - r > U[3] || cy + r < U[1] || cy - r > U[4] || cz + r < U[2] || cz - r > U[5]) return 0;
     let nf = 0;
     const A = this.colliders[i], ja = A.parts[0].joint;
     for (let c = this.dynCount; c < this.colliders.length; c++) {
@@ -1842,6 +1845,54 @@ export class SimWorld {
   }
 
   private _lf = new Float64Array(64 * LF_STRIDE);
+
+  /**
+   * Whether some keyframed collider gives limiting faces (a closed outward prop, or a closed
+   * outward character mesh with parts skinned in this step); then _limitU is the union of the boxes
+   * gatherLimitFaces tests a sphere against first (the props' end-of-step boxes, the characters'
+   * active-part unions), or all space when one of them has a NaN side (which reaches every
+   * sphere there). Kept while the step (kfTimeIndex: the props' boxes) and the part boxes
+   * (boxVersion: the active-part unions and lists) stay.
+   */
+  private limitUnion(): boolean {
+    if (this._limitUStep !== this.kfTimeIndex || this._limitUVersion !== this.boxVersion) {
+      this._limitUStep = this.kfTimeIndex;
+      this._limitUVersion = this.boxVersion;
+      const U = this._limitU;
+      emptyBox(U);
+      let source = false, nan = false;
+      for (let c = this.dynCount; c < this.colliders.length; c++) {
+        const M = this.colliders[c];
+        if (!M.outward) continue;
+        let B: Float64Array, bo = 0;
+        if (M.kind === KIND_CHARACTER) {
+          if (M.activeParts.length === 0) continue;
+          B = this.activeBox(M);
+        } else {
+          B = this.propK1Box;
+          bo = 6 * c;
+        }
+        source = true;
+        for (let k = 0; k < 3; k++) {
+          const lo = B[bo + k], hi = B[bo + 3 + k];
+          if (lo !== lo || hi !== hi) nan = true;
+          if (lo < U[k]) U[k] = lo;
+          if (hi > U[3 + k]) U[3 + k] = hi;
+        }
+      }
+      if (nan) {
+        U[0] = U[1] = U[2] = -Infinity;
+        U[3] = U[4] = U[5] = Infinity;
+      }
+      this._limitUSource = source;
+    }
+    return this._limitUSource;
+  }
+
+  private _limitU = new Float64Array(6);
+  private _limitUStep = -1;
+  private _limitUVersion = -1;
+  private _limitUSource = false;
 
   /** Bumped whenever a part box (exactPartBox) or a character's active part list changes. */
   private boxVersion = 0;
@@ -2466,9 +2517,17 @@ export class SimWorld {
         const C = this.colliders[c];
         if (!this.awake[C.body] || !C.groups) continue;
         if (C.box[1] > g) continue; // entirely above the ground over the sub-step
+        const touch = this.opts.touchDistance;
+        // the end orientation is the one of the part's last lowestY answer (its clearance, measured
+        // after the drift; the anchor pulls since only translate): its lowest vertex is known, and
+        // when that ends at or above −touch (by far more than the two height formulas' rounding
+        // differ: the same polynomial, see heightTolerance) no vertex ends below it (most parts)
+        if (this.lowV.length > c && this.lowV[c] >= 0) {
+          const q1 = this.pose1, ps = 7 * c, LQ = this.lowQ, lq = 4 * c;
+          if (Object.is(LQ[lq], q1[ps + 3]) && Object.is(LQ[lq + 1], q1[ps + 4]) && Object.is(LQ[lq + 2], q1[ps + 5]) && Object.is(LQ[lq + 3], q1[ps + 6]) && q1[ps + 1] + this.lowM[c] - g >= -touch + heightTolerance(C, q1[ps + 1], g)) continue;
+        }
         // only vertices that end the sub-step below −touch count: chunks bounded from the end pose
         const pass = this.scratchChunkPass(C.chunkStart.length - 1);
-        const touch = this.opts.touchDistance;
         if (lowChunks(C, this.pose1, 7 * c, g - touch, pass) === 0) continue;
         const specC = C.object >= 0 && this.objects[C.object].kind === 'character' ? Math.max(this.opts.speculativeSpeedMps, 3) : 0;
         // end heights of the low chunks' vertices from the pose (P1 of a dynamic body is always its
@@ -2746,8 +2805,14 @@ export class SimWorld {
   private groupBox(C: Collider, gi: number): Float64Array {
     const g = C.jointGroups[gi];
     if (g.stamp !== this.kfTimeIndex) {
+      // the start of this step is the end of the last (swapKeyframed: the same skin matrices), so a
+      // box made for the last step gives its end box as this one's start box
+      if (g.stamp === this.kfTimeIndex - 1) {
+        const t = g.jbox0!;
+        g.jbox0 = g.jbox1;
+        g.jbox1 = t;
+      } else jointBoundedBox(g, this.skinAt(C.docIndex, C.mesh, 0), g.jbox0!);
       g.stamp = this.kfTimeIndex;
-      jointBoundedBox(g, this.skinAt(C.docIndex, C.mesh, 0), g.jbox0!);
       jointBoundedBox(g, this.skinAt(C.docIndex, C.mesh, 1), g.jbox1!);
       const a = g.jbox0!, b = g.jbox1!, bx = g.box;
       for (let c = 0; c < 3; c++) {
@@ -2761,7 +2826,12 @@ export class SimWorld {
   /** A character cluster not skinned in this step: its box from the joints at both ends of the step. */
   private clusterBox(C: Collider, p: Part): void {
     if (p.jstamp !== this.kfTimeIndex) {
-      jointBoundedBox(p, this.skinAt(C.docIndex, C.mesh, 0), p.jbox0!);
+      // the last step's end box is this one's start box (as in groupBox)
+      if (p.jstamp === this.kfTimeIndex - 1) {
+        const t = p.jbox0!;
+        p.jbox0 = p.jbox1;
+        p.jbox1 = t;
+      } else jointBoundedBox(p, this.skinAt(C.docIndex, C.mesh, 0), p.jbox0!);
       jointBoundedBox(p, this.skinAt(C.docIndex, C.mesh, 1), p.jbox1!);
       p.jstamp = this.kfTimeIndex;
     }
