@@ -325,6 +325,7 @@ export class SequentialImpulseSolver {
 
     this.aN = 0;
     if (this.tN > 0 && this.limitBlocks) this.buildLimitResponses(nb, nj, nc);
+    if (this.tN === 0) this.gsSetup(nc);
 
     // velocity scale: the largest row velocity before the solve (and before the warm start)
     let vs = 0;
@@ -960,6 +961,7 @@ export class SequentialImpulseSolver {
     const act = this.cAct, st = this.stats;
     let sweeps = 0, change = 0;
     const tree = this.tN > 0;
+    if (!tree) return this.gsLoop(nj, nc, bound);
     st.converged = false;
     while (sweeps < this.maxSweeps) {
       const backward = this.symmetric && !tree && (sweeps & 1) === 1;
@@ -994,6 +996,193 @@ export class SequentialImpulseSolver {
     }
     st.lastChange = change;
     if (this.aN > 0) this.artFlush();
+    return sweeps;
+  }
+
+  // per active contact (gsLoop): its index (gsList); per contact with friction, K_tt's eigen-decomposition (e₁, e₂, cos, sin; cEig)
+  private gsList = new Int32Array(0);
+  private gsN = 0;
+  private cEig = F64(0);
+
+  /** The active contacts' list and their tangent blocks' eigen-decompositions (once per call, for gsLoop). */
+  private gsSetup(nc: number): void {
+    this.gsList = growI(this.gsList, nc);
+    this.cEig = growF(this.cEig, 4 * nc);
+    const act = this.cAct, list = this.gsList, E = this.cEig, Kt = this.cK, g = this.cg;
+    let n = 0;
+    for (let c = 0; c < nc; c++) {
+      if (!act[c]) continue;
+      list[n++] = c;
+      if (g[c] === 0 || g[c] === Infinity) continue;
+      const k11 = Kt[3 * c], k12 = Kt[3 * c + 1], k22 = Kt[3 * c + 2];
+      eigen2(k11, k12, k22, E, 4 * c);
+    }
+    this.gsN = n;
+  }
+
+  /**
+   * sweepLoop without the forest: every joint by its 3×3 block, then every active contact (normal row, then
+   * the tangent pair over its disc); backward on odd sweeps when symmetric. The steps of jointStep and
+   * contactStep with the arrays in locals.
+   */
+  private gsLoop(nj: number, nc: number, bound: number): number {
+    const st = this.stats, V = this.bV, bm = this.bm, bI = this.bI;
+    const ja = this.ja, jb = this.jb, jr = this.jr, jK = this.jK, jP = this.jP;
+    const ca = this.ca, cb = this.cb, F = this.cf, J = this.cJ, L = this.cL, cmn = this.cmn, Kt = this.cK, cg = this.cg, jt = this.cJt, E = this.cEig;
+    const list = this.gsList, na = this.gsN, cap = this.maxSweeps, symmetric = this.symmetric;
+    let sweeps = 0, change = 0;
+    st.converged = false;
+    while (sweeps < cap) {
+      const backward = symmetric && (sweeps & 1) === 1;
+      change = 0;
+      for (let phase = 0; phase < 2; phase++) {
+        if ((phase === 0) !== backward) {
+          // joints
+          for (let q = 0; q < nj; q++) {
+            const j = backward ? nj - 1 - q : q;
+            const a = ja[j], b = jb[j], o = 6 * j, oa = 6 * a, ob = 6 * b;
+            const ax = jr[o], ay = jr[o + 1], az = jr[o + 2], bx = jr[o + 3], by = jr[o + 4], bz = jr[o + 5];
+            const wax = V[oa + 3], way = V[oa + 4], waz = V[oa + 5], wbx = V[ob + 3], wby = V[ob + 4], wbz = V[ob + 5];
+            const v0 = V[oa] + way * az - waz * ay - (V[ob] + wby * bz - wbz * by);
+            const v1 = V[oa + 1] + waz * ax - wax * az - (V[ob + 1] + wbz * bx - wbx * bz);
+            const v2 = V[oa + 2] + wax * ay - way * ax - (V[ob + 2] + wbx * by - wby * bx);
+            const k = 9 * j;
+            const px = -(jK[k] * v0 + jK[k + 3] * v1 + jK[k + 6] * v2), py = -(jK[k + 1] * v0 + jK[k + 4] * v1 + jK[k + 7] * v2), pz = -(jK[k + 2] * v0 + jK[k + 5] * v1 + jK[k + 8] * v2);
+            if (px === 0 && py === 0 && pz === 0) continue;
+            jP[3 * j] += px;
+            jP[3 * j + 1] += py;
+            jP[3 * j + 2] += pz;
+            let m = bm[a];
+            if (m > 0) {
+              const ia = 9 * a;
+              const tx = ay * pz - az * py, ty = az * px - ax * pz, tz = ax * py - ay * px;
+              V[oa] += m * px;
+              V[oa + 1] += m * py;
+              V[oa + 2] += m * pz;
+              V[oa + 3] = wax + (bI[ia] * tx + bI[ia + 3] * ty + bI[ia + 6] * tz);
+              V[oa + 4] = way + (bI[ia + 1] * tx + bI[ia + 4] * ty + bI[ia + 7] * tz);
+              V[oa + 5] = waz + (bI[ia + 2] * tx + bI[ia + 5] * ty + bI[ia + 8] * tz);
+            }
+            m = bm[b];
+            if (m > 0) {
+              const ib = 9 * b;
+              const tx = by * pz - bz * py, ty = bz * px - bx * pz, tz = bx * py - by * px;
+              V[ob] -= m * px;
+              V[ob + 1] -= m * py;
+              V[ob + 2] -= m * pz;
+              V[ob + 3] = wbx - (bI[ib] * tx + bI[ib + 3] * ty + bI[ib + 6] * tz);
+              V[ob + 4] = wby - (bI[ib + 1] * tx + bI[ib + 4] * ty + bI[ib + 7] * tz);
+              V[ob + 5] = wbz - (bI[ib + 2] * tx + bI[ib + 5] * ty + bI[ib + 8] * tz);
+            }
+            const r = Math.max(Math.abs(v0), Math.abs(v1), Math.abs(v2));
+            if (r > change) change = r;
+          }
+          continue;
+        }
+        // contacts
+        for (let q = 0; q < na; q++) {
+          const c = list[backward ? na - 1 - q : q];
+          if (jt[c] >= 0) {
+            change = Math.max(change, this.limitStep(c));
+            continue;
+          }
+          const a = ca[c], b = cb[c], oa = 6 * a, ob = 6 * b, f = 9 * c, j = 36 * c, l = 3 * c;
+          const ma = bm[a], mb = bm[b];
+          let vax = V[oa], vay = V[oa + 1], vaz = V[oa + 2], wax = V[oa + 3], way = V[oa + 4], waz = V[oa + 5];
+          let vbx = V[ob], vby = V[ob + 1], vbz = V[ob + 2], wbx = V[ob + 3], wby = V[ob + 4], wbz = V[ob + 5];
+          const nx = F[f], ny = F[f + 1], nz = F[f + 2];
+          const vn = nx * (vax - vbx) + ny * (vay - vby) + nz * (vaz - vbz) + J[j] * wax + J[j + 1] * way + J[j + 2] * waz - (J[j + 3] * wbx + J[j + 4] * wby + J[j + 5] * wbz);
+          const mn = cmn[c], ln0 = L[l], ln = Math.max(0, ln0 - mn * vn), dn = ln - ln0;
+          let ch = 0;
+          if (dn !== 0) {
+            L[l] = ln;
+            const pa = ma * dn, pb = mb * dn;
+            vax += pa * nx;
+            vay += pa * ny;
+            vaz += pa * nz;
+            wax += dn * J[j + 6];
+            way += dn * J[j + 7];
+            waz += dn * J[j + 8];
+            vbx -= pb * nx;
+            vby -= pb * ny;
+            vbz -= pb * nz;
+            wbx -= dn * J[j + 9];
+            wby -= dn * J[j + 10];
+            wbz -= dn * J[j + 11];
+            ch = Math.abs(dn / mn);
+          }
+          const g = cg[c];
+          if (g !== 0) {
+            const ux = F[f + 3], uy = F[f + 4], uz = F[f + 5], sx = F[f + 6], sy = F[f + 7], sz = F[f + 8];
+            const dvx = vax - vbx, dvy = vay - vby, dvz = vaz - vbz;
+            const w1 = ux * dvx + uy * dvy + uz * dvz + J[j + 12] * wax + J[j + 13] * way + J[j + 14] * waz - (J[j + 15] * wbx + J[j + 16] * wby + J[j + 17] * wbz);
+            const w2 = sx * dvx + sy * dvy + sz * dvz + J[j + 24] * wax + J[j + 25] * way + J[j + 26] * waz - (J[j + 27] * wbx + J[j + 28] * wby + J[j + 29] * wbz);
+            const kk = 3 * c, k11 = Kt[kk], k12 = Kt[kk + 1], k22 = Kt[kk + 2];
+            const l1 = L[l + 1], l2 = L[l + 2];
+            const z1 = k11 * l1 + k12 * l2 - w1, z2 = k12 * l1 + k22 * l2 - w2;
+            const det = k11 * k22 - k12 * k12;
+            let x1: number, x2: number;
+            if (det > 1e-300 * (k11 * k22 + 1e-300)) {
+              x1 = (k22 * z1 - k12 * z2) / det;
+              x2 = (k11 * z2 - k12 * z1) / det;
+            } else {
+              x1 = l1;
+              x2 = l2;
+            }
+            if (g !== Infinity) {
+              const R = g * ln;
+              if (x1 * x1 + x2 * x2 > R * R) {
+                if (!(R > 0)) x1 = x2 = 0;
+                else {
+                  diskMinEig(E, 4 * c, z1, z2, R);
+                  x1 = _x[0];
+                  x2 = _x[1];
+                }
+              }
+            }
+            const d1 = x1 - l1, d2 = x2 - l2;
+            if (d1 !== 0 || d2 !== 0) {
+              L[l + 1] = x1;
+              L[l + 2] = x2;
+              const px = d1 * ux + d2 * sx, py = d1 * uy + d2 * sy, pz = d1 * uz + d2 * sz;
+              vax += ma * px;
+              vay += ma * py;
+              vaz += ma * pz;
+              wax += d1 * J[j + 18] + d2 * J[j + 30];
+              way += d1 * J[j + 19] + d2 * J[j + 31];
+              waz += d1 * J[j + 20] + d2 * J[j + 32];
+              vbx -= mb * px;
+              vby -= mb * py;
+              vbz -= mb * pz;
+              wbx -= d1 * J[j + 21] + d2 * J[j + 33];
+              wby -= d1 * J[j + 22] + d2 * J[j + 34];
+              wbz -= d1 * J[j + 23] + d2 * J[j + 35];
+              ch = Math.max(ch, Math.abs(k11 * d1 + k12 * d2), Math.abs(k12 * d1 + k22 * d2));
+            }
+          }
+          if (ch === 0) continue;
+          if (ch > change) change = ch;
+          V[oa] = vax;
+          V[oa + 1] = vay;
+          V[oa + 2] = vaz;
+          V[oa + 3] = wax;
+          V[oa + 4] = way;
+          V[oa + 5] = waz;
+          V[ob] = vbx;
+          V[ob + 1] = vby;
+          V[ob + 2] = vbz;
+          V[ob + 3] = wbx;
+          V[ob + 4] = wby;
+          V[ob + 5] = wbz;
+        }
+      }
+      sweeps++;
+      if (change <= bound) {
+        st.converged = true;
+        break;
+      }
+    }
+    st.lastChange = change;
     return sweeps;
   }
 
@@ -1281,7 +1470,13 @@ const POISSON_SCALES = [1, 0.5, 0.25];
  * 1/|x(κ)| − 1/R, which is nearly linear in κ). Into _x.
  */
 function diskMin(k11: number, k12: number, k22: number, z1: number, z2: number, R: number): void {
-  // eigen-decomposition of the symmetric 2×2
+  eigen2(k11, k12, k22, _eig, 0);
+  diskMinEig(_eig, 0, z1, z2, R);
+}
+const _eig = F64(4);
+
+/** K = [k11 k12; k12 k22]'s eigenvalues e₁ ≥ e₂ and the rotation (cos, sin) of e₁'s eigenvector, into out[o..o+3]. */
+function eigen2(k11: number, k12: number, k22: number, out: Float64Array, o: number): void {
   const tr = 0.5 * (k11 + k22), df = 0.5 * (k11 - k22), rad = Math.sqrt(df * df + k12 * k12);
   const e1 = tr + rad, e2 = tr - rad;
   let c = 1, s = 0;
@@ -1296,6 +1491,15 @@ function diskMin(k11: number, k12: number, k22: number, z1: number, z2: number, 
     c = ux / ul;
     s = uy / ul;
   }
+  out[o] = e1;
+  out[o + 1] = e2;
+  out[o + 2] = c;
+  out[o + 3] = s;
+}
+
+/** diskMin with K's eigen-decomposition E[o..o+3] (eigen2). */
+function diskMinEig(E: Float64Array, o: number, z1: number, z2: number, R: number): void {
+  const e1 = E[o], e2 = E[o + 1], c = E[o + 2], s = E[o + 3];
   // y = Qᵀ z (Q = [u, u⊥])
   const y1 = c * z1 + s * z2, y2 = -s * z1 + c * z2;
   // a start below the root (|x| ≥ R there): |x(κ)| ≥ |y| / (e₁ + κ)
