@@ -130,6 +130,8 @@ export class SequentialImpulseSolver {
    * which the joint undoes. Default false (with treeJoints: true).
    */
   limitBlocks = false;
+  /** Over-relaxation of the joints' block steps in the Gauss–Seidel sweeps (1: the exact block step; in (0, 2) every step still lowers the energy). */
+  jointRelax = 1;
   readonly stats: SequentialStats = { sweeps: 0, lastChange: 0, velocityScale: 0, converged: true, coldRestart: false, jointResidual: 0, approach: 0, calls: 0, totalSweeps: 0, notConverged: 0, coldRestarts: 0 };
 
   // bodies: nb + 1 (the last is the world); per body inverse mass, inverse inertia (9), velocity (6)
@@ -1003,11 +1005,14 @@ export class SequentialImpulseSolver {
   private gsList = new Int32Array(0);
   private gsN = 0;
   private cEig = F64(0);
+  private cKap = F64(0); // per contact: the κ of its last disc projection (diskMinEig's warm start)
 
   /** The active contacts' list and their tangent blocks' eigen-decompositions (once per call, for gsLoop). */
   private gsSetup(nc: number): void {
     this.gsList = growI(this.gsList, nc);
     this.cEig = growF(this.cEig, 4 * nc);
+    this.cKap = growF(this.cKap, nc);
+    this.cKap.fill(0, 0, nc);
     const act = this.cAct, list = this.gsList, E = this.cEig, Kt = this.cK, g = this.cg;
     let n = 0;
     for (let c = 0; c < nc; c++) {
@@ -1029,7 +1034,7 @@ export class SequentialImpulseSolver {
     const st = this.stats, V = this.bV, bm = this.bm, bI = this.bI;
     const ja = this.ja, jb = this.jb, jr = this.jr, jK = this.jK, jP = this.jP;
     const ca = this.ca, cb = this.cb, F = this.cf, J = this.cJ, L = this.cL, cmn = this.cmn, Kt = this.cK, cg = this.cg, jt = this.cJt, E = this.cEig;
-    const list = this.gsList, na = this.gsN, cap = this.maxSweeps, symmetric = this.symmetric;
+    const list = this.gsList, na = this.gsN, cap = this.maxSweeps, symmetric = this.symmetric, cKap = this.cKap, om = this.jointRelax;
     let sweeps = 0, change = 0;
     st.converged = false;
     while (sweeps < cap) {
@@ -1047,8 +1052,13 @@ export class SequentialImpulseSolver {
             const v1 = V[oa + 1] + waz * ax - wax * az - (V[ob + 1] + wbz * bx - wbx * bz);
             const v2 = V[oa + 2] + wax * ay - way * ax - (V[ob + 2] + wbx * by - wby * bx);
             const k = 9 * j;
-            const px = -(jK[k] * v0 + jK[k + 3] * v1 + jK[k + 6] * v2), py = -(jK[k + 1] * v0 + jK[k + 4] * v1 + jK[k + 7] * v2), pz = -(jK[k + 2] * v0 + jK[k + 5] * v1 + jK[k + 8] * v2);
+            let px = -(jK[k] * v0 + jK[k + 3] * v1 + jK[k + 6] * v2), py = -(jK[k + 1] * v0 + jK[k + 4] * v1 + jK[k + 7] * v2), pz = -(jK[k + 2] * v0 + jK[k + 5] * v1 + jK[k + 8] * v2);
             if (px === 0 && py === 0 && pz === 0) continue;
+            if (om !== 1) {
+              px *= om;
+              py *= om;
+              pz *= om;
+            }
             jP[3 * j] += px;
             jP[3 * j + 1] += py;
             jP[3 * j + 2] += pz;
@@ -1112,7 +1122,8 @@ export class SequentialImpulseSolver {
             ch = Math.abs(dn / mn);
           }
           const g = cg[c];
-          if (g !== 0) {
+          // (separated, no friction impulse: the disc is the point 0, the pair stays at 0)
+          if (g !== 0 && (ln !== 0 || g === Infinity || L[l + 1] !== 0 || L[l + 2] !== 0)) {
             const ux = F[f + 3], uy = F[f + 4], uz = F[f + 5], sx = F[f + 6], sy = F[f + 7], sz = F[f + 8];
             const dvx = vax - vbx, dvy = vay - vby, dvz = vaz - vbz;
             const w1 = ux * dvx + uy * dvy + uz * dvz + J[j + 12] * wax + J[j + 13] * way + J[j + 14] * waz - (J[j + 15] * wbx + J[j + 16] * wby + J[j + 17] * wbz);
@@ -1134,7 +1145,7 @@ export class SequentialImpulseSolver {
               if (x1 * x1 + x2 * x2 > R * R) {
                 if (!(R > 0)) x1 = x2 = 0;
                 else {
-                  diskMinEig(E, 4 * c, z1, z2, R);
+                  cKap[c] = diskMinEig(E, 4 * c, z1, z2, R, cKap[c]);
                   x1 = _x[0];
                   x2 = _x[1];
                 }
@@ -1498,27 +1509,32 @@ function eigen2(k11: number, k12: number, k22: number, out: Float64Array, o: num
 }
 
 /** diskMin with K's eigen-decomposition E[o..o+3] (eigen2). */
-function diskMinEig(E: Float64Array, o: number, z1: number, z2: number, R: number): void {
+function diskMinEig(E: Float64Array, o: number, z1: number, z2: number, R: number, warm = 0): number {
   const e1 = E[o], e2 = E[o + 1], c = E[o + 2], s = E[o + 3];
   // y = Qᵀ z (Q = [u, u⊥])
   const y1 = c * z1 + s * z2, y2 = -s * z1 + c * z2;
-  // a start below the root (|x| ≥ R there): |x(κ)| ≥ |y| / (e₁ + κ)
+  // the root lies in [|y|/R − e₁, |y|/R − e₂]: |y| / (e₁ + κ) ≤ |x(κ)| ≤ |y| / (e₂ + κ); start at the
+  // warm κ (the same contact's last root) inside that bracket, else at its lower end
   const ny = Math.sqrt(y1 * y1 + y2 * y2);
   let kap = Math.max(0, ny / R - Math.max(e1, 0));
+  if (warm > kap) kap = Math.min(warm, ny / R - e2);
+  const iR = 1 / R;
+  let a1 = e1 + kap, a2 = e2 + kap;
   for (let it = 0; it < 30; it++) {
-    const a1 = e1 + kap, a2 = e2 + kap;
-    const q1 = y1 / a1, q2 = y2 / a2;
-    const nrm = Math.sqrt(q1 * q1 + q2 * q2);
+    const d = 1 / (a1 * a2), i1 = a2 * d, i2 = a1 * d;
+    const q1 = y1 * i1, q2 = y2 * i2;
+    const n2 = q1 * q1 + q2 * q2, nrm = Math.sqrt(n2);
     if (!(nrm > 0)) break;
-    const phi = 1 / nrm - 1 / R;
-    // d|x|/dκ = −Σ q_i² / a_i / |x|; d(1/|x|)/dκ = Σ q_i²/a_i / |x|³
-    const dphi = (q1 * q1 / a1 + q2 * q2 / a2) / (nrm * nrm * nrm);
-    const step = phi / dphi;
+    // Newton on φ = 1/|x| − 1/R: dφ/dκ = Σ q_i²/a_i / |x|³ (a_i = e_i + κ), step = φ / φ'
+    const step = (n2 * (1 - nrm * iR)) / (q1 * q1 * i1 + q2 * q2 * i2);
     kap -= step;
     if (kap < 0) kap = 0;
-    if (Math.abs(step) <= 1e-12 * (kap + e1)) break;
+    a1 = e1 + kap;
+    a2 = e2 + kap;
+    // quadratic convergence (φ is nearly linear): after a step of 1e-8 the error is round-off
+    if (Math.abs(step) <= 1e-8 * a1) break;
   }
-  let x1 = y1 / (e1 + kap), x2 = y2 / (e2 + kap);
+  let x1 = y1 / a1, x2 = y2 / a2;
   // exactly on the rim (the iteration's last bits)
   const nrm = Math.sqrt(x1 * x1 + x2 * x2);
   if (nrm > R) {
@@ -1527,6 +1543,7 @@ function diskMinEig(E: Float64Array, o: number, z1: number, z2: number, R: numbe
   }
   _x[0] = c * x1 - s * x2;
   _x[1] = s * x1 + c * x2;
+  return kap;
 }
 
 /** Inverse of the symmetric 3×3 M (column-major, 9 numbers) into out[o..]; false when singular. */
