@@ -130,8 +130,6 @@ export class SequentialImpulseSolver {
    * which the joint undoes. Default false (with treeJoints: true).
    */
   limitBlocks = false;
-  /** Over-relaxation of the joints' block steps in the Gauss–Seidel sweeps (1: the exact block step; in (0, 2) every step still lowers the energy). */
-  jointRelax = 1;
   readonly stats: SequentialStats = { sweeps: 0, lastChange: 0, velocityScale: 0, converged: true, coldRestart: false, jointResidual: 0, approach: 0, calls: 0, totalSweeps: 0, notConverged: 0, coldRestarts: 0 };
 
   // bodies: nb + 1 (the last is the world); per body inverse mass, inverse inertia (9), velocity (6)
@@ -963,7 +961,7 @@ export class SequentialImpulseSolver {
     const act = this.cAct, st = this.stats;
     let sweeps = 0, change = 0;
     const tree = this.tN > 0;
-    if (!tree) return this.gsLoop(nj, nc, bound);
+    if (!tree) return this.gsLoop(nj, bound);
     st.converged = false;
     while (sweeps < this.maxSweeps) {
       const backward = this.symmetric && !tree && (sweeps & 1) === 1;
@@ -1026,167 +1024,17 @@ export class SequentialImpulseSolver {
   }
 
   /**
-   * sweepLoop without the forest: every joint by its 3×3 block, then every active contact (normal row, then
-   * the tangent pair over its disc); backward on odd sweeps when symmetric. The steps of jointStep and
-   * contactStep with the arrays in locals.
+   * sweepLoop without the forest: every joint by its 3×3 block (jointPass), then every active contact
+   * (contactPass); backward on odd sweeps when symmetric.
    */
-  private gsLoop(nj: number, nc: number, bound: number): number {
-    const st = this.stats, V = this.bV, bm = this.bm, bI = this.bI;
-    const ja = this.ja, jb = this.jb, jr = this.jr, jK = this.jK, jP = this.jP;
-    const ca = this.ca, cb = this.cb, F = this.cf, J = this.cJ, L = this.cL, cmn = this.cmn, Kt = this.cK, cg = this.cg, jt = this.cJt, E = this.cEig;
-    const list = this.gsList, na = this.gsN, cap = this.maxSweeps, symmetric = this.symmetric, cKap = this.cKap, om = this.jointRelax;
+  private gsLoop(nj: number, bound: number): number {
+    const st = this.stats, cap = this.maxSweeps, symmetric = this.symmetric;
     let sweeps = 0, change = 0;
     st.converged = false;
     while (sweeps < cap) {
       const backward = symmetric && (sweeps & 1) === 1;
-      change = 0;
-      for (let phase = 0; phase < 2; phase++) {
-        if ((phase === 0) !== backward) {
-          // joints
-          for (let q = 0; q < nj; q++) {
-            const j = backward ? nj - 1 - q : q;
-            const a = ja[j], b = jb[j], o = 6 * j, oa = 6 * a, ob = 6 * b;
-            const ax = jr[o], ay = jr[o + 1], az = jr[o + 2], bx = jr[o + 3], by = jr[o + 4], bz = jr[o + 5];
-            const wax = V[oa + 3], way = V[oa + 4], waz = V[oa + 5], wbx = V[ob + 3], wby = V[ob + 4], wbz = V[ob + 5];
-            const v0 = V[oa] + way * az - waz * ay - (V[ob] + wby * bz - wbz * by);
-            const v1 = V[oa + 1] + waz * ax - wax * az - (V[ob + 1] + wbz * bx - wbx * bz);
-            const v2 = V[oa + 2] + wax * ay - way * ax - (V[ob + 2] + wbx * by - wby * bx);
-            const k = 9 * j;
-            let px = -(jK[k] * v0 + jK[k + 3] * v1 + jK[k + 6] * v2), py = -(jK[k + 1] * v0 + jK[k + 4] * v1 + jK[k + 7] * v2), pz = -(jK[k + 2] * v0 + jK[k + 5] * v1 + jK[k + 8] * v2);
-            if (px === 0 && py === 0 && pz === 0) continue;
-            if (om !== 1) {
-              px *= om;
-              py *= om;
-              pz *= om;
-            }
-            jP[3 * j] += px;
-            jP[3 * j + 1] += py;
-            jP[3 * j + 2] += pz;
-            let m = bm[a];
-            if (m > 0) {
-              const ia = 9 * a;
-              const tx = ay * pz - az * py, ty = az * px - ax * pz, tz = ax * py - ay * px;
-              V[oa] += m * px;
-              V[oa + 1] += m * py;
-              V[oa + 2] += m * pz;
-              V[oa + 3] = wax + (bI[ia] * tx + bI[ia + 3] * ty + bI[ia + 6] * tz);
-              V[oa + 4] = way + (bI[ia + 1] * tx + bI[ia + 4] * ty + bI[ia + 7] * tz);
-              V[oa + 5] = waz + (bI[ia + 2] * tx + bI[ia + 5] * ty + bI[ia + 8] * tz);
-            }
-            m = bm[b];
-            if (m > 0) {
-              const ib = 9 * b;
-              const tx = by * pz - bz * py, ty = bz * px - bx * pz, tz = bx * py - by * px;
-              V[ob] -= m * px;
-              V[ob + 1] -= m * py;
-              V[ob + 2] -= m * pz;
-              V[ob + 3] = wbx - (bI[ib] * tx + bI[ib + 3] * ty + bI[ib + 6] * tz);
-              V[ob + 4] = wby - (bI[ib + 1] * tx + bI[ib + 4] * ty + bI[ib + 7] * tz);
-              V[ob + 5] = wbz - (bI[ib + 2] * tx + bI[ib + 5] * ty + bI[ib + 8] * tz);
-            }
-            const r = Math.max(Math.abs(v0), Math.abs(v1), Math.abs(v2));
-            if (r > change) change = r;
-          }
-          continue;
-        }
-        // contacts
-        for (let q = 0; q < na; q++) {
-          const c = list[backward ? na - 1 - q : q];
-          if (jt[c] >= 0) {
-            change = Math.max(change, this.limitStep(c));
-            continue;
-          }
-          const a = ca[c], b = cb[c], oa = 6 * a, ob = 6 * b, f = 9 * c, j = 36 * c, l = 3 * c;
-          const ma = bm[a], mb = bm[b];
-          let vax = V[oa], vay = V[oa + 1], vaz = V[oa + 2], wax = V[oa + 3], way = V[oa + 4], waz = V[oa + 5];
-          let vbx = V[ob], vby = V[ob + 1], vbz = V[ob + 2], wbx = V[ob + 3], wby = V[ob + 4], wbz = V[ob + 5];
-          const nx = F[f], ny = F[f + 1], nz = F[f + 2];
-          const vn = nx * (vax - vbx) + ny * (vay - vby) + nz * (vaz - vbz) + J[j] * wax + J[j + 1] * way + J[j + 2] * waz - (J[j + 3] * wbx + J[j + 4] * wby + J[j + 5] * wbz);
-          const mn = cmn[c], ln0 = L[l], ln = Math.max(0, ln0 - mn * vn), dn = ln - ln0;
-          let ch = 0;
-          if (dn !== 0) {
-            L[l] = ln;
-            const pa = ma * dn, pb = mb * dn;
-            vax += pa * nx;
-            vay += pa * ny;
-            vaz += pa * nz;
-            wax += dn * J[j + 6];
-            way += dn * J[j + 7];
-            waz += dn * J[j + 8];
-            vbx -= pb * nx;
-            vby -= pb * ny;
-            vbz -= pb * nz;
-            wbx -= dn * J[j + 9];
-            wby -= dn * J[j + 10];
-            wbz -= dn * J[j + 11];
-            ch = Math.abs(dn / mn);
-          }
-          const g = cg[c];
-          // (separated, no friction impulse: the disc is the point 0, the pair stays at 0)
-          if (g !== 0 && (ln !== 0 || g === Infinity || L[l + 1] !== 0 || L[l + 2] !== 0)) {
-            const ux = F[f + 3], uy = F[f + 4], uz = F[f + 5], sx = F[f + 6], sy = F[f + 7], sz = F[f + 8];
-            const dvx = vax - vbx, dvy = vay - vby, dvz = vaz - vbz;
-            const w1 = ux * dvx + uy * dvy + uz * dvz + J[j + 12] * wax + J[j + 13] * way + J[j + 14] * waz - (J[j + 15] * wbx + J[j + 16] * wby + J[j + 17] * wbz);
-            const w2 = sx * dvx + sy * dvy + sz * dvz + J[j + 24] * wax + J[j + 25] * way + J[j + 26] * waz - (J[j + 27] * wbx + J[j + 28] * wby + J[j + 29] * wbz);
-            const kk = 3 * c, k11 = Kt[kk], k12 = Kt[kk + 1], k22 = Kt[kk + 2];
-            const l1 = L[l + 1], l2 = L[l + 2];
-            const z1 = k11 * l1 + k12 * l2 - w1, z2 = k12 * l1 + k22 * l2 - w2;
-            const det = k11 * k22 - k12 * k12;
-            let x1: number, x2: number;
-            if (det > 1e-300 * (k11 * k22 + 1e-300)) {
-              x1 = (k22 * z1 - k12 * z2) / det;
-              x2 = (k11 * z2 - k12 * z1) / det;
-            } else {
-              x1 = l1;
-              x2 = l2;
-            }
-            if (g !== Infinity) {
-              const R = g * ln;
-              if (x1 * x1 + x2 * x2 > R * R) {
-                if (!(R > 0)) x1 = x2 = 0;
-                else {
-                  cKap[c] = diskMinEig(E, 4 * c, z1, z2, R, cKap[c]);
-                  x1 = _x[0];
-                  x2 = _x[1];
-                }
-              }
-            }
-            const d1 = x1 - l1, d2 = x2 - l2;
-            if (d1 !== 0 || d2 !== 0) {
-              L[l + 1] = x1;
-              L[l + 2] = x2;
-              const px = d1 * ux + d2 * sx, py = d1 * uy + d2 * sy, pz = d1 * uz + d2 * sz;
-              vax += ma * px;
-              vay += ma * py;
-              vaz += ma * pz;
-              wax += d1 * J[j + 18] + d2 * J[j + 30];
-              way += d1 * J[j + 19] + d2 * J[j + 31];
-              waz += d1 * J[j + 20] + d2 * J[j + 32];
-              vbx -= mb * px;
-              vby -= mb * py;
-              vbz -= mb * pz;
-              wbx -= d1 * J[j + 21] + d2 * J[j + 33];
-              wby -= d1 * J[j + 22] + d2 * J[j + 34];
-              wbz -= d1 * J[j + 23] + d2 * J[j + 35];
-              ch = Math.max(ch, Math.abs(k11 * d1 + k12 * d2), Math.abs(k12 * d1 + k22 * d2));
-            }
-          }
-          if (ch === 0) continue;
-          if (ch > change) change = ch;
-          V[oa] = vax;
-          V[oa + 1] = vay;
-          V[oa + 2] = vaz;
-          V[oa + 3] = wax;
-          V[oa + 4] = way;
-          V[oa + 5] = waz;
-          V[ob] = vbx;
-          V[ob + 1] = vby;
-          V[ob + 2] = vbz;
-          V[ob + 3] = wbx;
-          V[ob + 4] = wby;
-          V[ob + 5] = wbz;
-        }
-      }
+      if (!backward) change = Math.max(this.jointPass(0, nj, false), this.contactPass(false));
+      else change = Math.max(this.contactPass(true), this.jointPass(0, nj, true));
       sweeps++;
       if (change <= bound) {
         st.converged = true;
@@ -1195,6 +1043,156 @@ export class SequentialImpulseSolver {
     }
     st.lastChange = change;
     return sweeps;
+  }
+
+  /** Joints j0 ≤ j < j1 (in reverse when backward), each block solved exactly (jointStep); returns the largest row velocity change. */
+  private jointPass(j0: number, j1: number, backward: boolean): number {
+    const V = this.bV, bm = this.bm, bI = this.bI, ja = this.ja, jb = this.jb, jr = this.jr, jK = this.jK, jP = this.jP;
+    let change = 0;
+    for (let q = j0; q < j1; q++) {
+      const j = backward ? j1 - 1 - (q - j0) : q;
+      const a = ja[j], b = jb[j], o = 6 * j, oa = 6 * a, ob = 6 * b;
+      const ax = jr[o], ay = jr[o + 1], az = jr[o + 2], bx = jr[o + 3], by = jr[o + 4], bz = jr[o + 5];
+      const wax = V[oa + 3], way = V[oa + 4], waz = V[oa + 5], wbx = V[ob + 3], wby = V[ob + 4], wbz = V[ob + 5];
+      const v0 = V[oa] + way * az - waz * ay - (V[ob] + wby * bz - wbz * by);
+      const v1 = V[oa + 1] + waz * ax - wax * az - (V[ob + 1] + wbz * bx - wbx * bz);
+      const v2 = V[oa + 2] + wax * ay - way * ax - (V[ob + 2] + wbx * by - wby * bx);
+      const k = 9 * j;
+      const px = -(jK[k] * v0 + jK[k + 3] * v1 + jK[k + 6] * v2), py = -(jK[k + 1] * v0 + jK[k + 4] * v1 + jK[k + 7] * v2), pz = -(jK[k + 2] * v0 + jK[k + 5] * v1 + jK[k + 8] * v2);
+      if (px === 0 && py === 0 && pz === 0) continue;
+      jP[3 * j] += px;
+      jP[3 * j + 1] += py;
+      jP[3 * j + 2] += pz;
+      let m = bm[a];
+      if (m > 0) {
+        const ia = 9 * a;
+        const tx = ay * pz - az * py, ty = az * px - ax * pz, tz = ax * py - ay * px;
+        V[oa] += m * px;
+        V[oa + 1] += m * py;
+        V[oa + 2] += m * pz;
+        V[oa + 3] = wax + (bI[ia] * tx + bI[ia + 3] * ty + bI[ia + 6] * tz);
+        V[oa + 4] = way + (bI[ia + 1] * tx + bI[ia + 4] * ty + bI[ia + 7] * tz);
+        V[oa + 5] = waz + (bI[ia + 2] * tx + bI[ia + 5] * ty + bI[ia + 8] * tz);
+      }
+      m = bm[b];
+      if (m > 0) {
+        const ib = 9 * b;
+        const tx = by * pz - bz * py, ty = bz * px - bx * pz, tz = bx * py - by * px;
+        V[ob] -= m * px;
+        V[ob + 1] -= m * py;
+        V[ob + 2] -= m * pz;
+        V[ob + 3] = wbx - (bI[ib] * tx + bI[ib + 3] * ty + bI[ib + 6] * tz);
+        V[ob + 4] = wby - (bI[ib + 1] * tx + bI[ib + 4] * ty + bI[ib + 7] * tz);
+        V[ob + 5] = wbz - (bI[ib + 2] * tx + bI[ib + 5] * ty + bI[ib + 8] * tz);
+      }
+      const r = Math.max(Math.abs(v0), Math.abs(v1), Math.abs(v2));
+      if (r > change) change = r;
+    }
+    return change;
+  }
+
+  /** The active contacts of gsList (in reverse when backward): normal row, then the tangent pair over its disc (contactStep); returns the largest row velocity change. */
+  private contactPass(backward: boolean): number {
+    const V = this.bV, bm = this.bm, ca = this.ca, cb = this.cb, F = this.cf, J = this.cJ, L = this.cL, cmn = this.cmn, Kt = this.cK, cg = this.cg, jt = this.cJt, E = this.cEig;
+    const list = this.gsList, na = this.gsN, cKap = this.cKap;
+    let change = 0;
+    for (let q = 0; q < na; q++) {
+      const c = list[backward ? na - 1 - q : q];
+      if (jt[c] >= 0) {
+        change = Math.max(change, this.limitStep(c));
+        continue;
+      }
+      const a = ca[c], b = cb[c], oa = 6 * a, ob = 6 * b, f = 9 * c, j = 36 * c, l = 3 * c;
+      const ma = bm[a], mb = bm[b];
+      let vax = V[oa], vay = V[oa + 1], vaz = V[oa + 2], wax = V[oa + 3], way = V[oa + 4], waz = V[oa + 5];
+      let vbx = V[ob], vby = V[ob + 1], vbz = V[ob + 2], wbx = V[ob + 3], wby = V[ob + 4], wbz = V[ob + 5];
+      const nx = F[f], ny = F[f + 1], nz = F[f + 2];
+      const vn = nx * (vax - vbx) + ny * (vay - vby) + nz * (vaz - vbz) + J[j] * wax + J[j + 1] * way + J[j + 2] * waz - (J[j + 3] * wbx + J[j + 4] * wby + J[j + 5] * wbz);
+      const mn = cmn[c], ln0 = L[l], ln = Math.max(0, ln0 - mn * vn), dn = ln - ln0;
+      let ch = 0;
+      if (dn !== 0) {
+        L[l] = ln;
+        const pa = ma * dn, pb = mb * dn;
+        vax += pa * nx;
+        vay += pa * ny;
+        vaz += pa * nz;
+        wax += dn * J[j + 6];
+        way += dn * J[j + 7];
+        waz += dn * J[j + 8];
+        vbx -= pb * nx;
+        vby -= pb * ny;
+        vbz -= pb * nz;
+        wbx -= dn * J[j + 9];
+        wby -= dn * J[j + 10];
+        wbz -= dn * J[j + 11];
+        ch = Math.abs(dn / mn);
+      }
+      const g = cg[c];
+      // (separated, no friction impulse: the disc is the point 0, the pair stays at 0)
+      if (g !== 0 && (ln !== 0 || g === Infinity || L[l + 1] !== 0 || L[l + 2] !== 0)) {
+        const ux = F[f + 3], uy = F[f + 4], uz = F[f + 5], sx = F[f + 6], sy = F[f + 7], sz = F[f + 8];
+        const dvx = vax - vbx, dvy = vay - vby, dvz = vaz - vbz;
+        const w1 = ux * dvx + uy * dvy + uz * dvz + J[j + 12] * wax + J[j + 13] * way + J[j + 14] * waz - (J[j + 15] * wbx + J[j + 16] * wby + J[j + 17] * wbz);
+        const w2 = sx * dvx + sy * dvy + sz * dvz + J[j + 24] * wax + J[j + 25] * way + J[j + 26] * waz - (J[j + 27] * wbx + J[j + 28] * wby + J[j + 29] * wbz);
+        const kk = 3 * c, k11 = Kt[kk], k12 = Kt[kk + 1], k22 = Kt[kk + 2];
+        const l1 = L[l + 1], l2 = L[l + 2];
+        const z1 = k11 * l1 + k12 * l2 - w1, z2 = k12 * l1 + k22 * l2 - w2;
+        const det = k11 * k22 - k12 * k12;
+        let x1: number, x2: number;
+        if (det > 1e-300 * (k11 * k22 + 1e-300)) {
+          x1 = (k22 * z1 - k12 * z2) / det;
+          x2 = (k11 * z2 - k12 * z1) / det;
+        } else {
+          x1 = l1;
+          x2 = l2;
+        }
+        if (g !== Infinity) {
+          const R = g * ln;
+          if (x1 * x1 + x2 * x2 > R * R) {
+            if (!(R > 0)) x1 = x2 = 0;
+            else {
+              cKap[c] = diskMinEig(E, 4 * c, z1, z2, R, cKap[c]);
+              x1 = _x[0];
+              x2 = _x[1];
+            }
+          }
+        }
+        const d1 = x1 - l1, d2 = x2 - l2;
+        if (d1 !== 0 || d2 !== 0) {
+          L[l + 1] = x1;
+          L[l + 2] = x2;
+          const px = d1 * ux + d2 * sx, py = d1 * uy + d2 * sy, pz = d1 * uz + d2 * sz;
+          vax += ma * px;
+          vay += ma * py;
+          vaz += ma * pz;
+          wax += d1 * J[j + 18] + d2 * J[j + 30];
+          way += d1 * J[j + 19] + d2 * J[j + 31];
+          waz += d1 * J[j + 20] + d2 * J[j + 32];
+          vbx -= mb * px;
+          vby -= mb * py;
+          vbz -= mb * pz;
+          wbx -= d1 * J[j + 21] + d2 * J[j + 33];
+          wby -= d1 * J[j + 22] + d2 * J[j + 34];
+          wbz -= d1 * J[j + 23] + d2 * J[j + 35];
+          ch = Math.max(ch, Math.abs(k11 * d1 + k12 * d2), Math.abs(k12 * d1 + k22 * d2));
+        }
+      }
+      if (ch === 0) continue;
+      if (ch > change) change = ch;
+      V[oa] = vax;
+      V[oa + 1] = vay;
+      V[oa + 2] = vaz;
+      V[oa + 3] = wax;
+      V[oa + 4] = way;
+      V[oa + 5] = waz;
+      V[ob] = vbx;
+      V[ob + 1] = vby;
+      V[ob + 2] = vbz;
+      V[ob + 3] = wbx;
+      V[ob + 4] = wby;
+      V[ob + 5] = wbz;
+    }
+    return change;
   }
 
   /** The input velocities into bV. */
