@@ -325,7 +325,7 @@ export class SequentialImpulseSolver {
 
     this.aN = 0;
     if (this.tN > 0 && this.limitBlocks) this.buildLimitResponses(nb, nj, nc);
-    if (this.tN === 0) this.gsSetup(nc);
+    this.gsSetup(nc);
 
     // velocity scale: the largest row velocity before the solve (and before the warm start)
     let vs = 0;
@@ -792,13 +792,23 @@ export class SequentialImpulseSolver {
           continue;
         }
         const x0 = X[x], x1 = X[x + 1], x2 = X[x + 2], x3 = X[x + 3], x4 = X[x + 4], x5 = X[x + 5];
-        for (let r = 0; r < 6; r++) Z[x + r] = Di[o + 6 * r] * x0 + Di[o + 6 * r + 1] * x1 + Di[o + 6 * r + 2] * x2 + Di[o + 6 * r + 3] * x3 + Di[o + 6 * r + 4] * x4 + Di[o + 6 * r + 5] * x5;
+        const z0 = Di[o] * x0 + Di[o + 1] * x1 + Di[o + 2] * x2 + Di[o + 3] * x3 + Di[o + 4] * x4 + Di[o + 5] * x5;
+        const z1 = Di[o + 6] * x0 + Di[o + 7] * x1 + Di[o + 8] * x2 + Di[o + 9] * x3 + Di[o + 10] * x4 + Di[o + 11] * x5;
+        const z2 = Di[o + 12] * x0 + Di[o + 13] * x1 + Di[o + 14] * x2 + Di[o + 15] * x3 + Di[o + 16] * x4 + Di[o + 17] * x5;
+        const ax = Di[o + 18] * x0 + Di[o + 19] * x1 + Di[o + 20] * x2 + Di[o + 21] * x3 + Di[o + 22] * x4 + Di[o + 23] * x5;
+        const ay = Di[o + 24] * x0 + Di[o + 25] * x1 + Di[o + 26] * x2 + Di[o + 27] * x3 + Di[o + 28] * x4 + Di[o + 29] * x5;
+        const az = Di[o + 30] * x0 + Di[o + 31] * x1 + Di[o + 32] * x2 + Di[o + 33] * x3 + Di[o + 34] * x4 + Di[o + 35] * x5;
+        Z[x] = z0;
+        Z[x + 1] = z1;
+        Z[x + 2] = z2;
+        Z[x + 3] = ax;
+        Z[x + 4] = ay;
+        Z[x + 5] = az;
         if (p < 0) continue;
         const rx = E[4 * n], ry = E[4 * n + 1], rz = E[4 * n + 2], s = E[4 * n + 3], xp = 6 * p;
-        const ax = Z[x + 3], ay = Z[x + 4], az = Z[x + 5];
-        X[xp] -= s * (Z[x] + ay * rz - az * ry);
-        X[xp + 1] -= s * (Z[x + 1] + az * rx - ax * rz);
-        X[xp + 2] -= s * (Z[x + 2] + ax * ry - ay * rx);
+        X[xp] -= s * (z0 + ay * rz - az * ry);
+        X[xp + 1] -= s * (z1 + az * rx - ax * rz);
+        X[xp + 2] -= s * (z2 + ax * ry - ay * rx);
       } else {
         const x0 = X[x], x1 = X[x + 1], x2 = X[x + 2];
         const z0 = Di[o] * x0 + Di[o + 1] * x1 + Di[o + 2] * x2, z1 = Di[o + 3] * x0 + Di[o + 4] * x1 + Di[o + 5] * x2, z2 = Di[o + 6] * x0 + Di[o + 7] * x1 + Di[o + 8] * x2;
@@ -820,11 +830,21 @@ export class SequentialImpulseSolver {
       const n = Q[q], p = par[n], x = 6 * n;
       if (n < nb) {
         if (p < 0) {
-          for (let r = 0; r < 6; r++) X[x + r] = Z[x + r];
+          X[x] = Z[x];
+          X[x + 1] = Z[x + 1];
+          X[x + 2] = Z[x + 2];
+          X[x + 3] = Z[x + 3];
+          X[x + 4] = Z[x + 4];
+          X[x + 5] = Z[x + 5];
           continue;
         }
         const xp = 6 * p, l = 18 * n, y0 = X[xp], y1 = X[xp + 1], y2 = X[xp + 2];
-        for (let r = 0; r < 6; r++) X[x + r] = Z[x + r] - (L[l + 3 * r] * y0 + L[l + 3 * r + 1] * y1 + L[l + 3 * r + 2] * y2);
+        X[x] = Z[x] - (L[l] * y0 + L[l + 1] * y1 + L[l + 2] * y2);
+        X[x + 1] = Z[x + 1] - (L[l + 3] * y0 + L[l + 4] * y1 + L[l + 5] * y2);
+        X[x + 2] = Z[x + 2] - (L[l + 6] * y0 + L[l + 7] * y1 + L[l + 8] * y2);
+        X[x + 3] = Z[x + 3] - (L[l + 9] * y0 + L[l + 10] * y1 + L[l + 11] * y2);
+        X[x + 4] = Z[x + 4] - (L[l + 12] * y0 + L[l + 13] * y1 + L[l + 14] * y2);
+        X[x + 5] = Z[x + 5] - (L[l + 15] * y0 + L[l + 16] * y1 + L[l + 17] * y2);
       } else {
         if (p < 0) {
           X[x] = Z[x];
@@ -969,12 +989,12 @@ export class SequentialImpulseSolver {
       if (tree) {
         // the joints outside the forest and the contacts by Gauss–Seidel, then the forest's joints exactly
         const prim = this.tPrim;
-        const art = this.cArt, na = this.aN;
+        const na = this.aN;
         if (!backward) {
           for (let j = 0; j < nj; j++) if (!prim[j]) change = Math.max(change, this.jointStep(j));
-          for (let c = 0; c < nc; c++) if (act[c] && !art[c]) change = Math.max(change, this.contactStep(c));
+          change = Math.max(change, this.contactPass(false));
         } else {
-          for (let c = nc - 1; c >= 0; c--) if (act[c] && !art[c]) change = Math.max(change, this.contactStep(c));
+          change = Math.max(change, this.contactPass(true));
           for (let j = nj - 1; j >= 0; j--) if (!prim[j]) change = Math.max(change, this.jointStep(j));
         }
         change = Math.max(change, this.treeProject());
@@ -1005,23 +1025,49 @@ export class SequentialImpulseSolver {
   private cEig = F64(0);
   private cKap = F64(0); // per contact: the κ of its last disc projection (diskMinEig's warm start)
 
-  /** The active contacts' list and their tangent blocks' eigen-decompositions (once per call, for gsLoop). */
+  /**
+   * Per call, for contactPass: the active contacts' list (without the joint limits stepped by artStep); per
+   * contact whose B side does not move in the solve (the world, a keyframed body) the B side's row
+   * velocities (cBias: n, t₁, t₂), which stay constant; per contact with friction K_tt⁻¹ and K_tt's
+   * eigen-decomposition (cEig: e₁, e₂, cos, sin, K_tt⁻¹ as i11, i12, i22, and 1 when K_tt is invertible).
+   */
   private gsSetup(nc: number): void {
     this.gsList = growI(this.gsList, nc);
-    this.cEig = growF(this.cEig, 4 * nc);
+    this.cEig = growF(this.cEig, 8 * nc);
     this.cKap = growF(this.cKap, nc);
     this.cKap.fill(0, 0, nc);
-    const act = this.cAct, list = this.gsList, E = this.cEig, Kt = this.cK, g = this.cg;
+    this.cOne = growU8(this.cOne, nc);
+    this.cBias = growF(this.cBias, 3 * nc);
+    const act = this.cAct, list = this.gsList, E = this.cEig, Kt = this.cK, g = this.cg, art = this.cArt, one = this.cOne, B = this.cBias;
+    const bm = this.bm, bI = this.bI, V = this.bV, F = this.cf, J = this.cJ, cb = this.cb;
     let n = 0;
     for (let c = 0; c < nc; c++) {
-      if (!act[c]) continue;
+      if (!act[c] || art[c]) continue;
       list[n++] = c;
-      if (g[c] === 0 || g[c] === Infinity) continue;
-      const k11 = Kt[3 * c], k12 = Kt[3 * c + 1], k22 = Kt[3 * c + 2];
-      eigen2(k11, k12, k22, E, 4 * c);
+      const b = cb[c], ob = 6 * b, ib = 9 * b;
+      one[c] = bm[b] === 0 && bI[ib] === 0 && bI[ib + 4] === 0 && bI[ib + 8] === 0 && bI[ib + 1] === 0 && bI[ib + 2] === 0 && bI[ib + 5] === 0 ? 1 : 0;
+      if (one[c]) {
+        const f = 9 * c, j = 36 * c, vx = V[ob], vy = V[ob + 1], vz = V[ob + 2], wx = V[ob + 3], wy = V[ob + 4], wz = V[ob + 5];
+        B[3 * c] = F[f] * vx + F[f + 1] * vy + F[f + 2] * vz + J[j + 3] * wx + J[j + 4] * wy + J[j + 5] * wz;
+        B[3 * c + 1] = F[f + 3] * vx + F[f + 4] * vy + F[f + 5] * vz + J[j + 15] * wx + J[j + 16] * wy + J[j + 17] * wz;
+        B[3 * c + 2] = F[f + 6] * vx + F[f + 7] * vy + F[f + 8] * vz + J[j + 27] * wx + J[j + 28] * wy + J[j + 29] * wz;
+      }
+      if (g[c] === 0) continue;
+      const k11 = Kt[3 * c], k12 = Kt[3 * c + 1], k22 = Kt[3 * c + 2], e = 8 * c;
+      eigen2(k11, k12, k22, E, e);
+      const det = k11 * k22 - k12 * k12;
+      if (det > 1e-300 * (k11 * k22 + 1e-300)) {
+        E[e + 4] = k22 / det;
+        E[e + 5] = -k12 / det;
+        E[e + 6] = k11 / det;
+        E[e + 7] = 1;
+      } else E[e + 7] = 0;
     }
     this.gsN = n;
   }
+
+  private cOne = new Uint8Array(0);
+  private cBias = F64(0);
 
   /**
    * sweepLoop without the forest: every joint by its 3×3 block (jointPass), then every active contact
@@ -1094,12 +1140,17 @@ export class SequentialImpulseSolver {
   /** The active contacts of gsList (in reverse when backward): normal row, then the tangent pair over its disc (contactStep); returns the largest row velocity change. */
   private contactPass(backward: boolean): number {
     const V = this.bV, bm = this.bm, ca = this.ca, cb = this.cb, F = this.cf, J = this.cJ, L = this.cL, cmn = this.cmn, Kt = this.cK, cg = this.cg, jt = this.cJt, E = this.cEig;
-    const list = this.gsList, na = this.gsN, cKap = this.cKap;
+    const list = this.gsList, na = this.gsN, cKap = this.cKap, one = this.cOne;
     let change = 0;
     for (let q = 0; q < na; q++) {
       const c = list[backward ? na - 1 - q : q];
       if (jt[c] >= 0) {
         change = Math.max(change, this.limitStep(c));
+        continue;
+      }
+      if (one[c]) {
+        const r = this.oneSidedStep(c);
+        if (r > change) change = r;
         continue;
       }
       const a = ca[c], b = cb[c], oa = 6 * a, ob = 6 * b, f = 9 * c, j = 36 * c, l = 3 * c;
@@ -1137,11 +1188,11 @@ export class SequentialImpulseSolver {
         const kk = 3 * c, k11 = Kt[kk], k12 = Kt[kk + 1], k22 = Kt[kk + 2];
         const l1 = L[l + 1], l2 = L[l + 2];
         const z1 = k11 * l1 + k12 * l2 - w1, z2 = k12 * l1 + k22 * l2 - w2;
-        const det = k11 * k22 - k12 * k12;
+        const e = 8 * c;
         let x1: number, x2: number;
-        if (det > 1e-300 * (k11 * k22 + 1e-300)) {
-          x1 = (k22 * z1 - k12 * z2) / det;
-          x2 = (k11 * z2 - k12 * z1) / det;
+        if (E[e + 7] === 1) {
+          x1 = E[e + 4] * z1 + E[e + 5] * z2;
+          x2 = E[e + 5] * z1 + E[e + 6] * z2;
         } else {
           x1 = l1;
           x2 = l2;
@@ -1151,7 +1202,7 @@ export class SequentialImpulseSolver {
           if (x1 * x1 + x2 * x2 > R * R) {
             if (!(R > 0)) x1 = x2 = 0;
             else {
-              cKap[c] = diskMinEig(E, 4 * c, z1, z2, R, cKap[c]);
+              cKap[c] = diskMinEig(E, 8 * c, z1, z2, R, cKap[c]);
               x1 = _x[0];
               x2 = _x[1];
             }
@@ -1193,6 +1244,78 @@ export class SequentialImpulseSolver {
       V[ob + 5] = wbz;
     }
     return change;
+  }
+
+  /** contactPass's step of contact c whose B side does not move (cOne): B's row velocities are cBias. */
+  private oneSidedStep(c: number): number {
+    const V = this.bV, a = this.ca[c], oa = 6 * a, F = this.cf, f = 9 * c, J = this.cJ, j = 36 * c, L = this.cL, l = 3 * c, B = this.cBias;
+    const ma = this.bm[a];
+    let vax = V[oa], vay = V[oa + 1], vaz = V[oa + 2], wax = V[oa + 3], way = V[oa + 4], waz = V[oa + 5];
+    const nx = F[f], ny = F[f + 1], nz = F[f + 2];
+    const vn = nx * vax + ny * vay + nz * vaz + J[j] * wax + J[j + 1] * way + J[j + 2] * waz - B[l];
+    const mn = this.cmn[c], ln0 = L[l], ln = Math.max(0, ln0 - mn * vn), dn = ln - ln0;
+    let ch = 0;
+    if (dn !== 0) {
+      L[l] = ln;
+      const pa = ma * dn;
+      vax += pa * nx;
+      vay += pa * ny;
+      vaz += pa * nz;
+      wax += dn * J[j + 6];
+      way += dn * J[j + 7];
+      waz += dn * J[j + 8];
+      ch = Math.abs(dn / mn);
+    }
+    const g = this.cg[c];
+    if (g !== 0 && (ln !== 0 || g === Infinity || L[l + 1] !== 0 || L[l + 2] !== 0)) {
+      const ux = F[f + 3], uy = F[f + 4], uz = F[f + 5], sx = F[f + 6], sy = F[f + 7], sz = F[f + 8];
+      const w1 = ux * vax + uy * vay + uz * vaz + J[j + 12] * wax + J[j + 13] * way + J[j + 14] * waz - B[l + 1];
+      const w2 = sx * vax + sy * vay + sz * vaz + J[j + 24] * wax + J[j + 25] * way + J[j + 26] * waz - B[l + 2];
+      const Kt = this.cK, kk = 3 * c, k11 = Kt[kk], k12 = Kt[kk + 1], k22 = Kt[kk + 2];
+      const l1 = L[l + 1], l2 = L[l + 2];
+      const z1 = k11 * l1 + k12 * l2 - w1, z2 = k12 * l1 + k22 * l2 - w2;
+      const E = this.cEig, e = 8 * c;
+      let x1: number, x2: number;
+      if (E[e + 7] === 1) {
+        x1 = E[e + 4] * z1 + E[e + 5] * z2;
+        x2 = E[e + 5] * z1 + E[e + 6] * z2;
+      } else {
+        x1 = l1;
+        x2 = l2;
+      }
+      if (g !== Infinity) {
+        const R = g * ln;
+        if (x1 * x1 + x2 * x2 > R * R) {
+          if (!(R > 0)) x1 = x2 = 0;
+          else {
+            this.cKap[c] = diskMinEig(E, e, z1, z2, R, this.cKap[c]);
+            x1 = _x[0];
+            x2 = _x[1];
+          }
+        }
+      }
+      const d1 = x1 - l1, d2 = x2 - l2;
+      if (d1 !== 0 || d2 !== 0) {
+        L[l + 1] = x1;
+        L[l + 2] = x2;
+        const px = d1 * ux + d2 * sx, py = d1 * uy + d2 * sy, pz = d1 * uz + d2 * sz;
+        vax += ma * px;
+        vay += ma * py;
+        vaz += ma * pz;
+        wax += d1 * J[j + 18] + d2 * J[j + 30];
+        way += d1 * J[j + 19] + d2 * J[j + 31];
+        waz += d1 * J[j + 20] + d2 * J[j + 32];
+        ch = Math.max(ch, Math.abs(k11 * d1 + k12 * d2), Math.abs(k12 * d1 + k22 * d2));
+      }
+    }
+    if (ch === 0) return 0;
+    V[oa] = vax;
+    V[oa + 1] = vay;
+    V[oa + 2] = vaz;
+    V[oa + 3] = wax;
+    V[oa + 4] = way;
+    V[oa + 5] = waz;
+    return ch;
   }
 
   /** The input velocities into bV. */
