@@ -1594,6 +1594,7 @@ export class SequentialImpulseSolver {
 }
 
 const _x = F64(2);
+const DMTOL = 1e-6;
 const POISSON_SCALES = [1, 0.5, 0.25];
 
 /**
@@ -1652,8 +1653,8 @@ function diskMinEig(E: Float64Array, o: number, z1: number, z2: number, R: numbe
     if (kap < 0) kap = 0;
     a1 = e1 + kap;
     a2 = e2 + kap;
-    // quadratic convergence (φ is nearly linear): after a step of 1e-8 the error is round-off
-    if (Math.abs(step) <= 1e-8 * a1) break;
+    // quadratic convergence (φ is nearly linear): after a step of DMTOL the error is ≈ its square
+    if (Math.abs(step) <= DMTOL * a1) break;
   }
   let x1 = y1 / a1, x2 = y2 / a2;
   // exactly on the rim (the iteration's last bits)
