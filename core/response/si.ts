@@ -130,6 +130,8 @@ export class SequentialImpulseSolver {
    * which the joint undoes. Default false (with treeJoints: true).
    */
   limitBlocks = false;
+  /** With treeJoints and limitBlocks: the joint limits stepped in the joint-eliminated space (true) or as local 4-row blocks with their joint (false). */
+  artLimits = true;
   readonly stats: SequentialStats = { sweeps: 0, lastChange: 0, velocityScale: 0, converged: true, coldRestart: false, jointResidual: 0, approach: 0, calls: 0, totalSweeps: 0, notConverged: 0, coldRestarts: 0 };
 
   // bodies: nb + 1 (the last is the world); per body inverse mass, inverse inertia (9), velocity (6)
@@ -324,7 +326,7 @@ export class SequentialImpulseSolver {
     }
 
     this.aN = 0;
-    if (this.tN > 0 && this.limitBlocks) this.buildLimitResponses(nb, nj, nc);
+    if (this.tN > 0 && this.limitBlocks && this.artLimits) this.buildLimitResponses(nb, nj, nc);
     this.gsSetup(nc);
 
     // velocity scale: the largest row velocity before the solve (and before the warm start)
