@@ -144,6 +144,7 @@ export class SequentialImpulseSolver {
   private jr = F64(0);
   private jK = F64(0);
   private jP = F64(0);
+  private jM = F64(0); // per joint: I_A⁻¹[r_A]× and I_B⁻¹[r_B]× (9 each, column-major)
   // contacts: bodies, arms (6), frame (9), normal mass, K_tt (3), γ, accumulated (n, t1, t2)
   private ca = new Int32Array(0);
   private cb = new Int32Array(0);
@@ -204,7 +205,8 @@ export class SequentialImpulseSolver {
     this.jr = growF(this.jr, 6 * nj);
     this.jK = growF(this.jK, 9 * nj);
     this.jP = growF(this.jP, 3 * nj);
-    const ja = this.ja, jb = this.jb, jr = this.jr, jK = this.jK, jP = this.jP, K = this.k9;
+    this.jM = growF(this.jM, 18 * nj);
+    const ja = this.ja, jb = this.jb, jr = this.jr, jK = this.jK, jP = this.jP, K = this.k9, jM = this.jM;
     for (let j = 0; j < nj; j++) {
       const jt = joints[j];
       if (jt.kind !== 'ball' && jt.kind !== 'revolute') throw new ResponseInputError(`joint ${jt.id ?? j}: the sequential-impulse solver takes ball joints only`);
@@ -217,6 +219,17 @@ export class SequentialImpulseSolver {
       K.fill(0);
       addPointMass(K, bm[a], bI, 9 * a, jr[o], jr[o + 1], jr[o + 2]);
       addPointMass(K, bm[b], bI, 9 * b, jr[o + 3], jr[o + 4], jr[o + 5]);
+      // Δω_A = I_A⁻¹ (r_A × p) = M_A p, column k: I_A⁻¹ (r_A × e_k); the same for B (jointPass)
+      for (let side = 0; side < 2; side++) {
+        const i9 = 9 * (side === 0 ? a : b), ro = o + 3 * side, mo = 18 * j + 9 * side;
+        const rx = jr[ro], ry = jr[ro + 1], rz = jr[ro + 2];
+        for (let k = 0; k < 3; k++) {
+          const tx = k === 0 ? 0 : k === 1 ? -rz : ry, ty = k === 0 ? rz : k === 1 ? 0 : -rx, tz = k === 0 ? -ry : k === 1 ? rx : 0;
+          jM[mo + 3 * k] = bI[i9] * tx + bI[i9 + 3] * ty + bI[i9 + 6] * tz;
+          jM[mo + 3 * k + 1] = bI[i9 + 1] * tx + bI[i9 + 4] * ty + bI[i9 + 7] * tz;
+          jM[mo + 3 * k + 2] = bI[i9 + 2] * tx + bI[i9 + 5] * ty + bI[i9 + 8] * tz;
+        }
+      }
       if (!invertSym3(K, jK, 9 * j)) {
         // both sides fixed (or a degenerate block): the joint cannot act
         for (let k = 0; k < 9; k++) jK[9 * j + k] = 0;
@@ -1095,10 +1108,10 @@ export class SequentialImpulseSolver {
 
   /** Joints j0 ≤ j < j1 (in reverse when backward), each block solved exactly (jointStep); returns the largest row velocity change. */
   private jointPass(j0: number, j1: number, backward: boolean): number {
-    const V = this.bV, bm = this.bm, bI = this.bI, ja = this.ja, jb = this.jb, jr = this.jr, jK = this.jK, jP = this.jP;
+    const V = this.bV, bm = this.bm, M = this.jM, ja = this.ja, jb = this.jb, jr = this.jr, jK = this.jK, jP = this.jP;
     let change = 0;
     for (let q = j0; q < j1; q++) {
-      const j = backward ? j1 - 1 - (q - j0) : q;
+      const j = backward ? j1 - 1 - (q - j0) : q, k18 = 18 * j;
       const a = ja[j], b = jb[j], o = 6 * j, oa = 6 * a, ob = 6 * b;
       const ax = jr[o], ay = jr[o + 1], az = jr[o + 2], bx = jr[o + 3], by = jr[o + 4], bz = jr[o + 5];
       const wax = V[oa + 3], way = V[oa + 4], waz = V[oa + 5], wbx = V[ob + 3], wby = V[ob + 4], wbz = V[ob + 5];
@@ -1113,25 +1126,25 @@ export class SequentialImpulseSolver {
       jP[3 * j + 2] += pz;
       let m = bm[a];
       if (m > 0) {
-        const ia = 9 * a;
-        const tx = ay * pz - az * py, ty = az * px - ax * pz, tz = ax * py - ay * px;
+        // Δω = I⁻¹ (r × p) = M p (jM, column-major)
+        const u = k18;
         V[oa] += m * px;
         V[oa + 1] += m * py;
         V[oa + 2] += m * pz;
-        V[oa + 3] = wax + (bI[ia] * tx + bI[ia + 3] * ty + bI[ia + 6] * tz);
-        V[oa + 4] = way + (bI[ia + 1] * tx + bI[ia + 4] * ty + bI[ia + 7] * tz);
-        V[oa + 5] = waz + (bI[ia + 2] * tx + bI[ia + 5] * ty + bI[ia + 8] * tz);
+        V[oa + 3] = wax + (M[u] * px + M[u + 3] * py + M[u + 6] * pz);
+        V[oa + 4] = way + (M[u + 1] * px + M[u + 4] * py + M[u + 7] * pz);
+        V[oa + 5] = waz + (M[u + 2] * px + M[u + 5] * py + M[u + 8] * pz);
       }
       m = bm[b];
       if (m > 0) {
-        const ib = 9 * b;
-        const tx = by * pz - bz * py, ty = bz * px - bx * pz, tz = bx * py - by * px;
+        // Δω = I⁻¹ (r × p) = M p (jM, column-major)
+        const u = k18 + 9;
         V[ob] -= m * px;
         V[ob + 1] -= m * py;
         V[ob + 2] -= m * pz;
-        V[ob + 3] = wbx - (bI[ib] * tx + bI[ib + 3] * ty + bI[ib + 6] * tz);
-        V[ob + 4] = wby - (bI[ib + 1] * tx + bI[ib + 4] * ty + bI[ib + 7] * tz);
-        V[ob + 5] = wbz - (bI[ib + 2] * tx + bI[ib + 5] * ty + bI[ib + 8] * tz);
+        V[ob + 3] = wbx - (M[u] * px + M[u + 3] * py + M[u + 6] * pz);
+        V[ob + 4] = wby - (M[u + 1] * px + M[u + 4] * py + M[u + 7] * pz);
+        V[ob + 5] = wbz - (M[u + 2] * px + M[u + 5] * py + M[u + 8] * pz);
       }
       const r = Math.max(Math.abs(v0), Math.abs(v1), Math.abs(v2));
       if (r > change) change = r;
