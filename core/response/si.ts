@@ -563,7 +563,43 @@ export class SequentialImpulseSolver {
       this.tKeyN = this.tN;
     }
     if (this.tN === 0) return;
-    this.factorTree(bodies, nj);
+    // the same forest, masses, inertias and arms as the last factorization (an active-set re-solve of the
+    // same sub-step): the same factors, and the same joint limits have the same responses (buildLimitResponses)
+    this.tReused = same && this.tFactored && this.sameFactorInputs(bodies, nj);
+    if (!this.tReused) {
+      this.factorTree(bodies, nj);
+      this.saveFactorInputs(bodies, nj);
+    }
+    this.tFactored = true;
+  }
+
+  private tReused = false;
+  private tFactored = false;
+  private tIn = F64(0);
+
+  /** Whether the masses, inertias and joint arms equal those of the last factorization (saveFactorInputs). */
+  private sameFactorInputs(bodies: readonly RigidBodyInput[], nj: number): boolean {
+    const nb = bodies.length, S = this.tIn, jr = this.jr;
+    if (S.length < 10 * nb + 6 * nj) return false;
+    for (let i = 0; i < nb; i++) {
+      const b = bodies[i], o = 10 * i;
+      if (S[o] !== b.massKg) return false;
+      for (let k = 0; k < 9; k++) if (S[o + 1 + k] !== b.inertia[k]) return false;
+    }
+    for (let k = 0, o = 10 * nb; k < 6 * nj; k++) if (S[o + k] !== jr[k]) return false;
+    return true;
+  }
+
+  private saveFactorInputs(bodies: readonly RigidBodyInput[], nj: number): void {
+    const nb = bodies.length, jr = this.jr;
+    this.tIn = growF(this.tIn, 10 * nb + 6 * nj);
+    const S = this.tIn;
+    for (let i = 0; i < nb; i++) {
+      const b = bodies[i], o = 10 * i;
+      S[o] = b.massKg;
+      for (let k = 0; k < 9; k++) S[o + 1 + k] = b.inertia[k];
+    }
+    for (let k = 0, o = 10 * nb; k < 6 * nj; k++) S[o + k] = jr[k];
   }
 
   private tKey = new Int32Array(0);
@@ -889,17 +925,28 @@ export class SequentialImpulseSolver {
   /** The joint limits whose joint is in the forest (marked in cArt); their responses are computed when first needed (artResponse). */
   private buildLimitResponses(nb: number, nj: number, nc: number): void {
     this.aN = 0;
+    const prevN = this.aPrevN;
+    this.aPrevN = 0;
     if (this.tN === 0) return;
     const prim = this.tPrim, jt = this.cJt, act = this.cAct;
     let na = 0;
     for (let c = 0; c < nc; c++) if (act[c] && jt[c] >= 0 && prim[jt[c]] && this.cEff[c] > 0) na++;
     if (na === 0) return;
-    this.aStride = 6 * nb + 3 * nj;
+    const stride = 6 * nb + 3 * nj, reuse = this.tReused && this.aStride === stride;
+    // the last call's limits (keys, responses) to reuse: swap the buffers
+    const oN = reuse ? prevN : 0, oKey = this.aKey, oResp = this.aResp, oInvK = this.aInvK, oDone = this.aDone;
+    this.aKey = growF(this.aKeyB, 11 * na);
+    this.aResp = growF(this.aRespB, na * stride);
+    this.aInvK = growF(this.aInvKB, na);
+    this.aDone = growU8(this.aDoneB, na);
+    this.aKeyB = oKey;
+    this.aRespB = oResp;
+    this.aInvKB = oInvK;
+    this.aDoneB = oDone;
+    this.aStride = stride;
     this.aList = growI(this.aList, na);
-    this.aInvK = growF(this.aInvK, na);
     this.aAcc = growF(this.aAcc, na);
-    this.aDone = growU8(this.aDone, na);
-    this.aResp = growF(this.aResp, na * this.aStride);
+    const K = this.aKey, F = this.cf, r = this.cr;
     let k = 0;
     for (let c = 0; c < nc; c++) {
       if (!(act[c] && jt[c] >= 0 && prim[jt[c]] && this.cEff[c] > 0)) continue;
@@ -907,11 +954,33 @@ export class SequentialImpulseSolver {
       this.aDone[k] = 0;
       this.aAcc[k] = 0;
       this.cArt[c] = 1;
+      const o = 11 * k;
+      K[o] = this.ca[c];
+      K[o + 1] = this.cb[c];
+      for (let i = 0; i < 3; i++) K[o + 2 + i] = F[9 * c + i];
+      for (let i = 0; i < 6; i++) K[o + 5 + i] = r[6 * c + i];
+      for (let q = 0; q < oN; q++) {
+        if (!oDone[q]) continue;
+        let eq = true;
+        for (let i = 0; i < 11 && eq; i++) eq = oKey[11 * q + i] === K[o + i];
+        if (!eq) continue;
+        this.aResp.set(oResp.subarray(q * stride, (q + 1) * stride), k * stride);
+        this.aInvK[k] = oInvK[q];
+        this.aDone[k] = 1;
+        break;
+      }
       k++;
     }
     this.aN = k;
+    this.aPrevN = k;
   }
 
+  private aKey = F64(0); // per limit: bodies, normal, arms (11): the key of its response for the next call
+  private aPrevN = 0;
+  private aKeyB = F64(0); // the other buffers (the last call's)
+  private aRespB = F64(0);
+  private aInvKB = F64(0);
+  private aDoneB = new Uint8Array(0);
   private aAcc = F64(0); // per limit: normal impulse applied by artStep whose joint impulses are not yet in jP (artFlush)
   private aDone = new Uint8Array(0);
 
