@@ -795,21 +795,27 @@ export class SequentialImpulseSolver {
    */
   private treeProject(): number {
     const qn = this.tN, nb = this.tNb, Q = this.tOrder, par = this.tPar, X = this.tX, Z = this.tZ, Di = this.tDi, L = this.tL, E = this.tEr;
+    const V = this.bV, ja = this.ja, jb = this.jb, jr = this.jr;
     let res = 0;
     for (let q = 0; q < qn; q++) {
       const n = Q[q], x = 6 * n;
       if (n >= nb) {
-        const j = n - nb;
-        this.relVel(this.ja[j], this.jb[j], this.jr, 6 * j);
-        X[x] = -this.rv0;
-        X[x + 1] = -this.rv1;
-        X[x + 2] = -this.rv2;
-        res = Math.max(res, Math.abs(this.rv0), Math.abs(this.rv1), Math.abs(this.rv2));
+        const j = n - nb, oa = 6 * ja[j], ob = 6 * jb[j], o = 6 * j;
+        const ax = jr[o], ay = jr[o + 1], az = jr[o + 2], bx = jr[o + 3], by = jr[o + 4], bz = jr[o + 5];
+        const wax = V[oa + 3], way = V[oa + 4], waz = V[oa + 5], wbx = V[ob + 3], wby = V[ob + 4], wbz = V[ob + 5];
+        const v0 = V[oa] + way * az - waz * ay - (V[ob] + wby * bz - wbz * by);
+        const v1 = V[oa + 1] + waz * ax - wax * az - (V[ob + 1] + wbz * bx - wbx * bz);
+        const v2 = V[oa + 2] + wax * ay - way * ax - (V[ob + 2] + wbx * by - wby * bx);
+        X[x] = -v0;
+        X[x + 1] = -v1;
+        X[x + 2] = -v2;
+        const r = Math.max(Math.abs(v0), Math.abs(v1), Math.abs(v2));
+        if (r > res) res = r;
       } else X[x] = X[x + 1] = X[x + 2] = X[x + 3] = X[x + 4] = X[x + 5] = 0;
     }
     if (res === 0) return 0;
     this.treeSolve(true);
-    const V = this.bV, P = this.jP;
+    const P = this.jP;
     for (let q = 0; q < qn; q++) {
       const n = Q[q], x = 6 * n;
       if (n >= nb) {
@@ -1550,12 +1556,18 @@ export class SequentialImpulseSolver {
    * Δλ = −(vₙ − k_njᵀK_j⁻¹u) / K_eff (clamped), ΔP = −K_j⁻¹(u + k_nj Δλ). Returns the largest row velocity change.
    */
   private limitStep(c: number): number {
-    const j = this.cJt[c], jr = this.jr, K = this.jK, q = 9 * j, F = this.cf, f = 9 * c, Kj = this.cKj, kc = 3 * c;
-    this.relVel(this.ja[j], this.jb[j], jr, 6 * j);
-    const u0 = this.rv0, u1 = this.rv1, u2 = this.rv2;
-    this.relVel(this.ca[c], this.cb[c], this.cr, 6 * c);
+    const j = this.cJt[c], jr = this.jr, K = this.jK, q = 9 * j, F = this.cf, f = 9 * c, Kj = this.cKj, kc = 3 * c, J = this.cJ, jo = 36 * c;
+    const V = this.bV, bm = this.bm, M = this.jM;
+    // the joint's relative velocity u (its arms), the contact's normal velocity (its rows r × n)
+    const ja = this.ja[j], jb = this.jb[j], oja = 6 * ja, ojb = 6 * jb, o6 = 6 * j;
+    const ax = jr[o6], ay = jr[o6 + 1], az = jr[o6 + 2], bx = jr[o6 + 3], by = jr[o6 + 4], bz = jr[o6 + 5];
+    let wax = V[oja + 3], way = V[oja + 4], waz = V[oja + 5], wbx = V[ojb + 3], wby = V[ojb + 4], wbz = V[ojb + 5];
+    const u0 = V[oja] + way * az - waz * ay - (V[ojb] + wby * bz - wbz * by);
+    const u1 = V[oja + 1] + waz * ax - wax * az - (V[ojb + 1] + wbz * bx - wbx * bz);
+    const u2 = V[oja + 2] + wax * ay - way * ax - (V[ojb + 2] + wbx * by - wby * bx);
+    const a = this.ca[c], b = this.cb[c], oa = 6 * a, ob = 6 * b;
     const nx = F[f], ny = F[f + 1], nz = F[f + 2];
-    const vn = this.rv0 * nx + this.rv1 * ny + this.rv2 * nz;
+    const vn = nx * (V[oa] - V[ob]) + ny * (V[oa + 1] - V[ob + 1]) + nz * (V[oa + 2] - V[ob + 2]) + J[jo] * V[oa + 3] + J[jo + 1] * V[oa + 4] + J[jo + 2] * V[oa + 5] - (J[jo + 3] * V[ob + 3] + J[jo + 4] * V[ob + 4] + J[jo + 5] * V[ob + 5]);
     const k0 = Kj[kc], k1 = Kj[kc + 1], k2 = Kj[kc + 2];
     // w = K_j⁻¹ u
     const w0 = K[q] * u0 + K[q + 3] * u1 + K[q + 6] * u2, w1 = K[q + 1] * u0 + K[q + 4] * u1 + K[q + 7] * u2, w2 = K[q + 2] * u0 + K[q + 5] * u1 + K[q + 8] * u2;
@@ -1565,14 +1577,43 @@ export class SequentialImpulseSolver {
     const px = -(K[q] * e0 + K[q + 3] * e1 + K[q + 6] * e2), py = -(K[q + 1] * e0 + K[q + 4] * e1 + K[q + 7] * e2), pz = -(K[q + 2] * e0 + K[q + 5] * e1 + K[q + 8] * e2);
     if (dl !== 0) {
       L[3 * c] = ln;
-      this.apply(this.ca[c], this.cb[c], this.cr, 6 * c, dl * nx, dl * ny, dl * nz);
+      // dl n on A at r_A (Δω = dl I_A⁻¹(r_A × n)), the opposite on B
+      let m = bm[a] * dl;
+      V[oa] += m * nx;
+      V[oa + 1] += m * ny;
+      V[oa + 2] += m * nz;
+      V[oa + 3] += dl * J[jo + 6];
+      V[oa + 4] += dl * J[jo + 7];
+      V[oa + 5] += dl * J[jo + 8];
+      m = bm[b] * dl;
+      V[ob] -= m * nx;
+      V[ob + 1] -= m * ny;
+      V[ob + 2] -= m * nz;
+      V[ob + 3] -= dl * J[jo + 9];
+      V[ob + 4] -= dl * J[jo + 10];
+      V[ob + 5] -= dl * J[jo + 11];
     }
     if (px !== 0 || py !== 0 || pz !== 0) {
       const P = this.jP;
       P[3 * j] += px;
       P[3 * j + 1] += py;
       P[3 * j + 2] += pz;
-      this.apply(this.ja[j], this.jb[j], jr, 6 * j, px, py, pz);
+      // p on the joint's A (Δω = M_A p, jM), −p on B
+      const u = 18 * j;
+      let m = bm[ja];
+      V[oja] += m * px;
+      V[oja + 1] += m * py;
+      V[oja + 2] += m * pz;
+      V[oja + 3] += M[u] * px + M[u + 3] * py + M[u + 6] * pz;
+      V[oja + 4] += M[u + 1] * px + M[u + 4] * py + M[u + 7] * pz;
+      V[oja + 5] += M[u + 2] * px + M[u + 5] * py + M[u + 8] * pz;
+      m = bm[jb];
+      V[ojb] -= m * px;
+      V[ojb + 1] -= m * py;
+      V[ojb + 2] -= m * pz;
+      V[ojb + 3] -= M[u + 9] * px + M[u + 12] * py + M[u + 15] * pz;
+      V[ojb + 4] -= M[u + 10] * px + M[u + 13] * py + M[u + 16] * pz;
+      V[ojb + 5] -= M[u + 11] * px + M[u + 14] * py + M[u + 17] * pz;
     }
     // the normal row's velocity change: Kₙₙ Δλ + k_njᵀ ΔP
     const dvn = dl / this.cmn[c] + k0 * px + k1 * py + k2 * pz;
