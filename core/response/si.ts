@@ -1066,38 +1066,22 @@ export class SequentialImpulseSolver {
     }
   }
 
-  /** Sweeps until no row velocity changes by more than bound, at most maxSweeps; sets stats.converged / lastChange; returns the sweeps. */
+  /**
+   * Sweeps until no row velocity changes by more than bound, at most maxSweeps; sets stats.converged /
+   * lastChange; returns the sweeps. Without the forest: gsLoop. With it (forward sweeps): the joints
+   * outside the forest and the contacts by Gauss–Seidel, then the forest's joints exactly (treeProject),
+   * then the joint limits in the joint-eliminated space (artStep; the joints stay exact).
+   */
   private sweepLoop(nj: number, nc: number, bound: number): number {
-    const act = this.cAct, st = this.stats;
+    if (this.tN === 0) return this.gsLoop(nj, bound);
+    const st = this.stats, prim = this.tPrim, na = this.aN;
     let sweeps = 0, change = 0;
-    const tree = this.tN > 0;
-    if (!tree) return this.gsLoop(nj, bound);
     st.converged = false;
     while (sweeps < this.maxSweeps) {
-      const backward = this.symmetric && !tree && (sweeps & 1) === 1;
       change = 0;
-      if (tree) {
-        // the joints outside the forest and the contacts by Gauss–Seidel, then the forest's joints exactly
-        const prim = this.tPrim;
-        const na = this.aN;
-        if (!backward) {
-          for (let j = 0; j < nj; j++) if (!prim[j]) change = Math.max(change, this.jointStep(j));
-          change = Math.max(change, this.contactPass(false));
-        } else {
-          change = Math.max(change, this.contactPass(true));
-          for (let j = nj - 1; j >= 0; j--) if (!prim[j]) change = Math.max(change, this.jointStep(j));
-        }
-        change = Math.max(change, this.treeProject());
-        // the joint limits in the joint-eliminated space (the joints stay exact)
-        if (!backward) for (let k = 0; k < na; k++) change = Math.max(change, this.artStep(k));
-        else for (let k = na - 1; k >= 0; k--) change = Math.max(change, this.artStep(k));
-      } else if (!backward) {
-        for (let j = 0; j < nj; j++) change = Math.max(change, this.jointStep(j));
-        for (let c = 0; c < nc; c++) if (act[c]) change = Math.max(change, this.contactStep(c));
-      } else {
-        for (let c = nc - 1; c >= 0; c--) if (act[c]) change = Math.max(change, this.contactStep(c));
-        for (let j = nj - 1; j >= 0; j--) change = Math.max(change, this.jointStep(j));
-      }
+      for (let j = 0; j < nj; j++) if (!prim[j]) change = Math.max(change, this.jointStep(j));
+      change = Math.max(change, this.contactPass(false), this.treeProject());
+      for (let k = 0; k < na; k++) change = Math.max(change, this.artStep(k));
       sweeps++;
       if (change <= bound) {
         st.converged = true;
@@ -1105,7 +1089,7 @@ export class SequentialImpulseSolver {
       }
     }
     st.lastChange = change;
-    if (this.aN > 0) this.artFlush();
+    if (na > 0) this.artFlush();
     return sweeps;
   }
 
@@ -1619,119 +1603,12 @@ export class SequentialImpulseSolver {
     const dvn = dl / this.cmn[c] + k0 * px + k1 * py + k2 * pz;
     return Math.max(Math.abs(dvn), Math.abs(u0), Math.abs(u1), Math.abs(u2));
   }
-
-  /** Contact c: the normal row, then the tangential pair over its disc; returns the largest change of a row velocity. */
-  private contactStep(c: number): number {
-    if (this.cJt[c] >= 0) return this.limitStep(c);
-    const a = this.ca[c], b = this.cb[c], V = this.bV, oa = 6 * a, ob = 6 * b, F = this.cf, f = 9 * c, J = this.cJ, j = 36 * c, L = this.cL, l = 3 * c;
-    const ma = this.bm[a], mb = this.bm[b];
-    let vax = V[oa], vay = V[oa + 1], vaz = V[oa + 2], wax = V[oa + 3], way = V[oa + 4], waz = V[oa + 5];
-    let vbx = V[ob], vby = V[ob + 1], vbz = V[ob + 2], wbx = V[ob + 3], wby = V[ob + 4], wbz = V[ob + 5];
-    // normal row: v_n = n·(v_A − v_B) + (r_A × n)·ω_A − (r_B × n)·ω_B
-    const nx = F[f], ny = F[f + 1], nz = F[f + 2];
-    const vn = nx * (vax - vbx) + ny * (vay - vby) + nz * (vaz - vbz) + J[j] * wax + J[j + 1] * way + J[j + 2] * waz - (J[j + 3] * wbx + J[j + 4] * wby + J[j + 5] * wbz);
-    const ln0 = L[l], ln = Math.max(0, ln0 - this.cmn[c] * vn), dn = ln - ln0;
-    let change = 0;
-    if (dn !== 0) {
-      L[l] = ln;
-      const pa = ma * dn, pb = mb * dn;
-      vax += pa * nx;
-      vay += pa * ny;
-      vaz += pa * nz;
-      wax += dn * J[j + 6];
-      way += dn * J[j + 7];
-      waz += dn * J[j + 8];
-      vbx -= pb * nx;
-      vby -= pb * ny;
-      vbz -= pb * nz;
-      wbx -= dn * J[j + 9];
-      wby -= dn * J[j + 10];
-      wbz -= dn * J[j + 11];
-      change = Math.abs(dn / this.cmn[c]);
-    }
-    const g = this.cg[c];
-    if (g !== 0) {
-      // tangential pair: minimize ½ xᵀ K x + xᵀ (v_t − K λ_t) over |x| ≤ γ λₙ
-      const ux = F[f + 3], uy = F[f + 4], uz = F[f + 5], sx = F[f + 6], sy = F[f + 7], sz = F[f + 8];
-      const dvx = vax - vbx, dvy = vay - vby, dvz = vaz - vbz;
-      const w1 = ux * dvx + uy * dvy + uz * dvz + J[j + 12] * wax + J[j + 13] * way + J[j + 14] * waz - (J[j + 15] * wbx + J[j + 16] * wby + J[j + 17] * wbz);
-      const w2 = sx * dvx + sy * dvy + sz * dvz + J[j + 24] * wax + J[j + 25] * way + J[j + 26] * waz - (J[j + 27] * wbx + J[j + 28] * wby + J[j + 29] * wbz);
-      const Kt = this.cK, kk = 3 * c, k11 = Kt[kk], k12 = Kt[kk + 1], k22 = Kt[kk + 2];
-      const l1 = L[l + 1], l2 = L[l + 2];
-      // z = K λ_t − v_t; unconstrained x = K⁻¹ z
-      const z1 = k11 * l1 + k12 * l2 - w1, z2 = k12 * l1 + k22 * l2 - w2;
-      const det = k11 * k22 - k12 * k12;
-      let x1: number, x2: number;
-      if (det > 1e-300 * (k11 * k22 + 1e-300)) {
-        x1 = (k22 * z1 - k12 * z2) / det;
-        x2 = (k11 * z2 - k12 * z1) / det;
-      } else {
-        x1 = l1;
-        x2 = l2;
-      }
-      if (g !== Infinity) {
-        const R = g * ln;
-        if (x1 * x1 + x2 * x2 > R * R) {
-          if (!(R > 0)) x1 = x2 = 0;
-          else {
-            diskMin(k11, k12, k22, z1, z2, R);
-            x1 = _x[0];
-            x2 = _x[1];
-          }
-        }
-      }
-      const d1 = x1 - l1, d2 = x2 - l2;
-      if (d1 !== 0 || d2 !== 0) {
-        L[l + 1] = x1;
-        L[l + 2] = x2;
-        const px = d1 * ux + d2 * sx, py = d1 * uy + d2 * sy, pz = d1 * uz + d2 * sz;
-        vax += ma * px;
-        vay += ma * py;
-        vaz += ma * pz;
-        wax += d1 * J[j + 18] + d2 * J[j + 30];
-        way += d1 * J[j + 19] + d2 * J[j + 31];
-        waz += d1 * J[j + 20] + d2 * J[j + 32];
-        vbx -= mb * px;
-        vby -= mb * py;
-        vbz -= mb * pz;
-        wbx -= d1 * J[j + 21] + d2 * J[j + 33];
-        wby -= d1 * J[j + 22] + d2 * J[j + 34];
-        wbz -= d1 * J[j + 23] + d2 * J[j + 35];
-        change = Math.max(change, Math.abs(k11 * d1 + k12 * d2), Math.abs(k12 * d1 + k22 * d2));
-      }
-    }
-    if (change === 0) return 0;
-    // (keyframed bodies and the world: inverse mass and inertia 0, their velocities unchanged)
-    V[oa] = vax;
-    V[oa + 1] = vay;
-    V[oa + 2] = vaz;
-    V[oa + 3] = wax;
-    V[oa + 4] = way;
-    V[oa + 5] = waz;
-    V[ob] = vbx;
-    V[ob + 1] = vby;
-    V[ob + 2] = vbz;
-    V[ob + 3] = wbx;
-    V[ob + 4] = wby;
-    V[ob + 5] = wbz;
-    return change;
-  }
 }
 
 const _x = F64(2);
-const DMTOL = 1e-6;
+/** diskMinEig's Newton stops after a step below this (relative to e₁ + κ): the iteration is quadratic, so what is left is ≈ its square. */
+const DISK_STEP_TOL = 1e-6;
 const POISSON_SCALES = [1, 0.5, 0.25];
-
-/**
- * The minimizer of ½ xᵀKx − zᵀx over |x| ≤ R (K = [k11 k12; k12 k22] positive semidefinite), when the
- * unconstrained one lies outside: x = (K + κI)⁻¹ z with κ > 0 and |x| = R (K's eigenvectors, Newton on
- * 1/|x(κ)| − 1/R, which is nearly linear in κ). Into _x.
- */
-function diskMin(k11: number, k12: number, k22: number, z1: number, z2: number, R: number): void {
-  eigen2(k11, k12, k22, _eig, 0);
-  diskMinEig(_eig, 0, z1, z2, R);
-}
-const _eig = F64(4);
 
 /** K = [k11 k12; k12 k22]'s eigenvalues e₁ ≥ e₂ and the rotation (cos, sin) of e₁'s eigenvector, into out[o..o+3]. */
 function eigen2(k11: number, k12: number, k22: number, out: Float64Array, o: number): void {
@@ -1755,7 +1632,12 @@ function eigen2(k11: number, k12: number, k22: number, out: Float64Array, o: num
   out[o + 3] = s;
 }
 
-/** diskMin with K's eigen-decomposition E[o..o+3] (eigen2). */
+/**
+ * The minimizer of ½ xᵀKx − zᵀx over |x| ≤ R (K = [k11 k12; k12 k22] positive semidefinite, its
+ * eigen-decomposition in E[o..o+3] by eigen2), when the unconstrained one lies outside: x = (K + κI)⁻¹ z
+ * with κ > 0 and |x| = R (K's eigenvectors, Newton on 1/|x(κ)| − 1/R, which is nearly linear in κ),
+ * started at `warm` (the contact's last κ) when it lies in the root's bracket. Into _x; returns κ.
+ */
 function diskMinEig(E: Float64Array, o: number, z1: number, z2: number, R: number, warm = 0): number {
   const e1 = E[o], e2 = E[o + 1], c = E[o + 2], s = E[o + 3];
   // y = Qᵀ z (Q = [u, u⊥])
@@ -1778,8 +1660,7 @@ function diskMinEig(E: Float64Array, o: number, z1: number, z2: number, R: numbe
     if (kap < 0) kap = 0;
     a1 = e1 + kap;
     a2 = e2 + kap;
-    // quadratic convergence (φ is nearly linear): after a step of DMTOL the error is ≈ its square
-    if (Math.abs(step) <= DMTOL * a1) break;
+    if (Math.abs(step) <= DISK_STEP_TOL * a1) break;
   }
   let x1 = y1 / a1, x2 = y2 / a2;
   // exactly on the rim (the iteration's last bits)
