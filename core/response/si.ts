@@ -45,6 +45,12 @@
  * the forest the sweeps run forward only. Other contacts and joints closing loops: as in 4.
  * Calls whose velocity scale is below `slowScale` (an island nearly at rest) get `slowMaxSweeps`.
  *
+ * Per-row arithmetic (`gsLoop`: `jointPass`, `contactPass`): the arrays in locals; per joint I⁻¹[r]× of both
+ * sides; per contact whose B side does not move (the world, a keyframed body) B's row velocities, once per
+ * call; per contact with friction K_tt⁻¹ and K_tt's eigen-decomposition once per call, the disc's Newton
+ * started at the contact's last κ. With treeJoints the factorization (and the joint limits' responses) of a
+ * call with the same masses, inertias and arms as the last (an active-set re-solve) are kept.
+ *
  * Without treeJoints the joints hold to the sweeps' residual (`stats.jointResidual`); the simulator
  * corrects the drift at the position level (`correctJoints`) as it does for the analytic solver's
  * answers. The simulator uses it for resting contact (sub-step solves, ε = 0) of islands with joints;
