@@ -269,6 +269,7 @@ describe('sequential impulses: joints exact per sweep (treeJoints) and joint lim
     ['forest + limits in the joint-eliminated space', { treeJoints: true, limitBlocks: true }],
     ['forest, limits as plain contacts', { treeJoints: true, limitBlocks: false }],
     ['Gauss–Seidel joints, limits as local 4-row blocks', { treeJoints: false, limitBlocks: true }],
+    ['forest + limits as local 4-row blocks with their joint', { treeJoints: true, limitBlocks: true, artLimits: false }],
   ];
   for (let seed = 1; seed <= 8; seed++)
     for (const [name, opts] of variants)
@@ -302,6 +303,20 @@ describe('sequential impulses: joints exact per sweep (treeJoints) and joint lim
       if (t.stats.converged) conv++;
     }
     expect(conv).toBeGreaterThanOrEqual(6);
+  });
+  it('the factorization and the limits\' responses kept from the last call (same masses, inertias, arms: a re-solve) give the answer of a fresh solver; a changed island is factored again', () => {
+    const a = withLimits(3), b = withLimits(5);
+    const opts = { treeJoints: true, limitBlocks: true, maxSweeps: 6, slowMaxSweeps: 0 };
+    const kept = Object.assign(new SequentialImpulseSolver(), opts);
+    for (const r of [a, a, b, a, a]) {
+      const got = kept.solve(r.bodies, r.joints, r.contacts);
+      const want = Object.assign(new SequentialImpulseSolver(), opts).solve(r.bodies, r.joints, r.contacts);
+      const vs = kept.stats.velocityScale;
+      for (let k = 0; k < 3 * r.bodies.length; k++) {
+        expect(Math.abs(got.linearVelocity[k] - want.linearVelocity[k]) / vs, `v${k}`).toBeLessThan(1e-14);
+        expect(Math.abs(got.angularVelocity[k] - want.angularVelocity[k]) / vs, `ω${k}`).toBeLessThan(1e-14);
+      }
+    }
   });
   it('a chain hanging from the world by one joint (the forest rooted at that joint): exact after one sweep, momentum change only through the world joint', () => {
     const rand = seededRandom(4242);

@@ -45,6 +45,12 @@
  * the forest the sweeps run forward only. Other contacts and joints closing loops: as in 4.
  * Calls whose velocity scale is below `slowScale` (an island nearly at rest) get `slowMaxSweeps`.
  *
+ * Per-row arithmetic (`gsLoop`: `jointPass`, `contactPass`): the arrays in locals; per joint I⁻¹[r]× of both
+ * sides; per contact whose B side does not move (the world, a keyframed body) B's row velocities, once per
+ * call; per contact with friction K_tt⁻¹ and K_tt's eigen-decomposition once per call, the disc's Newton
+ * started at the contact's last κ. With treeJoints the factorization (and the joint limits' responses) of a
+ * call with the same masses, inertias and arms as the last (an active-set re-solve) are kept.
+ *
  * Without treeJoints the joints hold to the sweeps' residual (`stats.jointResidual`); the simulator
  * corrects the drift at the position level (`correctJoints`) as it does for the analytic solver's
  * answers. The simulator uses it for resting contact (sub-step solves, ε = 0) of islands with joints;
@@ -130,6 +136,8 @@ export class SequentialImpulseSolver {
    * which the joint undoes. Default false (with treeJoints: true).
    */
   limitBlocks = false;
+  /** With treeJoints and limitBlocks: the joint limits stepped in the joint-eliminated space (true) or as local 4-row blocks with their joint (false). */
+  artLimits = true;
   readonly stats: SequentialStats = { sweeps: 0, lastChange: 0, velocityScale: 0, converged: true, coldRestart: false, jointResidual: 0, approach: 0, calls: 0, totalSweeps: 0, notConverged: 0, coldRestarts: 0 };
 
   // bodies: nb + 1 (the last is the world); per body inverse mass, inverse inertia (9), velocity (6)
@@ -142,6 +150,7 @@ export class SequentialImpulseSolver {
   private jr = F64(0);
   private jK = F64(0);
   private jP = F64(0);
+  private jM = F64(0); // per joint: I_A⁻¹[r_A]× and I_B⁻¹[r_B]× (9 each, column-major)
   // contacts: bodies, arms (6), frame (9), normal mass, K_tt (3), γ, accumulated (n, t1, t2)
   private ca = new Int32Array(0);
   private cb = new Int32Array(0);
@@ -202,7 +211,8 @@ export class SequentialImpulseSolver {
     this.jr = growF(this.jr, 6 * nj);
     this.jK = growF(this.jK, 9 * nj);
     this.jP = growF(this.jP, 3 * nj);
-    const ja = this.ja, jb = this.jb, jr = this.jr, jK = this.jK, jP = this.jP, K = this.k9;
+    this.jM = growF(this.jM, 18 * nj);
+    const ja = this.ja, jb = this.jb, jr = this.jr, jK = this.jK, jP = this.jP, K = this.k9, jM = this.jM;
     for (let j = 0; j < nj; j++) {
       const jt = joints[j];
       if (jt.kind !== 'ball' && jt.kind !== 'revolute') throw new ResponseInputError(`joint ${jt.id ?? j}: the sequential-impulse solver takes ball joints only`);
@@ -215,6 +225,17 @@ export class SequentialImpulseSolver {
       K.fill(0);
       addPointMass(K, bm[a], bI, 9 * a, jr[o], jr[o + 1], jr[o + 2]);
       addPointMass(K, bm[b], bI, 9 * b, jr[o + 3], jr[o + 4], jr[o + 5]);
+      // Δω_A = I_A⁻¹ (r_A × p) = M_A p, column k: I_A⁻¹ (r_A × e_k); the same for B (jointPass)
+      for (let side = 0; side < 2; side++) {
+        const i9 = 9 * (side === 0 ? a : b), ro = o + 3 * side, mo = 18 * j + 9 * side;
+        const rx = jr[ro], ry = jr[ro + 1], rz = jr[ro + 2];
+        for (let k = 0; k < 3; k++) {
+          const tx = k === 0 ? 0 : k === 1 ? -rz : ry, ty = k === 0 ? rz : k === 1 ? 0 : -rx, tz = k === 0 ? -ry : k === 1 ? rx : 0;
+          jM[mo + 3 * k] = bI[i9] * tx + bI[i9 + 3] * ty + bI[i9 + 6] * tz;
+          jM[mo + 3 * k + 1] = bI[i9 + 1] * tx + bI[i9 + 4] * ty + bI[i9 + 7] * tz;
+          jM[mo + 3 * k + 2] = bI[i9 + 2] * tx + bI[i9 + 5] * ty + bI[i9 + 8] * tz;
+        }
+      }
       if (!invertSym3(K, jK, 9 * j)) {
         // both sides fixed (or a degenerate block): the joint cannot act
         for (let k = 0; k < 9; k++) jK[9 * j + k] = 0;
@@ -324,7 +345,8 @@ export class SequentialImpulseSolver {
     }
 
     this.aN = 0;
-    if (this.tN > 0 && this.limitBlocks) this.buildLimitResponses(nb, nj, nc);
+    if (this.tN > 0 && this.limitBlocks && this.artLimits) this.buildLimitResponses(nb, nj, nc);
+    this.gsSetup(nc);
 
     // velocity scale: the largest row velocity before the solve (and before the warm start)
     let vs = 0;
@@ -547,7 +569,43 @@ export class SequentialImpulseSolver {
       this.tKeyN = this.tN;
     }
     if (this.tN === 0) return;
-    this.factorTree(bodies, nj);
+    // the same forest, masses, inertias and arms as the last factorization (an active-set re-solve of the
+    // same sub-step): the same factors, and the same joint limits have the same responses (buildLimitResponses)
+    this.tReused = same && this.tFactored && this.sameFactorInputs(bodies, nj);
+    if (!this.tReused) {
+      this.factorTree(bodies, nj);
+      this.saveFactorInputs(bodies, nj);
+    }
+    this.tFactored = true;
+  }
+
+  private tReused = false;
+  private tFactored = false;
+  private tIn = F64(0);
+
+  /** Whether the masses, inertias and joint arms equal those of the last factorization (saveFactorInputs). */
+  private sameFactorInputs(bodies: readonly RigidBodyInput[], nj: number): boolean {
+    const nb = bodies.length, S = this.tIn, jr = this.jr;
+    if (S.length < 10 * nb + 6 * nj) return false;
+    for (let i = 0; i < nb; i++) {
+      const b = bodies[i], o = 10 * i;
+      if (S[o] !== b.massKg) return false;
+      for (let k = 0; k < 9; k++) if (S[o + 1 + k] !== b.inertia[k]) return false;
+    }
+    for (let k = 0, o = 10 * nb; k < 6 * nj; k++) if (S[o + k] !== jr[k]) return false;
+    return true;
+  }
+
+  private saveFactorInputs(bodies: readonly RigidBodyInput[], nj: number): void {
+    const nb = bodies.length, jr = this.jr;
+    this.tIn = growF(this.tIn, 10 * nb + 6 * nj);
+    const S = this.tIn;
+    for (let i = 0; i < nb; i++) {
+      const b = bodies[i], o = 10 * i;
+      S[o] = b.massKg;
+      for (let k = 0; k < 9; k++) S[o + 1 + k] = b.inertia[k];
+    }
+    for (let k = 0, o = 10 * nb; k < 6 * nj; k++) S[o + k] = jr[k];
   }
 
   private tKey = new Int32Array(0);
@@ -743,21 +801,27 @@ export class SequentialImpulseSolver {
    */
   private treeProject(): number {
     const qn = this.tN, nb = this.tNb, Q = this.tOrder, par = this.tPar, X = this.tX, Z = this.tZ, Di = this.tDi, L = this.tL, E = this.tEr;
+    const V = this.bV, ja = this.ja, jb = this.jb, jr = this.jr;
     let res = 0;
     for (let q = 0; q < qn; q++) {
       const n = Q[q], x = 6 * n;
       if (n >= nb) {
-        const j = n - nb;
-        this.relVel(this.ja[j], this.jb[j], this.jr, 6 * j);
-        X[x] = -this.rv0;
-        X[x + 1] = -this.rv1;
-        X[x + 2] = -this.rv2;
-        res = Math.max(res, Math.abs(this.rv0), Math.abs(this.rv1), Math.abs(this.rv2));
+        const j = n - nb, oa = 6 * ja[j], ob = 6 * jb[j], o = 6 * j;
+        const ax = jr[o], ay = jr[o + 1], az = jr[o + 2], bx = jr[o + 3], by = jr[o + 4], bz = jr[o + 5];
+        const wax = V[oa + 3], way = V[oa + 4], waz = V[oa + 5], wbx = V[ob + 3], wby = V[ob + 4], wbz = V[ob + 5];
+        const v0 = V[oa] + way * az - waz * ay - (V[ob] + wby * bz - wbz * by);
+        const v1 = V[oa + 1] + waz * ax - wax * az - (V[ob + 1] + wbz * bx - wbx * bz);
+        const v2 = V[oa + 2] + wax * ay - way * ax - (V[ob + 2] + wbx * by - wby * bx);
+        X[x] = -v0;
+        X[x + 1] = -v1;
+        X[x + 2] = -v2;
+        const r = Math.max(Math.abs(v0), Math.abs(v1), Math.abs(v2));
+        if (r > res) res = r;
       } else X[x] = X[x + 1] = X[x + 2] = X[x + 3] = X[x + 4] = X[x + 5] = 0;
     }
     if (res === 0) return 0;
     this.treeSolve(true);
-    const V = this.bV, P = this.jP;
+    const P = this.jP;
     for (let q = 0; q < qn; q++) {
       const n = Q[q], x = 6 * n;
       if (n >= nb) {
@@ -791,13 +855,23 @@ export class SequentialImpulseSolver {
           continue;
         }
         const x0 = X[x], x1 = X[x + 1], x2 = X[x + 2], x3 = X[x + 3], x4 = X[x + 4], x5 = X[x + 5];
-        for (let r = 0; r < 6; r++) Z[x + r] = Di[o + 6 * r] * x0 + Di[o + 6 * r + 1] * x1 + Di[o + 6 * r + 2] * x2 + Di[o + 6 * r + 3] * x3 + Di[o + 6 * r + 4] * x4 + Di[o + 6 * r + 5] * x5;
+        const z0 = Di[o] * x0 + Di[o + 1] * x1 + Di[o + 2] * x2 + Di[o + 3] * x3 + Di[o + 4] * x4 + Di[o + 5] * x5;
+        const z1 = Di[o + 6] * x0 + Di[o + 7] * x1 + Di[o + 8] * x2 + Di[o + 9] * x3 + Di[o + 10] * x4 + Di[o + 11] * x5;
+        const z2 = Di[o + 12] * x0 + Di[o + 13] * x1 + Di[o + 14] * x2 + Di[o + 15] * x3 + Di[o + 16] * x4 + Di[o + 17] * x5;
+        const ax = Di[o + 18] * x0 + Di[o + 19] * x1 + Di[o + 20] * x2 + Di[o + 21] * x3 + Di[o + 22] * x4 + Di[o + 23] * x5;
+        const ay = Di[o + 24] * x0 + Di[o + 25] * x1 + Di[o + 26] * x2 + Di[o + 27] * x3 + Di[o + 28] * x4 + Di[o + 29] * x5;
+        const az = Di[o + 30] * x0 + Di[o + 31] * x1 + Di[o + 32] * x2 + Di[o + 33] * x3 + Di[o + 34] * x4 + Di[o + 35] * x5;
+        Z[x] = z0;
+        Z[x + 1] = z1;
+        Z[x + 2] = z2;
+        Z[x + 3] = ax;
+        Z[x + 4] = ay;
+        Z[x + 5] = az;
         if (p < 0) continue;
         const rx = E[4 * n], ry = E[4 * n + 1], rz = E[4 * n + 2], s = E[4 * n + 3], xp = 6 * p;
-        const ax = Z[x + 3], ay = Z[x + 4], az = Z[x + 5];
-        X[xp] -= s * (Z[x] + ay * rz - az * ry);
-        X[xp + 1] -= s * (Z[x + 1] + az * rx - ax * rz);
-        X[xp + 2] -= s * (Z[x + 2] + ax * ry - ay * rx);
+        X[xp] -= s * (z0 + ay * rz - az * ry);
+        X[xp + 1] -= s * (z1 + az * rx - ax * rz);
+        X[xp + 2] -= s * (z2 + ax * ry - ay * rx);
       } else {
         const x0 = X[x], x1 = X[x + 1], x2 = X[x + 2];
         const z0 = Di[o] * x0 + Di[o + 1] * x1 + Di[o + 2] * x2, z1 = Di[o + 3] * x0 + Di[o + 4] * x1 + Di[o + 5] * x2, z2 = Di[o + 6] * x0 + Di[o + 7] * x1 + Di[o + 8] * x2;
@@ -819,11 +893,21 @@ export class SequentialImpulseSolver {
       const n = Q[q], p = par[n], x = 6 * n;
       if (n < nb) {
         if (p < 0) {
-          for (let r = 0; r < 6; r++) X[x + r] = Z[x + r];
+          X[x] = Z[x];
+          X[x + 1] = Z[x + 1];
+          X[x + 2] = Z[x + 2];
+          X[x + 3] = Z[x + 3];
+          X[x + 4] = Z[x + 4];
+          X[x + 5] = Z[x + 5];
           continue;
         }
         const xp = 6 * p, l = 18 * n, y0 = X[xp], y1 = X[xp + 1], y2 = X[xp + 2];
-        for (let r = 0; r < 6; r++) X[x + r] = Z[x + r] - (L[l + 3 * r] * y0 + L[l + 3 * r + 1] * y1 + L[l + 3 * r + 2] * y2);
+        X[x] = Z[x] - (L[l] * y0 + L[l + 1] * y1 + L[l + 2] * y2);
+        X[x + 1] = Z[x + 1] - (L[l + 3] * y0 + L[l + 4] * y1 + L[l + 5] * y2);
+        X[x + 2] = Z[x + 2] - (L[l + 6] * y0 + L[l + 7] * y1 + L[l + 8] * y2);
+        X[x + 3] = Z[x + 3] - (L[l + 9] * y0 + L[l + 10] * y1 + L[l + 11] * y2);
+        X[x + 4] = Z[x + 4] - (L[l + 12] * y0 + L[l + 13] * y1 + L[l + 14] * y2);
+        X[x + 5] = Z[x + 5] - (L[l + 15] * y0 + L[l + 16] * y1 + L[l + 17] * y2);
       } else {
         if (p < 0) {
           X[x] = Z[x];
@@ -853,17 +937,28 @@ export class SequentialImpulseSolver {
   /** The joint limits whose joint is in the forest (marked in cArt); their responses are computed when first needed (artResponse). */
   private buildLimitResponses(nb: number, nj: number, nc: number): void {
     this.aN = 0;
+    const prevN = this.aPrevN;
+    this.aPrevN = 0;
     if (this.tN === 0) return;
     const prim = this.tPrim, jt = this.cJt, act = this.cAct;
     let na = 0;
     for (let c = 0; c < nc; c++) if (act[c] && jt[c] >= 0 && prim[jt[c]] && this.cEff[c] > 0) na++;
     if (na === 0) return;
-    this.aStride = 6 * nb + 3 * nj;
+    const stride = 6 * nb + 3 * nj, reuse = this.tReused && this.aStride === stride;
+    // the last call's limits (keys, responses) to reuse: swap the buffers
+    const oN = reuse ? prevN : 0, oKey = this.aKey, oResp = this.aResp, oInvK = this.aInvK, oDone = this.aDone;
+    this.aKey = growF(this.aKeyB, 11 * na);
+    this.aResp = growF(this.aRespB, na * stride);
+    this.aInvK = growF(this.aInvKB, na);
+    this.aDone = growU8(this.aDoneB, na);
+    this.aKeyB = oKey;
+    this.aRespB = oResp;
+    this.aInvKB = oInvK;
+    this.aDoneB = oDone;
+    this.aStride = stride;
     this.aList = growI(this.aList, na);
-    this.aInvK = growF(this.aInvK, na);
     this.aAcc = growF(this.aAcc, na);
-    this.aDone = growU8(this.aDone, na);
-    this.aResp = growF(this.aResp, na * this.aStride);
+    const K = this.aKey, F = this.cf, r = this.cr;
     let k = 0;
     for (let c = 0; c < nc; c++) {
       if (!(act[c] && jt[c] >= 0 && prim[jt[c]] && this.cEff[c] > 0)) continue;
@@ -871,11 +966,33 @@ export class SequentialImpulseSolver {
       this.aDone[k] = 0;
       this.aAcc[k] = 0;
       this.cArt[c] = 1;
+      const o = 11 * k;
+      K[o] = this.ca[c];
+      K[o + 1] = this.cb[c];
+      for (let i = 0; i < 3; i++) K[o + 2 + i] = F[9 * c + i];
+      for (let i = 0; i < 6; i++) K[o + 5 + i] = r[6 * c + i];
+      for (let q = 0; q < oN; q++) {
+        if (!oDone[q]) continue;
+        let eq = true;
+        for (let i = 0; i < 11 && eq; i++) eq = oKey[11 * q + i] === K[o + i];
+        if (!eq) continue;
+        this.aResp.set(oResp.subarray(q * stride, (q + 1) * stride), k * stride);
+        this.aInvK[k] = oInvK[q];
+        this.aDone[k] = 1;
+        break;
+      }
       k++;
     }
     this.aN = k;
+    this.aPrevN = k;
   }
 
+  private aKey = F64(0); // per limit: bodies, normal, arms (11): the key of its response for the next call
+  private aPrevN = 0;
+  private aKeyB = F64(0); // the other buffers (the last call's)
+  private aRespB = F64(0);
+  private aInvKB = F64(0);
+  private aDoneB = new Uint8Array(0);
   private aAcc = F64(0); // per limit: normal impulse applied by artStep whose joint impulses are not yet in jP (artFlush)
   private aDone = new Uint8Array(0);
 
@@ -955,37 +1072,22 @@ export class SequentialImpulseSolver {
     }
   }
 
-  /** Sweeps until no row velocity changes by more than bound, at most maxSweeps; sets stats.converged / lastChange; returns the sweeps. */
+  /**
+   * Sweeps until no row velocity changes by more than bound, at most maxSweeps; sets stats.converged /
+   * lastChange; returns the sweeps. Without the forest: gsLoop. With it (forward sweeps): the joints
+   * outside the forest and the contacts by Gauss–Seidel, then the forest's joints exactly (treeProject),
+   * then the joint limits in the joint-eliminated space (artStep; the joints stay exact).
+   */
   private sweepLoop(nj: number, nc: number, bound: number): number {
-    const act = this.cAct, st = this.stats;
+    if (this.tN === 0) return this.gsLoop(nj, bound);
+    const st = this.stats, prim = this.tPrim, na = this.aN;
     let sweeps = 0, change = 0;
-    const tree = this.tN > 0;
     st.converged = false;
     while (sweeps < this.maxSweeps) {
-      const backward = this.symmetric && !tree && (sweeps & 1) === 1;
       change = 0;
-      if (tree) {
-        // the joints outside the forest and the contacts by Gauss–Seidel, then the forest's joints exactly
-        const prim = this.tPrim;
-        const art = this.cArt, na = this.aN;
-        if (!backward) {
-          for (let j = 0; j < nj; j++) if (!prim[j]) change = Math.max(change, this.jointStep(j));
-          for (let c = 0; c < nc; c++) if (act[c] && !art[c]) change = Math.max(change, this.contactStep(c));
-        } else {
-          for (let c = nc - 1; c >= 0; c--) if (act[c] && !art[c]) change = Math.max(change, this.contactStep(c));
-          for (let j = nj - 1; j >= 0; j--) if (!prim[j]) change = Math.max(change, this.jointStep(j));
-        }
-        change = Math.max(change, this.treeProject());
-        // the joint limits in the joint-eliminated space (the joints stay exact)
-        if (!backward) for (let k = 0; k < na; k++) change = Math.max(change, this.artStep(k));
-        else for (let k = na - 1; k >= 0; k--) change = Math.max(change, this.artStep(k));
-      } else if (!backward) {
-        for (let j = 0; j < nj; j++) change = Math.max(change, this.jointStep(j));
-        for (let c = 0; c < nc; c++) if (act[c]) change = Math.max(change, this.contactStep(c));
-      } else {
-        for (let c = nc - 1; c >= 0; c--) if (act[c]) change = Math.max(change, this.contactStep(c));
-        for (let j = nj - 1; j >= 0; j--) change = Math.max(change, this.jointStep(j));
-      }
+      for (let j = 0; j < nj; j++) if (!prim[j]) change = Math.max(change, this.jointStep(j));
+      change = Math.max(change, this.contactPass(false), this.treeProject());
+      for (let k = 0; k < na; k++) change = Math.max(change, this.artStep(k));
       sweeps++;
       if (change <= bound) {
         st.converged = true;
@@ -993,8 +1095,307 @@ export class SequentialImpulseSolver {
       }
     }
     st.lastChange = change;
-    if (this.aN > 0) this.artFlush();
+    if (na > 0) this.artFlush();
     return sweeps;
+  }
+
+  // per active contact (gsLoop): its index (gsList); per contact with friction, K_tt's eigen-decomposition (e₁, e₂, cos, sin; cEig)
+  private gsList = new Int32Array(0);
+  private gsN = 0;
+  private cEig = F64(0);
+  private cKap = F64(0); // per contact: the κ of its last disc projection (diskMinEig's warm start)
+
+  /**
+   * Per call, for contactPass: the active contacts' list (without the joint limits stepped by artStep); per
+   * contact whose B side does not move in the solve (the world, a keyframed body) the B side's row
+   * velocities (cBias: n, t₁, t₂), which stay constant; per contact with friction K_tt⁻¹ and K_tt's
+   * eigen-decomposition (cEig: e₁, e₂, cos, sin, K_tt⁻¹ as i11, i12, i22, and 1 when K_tt is invertible).
+   */
+  private gsSetup(nc: number): void {
+    this.gsList = growI(this.gsList, nc);
+    this.cEig = growF(this.cEig, 8 * nc);
+    this.cKap = growF(this.cKap, nc);
+    this.cKap.fill(0, 0, nc);
+    this.cOne = growU8(this.cOne, nc);
+    this.cBias = growF(this.cBias, 3 * nc);
+    const act = this.cAct, list = this.gsList, E = this.cEig, Kt = this.cK, g = this.cg, art = this.cArt, one = this.cOne, B = this.cBias;
+    const bm = this.bm, bI = this.bI, V = this.bV, F = this.cf, J = this.cJ, cb = this.cb;
+    let n = 0;
+    for (let c = 0; c < nc; c++) {
+      if (!act[c] || art[c]) continue;
+      list[n++] = c;
+      const b = cb[c], ob = 6 * b, ib = 9 * b;
+      one[c] = bm[b] === 0 && bI[ib] === 0 && bI[ib + 4] === 0 && bI[ib + 8] === 0 && bI[ib + 1] === 0 && bI[ib + 2] === 0 && bI[ib + 5] === 0 ? 1 : 0;
+      if (one[c]) {
+        const f = 9 * c, j = 36 * c, vx = V[ob], vy = V[ob + 1], vz = V[ob + 2], wx = V[ob + 3], wy = V[ob + 4], wz = V[ob + 5];
+        B[3 * c] = F[f] * vx + F[f + 1] * vy + F[f + 2] * vz + J[j + 3] * wx + J[j + 4] * wy + J[j + 5] * wz;
+        B[3 * c + 1] = F[f + 3] * vx + F[f + 4] * vy + F[f + 5] * vz + J[j + 15] * wx + J[j + 16] * wy + J[j + 17] * wz;
+        B[3 * c + 2] = F[f + 6] * vx + F[f + 7] * vy + F[f + 8] * vz + J[j + 27] * wx + J[j + 28] * wy + J[j + 29] * wz;
+      }
+      if (g[c] === 0) continue;
+      const k11 = Kt[3 * c], k12 = Kt[3 * c + 1], k22 = Kt[3 * c + 2], e = 8 * c;
+      eigen2(k11, k12, k22, E, e);
+      const det = k11 * k22 - k12 * k12;
+      if (det > 1e-300 * (k11 * k22 + 1e-300)) {
+        E[e + 4] = k22 / det;
+        E[e + 5] = -k12 / det;
+        E[e + 6] = k11 / det;
+        E[e + 7] = 1;
+      } else E[e + 7] = 0;
+    }
+    this.gsN = n;
+  }
+
+  private cOne = new Uint8Array(0);
+  private cBias = F64(0);
+
+  /**
+   * sweepLoop without the forest: every joint by its 3×3 block (jointPass), then every active contact
+   * (contactPass); backward on odd sweeps when symmetric.
+   */
+  private gsLoop(nj: number, bound: number): number {
+    const st = this.stats, cap = this.maxSweeps, symmetric = this.symmetric;
+    let sweeps = 0, change = 0;
+    st.converged = false;
+    while (sweeps < cap) {
+      const backward = symmetric && (sweeps & 1) === 1;
+      if (!backward) change = Math.max(this.jointPass(0, nj, false), this.contactPass(false));
+      else change = Math.max(this.contactPass(true), this.jointPass(0, nj, true));
+      sweeps++;
+      if (change <= bound) {
+        st.converged = true;
+        break;
+      }
+    }
+    st.lastChange = change;
+    return sweeps;
+  }
+
+  /** Joints j0 ≤ j < j1 (in reverse when backward), each block solved exactly (jointStep); returns the largest row velocity change. */
+  private jointPass(j0: number, j1: number, backward: boolean): number {
+    const V = this.bV, bm = this.bm, M = this.jM, ja = this.ja, jb = this.jb, jr = this.jr, jK = this.jK, jP = this.jP;
+    let change = 0;
+    for (let q = j0; q < j1; q++) {
+      const j = backward ? j1 - 1 - (q - j0) : q, k18 = 18 * j;
+      const a = ja[j], b = jb[j], o = 6 * j, oa = 6 * a, ob = 6 * b;
+      const ax = jr[o], ay = jr[o + 1], az = jr[o + 2], bx = jr[o + 3], by = jr[o + 4], bz = jr[o + 5];
+      const wax = V[oa + 3], way = V[oa + 4], waz = V[oa + 5], wbx = V[ob + 3], wby = V[ob + 4], wbz = V[ob + 5];
+      const v0 = V[oa] + way * az - waz * ay - (V[ob] + wby * bz - wbz * by);
+      const v1 = V[oa + 1] + waz * ax - wax * az - (V[ob + 1] + wbz * bx - wbx * bz);
+      const v2 = V[oa + 2] + wax * ay - way * ax - (V[ob + 2] + wbx * by - wby * bx);
+      const k = 9 * j;
+      const px = -(jK[k] * v0 + jK[k + 3] * v1 + jK[k + 6] * v2), py = -(jK[k + 1] * v0 + jK[k + 4] * v1 + jK[k + 7] * v2), pz = -(jK[k + 2] * v0 + jK[k + 5] * v1 + jK[k + 8] * v2);
+      if (px === 0 && py === 0 && pz === 0) continue;
+      jP[3 * j] += px;
+      jP[3 * j + 1] += py;
+      jP[3 * j + 2] += pz;
+      let m = bm[a];
+      if (m > 0) {
+        // Δω = I⁻¹ (r × p) = M p (jM, column-major)
+        const u = k18;
+        V[oa] += m * px;
+        V[oa + 1] += m * py;
+        V[oa + 2] += m * pz;
+        V[oa + 3] = wax + (M[u] * px + M[u + 3] * py + M[u + 6] * pz);
+        V[oa + 4] = way + (M[u + 1] * px + M[u + 4] * py + M[u + 7] * pz);
+        V[oa + 5] = waz + (M[u + 2] * px + M[u + 5] * py + M[u + 8] * pz);
+      }
+      m = bm[b];
+      if (m > 0) {
+        // Δω = I⁻¹ (r × p) = M p (jM, column-major)
+        const u = k18 + 9;
+        V[ob] -= m * px;
+        V[ob + 1] -= m * py;
+        V[ob + 2] -= m * pz;
+        V[ob + 3] = wbx - (M[u] * px + M[u + 3] * py + M[u + 6] * pz);
+        V[ob + 4] = wby - (M[u + 1] * px + M[u + 4] * py + M[u + 7] * pz);
+        V[ob + 5] = wbz - (M[u + 2] * px + M[u + 5] * py + M[u + 8] * pz);
+      }
+      const r = Math.max(Math.abs(v0), Math.abs(v1), Math.abs(v2));
+      if (r > change) change = r;
+    }
+    return change;
+  }
+
+  /** The active contacts of gsList (in reverse when backward): normal row, then the tangent pair over its disc (contactStep); returns the largest row velocity change. */
+  private contactPass(backward: boolean): number {
+    const V = this.bV, bm = this.bm, ca = this.ca, cb = this.cb, F = this.cf, J = this.cJ, L = this.cL, cmn = this.cmn, Kt = this.cK, cg = this.cg, jt = this.cJt, E = this.cEig;
+    const list = this.gsList, na = this.gsN, cKap = this.cKap, one = this.cOne;
+    let change = 0;
+    for (let q = 0; q < na; q++) {
+      const c = list[backward ? na - 1 - q : q];
+      if (jt[c] >= 0) {
+        change = Math.max(change, this.limitStep(c));
+        continue;
+      }
+      if (one[c]) {
+        const r = this.oneSidedStep(c);
+        if (r > change) change = r;
+        continue;
+      }
+      const a = ca[c], b = cb[c], oa = 6 * a, ob = 6 * b, f = 9 * c, j = 36 * c, l = 3 * c;
+      const ma = bm[a], mb = bm[b];
+      let vax = V[oa], vay = V[oa + 1], vaz = V[oa + 2], wax = V[oa + 3], way = V[oa + 4], waz = V[oa + 5];
+      let vbx = V[ob], vby = V[ob + 1], vbz = V[ob + 2], wbx = V[ob + 3], wby = V[ob + 4], wbz = V[ob + 5];
+      const nx = F[f], ny = F[f + 1], nz = F[f + 2];
+      const vn = nx * (vax - vbx) + ny * (vay - vby) + nz * (vaz - vbz) + J[j] * wax + J[j + 1] * way + J[j + 2] * waz - (J[j + 3] * wbx + J[j + 4] * wby + J[j + 5] * wbz);
+      const mn = cmn[c], ln0 = L[l], ln = Math.max(0, ln0 - mn * vn), dn = ln - ln0;
+      let ch = 0;
+      if (dn !== 0) {
+        L[l] = ln;
+        const pa = ma * dn, pb = mb * dn;
+        vax += pa * nx;
+        vay += pa * ny;
+        vaz += pa * nz;
+        wax += dn * J[j + 6];
+        way += dn * J[j + 7];
+        waz += dn * J[j + 8];
+        vbx -= pb * nx;
+        vby -= pb * ny;
+        vbz -= pb * nz;
+        wbx -= dn * J[j + 9];
+        wby -= dn * J[j + 10];
+        wbz -= dn * J[j + 11];
+        ch = Math.abs(dn / mn);
+      }
+      const g = cg[c];
+      // (separated, no friction impulse: the disc is the point 0, the pair stays at 0)
+      if (g !== 0 && (ln !== 0 || g === Infinity || L[l + 1] !== 0 || L[l + 2] !== 0)) {
+        const ux = F[f + 3], uy = F[f + 4], uz = F[f + 5], sx = F[f + 6], sy = F[f + 7], sz = F[f + 8];
+        const dvx = vax - vbx, dvy = vay - vby, dvz = vaz - vbz;
+        const w1 = ux * dvx + uy * dvy + uz * dvz + J[j + 12] * wax + J[j + 13] * way + J[j + 14] * waz - (J[j + 15] * wbx + J[j + 16] * wby + J[j + 17] * wbz);
+        const w2 = sx * dvx + sy * dvy + sz * dvz + J[j + 24] * wax + J[j + 25] * way + J[j + 26] * waz - (J[j + 27] * wbx + J[j + 28] * wby + J[j + 29] * wbz);
+        const kk = 3 * c, k11 = Kt[kk], k12 = Kt[kk + 1], k22 = Kt[kk + 2];
+        const l1 = L[l + 1], l2 = L[l + 2];
+        const z1 = k11 * l1 + k12 * l2 - w1, z2 = k12 * l1 + k22 * l2 - w2;
+        const e = 8 * c;
+        let x1: number, x2: number;
+        if (E[e + 7] === 1) {
+          x1 = E[e + 4] * z1 + E[e + 5] * z2;
+          x2 = E[e + 5] * z1 + E[e + 6] * z2;
+        } else {
+          x1 = l1;
+          x2 = l2;
+        }
+        if (g !== Infinity) {
+          const R = g * ln;
+          if (x1 * x1 + x2 * x2 > R * R) {
+            if (!(R > 0)) x1 = x2 = 0;
+            else {
+              cKap[c] = diskMinEig(E, 8 * c, z1, z2, R, cKap[c]);
+              x1 = _x[0];
+              x2 = _x[1];
+            }
+          }
+        }
+        const d1 = x1 - l1, d2 = x2 - l2;
+        if (d1 !== 0 || d2 !== 0) {
+          L[l + 1] = x1;
+          L[l + 2] = x2;
+          const px = d1 * ux + d2 * sx, py = d1 * uy + d2 * sy, pz = d1 * uz + d2 * sz;
+          vax += ma * px;
+          vay += ma * py;
+          vaz += ma * pz;
+          wax += d1 * J[j + 18] + d2 * J[j + 30];
+          way += d1 * J[j + 19] + d2 * J[j + 31];
+          waz += d1 * J[j + 20] + d2 * J[j + 32];
+          vbx -= mb * px;
+          vby -= mb * py;
+          vbz -= mb * pz;
+          wbx -= d1 * J[j + 21] + d2 * J[j + 33];
+          wby -= d1 * J[j + 22] + d2 * J[j + 34];
+          wbz -= d1 * J[j + 23] + d2 * J[j + 35];
+          ch = Math.max(ch, Math.abs(k11 * d1 + k12 * d2), Math.abs(k12 * d1 + k22 * d2));
+        }
+      }
+      if (ch === 0) continue;
+      if (ch > change) change = ch;
+      V[oa] = vax;
+      V[oa + 1] = vay;
+      V[oa + 2] = vaz;
+      V[oa + 3] = wax;
+      V[oa + 4] = way;
+      V[oa + 5] = waz;
+      V[ob] = vbx;
+      V[ob + 1] = vby;
+      V[ob + 2] = vbz;
+      V[ob + 3] = wbx;
+      V[ob + 4] = wby;
+      V[ob + 5] = wbz;
+    }
+    return change;
+  }
+
+  /** contactPass's step of contact c whose B side does not move (cOne): B's row velocities are cBias. */
+  private oneSidedStep(c: number): number {
+    const V = this.bV, a = this.ca[c], oa = 6 * a, F = this.cf, f = 9 * c, J = this.cJ, j = 36 * c, L = this.cL, l = 3 * c, B = this.cBias;
+    const ma = this.bm[a];
+    let vax = V[oa], vay = V[oa + 1], vaz = V[oa + 2], wax = V[oa + 3], way = V[oa + 4], waz = V[oa + 5];
+    const nx = F[f], ny = F[f + 1], nz = F[f + 2];
+    const vn = nx * vax + ny * vay + nz * vaz + J[j] * wax + J[j + 1] * way + J[j + 2] * waz - B[l];
+    const mn = this.cmn[c], ln0 = L[l], ln = Math.max(0, ln0 - mn * vn), dn = ln - ln0;
+    let ch = 0;
+    if (dn !== 0) {
+      L[l] = ln;
+      const pa = ma * dn;
+      vax += pa * nx;
+      vay += pa * ny;
+      vaz += pa * nz;
+      wax += dn * J[j + 6];
+      way += dn * J[j + 7];
+      waz += dn * J[j + 8];
+      ch = Math.abs(dn / mn);
+    }
+    const g = this.cg[c];
+    if (g !== 0 && (ln !== 0 || g === Infinity || L[l + 1] !== 0 || L[l + 2] !== 0)) {
+      const ux = F[f + 3], uy = F[f + 4], uz = F[f + 5], sx = F[f + 6], sy = F[f + 7], sz = F[f + 8];
+      const w1 = ux * vax + uy * vay + uz * vaz + J[j + 12] * wax + J[j + 13] * way + J[j + 14] * waz - B[l + 1];
+      const w2 = sx * vax + sy * vay + sz * vaz + J[j + 24] * wax + J[j + 25] * way + J[j + 26] * waz - B[l + 2];
+      const Kt = this.cK, kk = 3 * c, k11 = Kt[kk], k12 = Kt[kk + 1], k22 = Kt[kk + 2];
+      const l1 = L[l + 1], l2 = L[l + 2];
+      const z1 = k11 * l1 + k12 * l2 - w1, z2 = k12 * l1 + k22 * l2 - w2;
+      const E = this.cEig, e = 8 * c;
+      let x1: number, x2: number;
+      if (E[e + 7] === 1) {
+        x1 = E[e + 4] * z1 + E[e + 5] * z2;
+        x2 = E[e + 5] * z1 + E[e + 6] * z2;
+      } else {
+        x1 = l1;
+        x2 = l2;
+      }
+      if (g !== Infinity) {
+        const R = g * ln;
+        if (x1 * x1 + x2 * x2 > R * R) {
+          if (!(R > 0)) x1 = x2 = 0;
+          else {
+            this.cKap[c] = diskMinEig(E, e, z1, z2, R, this.cKap[c]);
+            x1 = _x[0];
+            x2 = _x[1];
+          }
+        }
+      }
+      const d1 = x1 - l1, d2 = x2 - l2;
+      if (d1 !== 0 || d2 !== 0) {
+        L[l + 1] = x1;
+        L[l + 2] = x2;
+        const px = d1 * ux + d2 * sx, py = d1 * uy + d2 * sy, pz = d1 * uz + d2 * sz;
+        vax += ma * px;
+        vay += ma * py;
+        vaz += ma * pz;
+        wax += d1 * J[j + 18] + d2 * J[j + 30];
+        way += d1 * J[j + 19] + d2 * J[j + 31];
+        waz += d1 * J[j + 20] + d2 * J[j + 32];
+        ch = Math.max(ch, Math.abs(k11 * d1 + k12 * d2), Math.abs(k12 * d1 + k22 * d2));
+      }
+    }
+    if (ch === 0) return 0;
+    V[oa] = vax;
+    V[oa + 1] = vay;
+    V[oa + 2] = vaz;
+    V[oa + 3] = wax;
+    V[oa + 4] = way;
+    V[oa + 5] = waz;
+    return ch;
   }
 
   /** The input velocities into bV. */
@@ -1145,12 +1546,18 @@ export class SequentialImpulseSolver {
    * Δλ = −(vₙ − k_njᵀK_j⁻¹u) / K_eff (clamped), ΔP = −K_j⁻¹(u + k_nj Δλ). Returns the largest row velocity change.
    */
   private limitStep(c: number): number {
-    const j = this.cJt[c], jr = this.jr, K = this.jK, q = 9 * j, F = this.cf, f = 9 * c, Kj = this.cKj, kc = 3 * c;
-    this.relVel(this.ja[j], this.jb[j], jr, 6 * j);
-    const u0 = this.rv0, u1 = this.rv1, u2 = this.rv2;
-    this.relVel(this.ca[c], this.cb[c], this.cr, 6 * c);
+    const j = this.cJt[c], jr = this.jr, K = this.jK, q = 9 * j, F = this.cf, f = 9 * c, Kj = this.cKj, kc = 3 * c, J = this.cJ, jo = 36 * c;
+    const V = this.bV, bm = this.bm, M = this.jM;
+    // the joint's relative velocity u (its arms), the contact's normal velocity (its rows r × n)
+    const ja = this.ja[j], jb = this.jb[j], oja = 6 * ja, ojb = 6 * jb, o6 = 6 * j;
+    const ax = jr[o6], ay = jr[o6 + 1], az = jr[o6 + 2], bx = jr[o6 + 3], by = jr[o6 + 4], bz = jr[o6 + 5];
+    let wax = V[oja + 3], way = V[oja + 4], waz = V[oja + 5], wbx = V[ojb + 3], wby = V[ojb + 4], wbz = V[ojb + 5];
+    const u0 = V[oja] + way * az - waz * ay - (V[ojb] + wby * bz - wbz * by);
+    const u1 = V[oja + 1] + waz * ax - wax * az - (V[ojb + 1] + wbz * bx - wbx * bz);
+    const u2 = V[oja + 2] + wax * ay - way * ax - (V[ojb + 2] + wbx * by - wby * bx);
+    const a = this.ca[c], b = this.cb[c], oa = 6 * a, ob = 6 * b;
     const nx = F[f], ny = F[f + 1], nz = F[f + 2];
-    const vn = this.rv0 * nx + this.rv1 * ny + this.rv2 * nz;
+    const vn = nx * (V[oa] - V[ob]) + ny * (V[oa + 1] - V[ob + 1]) + nz * (V[oa + 2] - V[ob + 2]) + J[jo] * V[oa + 3] + J[jo + 1] * V[oa + 4] + J[jo + 2] * V[oa + 5] - (J[jo + 3] * V[ob + 3] + J[jo + 4] * V[ob + 4] + J[jo + 5] * V[ob + 5]);
     const k0 = Kj[kc], k1 = Kj[kc + 1], k2 = Kj[kc + 2];
     // w = K_j⁻¹ u
     const w0 = K[q] * u0 + K[q + 3] * u1 + K[q + 6] * u2, w1 = K[q + 1] * u0 + K[q + 4] * u1 + K[q + 7] * u2, w2 = K[q + 2] * u0 + K[q + 5] * u1 + K[q + 8] * u2;
@@ -1160,128 +1567,57 @@ export class SequentialImpulseSolver {
     const px = -(K[q] * e0 + K[q + 3] * e1 + K[q + 6] * e2), py = -(K[q + 1] * e0 + K[q + 4] * e1 + K[q + 7] * e2), pz = -(K[q + 2] * e0 + K[q + 5] * e1 + K[q + 8] * e2);
     if (dl !== 0) {
       L[3 * c] = ln;
-      this.apply(this.ca[c], this.cb[c], this.cr, 6 * c, dl * nx, dl * ny, dl * nz);
+      // dl n on A at r_A (Δω = dl I_A⁻¹(r_A × n)), the opposite on B
+      let m = bm[a] * dl;
+      V[oa] += m * nx;
+      V[oa + 1] += m * ny;
+      V[oa + 2] += m * nz;
+      V[oa + 3] += dl * J[jo + 6];
+      V[oa + 4] += dl * J[jo + 7];
+      V[oa + 5] += dl * J[jo + 8];
+      m = bm[b] * dl;
+      V[ob] -= m * nx;
+      V[ob + 1] -= m * ny;
+      V[ob + 2] -= m * nz;
+      V[ob + 3] -= dl * J[jo + 9];
+      V[ob + 4] -= dl * J[jo + 10];
+      V[ob + 5] -= dl * J[jo + 11];
     }
     if (px !== 0 || py !== 0 || pz !== 0) {
       const P = this.jP;
       P[3 * j] += px;
       P[3 * j + 1] += py;
       P[3 * j + 2] += pz;
-      this.apply(this.ja[j], this.jb[j], jr, 6 * j, px, py, pz);
+      // p on the joint's A (Δω = M_A p, jM), −p on B
+      const u = 18 * j;
+      let m = bm[ja];
+      V[oja] += m * px;
+      V[oja + 1] += m * py;
+      V[oja + 2] += m * pz;
+      V[oja + 3] += M[u] * px + M[u + 3] * py + M[u + 6] * pz;
+      V[oja + 4] += M[u + 1] * px + M[u + 4] * py + M[u + 7] * pz;
+      V[oja + 5] += M[u + 2] * px + M[u + 5] * py + M[u + 8] * pz;
+      m = bm[jb];
+      V[ojb] -= m * px;
+      V[ojb + 1] -= m * py;
+      V[ojb + 2] -= m * pz;
+      V[ojb + 3] -= M[u + 9] * px + M[u + 12] * py + M[u + 15] * pz;
+      V[ojb + 4] -= M[u + 10] * px + M[u + 13] * py + M[u + 16] * pz;
+      V[ojb + 5] -= M[u + 11] * px + M[u + 14] * py + M[u + 17] * pz;
     }
     // the normal row's velocity change: Kₙₙ Δλ + k_njᵀ ΔP
     const dvn = dl / this.cmn[c] + k0 * px + k1 * py + k2 * pz;
     return Math.max(Math.abs(dvn), Math.abs(u0), Math.abs(u1), Math.abs(u2));
   }
-
-  /** Contact c: the normal row, then the tangential pair over its disc; returns the largest change of a row velocity. */
-  private contactStep(c: number): number {
-    if (this.cJt[c] >= 0) return this.limitStep(c);
-    const a = this.ca[c], b = this.cb[c], V = this.bV, oa = 6 * a, ob = 6 * b, F = this.cf, f = 9 * c, J = this.cJ, j = 36 * c, L = this.cL, l = 3 * c;
-    const ma = this.bm[a], mb = this.bm[b];
-    let vax = V[oa], vay = V[oa + 1], vaz = V[oa + 2], wax = V[oa + 3], way = V[oa + 4], waz = V[oa + 5];
-    let vbx = V[ob], vby = V[ob + 1], vbz = V[ob + 2], wbx = V[ob + 3], wby = V[ob + 4], wbz = V[ob + 5];
-    // normal row: v_n = n·(v_A − v_B) + (r_A × n)·ω_A − (r_B × n)·ω_B
-    const nx = F[f], ny = F[f + 1], nz = F[f + 2];
-    const vn = nx * (vax - vbx) + ny * (vay - vby) + nz * (vaz - vbz) + J[j] * wax + J[j + 1] * way + J[j + 2] * waz - (J[j + 3] * wbx + J[j + 4] * wby + J[j + 5] * wbz);
-    const ln0 = L[l], ln = Math.max(0, ln0 - this.cmn[c] * vn), dn = ln - ln0;
-    let change = 0;
-    if (dn !== 0) {
-      L[l] = ln;
-      const pa = ma * dn, pb = mb * dn;
-      vax += pa * nx;
-      vay += pa * ny;
-      vaz += pa * nz;
-      wax += dn * J[j + 6];
-      way += dn * J[j + 7];
-      waz += dn * J[j + 8];
-      vbx -= pb * nx;
-      vby -= pb * ny;
-      vbz -= pb * nz;
-      wbx -= dn * J[j + 9];
-      wby -= dn * J[j + 10];
-      wbz -= dn * J[j + 11];
-      change = Math.abs(dn / this.cmn[c]);
-    }
-    const g = this.cg[c];
-    if (g !== 0) {
-      // tangential pair: minimize ½ xᵀ K x + xᵀ (v_t − K λ_t) over |x| ≤ γ λₙ
-      const ux = F[f + 3], uy = F[f + 4], uz = F[f + 5], sx = F[f + 6], sy = F[f + 7], sz = F[f + 8];
-      const dvx = vax - vbx, dvy = vay - vby, dvz = vaz - vbz;
-      const w1 = ux * dvx + uy * dvy + uz * dvz + J[j + 12] * wax + J[j + 13] * way + J[j + 14] * waz - (J[j + 15] * wbx + J[j + 16] * wby + J[j + 17] * wbz);
-      const w2 = sx * dvx + sy * dvy + sz * dvz + J[j + 24] * wax + J[j + 25] * way + J[j + 26] * waz - (J[j + 27] * wbx + J[j + 28] * wby + J[j + 29] * wbz);
-      const Kt = this.cK, kk = 3 * c, k11 = Kt[kk], k12 = Kt[kk + 1], k22 = Kt[kk + 2];
-      const l1 = L[l + 1], l2 = L[l + 2];
-      // z = K λ_t − v_t; unconstrained x = K⁻¹ z
-      const z1 = k11 * l1 + k12 * l2 - w1, z2 = k12 * l1 + k22 * l2 - w2;
-      const det = k11 * k22 - k12 * k12;
-      let x1: number, x2: number;
-      if (det > 1e-300 * (k11 * k22 + 1e-300)) {
-        x1 = (k22 * z1 - k12 * z2) / det;
-        x2 = (k11 * z2 - k12 * z1) / det;
-      } else {
-        x1 = l1;
-        x2 = l2;
-      }
-      if (g !== Infinity) {
-        const R = g * ln;
-        if (x1 * x1 + x2 * x2 > R * R) {
-          if (!(R > 0)) x1 = x2 = 0;
-          else {
-            diskMin(k11, k12, k22, z1, z2, R);
-            x1 = _x[0];
-            x2 = _x[1];
-          }
-        }
-      }
-      const d1 = x1 - l1, d2 = x2 - l2;
-      if (d1 !== 0 || d2 !== 0) {
-        L[l + 1] = x1;
-        L[l + 2] = x2;
-        const px = d1 * ux + d2 * sx, py = d1 * uy + d2 * sy, pz = d1 * uz + d2 * sz;
-        vax += ma * px;
-        vay += ma * py;
-        vaz += ma * pz;
-        wax += d1 * J[j + 18] + d2 * J[j + 30];
-        way += d1 * J[j + 19] + d2 * J[j + 31];
-        waz += d1 * J[j + 20] + d2 * J[j + 32];
-        vbx -= mb * px;
-        vby -= mb * py;
-        vbz -= mb * pz;
-        wbx -= d1 * J[j + 21] + d2 * J[j + 33];
-        wby -= d1 * J[j + 22] + d2 * J[j + 34];
-        wbz -= d1 * J[j + 23] + d2 * J[j + 35];
-        change = Math.max(change, Math.abs(k11 * d1 + k12 * d2), Math.abs(k12 * d1 + k22 * d2));
-      }
-    }
-    if (change === 0) return 0;
-    // (keyframed bodies and the world: inverse mass and inertia 0, their velocities unchanged)
-    V[oa] = vax;
-    V[oa + 1] = vay;
-    V[oa + 2] = vaz;
-    V[oa + 3] = wax;
-    V[oa + 4] = way;
-    V[oa + 5] = waz;
-    V[ob] = vbx;
-    V[ob + 1] = vby;
-    V[ob + 2] = vbz;
-    V[ob + 3] = wbx;
-    V[ob + 4] = wby;
-    V[ob + 5] = wbz;
-    return change;
-  }
 }
 
 const _x = F64(2);
+/** diskMinEig's Newton stops after a step below this (relative to e₁ + κ): the iteration is quadratic, so what is left is ≈ its square. */
+const DISK_STEP_TOL = 1e-6;
 const POISSON_SCALES = [1, 0.5, 0.25];
 
-/**
- * The minimizer of ½ xᵀKx − zᵀx over |x| ≤ R (K = [k11 k12; k12 k22] positive semidefinite), when the
- * unconstrained one lies outside: x = (K + κI)⁻¹ z with κ > 0 and |x| = R (K's eigenvectors, Newton on
- * 1/|x(κ)| − 1/R, which is nearly linear in κ). Into _x.
- */
-function diskMin(k11: number, k12: number, k22: number, z1: number, z2: number, R: number): void {
-  // eigen-decomposition of the symmetric 2×2
+/** K = [k11 k12; k12 k22]'s eigenvalues e₁ ≥ e₂ and the rotation (cos, sin) of e₁'s eigenvector, into out[o..o+3]. */
+function eigen2(k11: number, k12: number, k22: number, out: Float64Array, o: number): void {
   const tr = 0.5 * (k11 + k22), df = 0.5 * (k11 - k22), rad = Math.sqrt(df * df + k12 * k12);
   const e1 = tr + rad, e2 = tr - rad;
   let c = 1, s = 0;
@@ -1296,25 +1632,43 @@ function diskMin(k11: number, k12: number, k22: number, z1: number, z2: number, 
     c = ux / ul;
     s = uy / ul;
   }
+  out[o] = e1;
+  out[o + 1] = e2;
+  out[o + 2] = c;
+  out[o + 3] = s;
+}
+
+/**
+ * The minimizer of ½ xᵀKx − zᵀx over |x| ≤ R (K = [k11 k12; k12 k22] positive semidefinite, its
+ * eigen-decomposition in E[o..o+3] by eigen2), when the unconstrained one lies outside: x = (K + κI)⁻¹ z
+ * with κ > 0 and |x| = R (K's eigenvectors, Newton on 1/|x(κ)| − 1/R, which is nearly linear in κ),
+ * started at `warm` (the contact's last κ) when it lies in the root's bracket. Into _x; returns κ.
+ */
+function diskMinEig(E: Float64Array, o: number, z1: number, z2: number, R: number, warm = 0): number {
+  const e1 = E[o], e2 = E[o + 1], c = E[o + 2], s = E[o + 3];
   // y = Qᵀ z (Q = [u, u⊥])
   const y1 = c * z1 + s * z2, y2 = -s * z1 + c * z2;
-  // a start below the root (|x| ≥ R there): |x(κ)| ≥ |y| / (e₁ + κ)
+  // the root lies in [|y|/R − e₁, |y|/R − e₂]: |y| / (e₁ + κ) ≤ |x(κ)| ≤ |y| / (e₂ + κ); start at the
+  // warm κ (the same contact's last root) inside that bracket, else at its lower end
   const ny = Math.sqrt(y1 * y1 + y2 * y2);
   let kap = Math.max(0, ny / R - Math.max(e1, 0));
+  if (warm > kap) kap = Math.min(warm, ny / R - e2);
+  const iR = 1 / R;
+  let a1 = e1 + kap, a2 = e2 + kap;
   for (let it = 0; it < 30; it++) {
-    const a1 = e1 + kap, a2 = e2 + kap;
-    const q1 = y1 / a1, q2 = y2 / a2;
-    const nrm = Math.sqrt(q1 * q1 + q2 * q2);
+    const d = 1 / (a1 * a2), i1 = a2 * d, i2 = a1 * d;
+    const q1 = y1 * i1, q2 = y2 * i2;
+    const n2 = q1 * q1 + q2 * q2, nrm = Math.sqrt(n2);
     if (!(nrm > 0)) break;
-    const phi = 1 / nrm - 1 / R;
-    // d|x|/dκ = −Σ q_i² / a_i / |x|; d(1/|x|)/dκ = Σ q_i²/a_i / |x|³
-    const dphi = (q1 * q1 / a1 + q2 * q2 / a2) / (nrm * nrm * nrm);
-    const step = phi / dphi;
+    // Newton on φ = 1/|x| − 1/R: dφ/dκ = Σ q_i²/a_i / |x|³ (a_i = e_i + κ), step = φ / φ'
+    const step = (n2 * (1 - nrm * iR)) / (q1 * q1 * i1 + q2 * q2 * i2);
     kap -= step;
     if (kap < 0) kap = 0;
-    if (Math.abs(step) <= 1e-12 * (kap + e1)) break;
+    a1 = e1 + kap;
+    a2 = e2 + kap;
+    if (Math.abs(step) <= DISK_STEP_TOL * a1) break;
   }
-  let x1 = y1 / (e1 + kap), x2 = y2 / (e2 + kap);
+  let x1 = y1 / a1, x2 = y2 / a2;
   // exactly on the rim (the iteration's last bits)
   const nrm = Math.sqrt(x1 * x1 + x2 * x2);
   if (nrm > R) {
@@ -1323,6 +1677,7 @@ function diskMin(k11: number, k12: number, k22: number, z1: number, z2: number, 
   }
   _x[0] = c * x1 - s * x2;
   _x[1] = s * x1 + c * x2;
+  return kap;
 }
 
 /** Inverse of the symmetric 3×3 M (column-major, 9 numbers) into out[o..]; false when singular. */
