@@ -4,6 +4,7 @@
 import { createEmptyDocument, defaultCollision, defaultMaterial } from '../document/defaults';
 import { boxMesh, icosphereMesh } from '../document/fixtures';
 import type { ImpulseDocument, Prop, Track } from '../document/types';
+import { importGltf } from '../io/importGltf';
 import { STATE_STRIDE } from './rigid';
 import type { SimWorld } from './world';
 
@@ -77,4 +78,17 @@ export function mechanicalEnergy(w: SimWorld): number {
   let e = 0;
   for (let i = 0; i < B.count; i++) e += B.kineticEnergy(st, i) + (g * st[STATE_STRIDE * i + 1]) / B.invMass[i];
   return e;
+}
+
+/**
+ * The repros' ragdoll drop: the mannequin (`glb`: assets/characters/mannequin.glb's bytes) alone as the
+ * dynamic character 'ragdoll', posed by its walk clip (4 s at 30 fps), above the ground at 0.
+ */
+export async function ragdollWalkDoc(glb: Uint8Array): Promise<ImpulseDocument> {
+  const imported = await importGltf(glb, 'mannequin.glb');
+  const walk = imported.clips.find((c) => c.name === 'walk')!;
+  const doc = sceneDoc([], { frames: 120, fps: 30 });
+  doc.characters = [{ ...imported.characters[0], id: 'ragdoll', name: 'ragdoll', mode: 'dynamic' as const }];
+  doc.clips[0].tracks = walk.tracks.map((t): Track => (t.target.kind === 'joint' ? { ...t, target: { ...t.target, character: 'ragdoll' } } : t));
+  return doc;
 }

@@ -164,7 +164,10 @@ export interface WorldOptions {
   clipId?: string;
   /** Approximate step rate; the step is the frame interval divided by round(stepHz / frameRate). Default 240. */
   stepHz?: number;
-  /** Approach speeds below this (m/s) use ε = 0: resting contact instead of ever smaller bounces. Default 0.1. */
+  /**
+   * Approach speeds below this (m/s) use ε = 0: resting contact instead of ever smaller bounces. Default 0.1.
+   * In the sequential-impulse sub-step solves ('si-restitution'), so do rebounds below it (ε × approach).
+   */
   restitutionThresholdMps?: number;
   /**
    * Ground approaches slower than this (m/s) that would touch within the
@@ -4174,6 +4177,13 @@ export class SimWorld {
         if ((cview[m].restitution ?? 0) <= 0) continue;
         const k = this.islandCt[m], ca = this.contactColA[k], cb = this.contactColB[k];
         if ((ca >= 0 && this.colliders[ca].kind !== KIND_DYNAMIC) || (cb >= 0 && this.colliders[cb].kind !== KIND_DYNAMIC)) return false;
+      }
+      // a touch-down whose rebound (ε × approach) would be slower than the restitution threshold is a resting
+      // contact here: Poisson's phase costs as many sweeps again for a hop of under half a millimetre
+      const thr = this.opts.restitutionThresholdMps;
+      for (let m = 0; m < cview.length; m++) {
+        const ct = this.contactPool[this.islandCt[m]], e = ct.restitution ?? 0;
+        if (e > 0 && !(e * this.contactApproach[this.islandCt[m]] > thr)) ct.restitution = 0;
       }
       this.sequentialSolver.restitution = true;
       this.sequentialSolve(bview, jview, cview, sol, root);

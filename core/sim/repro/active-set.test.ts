@@ -1,10 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import type { ImpulseDocument, Track } from '../../document/types';
-import { importGltf } from '../../io/importGltf';
+import type { ImpulseDocument } from '../../document/types';
 import { SimWorld } from '../world';
 import { STATE_STRIDE } from '../rigid';
-import { sceneDoc } from '../testkit';
+import { ragdollWalkDoc } from '../testkit';
 
 /**
  * The active set of the ragdoll ground contacts (world.ts solveContacts): after a solve, band
@@ -17,15 +16,7 @@ import { sceneDoc } from '../testkit';
  * the ground by 2e-5 m), and the speculative contacts take fewer solver calls and fewer active-set
  * additions (measured: 561 calls and 49 additions with them, 874 and 482 without).
  */
-async function ragdollAlone(): Promise<ImpulseDocument> {
-  const url = new URL('../../../assets/characters/mannequin.glb', import.meta.url);
-  const imported = await importGltf(new Uint8Array(readFileSync(url)), 'mannequin.glb');
-  const walk = imported.clips.find((c) => c.name === 'walk')!;
-  const doc = sceneDoc([], { frames: 120, fps: 30 });
-  doc.characters = [{ ...imported.characters[0], id: 'ragdoll', name: 'ragdoll', mode: 'dynamic' as const }];
-  doc.clips[0].tracks = walk.tracks.map((t): Track => (t.target.kind === 'joint' ? { ...t, target: { ...t.target, character: 'ragdoll' } } : t));
-  return doc;
-}
+const ragdollAlone = (): Promise<ImpulseDocument> => ragdollWalkDoc(new Uint8Array(readFileSync(new URL('../../../assets/characters/mannequin.glb', import.meta.url))));
 
 const STEP_GAIN_J = 0.25;
 const SINK_M = 2e-5;

@@ -1,10 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import type { ImpulseDocument, Track } from '../../document/types';
-import { importGltf } from '../../io/importGltf';
+import type { ImpulseDocument } from '../../document/types';
 import { SimWorld } from '../world';
 import { STATE_STRIDE } from '../rigid';
-import { sceneDoc } from '../testkit';
+import { ragdollWalkDoc } from '../testkit';
 
 /**
  * Repro: the mannequin as a ragdoll, dropped from its walk pose onto the
@@ -32,16 +31,7 @@ import { sceneDoc } from '../testkit';
  * friction against the slip, inside the cone). Law: with sleeping off, no part
  * still turns or drifts 6 s after the drop.
  */
-async function ragdollAlone(): Promise<ImpulseDocument> {
-  const url = new URL('../../../assets/characters/mannequin.glb', import.meta.url);
-  const imported = await importGltf(new Uint8Array(readFileSync(url)), 'mannequin.glb');
-  const walk = imported.clips.find((c) => c.name === 'walk')!;
-  const doc = sceneDoc([], { frames: 120, fps: 30 });
-  const ch = { ...imported.characters[0], id: 'ragdoll', name: 'ragdoll', mode: 'dynamic' as const };
-  doc.characters = [ch];
-  doc.clips[0].tracks = walk.tracks.map((t): Track => (t.target.kind === 'joint' ? { ...t, target: { ...t.target, character: 'ragdoll' } } : t));
-  return doc;
-}
+const ragdollAlone = (): Promise<ImpulseDocument> => ragdollWalkDoc(new Uint8Array(readFileSync(new URL('../../../assets/characters/mannequin.glb', import.meta.url))));
 
 /** Sleeping off: from SPIN_FROM_SEC to SPIN_TO_SEC after the drop every part turns slower than SPIN_RADPS and drifts slower than DRIFT_MPS. */
 const SPIN_FROM_SEC = 6;
