@@ -3279,13 +3279,26 @@ export class SimWorld {
         const nch = C.chunkStart.length - 1;
         const pass = this.scratchChunkPass(nch);
         // a ragdoll part's vertices within the band (what bandVertices finds for the active set after
-        // the solve: the same test, numbers and order) are kept while the band's chunks are read
+        // the solve: the same test, numbers and order) are kept while the band's chunks are read;
+        // only those below `near` (bandNear): the active set before and after the solve can pick no
+        // other (the solved velocities are checked against it, and the whole band is read if they
+        // reach further)
         const band = Math.max(touch, specC * hs);
-        let passB = pass, rec = -1;
+        let passB = pass, rec = -1, near = band;
         if (ragdollPart) {
-          passB = this._chunkPassB = grown(this._chunkPassB, nch);
-          if (lowChunks2(C, this.pose0, 7 * c, g + Math.max(touch, down * hs), pass, g + band, passB) === 0 && !heldStep) continue;
           rec = this.startBandRecord(c);
+          near = this.bandNear(c, touch, down * hs, band);
+          this.agcNear[c] = near;
+          if (near < band) {
+            if (lowChunks(C, this.pose0, 7 * c, g + Math.max(touch, down * hs), pass) === 0 && !heldStep) continue;
+          } else {
+            passB = this._chunkPassB = grown(this._chunkPassB, nch);
+            if (lowChunks2(C, this.pose0, 7 * c, g + Math.max(touch, down * hs), pass, g + band, passB) === 0 && !heldStep) {
+              // as bandVertices would find them (the band's chunks without the candidates')
+              this.bandVertices(c, g, band);
+              continue;
+            }
+          }
         } else if (lowChunks(C, this.pose0, 7 * c, g + Math.max(touch, down * hs), pass) === 0 && !heldStep) continue;
         const keepAdded = specC > spec && this.activeKeep.length > 0;
         // the vertices of the low chunks from the pose (the numbers placeVertices gives: P0 of an
@@ -3298,7 +3311,7 @@ export class SimWorld {
         const CS = C.chunkStart, CV = C.chunkVerts;
         // heights from the rotation's second row rule out the vertices surely beyond reach (see lowestY)
         const r10 = 2 * (qx * qy + qz * qw), r11 = 1 - 2 * (qx * qx + qz * qz), r12 = 2 * (qy * qz - qx * qw);
-        const reach = specC * hs, cutY = g + (touch > reach ? touch : reach) - y0 + heightTolerance(C, y0, g);
+        const reach = specC * hs, cutY = g + (near < band ? near : touch > reach ? touch : reach) - y0 + heightTolerance(C, y0, g);
         const CB = C.chunkBox, a10 = Math.abs(r10), a11 = Math.abs(r11), a12 = Math.abs(r12);
         for (let k = 0; k + 1 < CS.length; k++) {
           const pk = pass[k], bk = rec >= 0 && passB[k];
@@ -3315,6 +3328,8 @@ export class SimWorld {
             const py = y0 + ly + qw * ty + qz * tx - qx * tz;
             const d = py - g;
             if (d >= touch && !(d < specC * hs)) continue;
+            // beyond `near` no candidate either (gatherTouching's, as addGroundCandidatesBeforeSolve's)
+            if (!(d < near)) continue;
             const px = x0 + lx + qw * tx + qy * tz - qz * ty, pz = z0 + lz + qw * tz + qx * ty - qy * tx;
             if (bk) {
               const Q = this.agcBuf, q = this.agcLen;
@@ -3785,12 +3800,19 @@ export class SimWorld {
       const C = this.colliders[c], i = C.body;
       if (!C.groups || C.object < 0 || this.objects[C.object].kind !== 'character') continue;
       if (!this.awake[i] || !this.active[i] || this.islandOf[i] < 0) continue;
-      // the band's vertices from the pose, once per solve (the rounds only change the velocities)
-      if (this.agcStamp[c] !== this.markStamp) this.bandVertices(c, g, band);
-      const B0 = this.agcStart[c], B1 = this.agcEnd[c];
-      if (B0 === B1) continue;
       const sb = STATE_STRIDE * i;
       const vy = L[3 * i + 1], wx = W[3 * i], wz = W[3 * i + 2], cx = st[sb], cz = st[sb + 2];
+      // the band's vertices from the pose, once per solve (the rounds only change the velocities);
+      // a record of the vertices below `near` only (gatherTouching) serves while no vertex can
+      // reach the ground from `near` or above at the solved velocities (vy + wz rx − wx rz, within
+      // |ω_xz| · radius of vy): a vertex it leaves out ends above the ground and is never picked
+      if (this.agcStamp[c] !== this.markStamp) this.bandVertices(c, g, band);
+      else if (this.agcNear[c] < band) {
+        const reach = (Math.max(0, -vy + Math.sqrt(wx * wx + wz * wz) * C.radius) * (1 + 1e-9) + 1e-12) * hs;
+        if (!(reach < this.agcNear[c])) this.bandVertices(c, g, band);
+      }
+      const B0 = this.agcStart[c], B1 = this.agcEnd[c];
+      if (B0 === B1) continue;
       const Q = this.agcBuf;
       // per part and round: the deepest predicted vertex, and the deepest one at least 5 cm from it
       // (the other end of a limb rolling about its line); the rest, if any, in the next round
@@ -3816,7 +3838,7 @@ export class SimWorld {
         fx = bx;
         fz = bz;
         this.groundMark[C.vOff + best] = this.markStamp;
-        this.activeKeep[C.vOff + best] = this.stats.steps + 1;
+        this.activeKeep[C.vOff + best] = this.partKeep[c] = this.stats.steps + 1;
         const d = by - g;
         const other = d >= RAGDOLL_GROUND_SLOP ? this.nextKeyframedBody(bx, g, bz, 0, -d / hs, 0, 0, C.friction) : -1;
         this.pushContact(i, other, bx, by, bz, 0, 1, 0, C.friction, c, -1, 0);
@@ -3904,12 +3926,36 @@ export class SimWorld {
 
   private _chunkPassB = new Uint8Array(64);
 
+  /**
+   * Per dynamic collider: the height above the ground below which its band record holds every band
+   * vertex (the band itself after bandVertices; less after gatherTouching, see bandNear).
+   */
+  private agcNear = new Float64Array(0);
+  /** Per dynamic collider: the largest activeKeep of its vertices (−1 none). */
+  private partKeep = new Int32Array(0);
+
+  /**
+   * The part of the band gatherTouching records for ragdoll part c: the vertices below the larger
+   * of the touch distance and the reach of its fastest downward vertex before the solve (downHs;
+   * the only ones gatherTouching and addGroundCandidatesBeforeSolve can make contacts of), unless
+   * the active set added one of its vertices within ACTIVE_KEEP_STEPS steps (those are candidates
+   * anywhere in the band): then the whole band.
+   */
+  private bandNear(c: number, touch: number, downHs: number, band: number): number {
+    const k = this.partKeep[c];
+    if (k >= 0 && k >= this.stats.steps - ACTIVE_KEEP_STEPS) return band;
+    const near = touch > downHs ? touch : downHs;
+    return near < band ? near : band;
+  }
+
   /** Starts collider c's band vertices in agcBuf for the current solve (markStamp): gatherTouching appends them; returns their start. */
   private startBandRecord(c: number): number {
     if (this.agcStamp.length < this.dynCount) {
       this.agcStamp = new Int32Array(this.dynCount).fill(-1);
       this.agcStart = new Int32Array(this.dynCount);
       this.agcEnd = new Int32Array(this.dynCount);
+      this.agcNear = new Float64Array(this.dynCount);
+      this.partKeep = new Int32Array(this.dynCount).fill(-1);
     }
     if (this.agcCall !== this.markStamp) {
       this.agcCall = this.markStamp;
@@ -3923,6 +3969,7 @@ export class SimWorld {
   /** The vertices of dynamic collider c within `band` above the ground at pose0 (chunk by chunk, as the ground scans read them) into agcBuf. */
   private bandVertices(c: number, g: number, band: number): void {
     let o = this.startBandRecord(c);
+    this.agcNear[c] = band;
     const C = this.colliders[c];
     const pass = this.scratchChunkPass(C.chunkStart.length - 1);
     if (lowChunks(C, this.pose0, 7 * c, g + band, pass) > 0) {
