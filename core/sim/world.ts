@@ -329,6 +329,8 @@ const MAX_ACTIVE_SET_ROUNDS = 4;
 const ACTIVE_KEEP_STEPS = 10;
 /** Ragdoll vertices closer to the ground than this (m) are in resting contact (they may not approach it at all). */
 const RAGDOLL_GROUND_SLOP = 5e-4;
+/** How far (m) above the row test's cut a low set reaches when made (gatherTouching, lowSet). */
+const LOW_SET_MARGIN = 3e-3;
 /** Largest triangle count of a character body-part cluster. */
 const CLUSTER_TRIS = 48;
 /** Joint limits engage their velocity constraint this close to the limit. */
@@ -3313,14 +3315,26 @@ export class SimWorld {
         const r10 = 2 * (qx * qy + qz * qw), r11 = 1 - 2 * (qx * qx + qz * qz), r12 = 2 * (qy * qz - qx * qw);
         const reach = specC * hs, cutY = g + (near < band ? near : touch > reach ? touch : reach) - y0 + heightTolerance(C, y0, g);
         const CB = C.chunkBox, a10 = Math.abs(r10), a11 = Math.abs(r11), a12 = Math.abs(r12);
-        for (let k = 0; k + 1 < CS.length; k++) {
-          const pk = pass[k], bk = rec >= 0 && passB[k];
-          if (!pk && !bk) continue;
-          const b = 6 * k;
-          if (r10 * CB[b] + r11 * CB[b + 1] + r12 * CB[b + 2] - (a10 * CB[b + 3] + a11 * CB[b + 4] + a12 * CB[b + 5]) >= cutY) continue;
-          // room for every vertex of the chunk in the band record, once per chunk
-          if (bk) this.agcBuf = grown(this.agcBuf, this.agcLen + 4 * (CS[k + 1] - CS[k]));
-          for (let i = CS[k]; i < CS[k + 1]; i++) {
+        // the vertices (chunk order) the row test could pass: the part's low set (lowSet), made
+        // again when the orientation has turned too far since it was made
+        this.lowSet(c, r10, r11, r12, cutY);
+        const SI = this.lowSetI, SK = this.lowSetK, e1 = C.vOff + this.lowSetN[c];
+        let kPrev = -1, pk = 0, bk = false, okK = false;
+        for (let e = C.vOff; e < e1; e++) {
+          const k = SK[e];
+          if (k !== kPrev) {
+            // the chunk's tests, as a scan of every chunk makes them
+            kPrev = k;
+            pk = pass[k];
+            bk = rec >= 0 && passB[k] === 1;
+            const b = 6 * k;
+            okK = (pk === 1 || bk) && !(r10 * CB[b] + r11 * CB[b + 1] + r12 * CB[b + 2] - (a10 * CB[b + 3] + a11 * CB[b + 4] + a12 * CB[b + 5]) >= cutY);
+            // room for every vertex of the chunk in the band record, once per chunk
+            if (okK && bk) this.agcBuf = grown(this.agcBuf, this.agcLen + 4 * (CS[k + 1] - CS[k]));
+          }
+          if (!okK) continue;
+          {
+            const i = SI[e];
             const lx = CL[3 * i], ly = CL[3 * i + 1], lz = CL[3 * i + 2];
             if (r10 * lx + r11 * ly + r12 * lz >= cutY) continue;
             const v = CV[i], o = 3 * (C.vOff + v);
@@ -3931,6 +3945,57 @@ export class SimWorld {
    * vertex (the band itself after bandVertices; less after gatherTouching, see bandNear).
    */
   private agcNear = new Float64Array(0);
+  /**
+   * Per dynamic collider c, its low set: at the rotation row (r10, r11, r12) it was made for
+   * (lowSetRow[4c..4c+3), and its top in lowSetRow[4c+3]), every vertex whose row height
+   * r1 · v (the local vertex's height above the centre, gatherTouching's row test) is below the
+   * top, in chunk order: positions in chunkVerts in lowSetI and their chunks in lowSetK, from
+   * C.vOff, lowSetN[c] of them (−1: none made).
+   */
+  private lowSetI = new Int32Array(0);
+  private lowSetK = new Int32Array(0);
+  private lowSetN = new Int32Array(0);
+  private lowSetRow = new Float64Array(0);
+
+  /**
+   * Makes collider c's low set serve the row test `r1 · v < cut` at row (r10, r11, r12): kept while
+   * the row has turned so little since it was made that no vertex outside it can pass (a row
+   * height moves by at most |Δr1| · |v| ≤ |Δr1| · radius), else made again at this row with the top
+   * LOW_SET_MARGIN above the cut.
+   */
+  private lowSet(c: number, r10: number, r11: number, r12: number, cut: number): void {
+    const C = this.colliders[c];
+    if (this.lowSetN.length < this.dynCount) {
+      this.lowSetN = new Int32Array(this.dynCount).fill(-1);
+      this.lowSetRow = new Float64Array(4 * this.dynCount);
+      this.lowSetI = new Int32Array(this.groundMark.length);
+      this.lowSetK = new Int32Array(this.groundMark.length);
+    }
+    const R = this.lowSetRow, o = 4 * c, tol = 1e-9 * (C.radius + 1e-3);
+    if (this.lowSetN[c] >= 0) {
+      const dx = r10 - R[o], dy = r11 - R[o + 1], dz = r12 - R[o + 2];
+      if (cut + Math.sqrt(dx * dx + dy * dy + dz * dz) * C.radius * (1 + 1e-9) + tol <= R[o + 3]) return;
+    }
+    const top = cut + LOW_SET_MARGIN;
+    const CS = C.chunkStart, CL = C.chunkLocal, CB = C.chunkBox, SI = this.lowSetI, SK = this.lowSetK;
+    const a10 = Math.abs(r10), a11 = Math.abs(r11), a12 = Math.abs(r12);
+    let e = C.vOff;
+    for (let k = 0; k + 1 < CS.length; k++) {
+      const b = 6 * k;
+      if (r10 * CB[b] + r11 * CB[b + 1] + r12 * CB[b + 2] - (a10 * CB[b + 3] + a11 * CB[b + 4] + a12 * CB[b + 5]) - tol >= top) continue;
+      for (let i = CS[k]; i < CS[k + 1]; i++) {
+        if (r10 * CL[3 * i] + r11 * CL[3 * i + 1] + r12 * CL[3 * i + 2] >= top) continue;
+        SI[e] = i;
+        SK[e++] = k;
+      }
+    }
+    this.lowSetN[c] = e - C.vOff;
+    R[o] = r10;
+    R[o + 1] = r11;
+    R[o + 2] = r12;
+    R[o + 3] = top;
+  }
+
   /** Per dynamic collider: the largest activeKeep of its vertices (−1 none). */
   private partKeep = new Int32Array(0);
 
