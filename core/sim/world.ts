@@ -1541,12 +1541,31 @@ export class SimWorld {
       let minY = sy + qw * (2 * (qz * sx - qx * sz)) + qz * stx - qx * stz;
       if (minY < cut) {
         let lowest = lv, ties = 1;
-        for (let k = 0; k < nc; k++) {
+        // the part's low set (gatherTouching's) when it holds every vertex whose row height passes
+        // the test below (r1 · v − tol < minY, minY never rising): the same vertices in the same order
+        const useSet = this.lowSetCovers(c, r10, r11, r12, minY + tol);
+        const SI = this.lowSetI, SK = this.lowSetK, e0 = C.vOff, e1 = useSet ? e0 + this.lowSetN[c] : e0 - 1;
+        for (let e = e0, k = useSet ? -1 : 0, kPrev = -1; useSet ? e < e1 : k < nc; useSet ? e++ : k++) {
+          let i0 = 0, i1 = 0;
+          if (useSet) {
+            k = SK[e];
+            if (k === kPrev) continue; // its chunk's set vertices were read with the first
+            kPrev = k;
+          }
           const o = 4 * k;
           if (!(py + r10 * CH[o] + r11 * CH[o + 1] + r12 * CH[o + 2] - CH[o + 3] < py + minY)) continue;
           const b = 6 * k;
           if (r10 * CB[b] + r11 * CB[b + 1] + r12 * CB[b + 2] - (a10 * CB[b + 3] + a11 * CB[b + 4] + a12 * CB[b + 5]) - tol >= minY) continue;
-          for (let i = CS[k]; i < CS[k + 1]; i++) {
+          if (useSet) {
+            i0 = e;
+            i1 = e + 1;
+            while (i1 < e1 && SK[i1] === k) i1++;
+          } else {
+            i0 = CS[k];
+            i1 = CS[k + 1];
+          }
+          for (let n = i0; n < i1; n++) {
+            const i = useSet ? SI[n] : n;
             const vx = CL[3 * i], vy = CL[3 * i + 1], vz = CL[3 * i + 2];
             if (r10 * vx + r11 * vy + r12 * vz - tol >= minY) continue;
             const v = CV[i];
@@ -3994,6 +4013,14 @@ export class SimWorld {
     R[o + 1] = r11;
     R[o + 2] = r12;
     R[o + 3] = top;
+  }
+
+  /** Whether collider c's low set holds every vertex whose row height at row (r10, r11, r12) is below `cut`. */
+  private lowSetCovers(c: number, r10: number, r11: number, r12: number, cut: number): boolean {
+    if (c >= this.lowSetN.length || this.lowSetN[c] < 0) return false;
+    const C = this.colliders[c], R = this.lowSetRow, o = 4 * c;
+    const dx = r10 - R[o], dy = r11 - R[o + 1], dz = r12 - R[o + 2];
+    return cut + Math.sqrt(dx * dx + dy * dy + dz * dz) * C.radius * (1 + 1e-9) + 1e-9 * (C.radius + 1e-3) <= R[o + 3];
   }
 
   /** Per dynamic collider: the largest activeKeep of its vertices (−1 none). */
