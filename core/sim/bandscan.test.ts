@@ -23,6 +23,10 @@ import { sceneDoc } from './testkit';
  *   and after each active-set round it holds every band vertex that the solved
  *   velocities carry below the ground within the sub-step (the only ones the
  *   active set can add).
+ * - gatherTouching reads a part's low set (vertices whose row height was near
+ *   the cut when it was made, kept while the part turns little): brute force
+ *   over all vertices at every use, it holds every vertex passing the row test,
+ *   in chunk order.
  * - No ragdoll vertex ends a step of the drop below the ground by more than
  *   ragdoll-rest's 20 µm.
  */
@@ -35,6 +39,7 @@ interface Collider {
   local: Float64Array;
   chunkStart: Int32Array;
   chunkVerts: Uint32Array;
+  chunkLocal: Float64Array;
   groups: unknown;
   object: number;
 }
@@ -61,6 +66,12 @@ interface Internals {
   bandNear: (c: number, touch: number, downHs: number, band: number) => number;
   addGroundContactsAfterSolve: (hs: number) => boolean;
   addGroundCandidatesBeforeSolve: (hs: number) => void;
+  lowSet: (c: number, r10: number, r11: number, r12: number, cut: number) => void;
+  lowSetI: Int32Array;
+  lowSetK: Int32Array;
+  lowSetN: Int32Array;
+  lowestY: (st: Float64Array, c: number, limit?: number) => number;
+  lowVertex: number;
 }
 
 const internals = (w: SimWorld): Internals => w as unknown as Internals;
@@ -135,6 +146,19 @@ function kick(w: SimWorld, rand: () => number): void {
   }
 }
 
+/**
+ * The reference: every band record the whole band (bandNear answering the band), and every low set
+ * all of the part's vertices (made once with an infinite cut, so always valid): the scans of every
+ * chunk as before the low sets.
+ */
+function asBefore(w: SimWorld): void {
+  const W = internals(w), lowSet = W.lowSet;
+  W.bandNear = (_c, _t, _d, band) => band;
+  W.lowSet = function (this: Internals, c: number, r10: number, r11: number, r12: number): void {
+    lowSet.call(this, c, r10, r11, r12, Infinity);
+  };
+}
+
 /** Index of the first step after which the two worlds' states differ (Object.is per number), or -1. */
 function firstDifference(a: SimWorld, b: SimWorld, steps: number, before?: (s: number) => void): number {
   for (let s = 0; s < steps; s++) {
@@ -148,11 +172,11 @@ function firstDifference(a: SimWorld, b: SimWorld, steps: number, before?: (s: n
 }
 
 describe('the ragdoll band record below the reach of its fastest vertex', () => {
-  it.each([0, 1.5])('the ragdoll dropped from %s m: the states of the world recording the whole band, bit for bit', async (heightM) => {
+  it.each([0, 1.5])('the ragdoll dropped from %s m: the states of the world recording the whole band and reading every vertex, bit for bit', async (heightM) => {
     const doc = await ragdollDrop(heightM);
     const near = new SimWorld(doc, { dynamic: ['ragdoll'], startTimeSec: 0 });
     const whole = new SimWorld(doc, { dynamic: ['ragdoll'], startTimeSec: 0 });
-    internals(whole).bandNear = (_c, _t, _d, band) => band;
+    asBefore(whole);
     // records narrower than the band (those this change makes)
     let narrow = 0;
     const N = internals(near), bandNear = N.bandNear;
@@ -169,11 +193,11 @@ describe('the ragdoll band record below the reach of its fastest vertex', () => 
     expect(lowest, 'lowest vertex above the ground after a step (m)').toBeGreaterThan(-2e-5);
   });
 
-  it('seed 83: the ragdoll kicked near the ground by random turns: the same states as recording the whole band, every record the brute-force vertices below its near, every vertex the solved velocities carry into the ground in it, none deeper than the band after a step', async () => {
+  it('seed 83: the ragdoll kicked near the ground by random turns: the same states as recording the whole band and reading every vertex, every record the brute-force vertices below its near, every vertex the solved velocities carry into the ground in it, none deeper than the band after a step', async () => {
     const doc = await ragdollDrop(0);
     const near = new SimWorld(doc, { dynamic: ['ragdoll'], startTimeSec: 0 });
     const whole = new SimWorld(doc, { dynamic: ['ragdoll'], startTimeSec: 0 });
-    internals(whole).bandNear = (_c, _t, _d, band) => band;
+    asBefore(whole);
     const W = internals(near), parts = ragdollParts(W), g = W.groundY!;
     expect(parts.length).toBeGreaterThan(10);
     let records = 0, narrow = 0, carried = 0, rereads = 0;
@@ -217,6 +241,50 @@ describe('the ragdoll band record below the reach of its fastest vertex', () => 
       });
       return r;
     };
+    // every low set gatherTouching reads holds each vertex whose row height is below the cut
+    let lowSets = 0, lowSetVerts = 0, rowPassed = 0;
+    const lowSet = W.lowSet;
+    W.lowSet = function (this: Internals, c: number, r10: number, r11: number, r12: number, cut: number): void {
+      lowSet.call(this, c, r10, r11, r12, cut);
+      const C = this.colliders[c], CL = C.chunkLocal, n = this.lowSetN[c];
+      const inSet = new Set<number>();
+      for (let e = C.vOff; e < C.vOff + n; e++) {
+        const i = this.lowSetI[e];
+        if (e > C.vOff) expect(i, 'chunk order').toBeGreaterThan(this.lowSetI[e - 1]);
+        expect(i >= C.chunkStart[this.lowSetK[e]] && i < C.chunkStart[this.lowSetK[e] + 1], 'its chunk').toBe(true);
+        inSet.add(i);
+      }
+      for (let i = 0; i < C.chunkVerts.length; i++) {
+        if (!(r10 * CL[3 * i] + r11 * CL[3 * i + 1] + r12 * CL[3 * i + 2] < cut)) continue;
+        rowPassed++;
+        expect(inSet.has(i), `collider ${c}: position ${i} passes the row test, not in the low set`).toBe(true);
+      }
+      lowSets++;
+      lowSetVerts += n;
+    };
+    // lowestY (which reads the low sets when they cover its scan): below its limit and not above the
+    // ground (above it the answer may be the box bottom), the lowest of all vertices' heights (its
+    // numbers) and a vertex at it
+    let lowAnswers = 0;
+    const lowestY = W.lowestY;
+    W.lowestY = function (this: Internals, st: Float64Array, c: number, limit = Infinity): number {
+      const y = lowestY.call(this, st, c, limit);
+      if (y < limit && !(y > g)) {
+        const C = this.colliders[c], o = STATE_STRIDE * C.body, L = C.local;
+        const qx = st[o + 3], qy = st[o + 4], qz = st[o + 5], qw = st[o + 6];
+        let m = Infinity;
+        const h = (v: number): number => {
+          const vx = L[3 * v], vy = L[3 * v + 1], vz = L[3 * v + 2];
+          const tx = 2 * (qy * vz - qz * vy), tz = 2 * (qx * vy - qy * vx);
+          return vy + qw * (2 * (qz * vx - qx * vz)) + qz * tx - qx * tz;
+        };
+        for (let v = 0; v < C.nv; v++) m = Math.min(m, h(v));
+        expect(y, `collider ${c}: lowest height`).toBe(st[o + 1] + m);
+        expect(h(this.lowVertex), `collider ${c}: the lowest vertex`).toBe(m);
+        lowAnswers++;
+      }
+      return y;
+    };
     const rand = mulberry32(83), randB = mulberry32(83);
     let lowest = Infinity;
     const diff = firstDifference(near, whole, 240, (s) => {
@@ -233,6 +301,13 @@ describe('the ragdoll band record below the reach of its fastest vertex', () => 
     expect(narrow, 'narrow records').toBeGreaterThan(500);
     expect(carried, 'band vertices carried into the ground by a solve').toBeGreaterThan(100);
     expect(rereads, 'whole band read again after a solve').toBeGreaterThan(0);
+    expect(lowSets, 'low sets read').toBeGreaterThan(1000);
+    expect(lowAnswers, 'lowestY answers below the limit').toBeGreaterThan(1000);
+    expect(rowPassed, 'vertices passing the row test').toBeGreaterThan(1000);
+    // fewer than all vertices of the parts read (what the low sets are for)
+    let all = 0;
+    for (const c of parts) all += W.colliders[c].nv;
+    expect(lowSetVerts, 'low-set vertices read').toBeLessThan((all * lowSets) / parts.length / 2);
     // kicked down at up to 0.4 m/s every 12 steps it sinks a little further than ragdoll-rest's
     // 20 µm allow (−21.2 µm, the same with the whole band recorded): the ground projection's last
     // anchor pulls; here only that no vertex ends a step deeper than the 3 m/s speculative band
