@@ -332,6 +332,8 @@ const MAX_ACTIVE_SET_ROUNDS = 4;
 const ACTIVE_KEEP_STEPS = 10;
 /** Ragdoll vertices closer to the ground than this (m) are in resting contact (they may not approach it at all). */
 const RAGDOLL_GROUND_SLOP = 5e-4;
+/** How far (m) above the row test's cut a low set reaches when made (gatherTouching, lowSet). */
+const LOW_SET_MARGIN = 3e-3;
 /** Largest triangle count of a character body-part cluster. */
 const CLUSTER_TRIS = 48;
 /** Joint limits engage their velocity constraint this close to the limit. */
@@ -1542,12 +1544,31 @@ export class SimWorld {
       let minY = sy + qw * (2 * (qz * sx - qx * sz)) + qz * stx - qx * stz;
       if (minY < cut) {
         let lowest = lv, ties = 1;
-        for (let k = 0; k < nc; k++) {
+        // the part's low set (gatherTouching's) when it holds every vertex whose row height passes
+        // the test below (r1 · v − tol < minY, minY never rising): the same vertices in the same order
+        const useSet = this.lowSetCovers(c, r10, r11, r12, minY + tol);
+        const SI = this.lowSetI, SK = this.lowSetK, e0 = C.vOff, e1 = useSet ? e0 + this.lowSetN[c] : e0 - 1;
+        for (let e = e0, k = useSet ? -1 : 0, kPrev = -1; useSet ? e < e1 : k < nc; useSet ? e++ : k++) {
+          let i0 = 0, i1 = 0;
+          if (useSet) {
+            k = SK[e];
+            if (k === kPrev) continue; // its chunk's set vertices were read with the first
+            kPrev = k;
+          }
           const o = 4 * k;
           if (!(py + r10 * CH[o] + r11 * CH[o + 1] + r12 * CH[o + 2] - CH[o + 3] < py + minY)) continue;
           const b = 6 * k;
           if (r10 * CB[b] + r11 * CB[b + 1] + r12 * CB[b + 2] - (a10 * CB[b + 3] + a11 * CB[b + 4] + a12 * CB[b + 5]) - tol >= minY) continue;
-          for (let i = CS[k]; i < CS[k + 1]; i++) {
+          if (useSet) {
+            i0 = e;
+            i1 = e + 1;
+            while (i1 < e1 && SK[i1] === k) i1++;
+          } else {
+            i0 = CS[k];
+            i1 = CS[k + 1];
+          }
+          for (let n = i0; n < i1; n++) {
+            const i = useSet ? SI[n] : n;
             const vx = CL[3 * i], vy = CL[3 * i + 1], vz = CL[3 * i + 2];
             if (r10 * vx + r11 * vy + r12 * vz - tol >= minY) continue;
             const v = CV[i];
@@ -3282,13 +3303,26 @@ export class SimWorld {
         const nch = C.chunkStart.length - 1;
         const pass = this.scratchChunkPass(nch);
         // a ragdoll part's vertices within the band (what bandVertices finds for the active set after
-        // the solve: the same test, numbers and order) are kept while the band's chunks are read
+        // the solve: the same test, numbers and order) are kept while the band's chunks are read;
+        // only those below `near` (bandNear): the active set before and after the solve can pick no
+        // other (the solved velocities are checked against it, and the whole band is read if they
+        // reach further)
         const band = Math.max(touch, specC * hs);
-        let passB = pass, rec = -1;
+        let passB = pass, rec = -1, near = band;
         if (ragdollPart) {
-          passB = this._chunkPassB = grown(this._chunkPassB, nch);
-          if (lowChunks2(C, this.pose0, 7 * c, g + Math.max(touch, down * hs), pass, g + band, passB) === 0 && !heldStep) continue;
           rec = this.startBandRecord(c);
+          near = this.bandNear(c, touch, down * hs, band);
+          this.agcNear[c] = near;
+          if (near < band) {
+            if (lowChunks(C, this.pose0, 7 * c, g + Math.max(touch, down * hs), pass) === 0 && !heldStep) continue;
+          } else {
+            passB = this._chunkPassB = grown(this._chunkPassB, nch);
+            if (lowChunks2(C, this.pose0, 7 * c, g + Math.max(touch, down * hs), pass, g + band, passB) === 0 && !heldStep) {
+              // as bandVertices would find them (the band's chunks without the candidates')
+              this.bandVertices(c, g, band);
+              continue;
+            }
+          }
         } else if (lowChunks(C, this.pose0, 7 * c, g + Math.max(touch, down * hs), pass) === 0 && !heldStep) continue;
         const keepAdded = specC > spec && this.activeKeep.length > 0;
         // the vertices of the low chunks from the pose (the numbers placeVertices gives: P0 of an
@@ -3301,16 +3335,28 @@ export class SimWorld {
         const CS = C.chunkStart, CV = C.chunkVerts;
         // heights from the rotation's second row rule out the vertices surely beyond reach (see lowestY)
         const r10 = 2 * (qx * qy + qz * qw), r11 = 1 - 2 * (qx * qx + qz * qz), r12 = 2 * (qy * qz - qx * qw);
-        const reach = specC * hs, cutY = g + (touch > reach ? touch : reach) - y0 + heightTolerance(C, y0, g);
+        const reach = specC * hs, cutY = g + (near < band ? near : touch > reach ? touch : reach) - y0 + heightTolerance(C, y0, g);
         const CB = C.chunkBox, a10 = Math.abs(r10), a11 = Math.abs(r11), a12 = Math.abs(r12);
-        for (let k = 0; k + 1 < CS.length; k++) {
-          const pk = pass[k], bk = rec >= 0 && passB[k];
-          if (!pk && !bk) continue;
-          const b = 6 * k;
-          if (r10 * CB[b] + r11 * CB[b + 1] + r12 * CB[b + 2] - (a10 * CB[b + 3] + a11 * CB[b + 4] + a12 * CB[b + 5]) >= cutY) continue;
-          // room for every vertex of the chunk in the band record, once per chunk
-          if (bk) this.agcBuf = grown(this.agcBuf, this.agcLen + 4 * (CS[k + 1] - CS[k]));
-          for (let i = CS[k]; i < CS[k + 1]; i++) {
+        // the vertices (chunk order) the row test could pass: the part's low set (lowSet), made
+        // again when the orientation has turned too far since it was made
+        this.lowSet(c, r10, r11, r12, cutY);
+        const SI = this.lowSetI, SK = this.lowSetK, e1 = C.vOff + this.lowSetN[c];
+        let kPrev = -1, pk = 0, bk = false, okK = false;
+        for (let e = C.vOff; e < e1; e++) {
+          const k = SK[e];
+          if (k !== kPrev) {
+            // the chunk's tests, as a scan of every chunk makes them
+            kPrev = k;
+            pk = pass[k];
+            bk = rec >= 0 && passB[k] === 1;
+            const b = 6 * k;
+            okK = (pk === 1 || bk) && !(r10 * CB[b] + r11 * CB[b + 1] + r12 * CB[b + 2] - (a10 * CB[b + 3] + a11 * CB[b + 4] + a12 * CB[b + 5]) >= cutY);
+            // room for every vertex of the chunk in the band record, once per chunk
+            if (okK && bk) this.agcBuf = grown(this.agcBuf, this.agcLen + 4 * (CS[k + 1] - CS[k]));
+          }
+          if (!okK) continue;
+          {
+            const i = SI[e];
             const lx = CL[3 * i], ly = CL[3 * i + 1], lz = CL[3 * i + 2];
             if (r10 * lx + r11 * ly + r12 * lz >= cutY) continue;
             const v = CV[i], o = 3 * (C.vOff + v);
@@ -3318,6 +3364,8 @@ export class SimWorld {
             const py = y0 + ly + qw * ty + qz * tx - qx * tz;
             const d = py - g;
             if (d >= touch && !(d < specC * hs)) continue;
+            // beyond `near` no candidate either (gatherTouching's, as addGroundCandidatesBeforeSolve's)
+            if (!(d < near)) continue;
             const px = x0 + lx + qw * tx + qy * tz - qz * ty, pz = z0 + lz + qw * tz + qx * ty - qy * tx;
             if (bk) {
               const Q = this.agcBuf, q = this.agcLen;
@@ -3788,12 +3836,19 @@ export class SimWorld {
       const C = this.colliders[c], i = C.body;
       if (!C.groups || C.object < 0 || this.objects[C.object].kind !== 'character') continue;
       if (!this.awake[i] || !this.active[i] || this.islandOf[i] < 0) continue;
-      // the band's vertices from the pose, once per solve (the rounds only change the velocities)
-      if (this.agcStamp[c] !== this.markStamp) this.bandVertices(c, g, band);
-      const B0 = this.agcStart[c], B1 = this.agcEnd[c];
-      if (B0 === B1) continue;
       const sb = STATE_STRIDE * i;
       const vy = L[3 * i + 1], wx = W[3 * i], wz = W[3 * i + 2], cx = st[sb], cz = st[sb + 2];
+      // the band's vertices from the pose, once per solve (the rounds only change the velocities);
+      // a record of the vertices below `near` only (gatherTouching) serves while no vertex can
+      // reach the ground from `near` or above at the solved velocities (vy + wz rx − wx rz, within
+      // |ω_xz| · radius of vy): a vertex it leaves out ends above the ground and is never picked
+      if (this.agcStamp[c] !== this.markStamp) this.bandVertices(c, g, band);
+      else if (this.agcNear[c] < band) {
+        const reach = (Math.max(0, -vy + Math.sqrt(wx * wx + wz * wz) * C.radius) * (1 + 1e-9) + 1e-12) * hs;
+        if (!(reach < this.agcNear[c])) this.bandVertices(c, g, band);
+      }
+      const B0 = this.agcStart[c], B1 = this.agcEnd[c];
+      if (B0 === B1) continue;
       const Q = this.agcBuf;
       // per part and round: the deepest predicted vertex, and the deepest one at least 5 cm from it
       // (the other end of a limb rolling about its line); the rest, if any, in the next round
@@ -3819,7 +3874,7 @@ export class SimWorld {
         fx = bx;
         fz = bz;
         this.groundMark[C.vOff + best] = this.markStamp;
-        this.activeKeep[C.vOff + best] = this.stats.steps + 1;
+        this.activeKeep[C.vOff + best] = this.partKeep[c] = this.stats.steps + 1;
         const d = by - g;
         const other = d >= RAGDOLL_GROUND_SLOP ? this.nextKeyframedBody(bx, g, bz, 0, -d / hs, 0, 0, C.friction) : -1;
         this.pushContact(i, other, bx, by, bz, 0, 1, 0, C.friction, c, -1, 0);
@@ -3907,12 +3962,95 @@ export class SimWorld {
 
   private _chunkPassB = new Uint8Array(64);
 
+  /**
+   * Per dynamic collider: the height above the ground below which its band record holds every band
+   * vertex (the band itself after bandVertices; less after gatherTouching, see bandNear).
+   */
+  private agcNear = new Float64Array(0);
+  /**
+   * Per dynamic collider c, its low set: at the rotation row (r10, r11, r12) it was made for
+   * (lowSetRow[4c..4c+3), and its top in lowSetRow[4c+3]), every vertex whose row height
+   * r1 · v (the local vertex's height above the centre, gatherTouching's row test) is below the
+   * top, in chunk order: positions in chunkVerts in lowSetI and their chunks in lowSetK, from
+   * C.vOff, lowSetN[c] of them (−1: none made).
+   */
+  private lowSetI = new Int32Array(0);
+  private lowSetK = new Int32Array(0);
+  private lowSetN = new Int32Array(0);
+  private lowSetRow = new Float64Array(0);
+
+  /**
+   * Makes collider c's low set serve the row test `r1 · v < cut` at row (r10, r11, r12): kept while
+   * the row has turned so little since it was made that no vertex outside it can pass (a row
+   * height moves by at most |Δr1| · |v| ≤ |Δr1| · radius), else made again at this row with the top
+   * LOW_SET_MARGIN above the cut.
+   */
+  private lowSet(c: number, r10: number, r11: number, r12: number, cut: number): void {
+    const C = this.colliders[c];
+    if (this.lowSetN.length < this.dynCount) {
+      this.lowSetN = new Int32Array(this.dynCount).fill(-1);
+      this.lowSetRow = new Float64Array(4 * this.dynCount);
+      this.lowSetI = new Int32Array(this.groundMark.length);
+      this.lowSetK = new Int32Array(this.groundMark.length);
+    }
+    const R = this.lowSetRow, o = 4 * c, tol = 1e-9 * (C.radius + 1e-3);
+    if (this.lowSetN[c] >= 0) {
+      const dx = r10 - R[o], dy = r11 - R[o + 1], dz = r12 - R[o + 2];
+      if (cut + Math.sqrt(dx * dx + dy * dy + dz * dz) * C.radius * (1 + 1e-9) + tol <= R[o + 3]) return;
+    }
+    const top = cut + LOW_SET_MARGIN;
+    const CS = C.chunkStart, CL = C.chunkLocal, CB = C.chunkBox, SI = this.lowSetI, SK = this.lowSetK;
+    const a10 = Math.abs(r10), a11 = Math.abs(r11), a12 = Math.abs(r12);
+    let e = C.vOff;
+    for (let k = 0; k + 1 < CS.length; k++) {
+      const b = 6 * k;
+      if (r10 * CB[b] + r11 * CB[b + 1] + r12 * CB[b + 2] - (a10 * CB[b + 3] + a11 * CB[b + 4] + a12 * CB[b + 5]) - tol >= top) continue;
+      for (let i = CS[k]; i < CS[k + 1]; i++) {
+        if (r10 * CL[3 * i] + r11 * CL[3 * i + 1] + r12 * CL[3 * i + 2] >= top) continue;
+        SI[e] = i;
+        SK[e++] = k;
+      }
+    }
+    this.lowSetN[c] = e - C.vOff;
+    R[o] = r10;
+    R[o + 1] = r11;
+    R[o + 2] = r12;
+    R[o + 3] = top;
+  }
+
+  /** Whether collider c's low set holds every vertex whose row height at row (r10, r11, r12) is below `cut`. */
+  private lowSetCovers(c: number, r10: number, r11: number, r12: number, cut: number): boolean {
+    if (c >= this.lowSetN.length || this.lowSetN[c] < 0) return false;
+    const C = this.colliders[c], R = this.lowSetRow, o = 4 * c;
+    const dx = r10 - R[o], dy = r11 - R[o + 1], dz = r12 - R[o + 2];
+    return cut + Math.sqrt(dx * dx + dy * dy + dz * dz) * C.radius * (1 + 1e-9) + 1e-9 * (C.radius + 1e-3) <= R[o + 3];
+  }
+
+  /** Per dynamic collider: the largest activeKeep of its vertices (−1 none). */
+  private partKeep = new Int32Array(0);
+
+  /**
+   * The part of the band gatherTouching records for ragdoll part c: the vertices below the larger
+   * of the touch distance and the reach of its fastest downward vertex before the solve (downHs;
+   * the only ones gatherTouching and addGroundCandidatesBeforeSolve can make contacts of), unless
+   * the active set added one of its vertices within ACTIVE_KEEP_STEPS steps (those are candidates
+   * anywhere in the band): then the whole band.
+   */
+  private bandNear(c: number, touch: number, downHs: number, band: number): number {
+    const k = this.partKeep[c];
+    if (k >= 0 && k >= this.stats.steps - ACTIVE_KEEP_STEPS) return band;
+    const near = touch > downHs ? touch : downHs;
+    return near < band ? near : band;
+  }
+
   /** Starts collider c's band vertices in agcBuf for the current solve (markStamp): gatherTouching appends them; returns their start. */
   private startBandRecord(c: number): number {
     if (this.agcStamp.length < this.dynCount) {
       this.agcStamp = new Int32Array(this.dynCount).fill(-1);
       this.agcStart = new Int32Array(this.dynCount);
       this.agcEnd = new Int32Array(this.dynCount);
+      this.agcNear = new Float64Array(this.dynCount);
+      this.partKeep = new Int32Array(this.dynCount).fill(-1);
     }
     if (this.agcCall !== this.markStamp) {
       this.agcCall = this.markStamp;
@@ -3926,6 +4064,7 @@ export class SimWorld {
   /** The vertices of dynamic collider c within `band` above the ground at pose0 (chunk by chunk, as the ground scans read them) into agcBuf. */
   private bandVertices(c: number, g: number, band: number): void {
     let o = this.startBandRecord(c);
+    this.agcNear[c] = band;
     const C = this.colliders[c];
     const pass = this.scratchChunkPass(C.chunkStart.length - 1);
     if (lowChunks(C, this.pose0, 7 * c, g + band, pass) > 0) {
