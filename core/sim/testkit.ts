@@ -80,6 +80,16 @@ export function mechanicalEnergy(w: SimWorld): number {
   return e;
 }
 
+/** Height (y, m) of the lowest vertex of any of a world's bodies. */
+export function lowestVertexY(w: SimWorld): number {
+  let low = Infinity;
+  for (let b = 0; b < w.bodies.count; b++) {
+    const v = w.bodyVertices(b);
+    for (let q = 1; q < v.length; q += 3) low = Math.min(low, v[q]);
+  }
+  return low;
+}
+
 /**
  * The repros' ragdoll drop: the mannequin (`glb`: assets/characters/mannequin.glb's bytes) alone as the
  * dynamic character 'ragdoll', posed by its walk clip (4 s at 30 fps), above the ground at 0.

@@ -2,8 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { ImpulseDocument } from '../../document/types';
 import { SimWorld } from '../world';
-import { STATE_STRIDE } from '../rigid';
-import { ragdollWalkDoc } from '../testkit';
+import { lowestVertexY, mechanicalEnergy, ragdollWalkDoc } from '../testkit';
 
 /**
  * The active set of the ragdoll ground contacts (world.ts solveContacts): after a solve, band
@@ -28,20 +27,7 @@ describe('active set: the likely ground vertices as speculative contacts of the 
     const run = (pre: boolean) => {
       const w = new SimWorld(doc, { dynamic: ['ragdoll'], startTimeSec: 0.5 });
       if (!pre) (w as unknown as { addGroundCandidatesBeforeSolve: () => void }).addGroundCandidatesBeforeSolve = () => {};
-      const B = w.bodies, st = B.state, g = -B.gravity[1];
-      const energy = (): number => {
-        let e = 0;
-        for (let i = 0; i < B.count; i++) e += B.kineticEnergy(st, i) + (g * st[STATE_STRIDE * i + 1]) / B.invMass[i];
-        return e;
-      };
-      const lowest = (): number => {
-        let low = Infinity;
-        for (let b = 0; b < B.count; b++) {
-          const v = w.bodyVertices(b);
-          for (let q = 1; q < v.length; q += 3) low = Math.min(low, v[q]);
-        }
-        return low;
-      };
+      const energy = (): number => mechanicalEnergy(w);
       const start = w.timeSec;
       let prev = energy(), worstGain = -Infinity, touched = false, lowY = Infinity;
       while (w.timeSec < start + RUN_SEC - 1e-9) {
@@ -49,7 +35,7 @@ describe('active set: the likely ground vertices as speculative contacts of the 
         const e = energy();
         if (touched) worstGain = Math.max(worstGain, e - prev);
         prev = e;
-        const low = lowest();
+        const low = lowestVertexY(w);
         if (!touched) touched = low < doc.groundY! + 0.01;
         lowY = Math.min(lowY, low);
       }

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { ImpulseDocument } from '../../document/types';
 import { SimWorld } from '../world';
 import { STATE_STRIDE } from '../rigid';
-import { ragdollWalkDoc } from '../testkit';
+import { lowestVertexY, mechanicalEnergy, ragdollWalkDoc } from '../testkit';
 
 /**
  * Repro: the mannequin as a ragdoll, dropped from its walk pose onto the
@@ -54,20 +54,8 @@ describe('repro: a ragdoll lying on the ground gains energy and never rests', ()
     it(`dropped from the walk pose at ${startTimeSec} s${restingSolver !== 'si-restitution' ? ` (restingSolver '${restingSolver}')` : ''}: energy never grows by more than ${STEP_GAIN_J} J in a step after the first contact, no vertex below the ground by ${SINK_M} m, asleep by ${REST_BY_SEC} s`, async () => {
       const doc = await ragdollAlone();
       const w = new SimWorld(doc, { dynamic: ['ragdoll'], startTimeSec, restingSolver });
-      const B = w.bodies, st = B.state, g = -B.gravity[1];
-      const energy = (): number => {
-        let e = 0;
-        for (let i = 0; i < B.count; i++) e += B.kineticEnergy(st, i) + (g * st[STATE_STRIDE * i + 1]) / B.invMass[i];
-        return e;
-      };
-      const lowest = (): number => {
-        let low = Infinity;
-        for (let b = 0; b < B.count; b++) {
-          const v = w.bodyVertices(b);
-          for (let q = 1; q < v.length; q += 3) low = Math.min(low, v[q]);
-        }
-        return low;
-      };
+      const B = w.bodies;
+      const energy = (): number => mechanicalEnergy(w);
       const startSec = w.timeSec;
       let prev = energy(), worstGain = -Infinity, worstAt = 0, touched = false, lowY = Infinity, asleepAt = -1;
       while (w.timeSec < startSec + REST_BY_SEC + 1e-9) {
@@ -78,8 +66,8 @@ describe('repro: a ragdoll lying on the ground gains energy and never rests', ()
           worstAt = w.timeSec;
         }
         prev = e;
-        if (!touched) touched = lowest() < doc.groundY! + 0.01;
-        if (w.stats.steps % 6 === 0) lowY = Math.min(lowY, lowest());
+        if (!touched) touched = lowestVertexY(w) < doc.groundY! + 0.01;
+        if (w.stats.steps % 6 === 0) lowY = Math.min(lowY, lowestVertexY(w));
         let awake = 0;
         for (let i = 0; i < B.count; i++) awake += w.awake[i];
         if (awake === 0 && asleepAt < 0) asleepAt = w.timeSec - startSec;

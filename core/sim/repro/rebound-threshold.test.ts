@@ -2,8 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { ContactInput, RigidBodyInput } from '../../response/types';
 import { SimWorld } from '../world';
-import { STATE_STRIDE } from '../rigid';
-import { ragdollWalkDoc } from '../testkit';
+import { lowestVertexY, mechanicalEnergy, ragdollWalkDoc } from '../testkit';
 
 /**
  * The ragdoll's touch-downs in the sequential-impulse sub-step solves (restingSolver
@@ -49,12 +48,7 @@ describe('rebounds slower than the restitution threshold are resting contacts in
       }
       return solve(bodies, joints, contacts, options, out);
     };
-    const B = w.bodies, st = B.state, g = -B.gravity[1];
-    const energy = (): number => {
-      let e = 0;
-      for (let i = 0; i < B.count; i++) e += B.kineticEnergy(st, i) + (g * st[STATE_STRIDE * i + 1]) / B.invMass[i];
-      return e;
-    };
+    const energy = (): number => mechanicalEnergy(w);
     let prev = energy(), worstGain = -Infinity, touched = false, lowY = Infinity;
     const start = w.timeSec;
     while (w.timeSec < start + 2 - 1e-9) {
@@ -62,11 +56,7 @@ describe('rebounds slower than the restitution threshold are resting contacts in
       const e = energy();
       if (touched) worstGain = Math.max(worstGain, e - prev);
       prev = e;
-      let low = Infinity;
-      for (let b = 0; b < B.count; b++) {
-        const v = w.bodyVertices(b);
-        for (let q = 1; q < v.length; q += 3) low = Math.min(low, v[q]);
-      }
+      const low = lowestVertexY(w);
       if (low < doc.groundY! + 0.01) touched = true;
       lowY = Math.min(lowY, low);
     }
