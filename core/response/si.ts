@@ -548,7 +548,6 @@ export class SequentialImpulseSolver {
     this.tSeen = growU8(this.tSeen, NN);
     this.tAdjS = growI(this.tAdjS, nb + 2);
     this.tAdj = growI(this.tAdj, 2 * nj);
-    const prim = this.tPrim, uf = this.tUf, seen = this.tSeen;
     // the same joints between the same dynamic / fixed bodies as the last call: the same forest and order
     let same = this.tKeyNb === nb && this.tKeyNj === nj;
     this.tKey = growI(this.tKey, 3 * nj);
@@ -800,7 +799,7 @@ export class SequentialImpulseSolver {
    * the largest joint relative velocity before (the change of those rows).
    */
   private treeProject(): number {
-    const qn = this.tN, nb = this.tNb, Q = this.tOrder, par = this.tPar, X = this.tX, Z = this.tZ, Di = this.tDi, L = this.tL, E = this.tEr;
+    const qn = this.tN, nb = this.tNb, Q = this.tOrder, X = this.tX;
     const V = this.bV, ja = this.ja, jb = this.jb, jr = this.jr;
     let res = 0;
     for (let q = 0; q < qn; q++) {
@@ -1219,8 +1218,8 @@ export class SequentialImpulseSolver {
 
   /** The active contacts of gsList (in reverse when backward): normal row, then the tangent pair over its disc (contactStep); returns the largest row velocity change. */
   private contactPass(backward: boolean): number {
-    const V = this.bV, bm = this.bm, ca = this.ca, cb = this.cb, F = this.cf, J = this.cJ, L = this.cL, cmn = this.cmn, Kt = this.cK, cg = this.cg, jt = this.cJt, E = this.cEig;
-    const list = this.gsList, na = this.gsN, cKap = this.cKap, one = this.cOne;
+    const V = this.bV, bm = this.bm, ca = this.ca, cb = this.cb, F = this.cf, J = this.cJ, L = this.cL, cmn = this.cmn, Kt = this.cK, cg = this.cg, jt = this.cJt;
+    const list = this.gsList, na = this.gsN, one = this.cOne;
     let change = 0;
     for (let q = 0; q < na; q++) {
       const c = list[backward ? na - 1 - q : q];
@@ -1268,26 +1267,8 @@ export class SequentialImpulseSolver {
         const kk = 3 * c, k11 = Kt[kk], k12 = Kt[kk + 1], k22 = Kt[kk + 2];
         const l1 = L[l + 1], l2 = L[l + 2];
         const z1 = k11 * l1 + k12 * l2 - w1, z2 = k12 * l1 + k22 * l2 - w2;
-        const e = 8 * c;
-        let x1: number, x2: number;
-        if (E[e + 7] === 1) {
-          x1 = E[e + 4] * z1 + E[e + 5] * z2;
-          x2 = E[e + 5] * z1 + E[e + 6] * z2;
-        } else {
-          x1 = l1;
-          x2 = l2;
-        }
-        if (g !== Infinity) {
-          const R = g * ln;
-          if (x1 * x1 + x2 * x2 > R * R) {
-            if (!(R > 0)) x1 = x2 = 0;
-            else {
-              cKap[c] = diskMinEig(E, 8 * c, z1, z2, R, cKap[c]);
-              x1 = _x[0];
-              x2 = _x[1];
-            }
-          }
-        }
+        this.frictionImpulse(c, z1, z2, l1, l2, ln, g);
+        const x1 = _x[0], x2 = _x[1];
         const d1 = x1 - l1, d2 = x2 - l2;
         if (d1 !== 0 || d2 !== 0) {
           L[l + 1] = x1;
@@ -1326,6 +1307,31 @@ export class SequentialImpulseSolver {
     return change;
   }
 
+  /**
+   * Contact c's new tangent impulse into _x: the minimizer of ½ xᵀ K_tt x − zᵀ x (z = K_tt λ_t − v_t) over
+   * the friction disc |x| ≤ γ λₙ (no bound for γ = ∞); λ_t = (l1, l2) kept where K_tt is singular.
+   */
+  private frictionImpulse(c: number, z1: number, z2: number, l1: number, l2: number, ln: number, g: number): void {
+    const E = this.cEig, e = 8 * c;
+    let x1 = l1, x2 = l2;
+    if (E[e + 7] === 1) {
+      x1 = E[e + 4] * z1 + E[e + 5] * z2;
+      x2 = E[e + 5] * z1 + E[e + 6] * z2;
+    }
+    if (g !== Infinity) {
+      const R = g * ln;
+      if (x1 * x1 + x2 * x2 > R * R) {
+        if (R > 0) {
+          this.cKap[c] = diskMinEig(E, e, z1, z2, R, this.cKap[c]);
+          return;
+        }
+        x1 = x2 = 0;
+      }
+    }
+    _x[0] = x1;
+    _x[1] = x2;
+  }
+
   /** contactPass's step of contact c whose B side does not move (cOne): B's row velocities are cBias. */
   private oneSidedStep(c: number): number {
     const V = this.bV, a = this.ca[c], oa = 6 * a, F = this.cf, f = 9 * c, J = this.cJ, j = 36 * c, L = this.cL, l = 3 * c, B = this.cBias;
@@ -1354,26 +1360,8 @@ export class SequentialImpulseSolver {
       const Kt = this.cK, kk = 3 * c, k11 = Kt[kk], k12 = Kt[kk + 1], k22 = Kt[kk + 2];
       const l1 = L[l + 1], l2 = L[l + 2];
       const z1 = k11 * l1 + k12 * l2 - w1, z2 = k12 * l1 + k22 * l2 - w2;
-      const E = this.cEig, e = 8 * c;
-      let x1: number, x2: number;
-      if (E[e + 7] === 1) {
-        x1 = E[e + 4] * z1 + E[e + 5] * z2;
-        x2 = E[e + 5] * z1 + E[e + 6] * z2;
-      } else {
-        x1 = l1;
-        x2 = l2;
-      }
-      if (g !== Infinity) {
-        const R = g * ln;
-        if (x1 * x1 + x2 * x2 > R * R) {
-          if (!(R > 0)) x1 = x2 = 0;
-          else {
-            this.cKap[c] = diskMinEig(E, e, z1, z2, R, this.cKap[c]);
-            x1 = _x[0];
-            x2 = _x[1];
-          }
-        }
-      }
+      this.frictionImpulse(c, z1, z2, l1, l2, ln, g);
+      const x1 = _x[0], x2 = _x[1];
       const d1 = x1 - l1, d2 = x2 - l2;
       if (d1 !== 0 || d2 !== 0) {
         L[l + 1] = x1;
