@@ -1,11 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import type { ImpulseDocument, Track } from '../document/types';
-import { importGltf } from '../io/importGltf';
+import type { ImpulseDocument } from '../document/types';
 import { mulberry32 } from '../document/fixtures';
 import { SimWorld } from './world';
 import { STATE_STRIDE } from './rigid';
-import { sceneDoc } from './testkit';
+import { ragdollWalkDoc } from './testkit';
 
 /**
  * The ragdoll's band record (the vertices near the ground that the active set
@@ -77,16 +76,7 @@ interface Internals {
 const internals = (w: SimWorld): Internals => w as unknown as Internals;
 
 /** The mannequin as a ragdoll from its walk pose, raised by `heightM`. */
-async function ragdollDrop(heightM: number): Promise<ImpulseDocument> {
-  const url = new URL('../../assets/characters/mannequin.glb', import.meta.url);
-  const imported = await importGltf(new Uint8Array(readFileSync(url)), 'mannequin.glb');
-  const walk = imported.clips.find((c) => c.name === 'walk')!;
-  const doc = sceneDoc([], { frames: 120, fps: 30 });
-  const ch = imported.characters[0], [x, y, z] = ch.transform.translation;
-  doc.characters = [{ ...ch, id: 'ragdoll', name: 'ragdoll', mode: 'dynamic' as const, transform: { ...ch.transform, translation: [x, y + heightM, z] } }];
-  doc.clips[0].tracks = walk.tracks.map((t): Track => (t.target.kind === 'joint' ? { ...t, target: { ...t.target, character: 'ragdoll' } } : t));
-  return doc;
-}
+const ragdollDrop = (heightM: number): Promise<ImpulseDocument> => ragdollWalkDoc(new Uint8Array(readFileSync(new URL('../../assets/characters/mannequin.glb', import.meta.url))), heightM);
 
 /** The ragdoll parts (dynamic colliders of a character with skin groups). */
 function ragdollParts(W: Internals): number[] {

@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import type { ImpulseDocument, Track } from '../document/types';
+import type { ImpulseDocument } from '../document/types';
 import { importGltf } from '../io/importGltf';
 import { benchScene } from '../bench/sim.bench';
 import { SimWorld } from './world';
-import { boxPropAt, linearTranslation, sceneDoc } from './testkit';
+import { boxPropAt, linearTranslation, lowestVertexY, ragdollWalkDoc, sceneDoc } from './testkit';
 import { bend } from './repro/bend';
 import { mulberry32 } from '../document/fixtures';
 
@@ -55,17 +55,8 @@ function firstDifference(a: SimWorld, b: SimWorld, steps: number, before?: () =>
   return -1;
 }
 
-/** The mannequin as a ragdoll from its walk pose, raised by `heightM` (it lands at about √(2 g heightM) faster). */
-async function ragdollDrop(heightM: number): Promise<ImpulseDocument> {
-  const url = new URL('../../assets/characters/mannequin.glb', import.meta.url);
-  const imported = await importGltf(new Uint8Array(readFileSync(url)), 'mannequin.glb');
-  const walk = imported.clips.find((c) => c.name === 'walk')!;
-  const doc = sceneDoc([], { frames: 120, fps: 30 });
-  const ch = imported.characters[0], [x, y, z] = ch.transform.translation;
-  doc.characters = [{ ...ch, id: 'ragdoll', name: 'ragdoll', mode: 'dynamic' as const, transform: { ...ch.transform, translation: [x, y + heightM, z] } }];
-  doc.clips[0].tracks = walk.tracks.map((t): Track => (t.target.kind === 'joint' ? { ...t, target: { ...t.target, character: 'ragdoll' } } : t));
-  return doc;
-}
+/** The mannequin as a ragdoll from its walk pose, raised by `heightM`. */
+const ragdollDrop = (heightM: number): Promise<ImpulseDocument> => ragdollWalkDoc(new Uint8Array(readFileSync(new URL('../../assets/characters/mannequin.glb', import.meta.url))), heightM);
 
 /** The mannequin (rest pose) lying on its back, 1 mm above a static keyframed 1 m × 10 cm × 1 m slab (top at 0.3 m) under its hips. */
 async function onSlab(): Promise<ImpulseDocument> {
@@ -79,11 +70,7 @@ async function onSlab(): Promise<ImpulseDocument> {
     return doc;
   };
   const probe = new SimWorld(make(0), { dynamic: ['ragdoll'], startTimeSec: 0 });
-  let low = Infinity;
-  for (let b = 0; b < probe.bodies.count; b++) {
-    const V = probe.bodyVertices(b);
-    for (let q = 1; q < V.length; q += 3) low = Math.min(low, V[q]);
-  }
+  const low = lowestVertexY(probe);
   return make(0.3 + 1e-3 - low);
 }
 

@@ -92,13 +92,15 @@ export function lowestVertexY(w: SimWorld): number {
 
 /**
  * The repros' ragdoll drop: the mannequin (`glb`: assets/characters/mannequin.glb's bytes) alone as the
- * dynamic character 'ragdoll', posed by its walk clip (4 s at 30 fps), above the ground at 0.
+ * dynamic character 'ragdoll', posed by its walk clip (4 s at 30 fps), above the ground at 0, raised by
+ * `raiseM` (it then lands about √(2 g raiseM) faster).
  */
-export async function ragdollWalkDoc(glb: Uint8Array): Promise<ImpulseDocument> {
+export async function ragdollWalkDoc(glb: Uint8Array, raiseM = 0): Promise<ImpulseDocument> {
   const imported = await importGltf(glb, 'mannequin.glb');
   const walk = imported.clips.find((c) => c.name === 'walk')!;
   const doc = sceneDoc([], { frames: 120, fps: 30 });
-  doc.characters = [{ ...imported.characters[0], id: 'ragdoll', name: 'ragdoll', mode: 'dynamic' as const }];
+  const ch = imported.characters[0], [x, y, z] = ch.transform.translation;
+  doc.characters = [{ ...ch, id: 'ragdoll', name: 'ragdoll', mode: 'dynamic' as const, transform: raiseM === 0 ? ch.transform : { ...ch.transform, translation: [x, y + raiseM, z] } }];
   doc.clips[0].tracks = walk.tracks.map((t): Track => (t.target.kind === 'joint' ? { ...t, target: { ...t.target, character: 'ragdoll' } } : t));
   return doc;
 }

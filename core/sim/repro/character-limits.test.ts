@@ -5,7 +5,7 @@ import { importGltf } from '../../io/importGltf';
 import { Rig } from '../../skeleton/rig';
 import { computeSkinMatrices, skinPositions } from '../../skeleton/skinning';
 import { SimWorld } from '../world';
-import { sceneDoc, mechanicalEnergy } from '../testkit';
+import { lowestVertexY, mechanicalEnergy, sceneDoc } from '../testkit';
 import { pointTriangleDist2, winding } from './penetration';
 import { bend } from './bend';
 
@@ -101,11 +101,7 @@ async function ragdollOnCharacter(): Promise<{ doc: ImpulseDocument; w: SimWorld
     return doc;
   };
   const probe = new SimWorld(make(0), { dynamic: ['R'], startTimeSec: 0 });
-  let low = Infinity;
-  for (let b = 0; b < probe.bodies.count; b++) {
-    const V = probe.bodyVertices(b);
-    for (let q = 1; q < V.length; q += 3) low = Math.min(low, V[q]);
-  }
+  const low = lowestVertexY(probe);
   const doc = make(top + 2e-3 - low);
   return { doc, w: new SimWorld(doc, { dynamic: ['R'], startTimeSec: 0 }), sk };
 }

@@ -4,7 +4,7 @@ import type { ImpulseDocument } from '../../document/types';
 import { importGltf } from '../../io/importGltf';
 import { SceneEvaluator } from '../../anim/evaluate';
 import { SimWorld } from '../world';
-import { boxPropAt, linearTranslation, sceneDoc, mechanicalEnergy } from '../testkit';
+import { boxPropAt, linearTranslation, lowestVertexY, mechanicalEnergy, sceneDoc } from '../testkit';
 import { depthInProp } from './penetration';
 import { bend } from './bend';
 
@@ -64,11 +64,7 @@ async function lyingOnSlab(gap: number): Promise<{ doc: ImpulseDocument; w: SimW
     return { doc, w: new SimWorld(doc, { dynamic: ['ragdoll'], startTimeSec: 0 }) };
   };
   const probe = make(0).w;
-  let low = Infinity;
-  for (let b = 0; b < probe.bodies.count; b++) {
-    const V = probe.bodyVertices(b);
-    for (let q = 1; q < V.length; q += 3) low = Math.min(low, V[q]);
-  }
+  const low = lowestVertexY(probe);
   return make(SLAB_TOP + gap - low);
 }
 

@@ -5,7 +5,7 @@ import { importGltf } from '../../io/importGltf';
 import { SceneEvaluator } from '../../anim/evaluate';
 import { SimWorld } from '../world';
 import { STATE_STRIDE } from '../rigid';
-import { boxPropAt, linearTranslation, sceneDoc } from '../testkit';
+import { boxPropAt, linearTranslation, lowestVertexY, sceneDoc } from '../testkit';
 import { depthInProp } from './penetration';
 
 /**
@@ -100,11 +100,7 @@ describe('repro: a vertex inside a keyframed mesh is never pushed out', () => {
       return doc;
     };
     const probe = new SimWorld(make(0), { dynamic: ['ragdoll'], startTimeSec: 0 });
-    let low = Infinity;
-    for (let b = 0; b < probe.bodies.count; b++) {
-      const V = probe.bodyVertices(b);
-      for (let q = 1; q < V.length; q += 3) low = Math.min(low, V[q]);
-    }
+    const low = lowestVertexY(probe);
     expectLaws(run(make(SLAB_TOP - 3e-3 - low), ['ragdoll']), 0.25);
   }, 60_000);
 });
