@@ -52,7 +52,7 @@
  */
 import type { ImpulseDocument } from '../document/types';
 import { SceneEvaluator } from '../anim';
-import { Rig, computeSkinMatrices, dominantJointPerTriangle, skeletonHops, skinPositions } from '../skeleton';
+import { Rig, computeSkinMatrices, dominantJointPerTriangle, skeletonHops } from '../skeleton';
 import { CHUNK_TRIANGLES, TriangleBVH } from './bvh';
 import { PartSweepAndPrune, partPairIgnored as isIgnored, settingsCollide as groupsCollide } from './sap';
 import { CCD_REACH, FEATURE_EDGE_EDGE, FEATURE_VERTEX_TRIANGLE, MOTION_BOX, featureWindowInto, advanceFeature, touchWindowMotion, windowAlong, touchWindowNormals, featurePoint, firstContact, motionBoxInto } from './backtrack';
@@ -1623,12 +1623,6 @@ export class CollisionScene {
     return this._looseAll;
   }
 
-  /** _looseAll made current for every part of object o (boxes at the parts' indices · 6, as partBoxOffsets). */
-  private objectLooseBoxes(o: CollisionObject): Float64Array {
-    for (const p of o.parts) this.looseOf(p);
-    return this._looseAll;
-  }
-
   /** looseBox at the previous sample united with looseBox at the current one, into out[o..o+5]. */
   private sweptLooserBox(p: number, out: Float64Array, o: number): void {
     const L = this._looseT;
@@ -2047,12 +2041,11 @@ export class CollisionScene {
     const sc = this.sideCache(pmi, ooi);
     const box = this._box, P = om.positions, verts = me.verts;
     const lx = box[0], ly = box[1], lz = box[2], hx = box[3], hy = box[4], hz = box[5];
-    const comp = sc.comp, ubc = sc.ubc, est = sc.est;
+    const ubc = sc.ubc, est = sc.est;
     if (this._cand.length < verts.length) this._cand = new Int32Array(verts.length);
     const cand = this._cand, dst = sc.defer;
     if ((passes & 1) !== 0) { sc.deferMark = ++_dstamp; sc.deferCount = 0; }
     const ds = sc.deferMark;
-    const roiList = sc.roiList;
     const tol = 1e-9 * (oo.size + om.size);
     const exact = sc.exact, hint = sc.hint, topo = this.topoOf(pmi);
     // Two passes: regions whose every vertex is a crossing triangle's (a

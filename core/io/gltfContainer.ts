@@ -32,7 +32,6 @@ export interface GltfContainer {
   resources: Record<string, Uint8Array>;
 }
 
-const GLB_MAGIC = 0x46546c67; // 'glTF'
 const CHUNK_JSON = 0x4e4f534a;
 const CHUNK_BIN = 0x004e4942;
 /** gltf-transform's key for the GLB binary chunk. */

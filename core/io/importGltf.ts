@@ -28,7 +28,6 @@ import type {
   Material,
   Prop,
   PropPhysics,
-  SkinnedMesh,
   Track,
   TrackPath,
   Transform,

@@ -15,7 +15,6 @@ export const FRICTION_LAW_PASSES = 60;
 /** `frictionLaw`: Newton steps on the sliding friction per set of contact states. */
 const FRICTION_NEWTON_STEPS = 8;
 /** `frictionLaw`: a slip counts as along −P when its component across P is below this fraction of it. */
-const FRICTION_DIRECTION_TOL = 1e-4;
 /** `frictionLaw`: rounds of disc radii (Tresca problems) before the Newton polish. */
 const FRICTION_TRESCA_ROUNDS = 3;
 /** `frictionLaw`: turns of descent and Newton steps. */

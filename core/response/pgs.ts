@@ -137,7 +137,6 @@ export class RestingContactSolver extends ArticulatedTree {
   readonly stats: RestingStats = { sweeps: 0, lastChange: 0, velocityScale: 0, converged: true, sliding: 0, poisson: false, polishes: 0, polishesRejected: 0, calls: 0, totalSweeps: 0, notConverged: 0, exactFallbacks: 0 };
 
   // contact rows: 3 per contact with a dynamic side (n, t1, t2); 12 numbers each (J on A's body, J on B's body)
-  private pm = 0;
   private pRow = new Int32Array(0); // contact -> first row (-1: no dynamic side)
   private pContact = new Int32Array(0); // block -> contact
   private pJ = F64(0);
@@ -195,7 +194,6 @@ export class RestingContactSolver extends ArticulatedTree {
       }
     }
     const m = 3 * nbk;
-    this.pm = m;
     this.pJ = growF(this.pJ, 12 * m);
     this.pD = growI(this.pD, 2 * m);
     this.pA = growF(this.pA, m * m);

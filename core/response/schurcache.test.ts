@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ImpulseSolution, ImpulseSolver } from './index';
-import type { ContactInput, JointInput, RigidBodyInput, SolveOptions } from './index';
+import type { JointInput, RigidBodyInput, SolveOptions } from './index';
 import { makeSimIsland } from './fixtures';
 
 // The path-based Schur build keeps the rows of the previous pass of the

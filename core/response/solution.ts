@@ -3,7 +3,7 @@
  * copying one into another (the guards and bisections keep their best result).
  */
 import type { Vec3Like } from '../math';
-import { ContactState, CONTACT_STATE_NAMES } from './types';
+import { CONTACT_STATE_NAMES } from './types';
 import type { ContactStateValue } from './types';
 import { F64 } from './flat';
 

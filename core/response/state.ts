@@ -5,7 +5,6 @@
  * Buffers grow and are kept between calls; each layer (see solver.ts) is an abstract class extending
  * the one below it, so the methods read `this.` state as before.
  */
-import type { SolveOptions } from './types';
 import { F64 } from './flat';
 import { ImpulseSolution } from './solution';
 import type { PassFactors } from './contactspace';

@@ -93,14 +93,14 @@ import { ccdQueryFlat } from '../collision/ccd';
 import { ImpulseSolver, ImpulseSolution } from '../response/solver';
 import { RestingContactSolver } from '../response/pgs';
 import { SequentialImpulseSolver } from '../response/si';
-import { ContactState, type ContactInput, type JointInput, type RigidBodyInput } from '../response/types';
+import type { ContactInput, JointInput, RigidBodyInput } from '../response/types';
 import { RigidBodySet, STATE_STRIDE, normalizeQuat, quatMul, quatMulF64, rotate, rotateF64, rotateInv, rotateInvF64, type RigidBodyInit } from './rigid';
 import { boxesOverlap, pointTriangleDistanceSq, pointTrianglePlane, segmentSegmentClosest, sweptPointBox } from './geometry';
 import { buildRagdoll, type Ragdoll, type RagdollOptions } from './ragdoll';
 import type { Collider, JointGroup, Part } from './collider';
 import { disp, edgeEdgeReach, inTri, lerp, placeVertices, reduceGroundLine, reduceGroundPatch, sameSideEE, sameSideVT, signedPlaneNormalized, signedVolume, turnFraction, vertexTriangleReach } from './meshGeometry';
 import { characterTopology, emptyBox, jointBoundedBox, slotsBox, outwardMesh, sameSkin, skinMatricesUsed, slotBounds, triangleTopology, usedSkinSlots } from './characterSkin';
-import { chunked, chunkLowY, heightTolerance, localBox, lowChunks, lowChunks2, maxNorm, orientedBottomY, orientedBoxInto, sortAscending } from './chunks';
+import { chunked, heightTolerance, localBox, lowChunks, lowChunks2, maxNorm, orientedBottomY, orientedBoxInto, sortAscending } from './chunks';
 import { acos, atan2, cos, exp, hypot3, sin } from '../math/libm';
 import { coneSkipCos, twistSkipTan } from './limits';
 
@@ -1710,7 +1710,6 @@ export class SimWorld {
         this.meshConsEnd[i] = -1; // visited
         const s = STATE_STRIDE * i;
         const cx = st[s], cy = st[s + 1], cz = st[s + 2], r = this.bodySize[i] + band;
-        const qx = st[s + 3], qy = st[s + 4], qz = st[s + 5], qw = st[s + 6];
         const nf = this.gatherLimitFaces(i, cx, cy, cz, r), LF = this._lf;
         if (nf > 0) {
           this.placeTurnVerts(st, i);
@@ -2235,8 +2234,7 @@ export class SimWorld {
   private deepestInMesh(st: Float64Array, i: number): boolean {
     const C = this.colliders[i], s = STATE_STRIDE * i;
     const cx = st[s], cy = st[s + 1], cz = st[s + 2];
-    const qx = st[s + 3], qy = st[s + 4], qz = st[s + 5], qw = st[s + 6];
-    const L = C.local, rad = this.bodySize[i] + 1e-9;
+    const rad = this.bodySize[i] + 1e-9;
     let best = 0, placed = false;
     // the faces near the body, and those a face nearer to one of its vertices (≤ PUSH_BAND away) may be
     const nf = this.gatherLimitFaces(i, cx, cy, cz, rad + PUSH_BAND), LF = this._lf;
@@ -2331,9 +2329,7 @@ export class SimWorld {
     if (!C.groups) return 1;
     const s = STATE_STRIDE * i;
     const cx = st[s], cy = st[s + 1], cz = st[s + 2];
-    const qx = st[s + 3], qy = st[s + 4], qz = st[s + 5], qw = st[s + 6];
     const reach = Math.abs(angleRad) * (hypot3(cx - px, cy - py, cz - pz) + this.bodySize[i]) * (1 + 1e-9) + 1e-12;
-    const L = C.local;
     let f = 1;
     const bandIn = MESH_BAND_IN, rad = this.bodySize[i] + reach, grow = reach > bandIn ? reach : bandIn;
     let placed = false;
@@ -3327,7 +3323,7 @@ export class SimWorld {
         const keepAdded = specC > spec && this.activeKeep.length > 0;
         // the vertices of the low chunks from the pose (the numbers placeVertices gives: P0 of an
         // active body is its pose0's placement), written to P0 where the later steps read them
-        const q0 = this.pose0, ps = 7 * c, L = C.local, CL = C.chunkLocal;
+        const q0 = this.pose0, ps = 7 * c, CL = C.chunkLocal;
         const x0 = q0[ps], y0 = q0[ps + 1], z0 = q0[ps + 2], qx = q0[ps + 3], qy = q0[ps + 4], qz = q0[ps + 5], qw = q0[ps + 6];
         // candidates: touching vertices that approach, and slow ones that would reach the ground in this sub-step
         let nCand = 0;
@@ -3748,7 +3744,6 @@ export class SimWorld {
       for (let i = 0; i < this.dynCount; i++) if (this.islandOf[i] < 0) this.islandOf[i] = this.islandFirst[i];
       before = this.contactCount;
     }
-    const nc = this.contactCount;
     this.stats.solves++;
     const B = this.bodies;
     if (impact) this.recordImpacts(st, timeSec, firstImpact, nImpact);
@@ -4930,7 +4925,6 @@ export class SimWorld {
   }
 }
 
-const _m16 = new Float64Array(16);
 /** Placeholders of a character collider's primitive box buffers until they are made (primitiveBoxes). */
 const _none64 = new Float64Array(0);
 const _none32 = new Int32Array(0);

@@ -57,7 +57,7 @@ import {
 } from '../state/curveData';
 import { isCurveKeySelected, toggleCurveKey, useCurves } from '../state/curveStore';
 import { clampKeyDelta, frameToX, labelStep, tickFrames, wheelPixels, wheelZoomFactor, xToFrame } from './sheetView';
-import { fitCurveView, formatValue, handleOffset, slopeFromHandle, type HandleSide, panCurveView, valueStep, valueTicks, valueToY, yToValue, zoomTimeAt, zoomValueAt, type CurveView } from './curveView';
+import { fitCurveView, formatValue, handleOffset, slopeFromHandle, type HandleSide, panCurveView, valueStep, valueTicks, valueToY, zoomTimeAt, zoomValueAt, type CurveView } from './curveView';
 import { setFrame } from '../actions';
 import { escapeHandlers, runCommand, type CommandId } from '../commands';
 import { NumberField } from './fields';

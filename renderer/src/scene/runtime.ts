@@ -70,7 +70,6 @@ export class SceneRuntime {
   version = 0;
   readonly characters = new Map<string, CharacterRuntime>();
   readonly props = new Map<string, PropRuntime>();
-  private readonly _trs = new Float64Array(TRS_STRIDE);
 
   /** Document last evaluated by `sync` (structure may be newer, see `prepare`). */
   private evaluatedDoc: ImpulseDocument | null = null;
