@@ -76,6 +76,24 @@ export function sphereInertia(massKg: number, radius: number): number[] {
 }
 
 /**
+ * A 6-body chain (makeChain) on the ground under a keyframed body (index 6) sliding over it: per
+ * body, seeded, a ground contact, a contact against the keyframed body above, and with `pinched`
+ * one with the keyframed body below as well.
+ */
+export function chainUnderKeyframed(rand: () => number, pinched: boolean): { bodies: RigidBodyInput[]; joints: JointInput[]; contacts: ContactInput[] } {
+  const { bodies, joints } = makeChain(6, rand);
+  bodies.push({ massKg: 1, inertia: [1, 0, 0, 0, 1, 0, 0, 0, 1], centerOfMass: v3(0.9, 0.3, 0), linearVelocity: v3(0.4, 0, 0.1), angularVelocity: v3(0, 0.3, 0), keyframed: true, friction: 0.5 });
+  const contacts: ContactInput[] = [];
+  for (let i = 0; i < 6; i++) {
+    const c = bodies[i].centerOfMass;
+    if (rand() < 0.6) contacts.push({ bodyA: i, bodyB: -1, point: v3(c.x + 0.05 * (rand() - 0.5), c.y - 0.05, c.z), normal: v3(0.1 * (rand() - 0.5), 1, 0.1 * (rand() - 0.5)), friction: 0.5 });
+    if (rand() < 0.4) contacts.push({ bodyA: i, bodyB: 6, point: v3(c.x, c.y + 0.05, c.z), normal: v3(0, -1, 0), friction: 0.5 });
+    if (pinched && rand() < 0.3) contacts.push({ bodyA: 6, bodyB: i, point: v3(c.x, c.y - 0.05, c.z + 0.02), normal: v3(0, 1, 0), friction: 0.5 });
+  }
+  return { bodies, joints, contacts };
+}
+
+/**
  * A chain of `n` rod-like links along x joined by ball joints, every link with
  * a random velocity consistent with the joints (the chain is first given
  * random velocities, which the joint rows of the solve then make consistent).

@@ -4,7 +4,7 @@ import { RestingContactSolver } from './pgs';
 import { ContactState } from './types';
 import type { ContactInput, JointInput, RigidBodyInput } from './types';
 import type { ImpulseSolution } from './solution';
-import { dot, externalMomentumResidual, kineticEnergy, len, makeBoxOnPlane, makeChain, makeLyingRagdoll, makeSimIsland, relativeVelocity, seededRandom, v3 } from './fixtures';
+import { dot, externalMomentumResidual, kineticEnergy, len, chainUnderKeyframed, makeBoxOnPlane, makeLyingRagdoll, makeSimIsland, relativeVelocity, seededRandom, v3 } from './fixtures';
 
 // Laws of the resting-contact solver (projected block Gauss–Seidel over the contacts, joints exact)
 // on seeded random islands; the seed is in each test's name.
@@ -171,15 +171,7 @@ describe('resting contact (PGS): chains with contacts and keyframed bodies', () 
   for (const seed of [1, 3, 4, 5, 6, 7])
     it(`seed ${seed}: a free chain between the ground and a keyframed body sliding over it: laws hold`, () => {
       const rand = seededRandom(seed * 613);
-      const { bodies, joints } = makeChain(6, rand);
-      const kf: RigidBodyInput = { massKg: 1, inertia: [1, 0, 0, 0, 1, 0, 0, 0, 1], centerOfMass: v3(0.9, 0.3, 0), linearVelocity: v3(0.4, 0, 0.1), angularVelocity: v3(0, 0.3, 0), keyframed: true, friction: 0.5 };
-      bodies.push(kf);
-      const contacts: ContactInput[] = [];
-      for (let i = 0; i < 6; i++) {
-        const c = bodies[i].centerOfMass;
-        if (rand() < 0.6) contacts.push({ bodyA: i, bodyB: -1, point: v3(c.x + 0.05 * (rand() - 0.5), c.y - 0.05, c.z), normal: v3(0.1 * (rand() - 0.5), 1, 0.1 * (rand() - 0.5)), friction: 0.5 });
-        if (rand() < 0.4) contacts.push({ bodyA: i, bodyB: 6, point: v3(c.x, c.y + 0.05, c.z), normal: v3(0, -1, 0), friction: 0.5 });
-      }
+      const { bodies, joints, contacts } = chainUnderKeyframed(rand, false);
       const sol = pgs.solve(bodies, joints, contacts);
       expect(pgs.stats.converged, 'converged').toBe(true);
       expectLaws(bodies, joints, contacts, sol, 1e-7, pgs.stats.poisson);

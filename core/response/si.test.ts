@@ -4,7 +4,7 @@ import { SequentialImpulseSolver } from './si';
 import { ContactState } from './types';
 import type { ContactInput, JointInput, RigidBodyInput } from './types';
 import type { ImpulseSolution } from './solution';
-import { dot, externalMomentumResidual, kineticEnergy, len, makeBoxOnPlane, makeChain, makeLyingRagdoll, makeSimIsland, pointVelocity, relativeVelocity, seededRandom, v3 } from './fixtures';
+import { dot, externalMomentumResidual, kineticEnergy, len, chainUnderKeyframed, makeBoxOnPlane, makeChain, makeLyingRagdoll, makeSimIsland, pointVelocity, relativeVelocity, seededRandom, v3 } from './fixtures';
 
 // Laws of the sequential-impulse solver (si.ts) on seeded random islands; the seed is in each test's name.
 // Laws of every iterate (any number of sweeps): λₙ ≥ 0, friction inside the cone, momentum changed only by
@@ -128,16 +128,7 @@ describe('sequential impulses: chains between the ground and a moving keyframed 
   for (let seed = 1; seed <= 8; seed++)
     it(`seed ${seed}: iterate laws; energy gained at most the keyframed points' work (cold start)`, () => {
       const rand = seededRandom(seed * 613);
-      const { bodies, joints } = makeChain(6, rand);
-      const kf: RigidBodyInput = { massKg: 1, inertia: [1, 0, 0, 0, 1, 0, 0, 0, 1], centerOfMass: v3(0.9, 0.3, 0), linearVelocity: v3(0.4, 0, 0.1), angularVelocity: v3(0, 0.3, 0), keyframed: true, friction: 0.5 };
-      bodies.push(kf);
-      const contacts: ContactInput[] = [];
-      for (let i = 0; i < 6; i++) {
-        const c = bodies[i].centerOfMass;
-        if (rand() < 0.6) contacts.push({ bodyA: i, bodyB: -1, point: v3(c.x + 0.05 * (rand() - 0.5), c.y - 0.05, c.z), normal: v3(0.1 * (rand() - 0.5), 1, 0.1 * (rand() - 0.5)), friction: 0.5 });
-        if (rand() < 0.4) contacts.push({ bodyA: i, bodyB: 6, point: v3(c.x, c.y + 0.05, c.z), normal: v3(0, -1, 0), friction: 0.5 });
-        if (rand() < 0.3) contacts.push({ bodyA: 6, bodyB: i, point: v3(c.x, c.y - 0.05, c.z + 0.02), normal: v3(0, 1, 0), friction: 0.5 });
-      }
+      const { bodies, joints, contacts } = chainUnderKeyframed(rand, true);
       const e0 = kineticEnergy(bodies, null);
       for (const s of [capped, tight]) {
         const sol = s.solve(bodies, joints, contacts);
