@@ -713,9 +713,24 @@ export class SequentialImpulseSolver {
     const leaf = this.tLeaf;
     for (let q = 0; q < qn; q++) leaf[Q[q]] = 1;
     for (let q = 0; q < qn; q++) if (par[Q[q]] >= 0) leaf[par[Q[q]]] = 0;
+    // per node its children (CSR, in the order of tOrder: treeProject sums them in the order treeSolve does)
+    this.tChS = growI(this.tChS, NN + 1);
+    this.tCh = growI(this.tCh, NN);
+    const CS = this.tChS, CH = this.tCh;
+    CS.fill(0, 0, NN + 1);
+    for (let q = 0; q < qn; q++) if (par[Q[q]] >= 0) CS[par[Q[q]] + 1]++;
+    for (let i = 0; i < NN; i++) CS[i + 1] += CS[i];
+    for (let q = 0; q < qn; q++) {
+      const p = par[Q[q]];
+      if (p >= 0) CH[CS[p]++] = Q[q];
+    }
+    for (let i = NN; i > 0; i--) CS[i] = CS[i - 1];
+    CS[0] = 0;
   }
 
   private tLeaf = new Uint8Array(0);
+  private tChS = new Int32Array(0);
+  private tCh = new Int32Array(0);
 
   /** The block LDLᵀ factorization of the forest's [M Jᵀ; J 0] at this call's arms and inertias (buildTree). */
   private factorTree(bodies: readonly RigidBodyInput[], nj: number): void {
@@ -742,53 +757,67 @@ export class SequentialImpulseSolver {
       E[4 * n + 2] = jr[ro + 2];
       E[4 * n + 3] = sA ? 1 : -1;
     }
-    // factor, children first
+    // factor, children first (symmetric blocks: the upper triangles accumulated and read)
+    const bm = this.bm, bI = this.bI, leaf = this.tLeaf;
     for (let q = 0; q < qn; q++) {
       const n = Q[q], p = par[n], o = 36 * n;
       if (n < nb) {
-        if (this.tLeaf[n]) {
+        if (leaf[n]) {
           // no joint below: D = M, D⁻¹ = diag(1/m, I⁻¹)
-          const m = this.bm[n], I = this.bI, io = 9 * n;
+          const m = bm[n], io = 9 * n;
           for (let k = 0; k < 36; k++) Di[o + k] = 0;
           Di[o] = Di[o + 7] = Di[o + 14] = m;
-          for (let r = 0; r < 3; r++) for (let c = 0; c < 3; c++) Di[o + 6 * (3 + r) + 3 + c] = I[io + 3 * c + r];
-        } else invertSweep(D, o, 6, Di);
+          for (let r = 0; r < 3; r++) for (let c = 0; c < 3; c++) Di[o + 6 * (3 + r) + 3 + c] = bI[io + 3 * c + r];
+        } else invert6Sym(D, o, Di);
         if (p < 0) continue;
-        // L = D⁻¹ Jᵀ, column k = s D⁻¹ (e_k, r × e_k); D_p −= J L, column k = s (L_lin,k + L_ang,k × r)
+        // L = D⁻¹ Jᵀ, column k = s D⁻¹ (e_k, r × e_k) (r × e₀ = (0, rz, −ry), r × e₁ = (−rz, 0, rx), r × e₂ = (ry, −rx, 0));
+        // D_p −= J L, column k = s (L_lin,k + L_ang,k × r)
         const rx = E[4 * n], ry = E[4 * n + 1], rz = E[4 * n + 2], s = E[4 * n + 3], l = 18 * n, op = 36 * p;
+        for (let r = 0; r < 6; r++) {
+          const d = o + 6 * r, d3 = Di[d + 3], d4 = Di[d + 4], d5 = Di[d + 5];
+          L[l + 3 * r] = s * (Di[d] + d4 * rz - d5 * ry);
+          L[l + 3 * r + 1] = s * (Di[d + 1] + d5 * rx - d3 * rz);
+          L[l + 3 * r + 2] = s * (Di[d + 2] + d3 * ry - d4 * rx);
+        }
         for (let k = 0; k < 3; k++) {
-          // w = (e_k, r × e_k)
-          const w3 = k === 0 ? 0 : k === 1 ? -rz : ry, w4 = k === 0 ? rz : k === 1 ? 0 : -rx, w5 = k === 0 ? -ry : k === 1 ? rx : 0;
-          for (let r = 0; r < 6; r++) L[l + 3 * r + k] = s * (Di[o + 6 * r + k] + Di[o + 6 * r + 3] * w3 + Di[o + 6 * r + 4] * w4 + Di[o + 6 * r + 5] * w5);
           const ax = L[l + 9 + k], ay = L[l + 12 + k], az = L[l + 15 + k];
+          // upper triangle of the joint's 3×3 (rows ≤ k)
           D[op + k] -= s * (L[l + k] + ay * rz - az * ry);
-          D[op + 3 + k] -= s * (L[l + 3 + k] + az * rx - ax * rz);
-          D[op + 6 + k] -= s * (L[l + 6 + k] + ax * ry - ay * rx);
+          if (k >= 1) D[op + 3 + k] -= s * (L[l + 3 + k] + az * rx - ax * rz);
+          if (k === 2) D[op + 8] -= s * (L[l + 8] + ax * ry - ay * rx);
         }
       } else {
-        invertSweep(D, o, 3, Di);
+        invert3Sym(D, o, Di);
         if (p < 0) continue;
-        // D_p −= Jᵀ G J = [G, GR; RᵀG, RᵀGR] (G = D⁻¹, R = −[r]×: R e_k = e_k × r, Rᵀ y = r × y)
+        // D_p −= Jᵀ G J = [G, GR; RᵀG, RᵀGR] (G = D⁻¹, R = −[r]×: R e_k = e_k × r, Rᵀ y = r × y); upper triangle
         const rx = E[4 * n], ry = E[4 * n + 1], rz = E[4 * n + 2], op = 36 * p;
-        const GR = _gr;
-        for (let k = 0; k < 3; k++) {
-          const ex = k === 0 ? 1 : 0, ey = k === 1 ? 1 : 0, ez = k === 2 ? 1 : 0;
-          const cx = ey * rz - ez * ry, cy = ez * rx - ex * rz, cz = ex * ry - ey * rx;
-          for (let r = 0; r < 3; r++) GR[3 * r + k] = Di[o + 3 * r] * cx + Di[o + 3 * r + 1] * cy + Di[o + 3 * r + 2] * cz;
-        }
-        for (let r = 0; r < 3; r++)
-          for (let c = 0; c < 3; c++) {
-            D[op + 6 * r + c] -= Di[o + 3 * r + c];
-            D[op + 6 * r + 3 + c] -= GR[3 * r + c];
-            D[op + 6 * (3 + c) + r] -= GR[3 * r + c];
-          }
-        // RᵀGR, column k = r × (GR column k)
-        for (let k = 0; k < 3; k++) {
-          const gx = GR[k], gy = GR[3 + k], gz = GR[6 + k];
-          D[op + 6 * 3 + 3 + k] -= ry * gz - rz * gy;
-          D[op + 6 * 4 + 3 + k] -= rz * gx - rx * gz;
-          D[op + 6 * 5 + 3 + k] -= rx * gy - ry * gx;
-        }
+        const g00 = Di[o], g01 = Di[o + 1], g02 = Di[o + 2], g11 = Di[o + 4], g12 = Di[o + 5], g22 = Di[o + 8];
+        // GR columns: e₀ × r = (0, −rz, ry), e₁ × r = (rz, 0, −rx), e₂ × r = (−ry, rx, 0)
+        const h00 = g02 * ry - g01 * rz, h01 = g00 * rz - g02 * rx, h02 = g01 * rx - g00 * ry;
+        const h10 = g12 * ry - g11 * rz, h11 = g01 * rz - g12 * rx, h12 = g11 * rx - g01 * ry;
+        const h20 = g22 * ry - g12 * rz, h21 = g02 * rz - g22 * rx, h22 = g12 * rx - g02 * ry;
+        D[op] -= g00;
+        D[op + 1] -= g01;
+        D[op + 2] -= g02;
+        D[op + 7] -= g11;
+        D[op + 8] -= g12;
+        D[op + 14] -= g22;
+        D[op + 3] -= h00;
+        D[op + 4] -= h01;
+        D[op + 5] -= h02;
+        D[op + 9] -= h10;
+        D[op + 10] -= h11;
+        D[op + 11] -= h12;
+        D[op + 15] -= h20;
+        D[op + 16] -= h21;
+        D[op + 17] -= h22;
+        // RᵀGR, column k = r × (GR column k): upper triangle
+        D[op + 21] -= ry * h20 - rz * h10;
+        D[op + 22] -= ry * h21 - rz * h11;
+        D[op + 23] -= ry * h22 - rz * h12;
+        D[op + 28] -= rz * h01 - rx * h21;
+        D[op + 29] -= rz * h02 - rx * h22;
+        D[op + 35] -= rx * h12 - ry * h02;
       }
     }
   }
@@ -799,43 +828,110 @@ export class SequentialImpulseSolver {
    * the largest joint relative velocity before (the change of those rows).
    */
   private treeProject(): number {
-    const qn = this.tN, nb = this.tNb, Q = this.tOrder, X = this.tX;
-    const V = this.bV, ja = this.ja, jb = this.jb, jr = this.jr;
+    const qn = this.tN, nb = this.tNb, Q = this.tOrder, par = this.tPar, X = this.tX, Z = this.tZ, Di = this.tDi, L = this.tL, E = this.tEr;
+    const leaf = this.tLeaf, CS = this.tChS, CH = this.tCh;
+    const V = this.bV, P = this.jP, ja = this.ja, jb = this.jb, jr = this.jr;
     let res = 0;
+    // forward, children first (treeSolve's, right-hand side 0 on the bodies and −J v on the joints, each node
+    // gathering its children's terms): z_n = D_n⁻¹ (x_n − Σ_children L_cᵀ x_c); a leaf body's z is 0
     for (let q = 0; q < qn; q++) {
-      const n = Q[q], x = 6 * n;
+      const n = Q[q], x = 6 * n, o = 36 * n;
       if (n >= nb) {
-        const j = n - nb, oa = 6 * ja[j], ob = 6 * jb[j], o = 6 * j;
-        const ax = jr[o], ay = jr[o + 1], az = jr[o + 2], bx = jr[o + 3], by = jr[o + 4], bz = jr[o + 5];
+        const j = n - nb, oa = 6 * ja[j], ob = 6 * jb[j], r6 = 6 * j;
+        const ax = jr[r6], ay = jr[r6 + 1], az = jr[r6 + 2], bx = jr[r6 + 3], by = jr[r6 + 4], bz = jr[r6 + 5];
         const wax = V[oa + 3], way = V[oa + 4], waz = V[oa + 5], wbx = V[ob + 3], wby = V[ob + 4], wbz = V[ob + 5];
         const v0 = V[oa] + way * az - waz * ay - (V[ob] + wby * bz - wbz * by);
         const v1 = V[oa + 1] + waz * ax - wax * az - (V[ob + 1] + wbz * bx - wbx * bz);
         const v2 = V[oa + 2] + wax * ay - way * ax - (V[ob + 2] + wbx * by - wby * bx);
-        X[x] = -v0;
-        X[x + 1] = -v1;
-        X[x + 2] = -v2;
         const r = Math.max(Math.abs(v0), Math.abs(v1), Math.abs(v2));
         if (r > res) res = r;
-      } else X[x] = X[x + 1] = X[x + 2] = X[x + 3] = X[x + 4] = X[x + 5] = 0;
+        let x0 = -v0, x1 = -v1, x2 = -v2;
+        for (let e = CS[n], e1 = CS[n + 1]; e < e1; e++) {
+          const c = CH[e];
+          if (leaf[c]) continue;
+          const zc = 6 * c, ec = 4 * c, rx = E[ec], ry = E[ec + 1], rz = E[ec + 2], s = E[ec + 3];
+          const z0 = Z[zc], z1 = Z[zc + 1], z2 = Z[zc + 2], wx = Z[zc + 3], wy = Z[zc + 4], wz = Z[zc + 5];
+          x0 -= s * (z0 + wy * rz - wz * ry);
+          x1 -= s * (z1 + wz * rx - wx * rz);
+          x2 -= s * (z2 + wx * ry - wy * rx);
+        }
+        Z[x] = Di[o] * x0 + Di[o + 1] * x1 + Di[o + 2] * x2;
+        Z[x + 1] = Di[o + 3] * x0 + Di[o + 4] * x1 + Di[o + 5] * x2;
+        Z[x + 2] = Di[o + 6] * x0 + Di[o + 7] * x1 + Di[o + 8] * x2;
+      } else {
+        if (leaf[n]) continue;
+        let x0 = 0, x1 = 0, x2 = 0, x3 = 0, x4 = 0, x5 = 0;
+        for (let e = CS[n], e1 = CS[n + 1]; e < e1; e++) {
+          const c = CH[e], zc = 6 * c, ec = 4 * c, rx = E[ec], ry = E[ec + 1], rz = E[ec + 2], s = E[ec + 3];
+          const z0 = Z[zc], z1 = Z[zc + 1], z2 = Z[zc + 2];
+          x0 -= s * z0;
+          x1 -= s * z1;
+          x2 -= s * z2;
+          x3 -= s * (ry * z2 - rz * z1);
+          x4 -= s * (rz * z0 - rx * z2);
+          x5 -= s * (rx * z1 - ry * z0);
+        }
+        Z[x] = Di[o] * x0 + Di[o + 1] * x1 + Di[o + 2] * x2 + Di[o + 3] * x3 + Di[o + 4] * x4 + Di[o + 5] * x5;
+        Z[x + 1] = Di[o + 6] * x0 + Di[o + 7] * x1 + Di[o + 8] * x2 + Di[o + 9] * x3 + Di[o + 10] * x4 + Di[o + 11] * x5;
+        Z[x + 2] = Di[o + 12] * x0 + Di[o + 13] * x1 + Di[o + 14] * x2 + Di[o + 15] * x3 + Di[o + 16] * x4 + Di[o + 17] * x5;
+        Z[x + 3] = Di[o + 18] * x0 + Di[o + 19] * x1 + Di[o + 20] * x2 + Di[o + 21] * x3 + Di[o + 22] * x4 + Di[o + 23] * x5;
+        Z[x + 4] = Di[o + 24] * x0 + Di[o + 25] * x1 + Di[o + 26] * x2 + Di[o + 27] * x3 + Di[o + 28] * x4 + Di[o + 29] * x5;
+        Z[x + 5] = Di[o + 30] * x0 + Di[o + 31] * x1 + Di[o + 32] * x2 + Di[o + 33] * x3 + Di[o + 34] * x4 + Di[o + 35] * x5;
+      }
     }
     if (res === 0) return 0;
-    this.treeSolve(true);
-    const P = this.jP;
-    for (let q = 0; q < qn; q++) {
-      const n = Q[q], x = 6 * n;
-      if (n >= nb) {
-        const j = 3 * (n - nb);
-        P[j] -= X[x];
-        P[j + 1] -= X[x + 1];
-        P[j + 2] -= X[x + 2];
+    // backward, parents first: x_n = z_n − L_n x_p, added to the velocities (bodies) and taken from the joint impulses
+    for (let q = qn - 1; q >= 0; q--) {
+      const n = Q[q], p = par[n], x = 6 * n;
+      if (n < nb) {
+        let z0 = 0, z1 = 0, z2 = 0, z3 = 0, z4 = 0, z5 = 0;
+        if (!leaf[n]) {
+          z0 = Z[x];
+          z1 = Z[x + 1];
+          z2 = Z[x + 2];
+          z3 = Z[x + 3];
+          z4 = Z[x + 4];
+          z5 = Z[x + 5];
+        }
+        if (p >= 0) {
+          const xp = 6 * p, l = 18 * n, y0 = X[xp], y1 = X[xp + 1], y2 = X[xp + 2];
+          z0 -= L[l] * y0 + L[l + 1] * y1 + L[l + 2] * y2;
+          z1 -= L[l + 3] * y0 + L[l + 4] * y1 + L[l + 5] * y2;
+          z2 -= L[l + 6] * y0 + L[l + 7] * y1 + L[l + 8] * y2;
+          z3 -= L[l + 9] * y0 + L[l + 10] * y1 + L[l + 11] * y2;
+          z4 -= L[l + 12] * y0 + L[l + 13] * y1 + L[l + 14] * y2;
+          z5 -= L[l + 15] * y0 + L[l + 16] * y1 + L[l + 17] * y2;
+        }
+        X[x] = z0;
+        X[x + 1] = z1;
+        X[x + 2] = z2;
+        X[x + 3] = z3;
+        X[x + 4] = z4;
+        X[x + 5] = z5;
+        V[x] += z0;
+        V[x + 1] += z1;
+        V[x + 2] += z2;
+        V[x + 3] += z3;
+        V[x + 4] += z4;
+        V[x + 5] += z5;
       } else {
-        const v = 6 * n;
-        V[v] += X[x];
-        V[v + 1] += X[x + 1];
-        V[v + 2] += X[x + 2];
-        V[v + 3] += X[x + 3];
-        V[v + 4] += X[x + 4];
-        V[v + 5] += X[x + 5];
+        let z0 = Z[x], z1 = Z[x + 1], z2 = Z[x + 2];
+        if (p >= 0) {
+          // L_j x_p = s G (v + ω × r)
+          const ex = 4 * n, rx = E[ex], ry = E[ex + 1], rz = E[ex + 2], s = E[ex + 3], xp = 6 * p, o = 36 * n;
+          const wx = X[xp + 3], wy = X[xp + 4], wz = X[xp + 5];
+          const u0 = s * (X[xp] + wy * rz - wz * ry), u1 = s * (X[xp + 1] + wz * rx - wx * rz), u2 = s * (X[xp + 2] + wx * ry - wy * rx);
+          z0 -= Di[o] * u0 + Di[o + 1] * u1 + Di[o + 2] * u2;
+          z1 -= Di[o + 3] * u0 + Di[o + 4] * u1 + Di[o + 5] * u2;
+          z2 -= Di[o + 6] * u0 + Di[o + 7] * u1 + Di[o + 8] * u2;
+        }
+        X[x] = z0;
+        X[x + 1] = z1;
+        X[x + 2] = z2;
+        const j = 3 * (n - nb);
+        P[j] -= z0;
+        P[j + 1] -= z1;
+        P[j + 2] -= z2;
       }
     }
     return res;
@@ -1714,28 +1810,73 @@ function kinetic(m: number, I: ArrayLike<number>, V: Float64Array, o: number): n
   return 0.5 * m * (vx * vx + vy * vy + vz * vz) + 0.5 * (wx * (I[0] * wx + I[3] * wy + I[6] * wz) + wy * (I[1] * wx + I[4] * wy + I[7] * wz) + wz * (I[2] * wx + I[5] * wy + I[8] * wz));
 }
 
-/**
- * Inverse of the symmetric nonsingular d×d block M[o..] (row-major, definite of either sign: no pivoting)
- * into out[o..] by the sweep operator (in place on out: after sweeping every pivot it holds −M⁻¹).
- */
-function invertSweep(M: Float64Array, o: number, d: number, out: Float64Array): void {
-  const n2 = d * d;
-  for (let k = 0; k < n2; k++) out[o + k] = M[o + k];
-  for (let k = 0; k < d; k++) {
-    const kk = o + d * k, piv = out[kk + k], ip = 1 / piv;
-    for (let i = 0; i < d; i++) {
-      if (i === k) continue;
-      const ik = out[o + d * i + k] * ip;
-      if (ik === 0) continue;
-      for (let j = 0; j < d; j++) if (j !== k) out[o + d * i + j] -= ik * out[kk + j];
-    }
-    for (let i = 0; i < d; i++) {
-      if (i === k) continue;
-      out[o + d * i + k] *= ip;
-      out[kk + i] *= ip;
-    }
-    out[kk + k] = -ip;
-  }
-  for (let k = 0; k < n2; k++) out[o + k] = -out[o + k];
+/** Inverse of the symmetric 3×3 block M[o..o+8] (row-major; its upper triangle read) into out[o..o+8] (full), by the adjugate. */
+function invert3Sym(M: Float64Array, o: number, out: Float64Array): void {
+  const a = M[o], b = M[o + 1], c = M[o + 2], d = M[o + 4], e = M[o + 5], f = M[o + 8];
+  const A = d * f - e * e, B = c * e - b * f, C = b * e - c * d;
+  const s = 1 / (a * A + b * B + c * C);
+  out[o] = A * s;
+  out[o + 1] = out[o + 3] = B * s;
+  out[o + 2] = out[o + 6] = C * s;
+  out[o + 4] = (a * f - c * c) * s;
+  out[o + 5] = out[o + 7] = (b * c - a * e) * s;
+  out[o + 8] = (a * d - b * b) * s;
 }
-const _gr = F64(9);
+
+/**
+ * Inverse of the symmetric positive definite 6×6 block M[o..o+35] (row-major; its upper triangle read) into
+ * out[o..] (full): M = [A B; Bᵀ C], X = A⁻¹B, S = C − BᵀX, M⁻¹ = [A⁻¹ + X S⁻¹ Xᵀ, −X S⁻¹; −S⁻¹ Xᵀ, S⁻¹].
+ */
+function invert6Sym(M: Float64Array, o: number, out: Float64Array): void {
+  const a00 = M[o], a01 = M[o + 1], a02 = M[o + 2], a11 = M[o + 7], a12 = M[o + 8], a22 = M[o + 14];
+  const b00 = M[o + 3], b01 = M[o + 4], b02 = M[o + 5], b10 = M[o + 9], b11 = M[o + 10], b12 = M[o + 11], b20 = M[o + 15], b21 = M[o + 16], b22 = M[o + 17];
+  // A⁻¹ (symmetric)
+  let i00 = a11 * a22 - a12 * a12, i01 = a02 * a12 - a01 * a22, i02 = a01 * a12 - a02 * a11;
+  const ia = 1 / (a00 * i00 + a01 * i01 + a02 * i02);
+  i00 *= ia;
+  i01 *= ia;
+  i02 *= ia;
+  const i11 = (a00 * a22 - a02 * a02) * ia, i12 = (a01 * a02 - a00 * a12) * ia, i22 = (a00 * a11 - a01 * a01) * ia;
+  // X = A⁻¹ B
+  const x00 = i00 * b00 + i01 * b10 + i02 * b20, x01 = i00 * b01 + i01 * b11 + i02 * b21, x02 = i00 * b02 + i01 * b12 + i02 * b22;
+  const x10 = i01 * b00 + i11 * b10 + i12 * b20, x11 = i01 * b01 + i11 * b11 + i12 * b21, x12 = i01 * b02 + i11 * b12 + i12 * b22;
+  const x20 = i02 * b00 + i12 * b10 + i22 * b20, x21 = i02 * b01 + i12 * b11 + i22 * b21, x22 = i02 * b02 + i12 * b12 + i22 * b22;
+  // S = C − Bᵀ X (symmetric)
+  const s00 = M[o + 21] - (b00 * x00 + b10 * x10 + b20 * x20), s01 = M[o + 22] - (b00 * x01 + b10 * x11 + b20 * x21), s02 = M[o + 23] - (b00 * x02 + b10 * x12 + b20 * x22);
+  const s11 = M[o + 28] - (b01 * x01 + b11 * x11 + b21 * x21), s12 = M[o + 29] - (b01 * x02 + b11 * x12 + b21 * x22), s22 = M[o + 35] - (b02 * x02 + b12 * x12 + b22 * x22);
+  let t00 = s11 * s22 - s12 * s12, t01 = s02 * s12 - s01 * s22, t02 = s01 * s12 - s02 * s11;
+  const is = 1 / (s00 * t00 + s01 * t01 + s02 * t02);
+  t00 *= is;
+  t01 *= is;
+  t02 *= is;
+  const t11 = (s00 * s22 - s02 * s02) * is, t12 = (s01 * s02 - s00 * s12) * is, t22 = (s00 * s11 - s01 * s01) * is;
+  // Y = X S⁻¹
+  const y00 = x00 * t00 + x01 * t01 + x02 * t02, y01 = x00 * t01 + x01 * t11 + x02 * t12, y02 = x00 * t02 + x01 * t12 + x02 * t22;
+  const y10 = x10 * t00 + x11 * t01 + x12 * t02, y11 = x10 * t01 + x11 * t11 + x12 * t12, y12 = x10 * t02 + x11 * t12 + x12 * t22;
+  const y20 = x20 * t00 + x21 * t01 + x22 * t02, y21 = x20 * t01 + x21 * t11 + x22 * t12, y22 = x20 * t02 + x21 * t12 + x22 * t22;
+  // top-left A⁻¹ + Y Xᵀ
+  out[o] = i00 + (y00 * x00 + y01 * x01 + y02 * x02);
+  out[o + 1] = out[o + 6] = i01 + (y00 * x10 + y01 * x11 + y02 * x12);
+  out[o + 2] = out[o + 12] = i02 + (y00 * x20 + y01 * x21 + y02 * x22);
+  out[o + 7] = i11 + (y10 * x10 + y11 * x11 + y12 * x12);
+  out[o + 8] = out[o + 13] = i12 + (y10 * x20 + y11 * x21 + y12 * x22);
+  out[o + 14] = i22 + (y20 * x20 + y21 * x21 + y22 * x22);
+  // off-diagonal −Y and −Yᵀ
+  out[o + 3] = out[o + 18] = -y00;
+  out[o + 4] = out[o + 24] = -y01;
+  out[o + 5] = out[o + 30] = -y02;
+  out[o + 9] = out[o + 19] = -y10;
+  out[o + 10] = out[o + 25] = -y11;
+  out[o + 11] = out[o + 31] = -y12;
+  out[o + 15] = out[o + 20] = -y20;
+  out[o + 16] = out[o + 26] = -y21;
+  out[o + 17] = out[o + 32] = -y22;
+  // bottom-right S⁻¹
+  out[o + 21] = t00;
+  out[o + 22] = out[o + 27] = t01;
+  out[o + 23] = out[o + 33] = t02;
+  out[o + 28] = t11;
+  out[o + 29] = out[o + 34] = t12;
+  out[o + 35] = t22;
+}
+
