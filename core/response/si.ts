@@ -138,6 +138,12 @@ export class SequentialImpulseSolver {
   limitBlocks = false;
   /** With treeJoints and limitBlocks: the joint limits stepped in the joint-eliminated space (true) or as local 4-row blocks with their joint (false). */
   artLimits = true;
+  /**
+   * With treeJoints: the normal rows of contacts between a forest body and something that does not move (the
+   * ground, a keyframed body) stepped in the joint-eliminated space (the articulated effective mass: the
+   * whole tree responds), their friction pair as before.
+   */
+  artContacts = false;
   readonly stats: SequentialStats = { sweeps: 0, lastChange: 0, velocityScale: 0, converged: true, coldRestart: false, jointResidual: 0, approach: 0, calls: 0, totalSweeps: 0, notConverged: 0, coldRestarts: 0 };
 
   // bodies: nb + 1 (the last is the world); per body inverse mass, inverse inertia (9), velocity (6)
@@ -345,7 +351,7 @@ export class SequentialImpulseSolver {
     }
 
     this.aN = 0;
-    if (this.tN > 0 && this.limitBlocks && this.artLimits) this.buildLimitResponses(nb, nj, nc);
+    if (this.tN > 0 && ((this.limitBlocks && this.artLimits) || this.artContacts)) this.buildLimitResponses(nb, nj, nc);
     this.gsSetup(nc);
 
     // velocity scale: the largest row velocity before the solve (and before the warm start)
@@ -1035,9 +1041,20 @@ export class SequentialImpulseSolver {
     const prevN = this.aPrevN;
     this.aPrevN = 0;
     if (this.tN === 0) return;
-    const prim = this.tPrim, jt = this.cJt, act = this.cAct;
+    const prim = this.tPrim, jt = this.cJt, act = this.cAct, sel = this.cArt;
+    const lim = this.limitBlocks && this.artLimits, gnd = this.artContacts, bm = this.bm, bI = this.bI, AS = this.tAdjS, ca = this.ca, cb = this.cb;
     let na = 0;
-    for (let c = 0; c < nc; c++) if (act[c] && jt[c] >= 0 && prim[jt[c]] && this.cEff[c] > 0) na++;
+    for (let c = 0; c < nc; c++) {
+      sel[c] = 0;
+      if (!act[c]) continue;
+      if (lim && jt[c] >= 0 && prim[jt[c]] && this.cEff[c] > 0) sel[c] = 1;
+      else if (gnd) {
+        // A a forest body, B does not move (the world, a keyframed body)
+        const a = ca[c], b = cb[c], ib = 9 * b;
+        if (a < nb && bm[a] > 0 && AS[a + 1] > AS[a] && bm[b] === 0 && bI[ib] === 0 && bI[ib + 4] === 0 && bI[ib + 8] === 0 && bI[ib + 1] === 0 && bI[ib + 2] === 0 && bI[ib + 5] === 0) sel[c] = 2;
+      }
+      if (sel[c]) na++;
+    }
     if (na === 0) return;
     const stride = 6 * nb + 3 * nj, reuse = this.tReused && this.aStride === stride;
     // the last call's limits (keys, responses) to reuse: swap the buffers
@@ -1056,11 +1073,10 @@ export class SequentialImpulseSolver {
     const K = this.aKey, F = this.cf, r = this.cr;
     let k = 0;
     for (let c = 0; c < nc; c++) {
-      if (!(act[c] && jt[c] >= 0 && prim[jt[c]] && this.cEff[c] > 0)) continue;
+      if (!sel[c]) continue;
       this.aList[k] = c;
       this.aDone[k] = 0;
       this.aAcc[k] = 0;
-      this.cArt[c] = 1;
       const o = 11 * k;
       K[o] = this.ca[c];
       K[o + 1] = this.cb[c];
@@ -1100,9 +1116,10 @@ export class SequentialImpulseSolver {
       X[x] = X[x + 1] = X[x + 2] = X[x + 3] = X[x + 4] = X[x + 5] = 0;
     }
     const a = this.ca[c], b = this.cb[c], f = 9 * c, jo = 36 * c;
-    // f_A = (n, r_A × n), f_B = −(n, r_B × n)
+    // f_A = (n, r_A × n), f_B = −(n, r_B × n) (a side that does not move: no term)
     for (let side = 0; side < 2; side++) {
       const i = side === 0 ? a : b, sg = side === 0 ? 1 : -1, x = 6 * i, w = jo + 3 * side;
+      if (!(i < nb && this.bm[i] > 0)) continue;
       X[x] = sg * F[f];
       X[x + 1] = sg * F[f + 1];
       X[x + 2] = sg * F[f + 2];
@@ -1127,6 +1144,7 @@ export class SequentialImpulseSolver {
     let kn = 0;
     for (let side = 0; side < 2; side++) {
       const i = side === 0 ? a : b, sg = side === 0 ? 1 : -1, w = jo + 3 * side, v = o + 6 * i;
+      if (!(i < nb && this.bm[i] > 0)) continue;
       kn += sg * (F[f] * R[v] + F[f + 1] * R[v + 1] + F[f + 2] * R[v + 2] + J[w] * R[v + 3] + J[w + 1] * R[v + 4] + J[w + 2] * R[v + 5]);
     }
     this.aInvK[k] = kn > 1e-9 / this.cmn[c] ? 1 / kn : 0;
@@ -1142,9 +1160,14 @@ export class SequentialImpulseSolver {
     if (!this.aDone[k]) this.artResponse(k);
     const iK = this.aInvK[k];
     if (iK === 0) {
-      // the joints take the whole row (no articulated effective mass): the local block
+      // the joints take the whole row (no articulated effective mass): the local block, or the local row
       this.artFlush();
-      return this.limitStep(c);
+      if (this.cJt[c] >= 0) return this.limitStep(c);
+      const ln = Math.max(0, ln0 - this.cmn[c] * vn), dl = ln - ln0;
+      if (dl === 0) return 0;
+      L[3 * c] = ln;
+      this.apply(this.ca[c], this.cb[c], this.cr, 6 * c, dl * F[f], dl * F[f + 1], dl * F[f + 2]);
+      return Math.abs(dl / this.cmn[c]);
     }
     const ln = Math.max(0, ln0 - iK * vn), dl = ln - ln0;
     if (dl === 0) return 0;
@@ -1175,14 +1198,17 @@ export class SequentialImpulseSolver {
    */
   private sweepLoop(nj: number, nc: number, bound: number): number {
     if (this.tN === 0) return this.gsLoop(nj, bound);
-    const st = this.stats, prim = this.tPrim, na = this.aN;
+    const st = this.stats, prim = this.tPrim, na = this.aN, art = this.cArt, list = this.aList;
     let sweeps = 0, change = 0;
     st.converged = false;
     while (sweeps < this.maxSweeps) {
       change = 0;
+      for (let k = 0; k < na; k++) if (art[list[k]] === 2) change = Math.max(change, this.artStep(k));
       for (let j = 0; j < nj; j++) if (!prim[j]) change = Math.max(change, this.jointStep(j));
-      change = Math.max(change, this.contactPass(false), this.treeProject());
-      for (let k = 0; k < na; k++) change = Math.max(change, this.artStep(k));
+      change = Math.max(change, this.contactPass(false));
+      for (let k = 0; k < na; k++) if (art[list[k]] === 2) change = Math.max(change, this.artFriction(list[k]));
+      change = Math.max(change, this.treeProject());
+      for (let k = 0; k < na; k++) if (art[list[k]] === 1) change = Math.max(change, this.artStep(k));
       sweeps++;
       if (change <= bound) {
         st.converged = true;
@@ -1217,8 +1243,9 @@ export class SequentialImpulseSolver {
     const bm = this.bm, bI = this.bI, V = this.bV, F = this.cf, J = this.cJ, cb = this.cb;
     let n = 0;
     for (let c = 0; c < nc; c++) {
-      if (!act[c] || art[c]) continue;
-      list[n++] = c;
+      // (joint limits stepped by artStep: not here; contacts whose normal row artStep takes: their friction by artFriction)
+      if (!act[c] || art[c] === 1) continue;
+      if (art[c] === 0) list[n++] = c;
       const b = cb[c], ob = 6 * b, ib = 9 * b;
       one[c] = bm[b] === 0 && bI[ib] === 0 && bI[ib + 4] === 0 && bI[ib + 8] === 0 && bI[ib + 1] === 0 && bI[ib + 2] === 0 && bI[ib + 5] === 0 ? 1 : 0;
       if (one[c]) {
@@ -1426,6 +1453,32 @@ export class SequentialImpulseSolver {
     }
     _x[0] = x1;
     _x[1] = x2;
+  }
+
+  /** The friction pair of contact c whose normal row artStep takes (cArt 2; B does not move: cBias), as in oneSidedStep. */
+  private artFriction(c: number): number {
+    const g = this.cg[c], L = this.cL, l = 3 * c, ln = L[l];
+    if (g === 0 || !(ln !== 0 || g === Infinity || L[l + 1] !== 0 || L[l + 2] !== 0)) return 0;
+    const V = this.bV, a = this.ca[c], oa = 6 * a, F = this.cf, f = 9 * c, J = this.cJ, j = 36 * c, B = this.cBias, ma = this.bm[a];
+    const vax = V[oa], vay = V[oa + 1], vaz = V[oa + 2], wax = V[oa + 3], way = V[oa + 4], waz = V[oa + 5];
+    const ux = F[f + 3], uy = F[f + 4], uz = F[f + 5], sx = F[f + 6], sy = F[f + 7], sz = F[f + 8];
+    const w1 = ux * vax + uy * vay + uz * vaz + J[j + 12] * wax + J[j + 13] * way + J[j + 14] * waz - B[l + 1];
+    const w2 = sx * vax + sy * vay + sz * vaz + J[j + 24] * wax + J[j + 25] * way + J[j + 26] * waz - B[l + 2];
+    const Kt = this.cK, kk = 3 * c, k11 = Kt[kk], k12 = Kt[kk + 1], k22 = Kt[kk + 2];
+    const l1 = L[l + 1], l2 = L[l + 2];
+    this.frictionImpulse(c, k11 * l1 + k12 * l2 - w1, k12 * l1 + k22 * l2 - w2, l1, l2, ln, g);
+    const d1 = _x[0] - l1, d2 = _x[1] - l2;
+    if (d1 === 0 && d2 === 0) return 0;
+    L[l + 1] = _x[0];
+    L[l + 2] = _x[1];
+    const px = d1 * ux + d2 * sx, py = d1 * uy + d2 * sy, pz = d1 * uz + d2 * sz;
+    V[oa] = vax + ma * px;
+    V[oa + 1] = vay + ma * py;
+    V[oa + 2] = vaz + ma * pz;
+    V[oa + 3] = wax + (d1 * J[j + 18] + d2 * J[j + 30]);
+    V[oa + 4] = way + (d1 * J[j + 19] + d2 * J[j + 31]);
+    V[oa + 5] = waz + (d1 * J[j + 20] + d2 * J[j + 32]);
+    return Math.max(Math.abs(k11 * d1 + k12 * d2), Math.abs(k12 * d1 + k22 * d2));
   }
 
   /** contactPass's step of contact c whose B side does not move (cOne): B's row velocities are cBias. */
