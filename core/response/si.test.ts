@@ -257,10 +257,12 @@ describe('sequential impulses: joints exact per sweep (treeJoints) and joint lim
     return r;
   }
   const variants: [string, Partial<SequentialImpulseSolver>][] = [
-    ['forest + limits in the joint-eliminated space', { treeJoints: true, limitBlocks: true }],
+    ['forest + limits in the joint-eliminated space', { treeJoints: true, limitBlocks: true, artLimits: true }],
     ['forest, limits as plain contacts', { treeJoints: true, limitBlocks: false }],
     ['Gauss–Seidel joints, limits as local 4-row blocks', { treeJoints: false, limitBlocks: true }],
-    ['forest + limits as local 4-row blocks with their joint', { treeJoints: true, limitBlocks: true, artLimits: false }],
+    ['Gauss–Seidel joints, limits as plain contacts (symmetric sweeps: the default before the thirteenth round)', { treeJoints: false, limitBlocks: false }],
+    ['forest + limits as local 4-row blocks with their joint (the default)', { treeJoints: true, limitBlocks: true, artLimits: false }],
+    ['forest + local limit blocks + ground contacts\' normal rows in the joint-eliminated space', { treeJoints: true, limitBlocks: true, artLimits: false, artContacts: true }],
   ];
   for (let seed = 1; seed <= 8; seed++)
     for (const [name, opts] of variants)
@@ -289,23 +291,25 @@ describe('sequential impulses: joints exact per sweep (treeJoints) and joint lim
     let conv = 0;
     for (let seed = 1; seed <= 8; seed++) {
       const r = withLimits(seed);
-      const t = Object.assign(new SequentialImpulseSolver(), { treeJoints: true, limitBlocks: true, tolerance: 1e-8, maxSweeps: 20000 });
+      const t = Object.assign(new SequentialImpulseSolver(), { treeJoints: true, limitBlocks: true, artLimits: true, tolerance: 1e-8, maxSweeps: 20000 });
       t.solve(r.bodies, r.joints, r.contacts);
       if (t.stats.converged) conv++;
     }
     expect(conv).toBeGreaterThanOrEqual(6);
   });
-  it('the factorization and the limits\' responses kept from the last call (same masses, inertias, arms: a re-solve) give the answer of a fresh solver; a changed island is factored again', () => {
+  it('the factorization and the limits\' (and ground contacts\') responses kept from the last call (same masses, inertias, arms: a re-solve) give the answer of a fresh solver; a changed island is factored again', () => {
     const a = withLimits(3), b = withLimits(5);
-    const opts = { treeJoints: true, limitBlocks: true, maxSweeps: 6, slowMaxSweeps: 0 };
-    const kept = Object.assign(new SequentialImpulseSolver(), opts);
-    for (const r of [a, a, b, a, a]) {
-      const got = kept.solve(r.bodies, r.joints, r.contacts);
-      const want = Object.assign(new SequentialImpulseSolver(), opts).solve(r.bodies, r.joints, r.contacts);
-      const vs = kept.stats.velocityScale;
-      for (let k = 0; k < 3 * r.bodies.length; k++) {
-        expect(Math.abs(got.linearVelocity[k] - want.linearVelocity[k]) / vs, `v${k}`).toBeLessThan(1e-14);
-        expect(Math.abs(got.angularVelocity[k] - want.angularVelocity[k]) / vs, `ω${k}`).toBeLessThan(1e-14);
+    for (const art of [{ artLimits: true }, { artLimits: true, artContacts: true }, { artLimits: false }]) {
+      const opts = { treeJoints: true, limitBlocks: true, maxSweeps: 6, slowMaxSweeps: 0, ...art };
+      const kept = Object.assign(new SequentialImpulseSolver(), opts);
+      for (const r of [a, a, b, a, a]) {
+        const got = kept.solve(r.bodies, r.joints, r.contacts);
+        const want = Object.assign(new SequentialImpulseSolver(), opts).solve(r.bodies, r.joints, r.contacts);
+        const vs = kept.stats.velocityScale;
+        for (let k = 0; k < 3 * r.bodies.length; k++) {
+          expect(Math.abs(got.linearVelocity[k] - want.linearVelocity[k]) / vs, `v${k}`).toBeLessThan(1e-14);
+          expect(Math.abs(got.angularVelocity[k] - want.angularVelocity[k]) / vs, `ω${k}`).toBeLessThan(1e-14);
+        }
       }
     }
   });

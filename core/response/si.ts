@@ -34,15 +34,17 @@
  * 6. Restitution (`restitution`, default off: ε ignored): Poisson's phases, ε·λ of the compression
  *    solve applied and the sweeps run again from there, scaled down while the energy would grow.
  *
- * Joints exact per sweep (`treeJoints`, option; measured with `limitBlocks`, `maxSweeps` 10,
- * `slowMaxSweeps` 32): the ball joints of a spanning forest (all of a ragdoll's) are not swept; once per call the block-tree LDLᵀ of [M Jᵀ; J 0] (Baraff 1996, bodies 6×6
+ * Joints exact per sweep (`treeJoints`, the default since the thirteenth round, with `limitBlocks`, local
+ * limit blocks, `maxSweeps` 12, `slowMaxSweeps` 32): the ball joints of a spanning forest (all of a
+ * ragdoll's) are not swept; once per call the block-tree LDLᵀ of [M Jᵀ; J 0] (Baraff 1996, bodies 6×6
  * and joints 3×3 as nodes, children first, no fill-in) is factored, and every sweep ends with one tree
  * solve that projects the velocities onto those joints (the kinetic energy's minimum over their
  * impulses), so the answer's joints hold to round-off. Joint limits (frictionless contacts between two
- * bodies joined by a ball joint, `limitBlocks`) are stepped in the joint-eliminated space: a unit
- * normal impulse's response of every body and joint (one tree solve, on the limit's first non-trivial
- * step), λₙ ← max(0, λₙ − vₙ/K_art); without the forest, with their joint as a local 4-row block. With
- * the forest the sweeps run forward only. Other contacts and joints closing loops: as in 4.
+ * bodies joined by a ball joint, `limitBlocks`) are stepped with their joint as a local 4-row block, or
+ * (`artLimits`) in the joint-eliminated space: a unit normal impulse's response of every body and joint
+ * (one tree solve, on the limit's first non-trivial step), λₙ ← max(0, λₙ − vₙ/K_art); `artContacts` does
+ * the same for the normal rows of contacts against the ground or keyframed bodies. With the forest the
+ * sweeps run forward only. Other contacts and joints closing loops: as in 4.
  * Calls whose velocity scale is below `slowScale` (an island nearly at rest) get `slowMaxSweeps`.
  *
  * Per-row arithmetic (`gsLoop`: `jointPass`, `contactPass`): the arrays in locals; per joint I⁻¹[r]× of both
@@ -95,8 +97,11 @@ export interface SequentialStats {
 export class SequentialImpulseSolver {
   /** Sweeps stop when no row's relative velocity changed by more than tolerance × velocity scale. */
   tolerance = 1e-4;
-  /** Largest number of sweeps (each of Poisson's phases has as many again). With treeJoints: 10 measured (README, tenth round). */
-  maxSweeps = 32;
+  /**
+   * Largest number of sweeps (each of Poisson's phases has as many again). 12 with the forest (the default,
+   * README "thirteenth round"); Gauss–Seidel joints (treeJoints false) were run at 32.
+   */
+  maxSweeps = 12;
   /** Velocity scale below which a call counts as at rest (m/s): the scale is at least this. */
   minVelocityScale = 1e-9;
   /** Alternate the sweep direction (symmetric Gauss–Seidel); only without treeJoints (with it the sweeps run forward: measured better). */
@@ -117,27 +122,32 @@ export class SequentialImpulseSolver {
    * leave shows as creep that keeps it from sleeping) get up to `slowMaxSweeps` sweeps instead of maxSweeps.
    */
   slowScale = 0.05;
-  /** 0: no effect (default); with treeJoints, 32 (the sleeping-off repro needs it at maxSweeps 10). */
-  slowMaxSweeps = 0;
+  /** 32 (default; the sleeping-off repro needs it with the forest at maxSweeps 10–12); 0: no effect. */
+  slowMaxSweeps = 32;
   /** Largest number of sweeps of each of Poisson's restitution phases (at most maxSweeps). */
   poissonMaxSweeps = Infinity;
   /**
-   * Joints exact in every sweep (default false; measured in README, tenth round: 2.6× fewer sweeps, better
-   * answers, no less CPU in the bench): the ball joints of a spanning forest (all of a ragdoll's)
+   * Joints exact in every sweep (default true since the thirteenth round, README: with limitBlocks, local
+   * limit blocks and 12 sweeps, answers as good as Gauss–Seidel's at 32 sweeps and 0.87× the bench's
+   * suggestion CPU): the ball joints of a spanning forest (all of a ragdoll's)
    * are projected onto their constraints at the end of every sweep by one block-tree LDLᵀ solve of
    * [M Jᵀ; J 0] (Baraff 1996), factored once per call; the contacts (and the joints closing loops) by
-   * Gauss–Seidel as above. false: every joint by its own 3×3 block in the sweep.
+   * Gauss–Seidel as above. false: every joint by its own 3×3 block in the sweep (then maxSweeps 32,
+   * slowMaxSweeps 0, limitBlocks false were the measured settings).
    */
-  treeJoints = false;
+  treeJoints = true;
   /**
    * A frictionless contact between two dynamic bodies joined by a ball joint (a joint limit) is stepped
    * together with that joint: the 4 rows' kinetic energy minimized over λₙ ≥ 0 and the
    * joint's impulse (the Schur complement of the joint's 3×3 block), instead of the contact row alone,
-   * which the joint undoes. Default false (with treeJoints: true).
+   * which the joint undoes. Default true (with treeJoints).
    */
-  limitBlocks = false;
-  /** With treeJoints and limitBlocks: the joint limits stepped in the joint-eliminated space (true) or as local 4-row blocks with their joint (false). */
-  artLimits = true;
+  limitBlocks = true;
+  /**
+   * With treeJoints and limitBlocks: the joint limits stepped in the joint-eliminated space (true) or as local
+   * 4-row blocks with their joint (false, default: cheaper per call and per sweep, README eleventh round).
+   */
+  artLimits = false;
   /**
    * With treeJoints: the normal rows of contacts between a forest body and something that does not move (the
    * ground, a keyframed body) stepped in the joint-eliminated space (the articulated effective mass: the
