@@ -122,8 +122,11 @@ export class SequentialImpulseSolver {
    * leave shows as creep that keeps it from sleeping) get up to `slowMaxSweeps` sweeps instead of maxSweeps.
    */
   slowScale = 0.05;
-  /** 32 (default; the sleeping-off repro needs it with the forest at maxSweeps 10–12); 0: no effect. */
-  slowMaxSweeps = 32;
+  /**
+   * 64 (default; with the forest at maxSweeps 12 the sleeping-off repro dropped at 0.5 s turned a forearm at
+   * 0.10 rad/s at 32, 1.1e-3 at 48, 2.0e-4 at 64: README, thirteenth round); 0: no effect.
+   */
+  slowMaxSweeps = 64;
   /** Largest number of sweeps of each of Poisson's restitution phases (at most maxSweeps). */
   poissonMaxSweeps = Infinity;
   /**
