@@ -528,7 +528,7 @@ export class SequentialImpulseSolver {
   // ---------------------------------------------------------------- joints exact per sweep (treeJoints)
   // nodes: body i (dynamic) is node i, joint j is node nb + j, ordered children before parents (tOrder);
   // per node: its parent (tPar), the arm r and sign s of the joint's Jacobian s[I, −[r]×] on the body of
-  // its edge to the parent (tEr), D accumulated (tD), D⁻¹ (tDi), for bodies L = D⁻¹Jᵀ (tL, 6×3), and the
+  // its edge to the parent (tEr), D accumulated and then D⁻¹ in place (tDi), for bodies L = D⁻¹Jᵀ (tL, 6×3), and the
   // solve's vectors (tX, tZ)
   private tN = 0;
   private tNb = 0;
@@ -542,7 +542,6 @@ export class SequentialImpulseSolver {
   private tEr = F64(0);
   private tX = F64(0);
   private tZ = F64(0);
-  private tD = F64(0);
   private tDi = F64(0);
   private tL = F64(0);
 
@@ -757,17 +756,26 @@ export class SequentialImpulseSolver {
     this.tEr = growF(this.tEr, 4 * NN);
     this.tX = growF(this.tX, 6 * NN);
     this.tZ = growF(this.tZ, 6 * NN);
-    this.tD = growF(this.tD, 36 * NN);
     this.tDi = growF(this.tDi, 36 * NN);
     this.tL = growF(this.tL, 18 * NN);
-    const D = this.tD, Di = this.tDi, L = this.tL, E = this.tEr, jr = this.jr;
+    // D is accumulated in tDi and inverted in place (one array: the factorization's memory is what a call
+    // loads, README thirteenth round)
+    const D = this.tDi, Di = this.tDi, L = this.tL, E = this.tEr, jr = this.jr, bm = this.bm, bI = this.bI, leaf = this.tLeaf;
     for (let q = 0; q < qn; q++) {
       const n = Q[q], p = par[n];
       if (n < nb) {
-        const o = 36 * n, m = bodies[n].massKg, I = bodies[n].inertia;
+        const o = 36 * n;
         for (let k = 0; k < 36; k++) D[o + k] = 0;
-        D[o] = D[o + 7] = D[o + 14] = m;
-        for (let r = 0; r < 3; r++) for (let c = 0; c < 3; c++) D[o + 6 * (3 + r) + 3 + c] = I[3 * c + r];
+        if (leaf[n]) {
+          // no joint below: D = M, D⁻¹ = diag(1/m, I⁻¹)
+          const m = bm[n], io = 9 * n;
+          Di[o] = Di[o + 7] = Di[o + 14] = m;
+          for (let r = 0; r < 3; r++) for (let c = 0; c < 3; c++) Di[o + 6 * (3 + r) + 3 + c] = bI[io + 3 * c + r];
+        } else {
+          const m = bodies[n].massKg, I = bodies[n].inertia;
+          D[o] = D[o + 7] = D[o + 14] = m;
+          for (let r = 0; r < 3; r++) for (let c = 0; c < 3; c++) D[o + 6 * (3 + r) + 3 + c] = I[3 * c + r];
+        }
       } else for (let k = 0; k < 9; k++) D[36 * n + k] = 0;
       if (p < 0) continue;
       const j = (n >= nb ? n : p) - nb, b = n >= nb ? p : n, sA = ja[j] === b, ro = 6 * j + (sA ? 0 : 3);
@@ -777,17 +785,10 @@ export class SequentialImpulseSolver {
       E[4 * n + 3] = sA ? 1 : -1;
     }
     // factor, children first (symmetric blocks: the upper triangles accumulated and read)
-    const bm = this.bm, bI = this.bI, leaf = this.tLeaf;
     for (let q = 0; q < qn; q++) {
       const n = Q[q], p = par[n], o = 36 * n;
       if (n < nb) {
-        if (leaf[n]) {
-          // no joint below: D = M, D⁻¹ = diag(1/m, I⁻¹)
-          const m = bm[n], io = 9 * n;
-          for (let k = 0; k < 36; k++) Di[o + k] = 0;
-          Di[o] = Di[o + 7] = Di[o + 14] = m;
-          for (let r = 0; r < 3; r++) for (let c = 0; c < 3; c++) Di[o + 6 * (3 + r) + 3 + c] = bI[io + 3 * c + r];
-        } else invert6Sym(D, o, Di);
+        if (!leaf[n]) invert6Sym(D, o, Di);
         if (p < 0) continue;
         // L = D⁻¹ Jᵀ, column k = s D⁻¹ (e_k, r × e_k) (r × e₀ = (0, rz, −ry), r × e₁ = (−rz, 0, rx), r × e₂ = (ry, −rx, 0));
         // D_p −= J L, column k = s (L_lin,k + L_ang,k × r)
@@ -1876,7 +1877,7 @@ function kinetic(m: number, I: ArrayLike<number>, V: Float64Array, o: number): n
   return 0.5 * m * (vx * vx + vy * vy + vz * vz) + 0.5 * (wx * (I[0] * wx + I[3] * wy + I[6] * wz) + wy * (I[1] * wx + I[4] * wy + I[7] * wz) + wz * (I[2] * wx + I[5] * wy + I[8] * wz));
 }
 
-/** Inverse of the symmetric 3×3 block M[o..o+8] (row-major; its upper triangle read) into out[o..o+8] (full), by the adjugate. */
+/** Inverse of the symmetric 3×3 block M[o..o+8] (row-major; its upper triangle read) into out[o..o+8] (full), by the adjugate; out may be M (every read before the first write). */
 function invert3Sym(M: Float64Array, o: number, out: Float64Array): void {
   const a = M[o], b = M[o + 1], c = M[o + 2], d = M[o + 4], e = M[o + 5], f = M[o + 8];
   const A = d * f - e * e, B = c * e - b * f, C = b * e - c * d;
@@ -1891,7 +1892,8 @@ function invert3Sym(M: Float64Array, o: number, out: Float64Array): void {
 
 /**
  * Inverse of the symmetric positive definite 6×6 block M[o..o+35] (row-major; its upper triangle read) into
- * out[o..] (full): M = [A B; Bᵀ C], X = A⁻¹B, S = C − BᵀX, M⁻¹ = [A⁻¹ + X S⁻¹ Xᵀ, −X S⁻¹; −S⁻¹ Xᵀ, S⁻¹].
+ * out[o..] (full): M = [A B; Bᵀ C], X = A⁻¹B, S = C − BᵀX, M⁻¹ = [A⁻¹ + X S⁻¹ Xᵀ, −X S⁻¹; −S⁻¹ Xᵀ, S⁻¹]. out may
+ * be M (every read before the first write).
  */
 function invert6Sym(M: Float64Array, o: number, out: Float64Array): void {
   const a00 = M[o], a01 = M[o + 1], a02 = M[o + 2], a11 = M[o + 7], a12 = M[o + 8], a22 = M[o + 14];
