@@ -14,8 +14,9 @@
  *   contact (no impacts): contact impulses by projected block Gauss–Seidel, joints exact, the same
  *   `ImpulseSolution`; `stats` says whether it reached its tolerance (see pgs.ts, README.md).
  * - `new SequentialImpulseSolver().solve(bodies, joints, contacts, { warmImpulses, warmJointImpulses }?, out?)`:
- *   resting contact by sequential impulses (joint blocks and contact rows together, warm-started; the
- *   simulator's default for the sub-step solves of ragdolls); see si.ts, README.md.
+ *   resting contact by sequential impulses (contact rows by Gauss–Seidel, the joints of a spanning forest
+ *   projected exactly after every sweep by a block-tree factorization, joint limits with their joint,
+ *   warm-started; the simulator's default for the sub-step solves of ragdolls); see si.ts, README.md.
  * - `baraffImpulse`, `baraffResponse`: the single-unknown frictionless impulse (cross-check).
  * - `penaltyStiffness`, `penaltySpringForce`, `inverseSpringForce`, `penaltyContactForce`:
  *   the spring response with K_recede = ε K_approach (§3.1).
