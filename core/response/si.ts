@@ -59,7 +59,7 @@
  */
 import { ContactState, ResponseInputError } from './types';
 import type { ContactInput, JointInput, RigidBodyInput } from './types';
-import { F64, growF, growI, growU as growU8, tangentBasis } from './flat';
+import { F64, growF, growI, growU as growU8, sameBits, tangentBasis } from './flat';
 import { ImpulseSolution } from './solution';
 
 /** Options of `SequentialImpulseSolver.solve`. */
@@ -178,19 +178,25 @@ export class SequentialImpulseSolver {
     const nb = bodies.length, nj = joints.length, nc = contacts.length;
     const st = this.stats;
     st.calls++;
-    const e0 = this.setupBodies(bodies);
-    this.setupJoints(joints, nb, options.warmJointImpulses);
+    // the last call's counts, for the reuse of its setup (kept 0 if this setup throws)
+    const lastNb = this.lastNb, lastNj = this.lastNj, lastNc = this.lastNc;
+    this.lastNb = this.lastNj = this.lastNc = 0;
+    const e0 = this.setupBodies(bodies, lastNb);
+    this.setupJoints(joints, nb, lastNj, options.warmJointImpulses);
     const jP = this.jP;
 
     this.tN = 0;
     if (this.treeJoints && nj > 0) this.buildTree(bodies, nj);
 
-    this.setupContacts(bodies, contacts, nj, options.warmImpulses);
+    this.setupContacts(bodies, contacts, nj, lastNc, options.warmImpulses);
     const cL = this.cL;
 
     this.aN = 0;
     if (this.tN > 0 && this.limitBlocks && this.artLimits) this.buildLimitResponses(nb, nj, nc);
     this.gsSetup(nc);
+    this.lastNb = nb;
+    this.lastNj = nj;
+    this.lastNc = this.limitBlocks ? 0 : nc;
 
     // velocity scale: the largest row velocity before the solve (and before the warm start)
     const vs = Math.max(this.rowSpeed(nj, nc), this.minVelocityScale);
@@ -319,20 +325,36 @@ export class SequentialImpulseSolver {
   private bC = F64(0); // per body: centre of mass (3)
   private bMass = F64(0); // per dynamic body: mass and inertia (9), the input's
   private bIn = F64(0);
+  /**
+   * Reuse of the last call's setup (an active-set re-solve of the same island: the same bodies, joints
+   * and a prefix of the contacts, bit for bit): per body / contact 1 when its inputs are the last call's
+   * at the same index (bSame, cSame), so that what was computed from them is still in place; the last
+   * call's counts (0 after a call that threw, or with limitBlocks for the contacts).
+   */
+  private bSame = new Uint8Array(0);
+  private cSame = new Uint8Array(0);
+  private jPt = F64(0); // per joint: its point (the last call's, compared)
+  private cPt = F64(0); // per contact: point and normal (the last call's, compared)
+  private lastNb = 0;
+  private lastNj = 0;
+  private lastNc = 0;
 
   /**
    * Step 1 of a call: per body (and the world, last) inverse mass, world inverse inertia, velocities and
    * centre of mass into flat arrays; returns the dynamic bodies' kinetic energy.
    */
-  private setupBodies(bodies: readonly RigidBodyInput[]): number {
+  private setupBodies(bodies: readonly RigidBodyInput[], lastNb: number): number {
     const nb = bodies.length, W = nb;
+    // the last call's bodies are comparable while no buffer is made anew
+    const prev = this.bIn.length >= 9 * nb && this.bm.length >= nb + 1 && this.bC.length >= 3 * nb && this.bMass.length >= nb && this.bI.length >= 9 * (nb + 1) ? Math.min(lastNb, nb) : 0;
     this.bm = growF(this.bm, nb + 1);
     this.bI = growF(this.bI, 9 * (nb + 1));
     this.bV = growF(this.bV, 6 * (nb + 1));
     this.bC = growF(this.bC, 3 * nb);
     this.bMass = growF(this.bMass, nb);
     this.bIn = growF(this.bIn, 9 * nb);
-    const bm = this.bm, bI = this.bI, V = this.bV, C = this.bC, M = this.bMass, In = this.bIn;
+    this.bSame = growU8(this.bSame, nb + 1);
+    const bm = this.bm, bI = this.bI, V = this.bV, C = this.bC, M = this.bMass, In = this.bIn, same = this.bSame;
     let e0 = 0;
     for (let i = 0; i < nb; i++) {
       const b = bodies[i], o6 = 6 * i, o9 = 9 * i, lv = b.linearVelocity, av = b.angularVelocity, cm = b.centerOfMass;
@@ -342,10 +364,18 @@ export class SequentialImpulseSolver {
       V[o6 + 3] = av.x;
       V[o6 + 4] = av.y;
       V[o6 + 5] = av.z;
+      const kf = b.keyframed === true;
+      // the same body as the last call's i (an active-set re-solve): its inverse inertia is kept
+      if (i < prev && sameBits(C[3 * i], cm.x) && sameBits(C[3 * i + 1], cm.y) && sameBits(C[3 * i + 2], cm.z) && (bm[i] === 0) === kf && (kf || sameInertia(M[i], In, o9, b.massKg, b.inertia))) {
+        same[i] = 1;
+        if (!kf) e0 += kinetic(M[i], In, o9, V, o6);
+        continue;
+      }
+      same[i] = 0;
       C[3 * i] = cm.x;
       C[3 * i + 1] = cm.y;
       C[3 * i + 2] = cm.z;
-      if (b.keyframed) {
+      if (kf) {
         bm[i] = 0;
         for (let k = 0; k < 9; k++) bI[o9 + k] = 0;
         continue;
@@ -362,27 +392,38 @@ export class SequentialImpulseSolver {
     bm[W] = 0;
     for (let k = 0; k < 9; k++) bI[9 * W + k] = 0;
     for (let k = 0; k < 6; k++) V[6 * W + k] = 0;
+    same[W] = 1;
     return e0;
   }
 
   /** Step 2 for the joints: bodies, arms, I⁻¹[r]× of both sides, the inverse of the 3×3 effective mass, the warm start (jP). */
-  private setupJoints(joints: readonly JointInput[], nb: number, wj: ArrayLike<number> | undefined): void {
+  private setupJoints(joints: readonly JointInput[], nb: number, lastNj: number, wj: ArrayLike<number> | undefined): void {
     const nj = joints.length, W = nb;
+    const prev = this.ja.length >= nj && this.jb.length >= nj && this.jr.length >= 6 * nj && this.jK.length >= 9 * nj && this.jM.length >= 18 * nj && this.jPt.length >= 3 * nj ? Math.min(lastNj, nj) : 0;
     this.ja = growI(this.ja, nj);
     this.jb = growI(this.jb, nj);
     this.jr = growF(this.jr, 6 * nj);
     this.jK = growF(this.jK, 9 * nj);
     this.jP = growF(this.jP, 3 * nj);
     this.jM = growF(this.jM, 18 * nj);
-    const ja = this.ja, jb = this.jb, jr = this.jr, jK = this.jK, jP = this.jP, K = this.k9, jM = this.jM, bm = this.bm, bI = this.bI, C = this.bC;
+    this.jPt = growF(this.jPt, 3 * nj);
+    const ja = this.ja, jb = this.jb, jr = this.jr, jK = this.jK, K = this.k9, jM = this.jM, bm = this.bm, bI = this.bI, C = this.bC, P = this.jPt, same = this.bSame;
     const warm = wj !== undefined && wj.length >= 3 * nj;
     for (let j = 0; j < nj; j++) {
       const jt = joints[j];
       if (jt.kind !== 'ball' && jt.kind !== 'revolute') throw new ResponseInputError(`joint ${jt.id ?? j}: the sequential-impulse solver takes ball joints only`);
       const a = jt.bodyA >= 0 ? jt.bodyA : W, b = jt.bodyB >= 0 ? jt.bodyB : W;
+      const o = 6 * j, p = jt.point, px = p.x, py = p.y, pz = p.z;
+      // the last call's joint j between the same bodies at the same point: arms, K⁻¹ and I⁻¹[r]× kept
+      if (j < prev && ja[j] === a && jb[j] === b && same[a] === 1 && same[b] === 1 && sameBits(P[3 * j], px) && sameBits(P[3 * j + 1], py) && sameBits(P[3 * j + 2], pz)) {
+        this.warmJoint(j, warm ? wj : undefined);
+        continue;
+      }
       ja[j] = a;
       jb[j] = b;
-      const o = 6 * j, p = jt.point, px = p.x, py = p.y, pz = p.z;
+      P[3 * j] = px;
+      P[3 * j + 1] = py;
+      P[3 * j + 2] = pz;
       let ax = 0, ay = 0, az = 0, bx = 0, by = 0, bz = 0;
       if (a < W) {
         ax = px - C[3 * a];
@@ -410,25 +451,35 @@ export class SequentialImpulseSolver {
         // both sides fixed (or a degenerate block): the joint cannot act
         for (let k = 0; k < 9; k++) jK[9 * j + k] = 0;
       }
-      let qx = 0, qy = 0, qz = 0;
-      if (warm) {
-        qx = wj[3 * j];
-        qy = wj[3 * j + 1];
-        qz = wj[3 * j + 2];
-        if (!(Number.isFinite(qx) && Number.isFinite(qy) && Number.isFinite(qz))) qx = qy = qz = 0;
-      }
-      jP[3 * j] = qx;
-      jP[3 * j + 1] = qy;
-      jP[3 * j + 2] = qz;
+      this.warmJoint(j, warm ? wj : undefined);
     }
+  }
+
+  /** Joint j's warm start (finite, else zero) into jP. */
+  private warmJoint(j: number, wj: ArrayLike<number> | undefined): void {
+    let qx = 0, qy = 0, qz = 0;
+    if (wj !== undefined) {
+      qx = wj[3 * j];
+      qy = wj[3 * j + 1];
+      qz = wj[3 * j + 2];
+      if (!(Number.isFinite(qx) && Number.isFinite(qy) && Number.isFinite(qz))) qx = qy = qz = 0;
+    }
+    const jP = this.jP;
+    jP[3 * j] = qx;
+    jP[3 * j + 1] = qy;
+    jP[3 * j + 2] = qz;
   }
 
   /**
    * Step 2 for the contacts: bodies, frame, arms, the rows' r × d and I⁻¹(r × d) (cJ), the normal mass,
    * K_tt, friction, the warm start projected onto the cone (cL); joint limits' k_nj (limitBlocks).
    */
-  private setupContacts(bodies: readonly RigidBodyInput[], contacts: readonly ContactInput[], nj: number, warm: ArrayLike<number> | undefined): void {
-    const nc = contacts.length, W = bodies.length;
+  private setupContacts(bodies: readonly RigidBodyInput[], contacts: readonly ContactInput[], nj: number, lastNc: number, warm: ArrayLike<number> | undefined): void {
+    const nc = contacts.length, W = bodies.length, limits = this.limitBlocks;
+    const prev =
+      !limits && this.ca.length >= nc && this.cb.length >= nc && this.cr.length >= 6 * nc && this.cf.length >= 9 * nc && this.cmn.length >= nc && this.cK.length >= 3 * nc && this.cg.length >= nc && this.cAct.length >= nc && this.cJ.length >= 36 * nc && this.cPt.length >= 6 * nc
+        ? Math.min(lastNc, nc)
+        : 0;
     this.ca = growI(this.ca, nc);
     this.cb = growI(this.cb, nc);
     this.cr = growF(this.cr, 6 * nc);
@@ -444,21 +495,55 @@ export class SequentialImpulseSolver {
     this.cArt.fill(0, 0, nc);
     this.cKj = growF(this.cKj, 3 * nc);
     this.cEff = growF(this.cEff, nc);
+    this.cPt = growF(this.cPt, 6 * nc);
+    this.cSame = growU8(this.cSame, nc);
     const ca = this.ca, cb = this.cb, cr = this.cr, cf = this.cf, cmn = this.cmn, cK = this.cK, cg = this.cg, cL = this.cL, act = this.cAct, cJ = this.cJ, cJt = this.cJt;
-    const K = this.k9, bm = this.bm, bI = this.bI, C = this.bC, limits = this.limitBlocks;
+    const K = this.k9, bm = this.bm, bI = this.bI, C = this.bC, P = this.cPt, same = this.bSame, cSame = this.cSame;
     const warmOk = warm !== undefined && warm.length >= 3 * nc;
     for (let c = 0; c < nc; c++) {
       const ct = contacts[c];
       const a = ct.bodyA >= 0 ? ct.bodyA : W, b = ct.bodyB >= 0 ? ct.bodyB : W;
+      const n = ct.normal, p = ct.point, o6 = 6 * c;
+      let g = ct.friction;
+      if (g === undefined || g === null) {
+        const ba = bodies[ct.bodyA], bb = ct.bodyB >= 0 ? bodies[ct.bodyB] : null;
+        g = Math.max(ba.friction ?? 0, bb ? (bb.friction ?? 0) : 0);
+      }
+      cL[3 * c] = cL[3 * c + 1] = cL[3 * c + 2] = 0;
+      cJt[c] = -1;
+      // the last call's contact c between the same bodies at the same point, normal and friction: frame,
+      // arms, rows and effective masses kept
+      if (
+        c < prev &&
+        ca[c] === a &&
+        cb[c] === b &&
+        same[a] === 1 &&
+        same[b] === 1 &&
+        sameBits(cg[c], g) &&
+        sameBits(P[o6], p.x) &&
+        sameBits(P[o6 + 1], p.y) &&
+        sameBits(P[o6 + 2], p.z) &&
+        sameBits(P[o6 + 3], n.x) &&
+        sameBits(P[o6 + 4], n.y) &&
+        sameBits(P[o6 + 5], n.z)
+      ) {
+        cSame[c] = 1;
+        if (act[c] && warmOk) this.warmContact(c, warm, g);
+        continue;
+      }
+      cSame[c] = 0;
       ca[c] = a;
       cb[c] = b;
       // a dynamic side: inverse mass > 0 (keyframed bodies and the world have 0)
       const ma = bm[a], mb = bm[b], on = ma > 0 || mb > 0;
       act[c] = on ? 1 : 0;
-      const o = 9 * c, n = ct.normal;
+      const o = 9 * c;
       let nx = n.x, ny = n.y, nz = n.z;
       const nl = Math.sqrt(nx * nx + ny * ny + nz * nz);
       if (!(nl > 0)) throw new ResponseInputError(`contact ${ct.id ?? c}: zero normal`);
+      P[o6 + 3] = nx;
+      P[o6 + 4] = ny;
+      P[o6 + 5] = nz;
       nx /= nl;
       ny /= nl;
       nz /= nl;
@@ -466,7 +551,10 @@ export class SequentialImpulseSolver {
       cf[o + 1] = ny;
       cf[o + 2] = nz;
       tangentBasis(nx, ny, nz, cf, o + 3);
-      const p = ct.point, px = p.x, py = p.y, pz = p.z, o6 = 6 * c;
+      const px = p.x, py = p.y, pz = p.z;
+      P[o6] = px;
+      P[o6 + 1] = py;
+      P[o6 + 2] = pz;
       let ax = 0, ay = 0, az = 0, bx = 0, by = 0, bz = 0;
       if (a < W) {
         ax = px - C[3 * a];
@@ -484,14 +572,7 @@ export class SequentialImpulseSolver {
       cr[o6 + 3] = bx;
       cr[o6 + 4] = by;
       cr[o6 + 5] = bz;
-      let g = ct.friction;
-      if (g === undefined || g === null) {
-        const ba = bodies[ct.bodyA], bb = ct.bodyB >= 0 ? bodies[ct.bodyB] : null;
-        g = Math.max(ba.friction ?? 0, bb ? (bb.friction ?? 0) : 0);
-      }
       cg[c] = g;
-      cL[3 * c] = cL[3 * c + 1] = cL[3 * c + 2] = 0;
-      cJt[c] = -1;
       if (!on) {
         cmn[c] = 0;
         continue;
@@ -512,25 +593,27 @@ export class SequentialImpulseSolver {
       cK[3 * c] = quad(K, cf, o + 3, o + 3);
       cK[3 * c + 1] = quad(K, cf, o + 3, o + 6);
       cK[3 * c + 2] = quad(K, cf, o + 6, o + 6);
-      if (warmOk) {
-        const ix = warm[3 * c], iy = warm[3 * c + 1], iz = warm[3 * c + 2];
-        if (Number.isFinite(ix) && Number.isFinite(iy) && Number.isFinite(iz)) {
-          const ln = ix * nx + iy * ny + iz * nz;
-          if (ln > 0) {
-            let l1 = ix * t1x + iy * t1y + iz * t1z, l2 = ix * t2x + iy * t2y + iz * t2z;
-            const lt = Math.sqrt(l1 * l1 + l2 * l2);
-            if (g === 0) l1 = l2 = 0;
-            else if (lt > g * ln) {
-              l1 *= (g * ln) / lt;
-              l2 *= (g * ln) / lt;
-            }
-            cL[3 * c] = ln;
-            cL[3 * c + 1] = l1;
-            cL[3 * c + 2] = l2;
-          }
-        }
-      }
+      if (warmOk) this.warmContact(c, warm, g);
     }
+  }
+
+  /** Contact c's warm start (finite and pushing, else none) projected onto its cone (friction g) into cL. */
+  private warmContact(c: number, warm: ArrayLike<number>, g: number): void {
+    const ix = warm[3 * c], iy = warm[3 * c + 1], iz = warm[3 * c + 2];
+    if (!(Number.isFinite(ix) && Number.isFinite(iy) && Number.isFinite(iz))) return;
+    const cf = this.cf, o = 9 * c, cL = this.cL;
+    const ln = ix * cf[o] + iy * cf[o + 1] + iz * cf[o + 2];
+    if (!(ln > 0)) return;
+    let l1 = ix * cf[o + 3] + iy * cf[o + 4] + iz * cf[o + 5], l2 = ix * cf[o + 6] + iy * cf[o + 7] + iz * cf[o + 8];
+    const lt = Math.sqrt(l1 * l1 + l2 * l2);
+    if (g === 0) l1 = l2 = 0;
+    else if (lt > g * ln) {
+      l1 *= (g * ln) / lt;
+      l2 *= (g * ln) / lt;
+    }
+    cL[3 * c] = ln;
+    cL[3 * c + 1] = l1;
+    cL[3 * c + 2] = l2;
   }
 
   private pV = F64(0);
@@ -1198,6 +1281,8 @@ export class SequentialImpulseSolver {
    */
   private gsSetup(nc: number): void {
     this.gsList = growI(this.gsList, nc);
+    // a contact with the last call's inputs (cSame) has the last call's decomposition in place
+    const keep = this.cEig.length >= 8 * nc, same = this.cSame;
     this.cEig = growF(this.cEig, 8 * nc);
     this.cKap = growF(this.cKap, nc);
     this.cKap.fill(0, 0, nc);
@@ -1217,7 +1302,7 @@ export class SequentialImpulseSolver {
         B[3 * c + 1] = F[f + 3] * vx + F[f + 4] * vy + F[f + 5] * vz + J[j + 15] * wx + J[j + 16] * wy + J[j + 17] * wz;
         B[3 * c + 2] = F[f + 6] * vx + F[f + 7] * vy + F[f + 8] * vz + J[j + 27] * wx + J[j + 28] * wy + J[j + 29] * wz;
       }
-      if (g[c] === 0) continue;
+      if (g[c] === 0 || (keep && same[c] === 1)) continue;
       const k11 = Kt[3 * c], k12 = Kt[3 * c + 1], k22 = Kt[3 * c + 2], e = 8 * c;
       eigen2(k11, k12, k22, E, e);
       const det = k11 * k22 - k12 * k12;
@@ -1792,6 +1877,13 @@ function addPointMass(K: Float64Array, m: number, I: Float64Array, o: number, rx
   K[6] += uy * rz - uz * ry;
   K[7] += uz * rx - ux * rz;
   K[8] += m + ux * ry - uy * rx;
+}
+
+/** Whether mass m and inertia I (9) have the bits of the kept m0 and In[o..o+8]. */
+function sameInertia(m0: number, In: Float64Array, o: number, m: number, I: ArrayLike<number>): boolean {
+  if (!sameBits(m0, m)) return false;
+  for (let k = 0; k < 9; k++) if (!sameBits(In[o + k], I[k])) return false;
+  return true;
 }
 
 /** out[o..o+8] = I⁻¹[r]× (column-major; I⁻¹ at I[io..]): column k is I⁻¹ (r × e_k) (jointPass's Δω = M p). */

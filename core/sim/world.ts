@@ -4111,7 +4111,25 @@ export class SimWorld {
   private ctBodyB = new Int32Array(0);
   private jtBodyA = new Int32Array(0);
   private jtBodyB = new Int32Array(0);
-  private readonly islandSolution = new ImpulseSolution();
+  private islandSolution = new ImpulseSolution();
+  /**
+   * Island solutions by size (bodies, joints, contacts; solveIslands): an ImpulseSolution allocates its
+   * arrays whenever its size changes, which with one for every island was at nearly every solve.
+   */
+  private readonly solutionBySize = new Map<number, ImpulseSolution>();
+
+  /** The solution object for an island of nb bodies, nj joints and nc contacts (islandSolution). */
+  private solutionFor(nb: number, nj: number, nc: number): ImpulseSolution {
+    if (nj >= 4096 || nc >= 1 << 20) return this.islandSolution;
+    const key = (nb * 4096 + nj) * (1 << 20) + nc;
+    let sol = this.solutionBySize.get(key);
+    if (!sol) {
+      if (this.solutionBySize.size >= 512) this.solutionBySize.clear();
+      sol = new ImpulseSolution();
+      this.solutionBySize.set(key, sol);
+    }
+    return sol;
+  }
 
   private ensureSolveBuffers(nc: number): void {
     const nb = this.dynCount;
@@ -4199,7 +4217,6 @@ export class SimWorld {
     // only the bodies of the islands are loaded into the solver input
     for (let i = 0; i < nd; i++) if (isl[i] >= 0) this.loadDynamicBody(this._loadState, i);
     const bview = this.bodyView, jview = this.jointView, cview = this.contactView;
-    const sol = this.islandSolution;
     const loc = this.localIndex;
     for (let root = 0; root < nd; root++) {
       if (isl[root] !== root) continue;
@@ -4262,6 +4279,7 @@ export class SimWorld {
         }
         continue;
       }
+      const sol = (this.islandSolution = this.solutionFor(bview.length, jview.length, cview.length));
       const t0 = performance.now();
       if (!this.restingSolve(bview, jview, cview, sol, root)) this.solver.solve(bview, jview, cview, {}, sol);
       this.stats.islandSolves++;
