@@ -500,6 +500,7 @@ export class SequentialImpulseSolver {
     const ca = this.ca, cb = this.cb, cr = this.cr, cf = this.cf, cmn = this.cmn, cK = this.cK, cg = this.cg, cL = this.cL, act = this.cAct, cJ = this.cJ, cJt = this.cJt;
     const K = this.k9, bm = this.bm, bI = this.bI, C = this.bC, P = this.cPt, same = this.bSame, cSame = this.cSame;
     const warmOk = warm !== undefined && warm.length >= 3 * nc;
+    let frame = -1; // the last contact set up in this call (its normal in cPt, its frame in cf)
     for (let c = 0; c < nc; c++) {
       const ct = contacts[c];
       const a = ct.bodyA >= 0 ? ct.bodyA : W, b = ct.bodyB >= 0 ? ct.bodyB : W;
@@ -539,18 +540,28 @@ export class SequentialImpulseSolver {
       act[c] = on ? 1 : 0;
       const o = 9 * c;
       let nx = n.x, ny = n.y, nz = n.z;
-      const nl = Math.sqrt(nx * nx + ny * ny + nz * nz);
-      if (!(nl > 0)) throw new ResponseInputError(`contact ${ct.id ?? c}: zero normal`);
       P[o6 + 3] = nx;
       P[o6 + 4] = ny;
       P[o6 + 5] = nz;
-      nx /= nl;
-      ny /= nl;
-      nz /= nl;
-      cf[o] = nx;
-      cf[o + 1] = ny;
-      cf[o + 2] = nz;
-      tangentBasis(nx, ny, nz, cf, o + 3);
+      if (frame >= 0 && sameBits(P[6 * frame + 3], nx) && sameBits(P[6 * frame + 4], ny) && sameBits(P[6 * frame + 5], nz)) {
+        // the normal of the last contact set up (the ground's, mostly): its frame
+        const f = 9 * frame;
+        for (let k = 0; k < 9; k++) cf[o + k] = cf[f + k];
+        nx = cf[o];
+        ny = cf[o + 1];
+        nz = cf[o + 2];
+      } else {
+        const nl = Math.sqrt(nx * nx + ny * ny + nz * nz);
+        if (!(nl > 0)) throw new ResponseInputError(`contact ${ct.id ?? c}: zero normal`);
+        nx /= nl;
+        ny /= nl;
+        nz /= nl;
+        cf[o] = nx;
+        cf[o + 1] = ny;
+        cf[o + 2] = nz;
+        tangentBasis(nx, ny, nz, cf, o + 3);
+      }
+      frame = c;
       const px = p.x, py = p.y, pz = p.z;
       P[o6] = px;
       P[o6 + 1] = py;
