@@ -4417,10 +4417,8 @@ export class SimWorld {
     if (prev) {
       const same = prev.stamp === stamp, scale = same || !(prev.hs > 0) ? 1 : hs / prev.hs, adv = same ? 0 : prev.hs;
       const pn = prev.nc, PK = prev.key, PF = prev.f;
-      if (this.siUsed.length < pn) {
-        this.siUsed = new Uint8Array(2 * pn);
-        this.siNext = new Int32Array(2 * pn);
-      }
+      if (this.siUsed.length < pn) this.siUsed = new Uint8Array(2 * pn);
+      if (this.siNext.length < pn) this.siNext = new Int32Array(2 * pn);
       const used = this.siUsed, next = this.siNext;
       used.fill(0, 0, pn);
       // the last solve's contacts chained by collider A (ascending: a contact's candidates in the order of the full scan)
