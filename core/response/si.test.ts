@@ -124,6 +124,50 @@ describe('sequential impulses: the simulator-like islands (ragdoll, props, self-
     });
 });
 
+describe('sequential impulses: the setup kept from the last call', () => {
+  /** Every number of the answer equal bit for bit (Object.is: −0 and +0 differ). */
+  function expectSameBits(got: ImpulseSolution, want: ImpulseSolution, what: string) {
+    for (const key of ['linearVelocity', 'angularVelocity', 'contactImpulse', 'jointImpulse'] as const) {
+      expect(got[key].length, `${what}: ${key} length`).toBe(want[key].length);
+      for (let k = 0; k < want[key].length; k++) if (!Object.is(got[key][k], want[key][k])) expect(got[key][k], `${what}: ${key}[${k}]`).toBe(want[key][k]);
+    }
+    expect(Array.from(got.contactState), `${what}: contact states`).toEqual(Array.from(want.contactState));
+  }
+  for (let seed = 1; seed <= 4; seed++)
+    it(`seed ${seed}: re-solves (same bodies and joints, a prefix of the contacts, new velocities and warm starts) and changed islands give the answer of a fresh solver bit for bit`, () => {
+      const island = makeSimIsland(seed * 53 + 11, 0.6, 0, solveJoints);
+      const rand = seededRandom(seed * 977);
+      const { bodies, joints, contacts } = island;
+      const kick = (bs: RigidBodyInput[]) => bs.map((b) => (b.keyframed ? b : { ...b, linearVelocity: v3(b.linearVelocity.x + 0.01 * (rand() - 0.5), b.linearVelocity.y - 0.02 * rand(), b.linearVelocity.z), angularVelocity: v3(b.angularVelocity.x, b.angularVelocity.y + 0.05 * (rand() - 0.5), b.angularVelocity.z) }));
+      const extra = contacts.map((c) => ({ ...c, point: v3(c.point.x + 0.01, c.point.y, c.point.z - 0.01) })).slice(0, 3);
+      const moved = bodies.map((b, i) => (i === 4 || i === 0 ? { ...b, centerOfMass: v3(b.centerOfMass.x + 1e-3, b.centerOfMass.y, b.centerOfMass.z) } : b));
+      const turned = moved.map((b, i) => (i === 7 && !b.keyframed ? { ...b, inertia: Array.from(b.inertia, (x, k) => (k === 4 ? x * 1.1 : x)) } : b));
+      const shiftedJoints = joints.map((j, k) => (k === 2 ? { ...j, point: v3(j.point.x, j.point.y + 1e-3, j.point.z) } : j));
+      const tilted = contacts.map((c, k) => (k === 1 ? { ...c, normal: v3(c.normal.x + 0.05, c.normal.y, c.normal.z) } : c));
+      const flipped = tilted.map((c) => ({ ...c, friction: 0.25 }));
+      const cases: [string, RigidBodyInput[], JointInput[], ContactInput[]][] = [
+        ['first', bodies, joints, contacts],
+        ['re-solve with more contacts', kick(bodies), joints, [...contacts, ...extra]],
+        ['re-solve with fewer contacts', kick(bodies), joints, contacts.slice(0, Math.max(1, contacts.length - 2))],
+        ['two bodies moved', moved, joints, contacts],
+        ['a body turned (inertia)', turned, joints, contacts],
+        ['a joint point moved', turned, shiftedJoints, contacts],
+        ['a contact normal changed', turned, shiftedJoints, tilted],
+        ['the friction changed', turned, shiftedJoints, flipped],
+        ['the contacts reversed', turned, shiftedJoints, [...flipped].reverse()],
+        ['the same again', turned, shiftedJoints, [...flipped].reverse()],
+      ];
+      const kept = Object.assign(new SequentialImpulseSolver(), { maxSweeps: 32, restitution: true });
+      let warm: { warmImpulses?: Float64Array; warmJointImpulses?: Float64Array } = {};
+      for (const [what, b, j, c] of cases) {
+        const got = kept.solve(b, j, c, warm);
+        const want = Object.assign(new SequentialImpulseSolver(), { maxSweeps: 32, restitution: true }).solve(b, j, c, warm);
+        expectSameBits(got, want, what);
+        warm = { warmImpulses: Float64Array.from({ length: 3 * c.length }, (_, k) => got.contactImpulse[k] * 0.9), warmJointImpulses: Float64Array.from(got.jointImpulse) };
+      }
+    });
+});
+
 describe('sequential impulses: chains between the ground and a moving keyframed body', () => {
   for (let seed = 1; seed <= 8; seed++)
     it(`seed ${seed}: iterate laws; energy gained at most the keyframed points' work (cold start)`, () => {

@@ -61,7 +61,7 @@
  */
 import { ContactState, ResponseInputError } from './types';
 import type { ContactInput, JointInput, RigidBodyInput } from './types';
-import { F64, growF, growI, growU as growU8, tangentBasis } from './flat';
+import { F64, growF, growI, growU as growU8, sameBits, tangentBasis } from './flat';
 import { ImpulseSolution } from './solution';
 
 /** Options of `SequentialImpulseSolver.solve`. */
@@ -191,213 +191,36 @@ export class SequentialImpulseSolver {
     bodies: readonly RigidBodyInput[],
     joints: readonly JointInput[],
     contacts: readonly ContactInput[],
-    options: SequentialSolveOptions = {},
+    options: SequentialSolveOptions = NO_OPTIONS,
     out: ImpulseSolution = new ImpulseSolution(),
   ): ImpulseSolution {
-    const nb = bodies.length, nj = joints.length, nc = contacts.length, W = nb;
+    const nb = bodies.length, nj = joints.length, nc = contacts.length;
     const st = this.stats;
     st.calls++;
-    this.bm = growF(this.bm, nb + 1);
-    this.bI = growF(this.bI, 9 * (nb + 1));
-    this.bV = growF(this.bV, 6 * (nb + 1));
-    const bm = this.bm, bI = this.bI, V = this.bV;
-    let e0 = 0;
-    for (let i = 0; i < nb; i++) {
-      const b = bodies[i], o6 = 6 * i, o9 = 9 * i;
-      V[o6] = b.linearVelocity.x;
-      V[o6 + 1] = b.linearVelocity.y;
-      V[o6 + 2] = b.linearVelocity.z;
-      V[o6 + 3] = b.angularVelocity.x;
-      V[o6 + 4] = b.angularVelocity.y;
-      V[o6 + 5] = b.angularVelocity.z;
-      if (b.keyframed) {
-        bm[i] = 0;
-        for (let k = 0; k < 9; k++) bI[o9 + k] = 0;
-        continue;
-      }
-      if (!(b.massKg > 0) || !Number.isFinite(b.massKg)) throw new ResponseInputError(`body ${b.id ?? i}: mass must be finite and > 0`);
-      bm[i] = 1 / b.massKg;
-      if (!invertSym3(b.inertia, bI, o9)) throw new ResponseInputError(`body ${b.id ?? i}: inertia is not invertible`);
-      e0 += kinetic(b.massKg, b.inertia, V, o6);
-    }
-    bm[W] = 0;
-    for (let k = 0; k < 9; k++) bI[9 * W + k] = 0;
-    for (let k = 0; k < 6; k++) V[6 * W + k] = 0;
-
-    // joints
-    this.ja = growI(this.ja, nj);
-    this.jb = growI(this.jb, nj);
-    this.jr = growF(this.jr, 6 * nj);
-    this.jK = growF(this.jK, 9 * nj);
-    this.jP = growF(this.jP, 3 * nj);
-    this.jM = growF(this.jM, 18 * nj);
-    const ja = this.ja, jb = this.jb, jr = this.jr, jK = this.jK, jP = this.jP, K = this.k9, jM = this.jM;
-    for (let j = 0; j < nj; j++) {
-      const jt = joints[j];
-      if (jt.kind !== 'ball' && jt.kind !== 'revolute') throw new ResponseInputError(`joint ${jt.id ?? j}: the sequential-impulse solver takes ball joints only`);
-      const a = jt.bodyA >= 0 ? jt.bodyA : W, b = jt.bodyB >= 0 ? jt.bodyB : W;
-      ja[j] = a;
-      jb[j] = b;
-      const o = 6 * j;
-      this.arm(jr, o, a, bodies, jt.point);
-      this.arm(jr, o + 3, b, bodies, jt.point);
-      K.fill(0);
-      addPointMass(K, bm[a], bI, 9 * a, jr[o], jr[o + 1], jr[o + 2]);
-      addPointMass(K, bm[b], bI, 9 * b, jr[o + 3], jr[o + 4], jr[o + 5]);
-      // Δω_A = I_A⁻¹ (r_A × p) = M_A p, column k: I_A⁻¹ (r_A × e_k); the same for B (jointPass)
-      for (let side = 0; side < 2; side++) {
-        const i9 = 9 * (side === 0 ? a : b), ro = o + 3 * side, mo = 18 * j + 9 * side;
-        const rx = jr[ro], ry = jr[ro + 1], rz = jr[ro + 2];
-        for (let k = 0; k < 3; k++) {
-          const tx = k === 0 ? 0 : k === 1 ? -rz : ry, ty = k === 0 ? rz : k === 1 ? 0 : -rx, tz = k === 0 ? -ry : k === 1 ? rx : 0;
-          jM[mo + 3 * k] = bI[i9] * tx + bI[i9 + 3] * ty + bI[i9 + 6] * tz;
-          jM[mo + 3 * k + 1] = bI[i9 + 1] * tx + bI[i9 + 4] * ty + bI[i9 + 7] * tz;
-          jM[mo + 3 * k + 2] = bI[i9 + 2] * tx + bI[i9 + 5] * ty + bI[i9 + 8] * tz;
-        }
-      }
-      if (!invertSym3(K, jK, 9 * j)) {
-        // both sides fixed (or a degenerate block): the joint cannot act
-        for (let k = 0; k < 9; k++) jK[9 * j + k] = 0;
-      }
-      const wj = options.warmJointImpulses;
-      let px = 0, py = 0, pz = 0;
-      if (wj && wj.length >= 3 * nj) {
-        px = wj[3 * j];
-        py = wj[3 * j + 1];
-        pz = wj[3 * j + 2];
-        if (!(Number.isFinite(px) && Number.isFinite(py) && Number.isFinite(pz))) px = py = pz = 0;
-      }
-      jP[3 * j] = px;
-      jP[3 * j + 1] = py;
-      jP[3 * j + 2] = pz;
-    }
+    // the last call's counts, for the reuse of its setup (kept 0 if this setup throws)
+    const lastNb = this.lastNb, lastNj = this.lastNj, lastNc = this.lastNc;
+    this.lastNb = this.lastNj = this.lastNc = 0;
+    const e0 = this.setupBodies(bodies, lastNb);
+    this.setupJoints(joints, nb, lastNj, options.warmJointImpulses);
+    const jP = this.jP;
 
     this.tN = 0;
     if (this.treeJoints && nj > 0) this.buildTree(bodies, nj);
 
-    // contacts
-    this.ca = growI(this.ca, nc);
-    this.cb = growI(this.cb, nc);
-    this.cr = growF(this.cr, 6 * nc);
-    this.cf = growF(this.cf, 9 * nc);
-    this.cmn = growF(this.cmn, nc);
-    this.cK = growF(this.cK, 3 * nc);
-    this.cg = growF(this.cg, nc);
-    this.cL = growF(this.cL, 3 * nc);
-    if (this.cAct.length < nc) this.cAct = new Uint8Array(Math.max(nc, 2 * this.cAct.length));
-    this.cJ = growF(this.cJ, 36 * nc);
-    this.cJt = growI(this.cJt, nc);
-    this.cArt = growU8(this.cArt, nc);
-    this.cArt.fill(0, 0, nc);
-    this.cKj = growF(this.cKj, 3 * nc);
-    this.cEff = growF(this.cEff, nc);
-    const ca = this.ca, cb = this.cb, cr = this.cr, cf = this.cf, cmn = this.cmn, cK = this.cK, cg = this.cg, cL = this.cL, act = this.cAct, cJ = this.cJ;
-    const warm = options.warmImpulses;
-    for (let c = 0; c < nc; c++) {
-      const ct = contacts[c];
-      const a = ct.bodyA >= 0 ? ct.bodyA : W, b = ct.bodyB >= 0 ? ct.bodyB : W;
-      ca[c] = a;
-      cb[c] = b;
-      const ba = bodies[ct.bodyA], bb = ct.bodyB >= 0 ? bodies[ct.bodyB] : null;
-      act[c] = (a < W && !ba.keyframed) || (bb !== null && !bb.keyframed) ? 1 : 0;
-      const o = 9 * c;
-      let nx = ct.normal.x, ny = ct.normal.y, nz = ct.normal.z;
-      const nl = Math.sqrt(nx * nx + ny * ny + nz * nz);
-      if (!(nl > 0)) throw new ResponseInputError(`contact ${ct.id ?? c}: zero normal`);
-      nx /= nl;
-      ny /= nl;
-      nz /= nl;
-      cf[o] = nx;
-      cf[o + 1] = ny;
-      cf[o + 2] = nz;
-      tangentBasis(nx, ny, nz, cf, o + 3);
-      this.arm(cr, 6 * c, a, bodies, ct.point);
-      this.arm(cr, 6 * c + 3, b, bodies, ct.point);
-      const g = ct.friction ?? Math.max(ba.friction ?? 0, bb ? (bb.friction ?? 0) : 0);
-      cg[c] = g;
-      cL[3 * c] = cL[3 * c + 1] = cL[3 * c + 2] = 0;
-      this.cJt[c] = -1;
-      if (!act[c]) {
-        cmn[c] = 0;
-        continue;
-      }
-      K.fill(0);
-      addPointMass(K, bm[a], bI, 9 * a, cr[6 * c], cr[6 * c + 1], cr[6 * c + 2]);
-      addPointMass(K, bm[b], bI, 9 * b, cr[6 * c + 3], cr[6 * c + 4], cr[6 * c + 5]);
-      for (let r = 0; r < 3; r++) {
-        const jo = 36 * c + 12 * r, d = o + 3 * r;
-        for (let side = 0; side < 2; side++) {
-          const ro = 6 * c + 3 * side, io = 9 * (side === 0 ? a : b), so = jo + 3 * side;
-          const ax = cr[ro + 1] * cf[d + 2] - cr[ro + 2] * cf[d + 1], ay = cr[ro + 2] * cf[d] - cr[ro] * cf[d + 2], az = cr[ro] * cf[d + 1] - cr[ro + 1] * cf[d];
-          cJ[so] = ax;
-          cJ[so + 1] = ay;
-          cJ[so + 2] = az;
-          cJ[so + 6] = bI[io] * ax + bI[io + 3] * ay + bI[io + 6] * az;
-          cJ[so + 7] = bI[io + 1] * ax + bI[io + 4] * ay + bI[io + 7] * az;
-          cJ[so + 8] = bI[io + 2] * ax + bI[io + 5] * ay + bI[io + 8] * az;
-        }
-      }
-      const knn = quad(K, cf, o, o);
-      cmn[c] = knn > 0 ? 1 / knn : 0;
-      if (this.limitBlocks && g === 0 && knn > 0 && a < W && b < W && bm[a] > 0 && bm[b] > 0) this.limitSetup(c, a, b, nj, knn);
-      cK[3 * c] = quad(K, cf, o + 3, o + 3);
-      cK[3 * c + 1] = quad(K, cf, o + 3, o + 6);
-      cK[3 * c + 2] = quad(K, cf, o + 6, o + 6);
-      if (warm && warm.length >= 3 * nc) {
-        const ix = warm[3 * c], iy = warm[3 * c + 1], iz = warm[3 * c + 2];
-        if (Number.isFinite(ix) && Number.isFinite(iy) && Number.isFinite(iz)) {
-          const ln = ix * nx + iy * ny + iz * nz;
-          if (ln > 0) {
-            let l1 = ix * cf[o + 3] + iy * cf[o + 4] + iz * cf[o + 5], l2 = ix * cf[o + 6] + iy * cf[o + 7] + iz * cf[o + 8];
-            const lt = Math.sqrt(l1 * l1 + l2 * l2);
-            if (g === 0) l1 = l2 = 0;
-            else if (lt > g * ln) {
-              l1 *= (g * ln) / lt;
-              l2 *= (g * ln) / lt;
-            }
-            cL[3 * c] = ln;
-            cL[3 * c + 1] = l1;
-            cL[3 * c + 2] = l2;
-          }
-        }
-      }
-    }
+    this.setupContacts(bodies, contacts, nj, lastNc, options.warmImpulses);
+    const cL = this.cL;
 
     this.aN = 0;
     if (this.tN > 0 && ((this.limitBlocks && this.artLimits) || this.artContacts)) this.buildLimitResponses(nb, nj, nc);
     this.gsSetup(nc);
+    this.lastNb = nb;
+    this.lastNj = nj;
+    this.lastNc = this.limitBlocks ? 0 : nc;
 
     // velocity scale: the largest row velocity before the solve (and before the warm start)
-    let vs = 0;
-    for (let j = 0; j < nj; j++) {
-      this.relVel(ja[j], jb[j], jr, 6 * j);
-      vs = Math.max(vs, Math.abs(this.rv0), Math.abs(this.rv1), Math.abs(this.rv2));
-    }
-    for (let c = 0; c < nc; c++) {
-      if (!act[c]) continue;
-      this.relVel(ca[c], cb[c], cr, 6 * c);
-      const o = 9 * c;
-      for (let s = 0; s < 3; s++) vs = Math.max(vs, Math.abs(this.rv0 * cf[o + 3 * s] + this.rv1 * cf[o + 3 * s + 1] + this.rv2 * cf[o + 3 * s + 2]));
-    }
-    vs = Math.max(vs, this.minVelocityScale);
+    const vs = Math.max(this.rowSpeed(nj, nc), this.minVelocityScale);
     st.velocityScale = vs;
-
-    // warm start
-    let warmed = false;
-    for (let j = 0; j < nj; j++) {
-      const px = jP[3 * j], py = jP[3 * j + 1], pz = jP[3 * j + 2];
-      if (px !== 0 || py !== 0 || pz !== 0) {
-        warmed = true;
-        this.apply(ja[j], jb[j], jr, 6 * j, px, py, pz);
-      }
-    }
-    for (let c = 0; c < nc; c++) {
-      const ln = cL[3 * c];
-      if (!(ln > 0)) continue;
-      warmed = true;
-      const o = 9 * c, l1 = cL[3 * c + 1], l2 = cL[3 * c + 2];
-      this.apply(ca[c], cb[c], cr, 6 * c, ln * cf[o] + l1 * cf[o + 3] + l2 * cf[o + 6], ln * cf[o + 1] + l1 * cf[o + 4] + l2 * cf[o + 7], ln * cf[o + 2] + l1 * cf[o + 5] + l2 * cf[o + 8]);
-    }
+    const warmed = this.warmStart(nj, nc);
 
     // sweeps
     const bound = this.tolerance * vs, cap = this.maxSweeps;
@@ -418,9 +241,8 @@ export class SequentialImpulseSolver {
     }
     let rScale = 1;
     if (this.restitution) {
-      const r = this.poisson(bodies, contacts, nj, nc, bound, e0);
-      sweeps += r.sweeps;
-      rScale = r.scale;
+      rScale = this.poisson(bodies, contacts, nj, nc, bound, e0);
+      sweeps += this.pSweeps;
       e1 = this.dynamicEnergy(bodies);
     }
     this.maxSweeps = cap;
@@ -433,54 +255,410 @@ export class SequentialImpulseSolver {
     out.iterations = sweeps;
     out.frictionScale = 1;
     out.restitutionScale = rScale;
-    for (let i = 0; i < nb; i++) {
-      const o6 = 6 * i;
-      for (let k = 0; k < 3; k++) {
-        out.linearVelocity[3 * i + k] = V[o6 + k];
-        out.angularVelocity[3 * i + k] = V[o6 + 3 + k];
-      }
-    }
     out.kineticEnergyBefore = e0;
     out.kineticEnergyAfter = e1;
+    this.answer(out, nb, nj, nc);
+    if (!Number.isFinite(e1)) throw new ResponseInputError('sequential-impulse solve: velocities are not finite');
+    return out;
+  }
+
+  /** The largest |relative velocity| of a joint's rows and an active contact's rows (n, t₁, t₂) at bV. */
+  private rowSpeed(nj: number, nc: number): number {
+    const ja = this.ja, jb = this.jb, jr = this.jr, ca = this.ca, cb = this.cb, cr = this.cr, cf = this.cf, act = this.cAct;
+    let vs = 0;
+    for (let j = 0; j < nj; j++) {
+      this.relVel(ja[j], jb[j], jr, 6 * j);
+      vs = Math.max(vs, Math.abs(this.rv0), Math.abs(this.rv1), Math.abs(this.rv2));
+    }
+    for (let c = 0; c < nc; c++) {
+      if (!act[c]) continue;
+      this.relVel(ca[c], cb[c], cr, 6 * c);
+      const o = 9 * c, r0 = this.rv0, r1 = this.rv1, r2 = this.rv2;
+      vs = Math.max(vs, Math.abs(r0 * cf[o] + r1 * cf[o + 1] + r2 * cf[o + 2]), Math.abs(r0 * cf[o + 3] + r1 * cf[o + 4] + r2 * cf[o + 5]), Math.abs(r0 * cf[o + 6] + r1 * cf[o + 7] + r2 * cf[o + 8]));
+    }
+    return vs;
+  }
+
+  /** The warm start's impulses (jP, cL) applied to bV; whether there was one. */
+  private warmStart(nj: number, nc: number): boolean {
+    const ja = this.ja, jb = this.jb, jr = this.jr, jP = this.jP, ca = this.ca, cb = this.cb, cr = this.cr, cf = this.cf, cL = this.cL;
+    let warmed = false;
+    for (let j = 0; j < nj; j++) {
+      const px = jP[3 * j], py = jP[3 * j + 1], pz = jP[3 * j + 2];
+      if (px !== 0 || py !== 0 || pz !== 0) {
+        warmed = true;
+        this.apply(ja[j], jb[j], jr, 6 * j, px, py, pz);
+      }
+    }
+    for (let c = 0; c < nc; c++) {
+      const ln = cL[3 * c];
+      if (!(ln > 0)) continue;
+      warmed = true;
+      const o = 9 * c, l1 = cL[3 * c + 1], l2 = cL[3 * c + 2];
+      this.apply(ca[c], cb[c], cr, 6 * c, ln * cf[o] + l1 * cf[o + 3] + l2 * cf[o + 6], ln * cf[o + 1] + l1 * cf[o + 4] + l2 * cf[o + 7], ln * cf[o + 2] + l1 * cf[o + 5] + l2 * cf[o + 8]);
+    }
+    return warmed;
+  }
+
+  /** The answer's velocities, joint and contact impulses and contact states into out (resized); stats.jointResidual and approach. */
+  private answer(out: ImpulseSolution, nb: number, nj: number, nc: number): void {
+    const V = this.bV, jP = this.jP, ja = this.ja, jb = this.jb, jr = this.jr, ca = this.ca, cb = this.cb, cr = this.cr, cf = this.cf, cg = this.cg, cL = this.cL, act = this.cAct;
+    const LV = out.linearVelocity, AV = out.angularVelocity, JI = out.jointImpulse, CI = out.contactImpulse, CS = out.contactState;
+    for (let i = 0; i < nb; i++) {
+      const o6 = 6 * i, o3 = 3 * i;
+      LV[o3] = V[o6];
+      LV[o3 + 1] = V[o6 + 1];
+      LV[o3 + 2] = V[o6 + 2];
+      AV[o3] = V[o6 + 3];
+      AV[o3 + 1] = V[o6 + 4];
+      AV[o3 + 2] = V[o6 + 5];
+    }
     let jres = 0;
     for (let j = 0; j < nj; j++) {
-      for (let k = 0; k < 3; k++) out.jointImpulse[3 * j + k] = jP[3 * j + k];
+      JI[3 * j] = jP[3 * j];
+      JI[3 * j + 1] = jP[3 * j + 1];
+      JI[3 * j + 2] = jP[3 * j + 2];
       this.relVel(ja[j], jb[j], jr, 6 * j);
       jres = Math.max(jres, Math.sqrt(this.rv0 * this.rv0 + this.rv1 * this.rv1 + this.rv2 * this.rv2));
     }
-    st.jointResidual = jres;
+    this.stats.jointResidual = jres;
     let appr = 0;
     for (let c = 0; c < nc; c++) {
       const o = 9 * c, oc = 3 * c;
       const ln = cL[oc], l1 = cL[oc + 1], l2 = cL[oc + 2];
-      for (let k = 0; k < 3; k++) out.contactImpulse[oc + k] = ln * cf[o + k] + l1 * cf[o + 3 + k] + l2 * cf[o + 6 + k];
+      CI[oc] = ln * cf[o] + l1 * cf[o + 3] + l2 * cf[o + 6];
+      CI[oc + 1] = ln * cf[o + 1] + l1 * cf[o + 4] + l2 * cf[o + 7];
+      CI[oc + 2] = ln * cf[o + 2] + l1 * cf[o + 5] + l2 * cf[o + 8];
       const g = cg[c];
       if (!act[c]) {
-        out.contactState[c] = ContactState.Static;
+        CS[c] = ContactState.Static;
         continue;
       }
       this.relVel(ca[c], cb[c], cr, 6 * c);
       appr = Math.max(appr, -(this.rv0 * cf[o] + this.rv1 * cf[o + 1] + this.rv2 * cf[o + 2]));
-      out.contactState[c] =
-        ln <= 0 ? ContactState.Separated : g === 0 ? ContactState.Frictionless : g !== Infinity && Math.sqrt(l1 * l1 + l2 * l2) >= g * ln * (1 - 1e-9) ? ContactState.Slide : ContactState.Stick;
+      CS[c] = ln <= 0 ? ContactState.Separated : g === 0 ? ContactState.Frictionless : g !== Infinity && Math.sqrt(l1 * l1 + l2 * l2) >= g * ln * (1 - 1e-9) ? ContactState.Slide : ContactState.Stick;
     }
-    st.approach = appr;
-    if (!Number.isFinite(e1)) throw new ResponseInputError('sequential-impulse solve: velocities are not finite');
-    return out;
+    this.stats.approach = appr;
+  }
+
+  private bC = F64(0); // per body: centre of mass (3)
+  private bMass = F64(0); // per dynamic body: mass and inertia (9), the input's
+  private bIn = F64(0);
+  /**
+   * Reuse of the last call's setup (an active-set re-solve of the same island: the same bodies, joints
+   * and a prefix of the contacts, bit for bit): per body / contact 1 when its inputs are the last call's
+   * at the same index (bSame, cSame), so that what was computed from them is still in place; the last
+   * call's counts (0 after a call that threw, or with limitBlocks for the contacts).
+   */
+  private bSame = new Uint8Array(0);
+  private cSame = new Uint8Array(0);
+  private jPt = F64(0); // per joint: its point (the last call's, compared)
+  private cPt = F64(0); // per contact: point and normal (the last call's, compared)
+  private lastNb = 0;
+  private lastNj = 0;
+  private lastNc = 0;
+
+  /**
+   * Step 1 of a call: per body (and the world, last) inverse mass, world inverse inertia, velocities and
+   * centre of mass into flat arrays; returns the dynamic bodies' kinetic energy.
+   */
+  private setupBodies(bodies: readonly RigidBodyInput[], lastNb: number): number {
+    const nb = bodies.length, W = nb;
+    // the last call's bodies are comparable while no buffer is made anew
+    const prev = this.bIn.length >= 9 * nb && this.bm.length >= nb + 1 && this.bC.length >= 3 * nb && this.bMass.length >= nb && this.bI.length >= 9 * (nb + 1) ? Math.min(lastNb, nb) : 0;
+    this.bm = growF(this.bm, nb + 1);
+    this.bI = growF(this.bI, 9 * (nb + 1));
+    this.bV = growF(this.bV, 6 * (nb + 1));
+    this.bC = growF(this.bC, 3 * nb);
+    this.bMass = growF(this.bMass, nb);
+    this.bIn = growF(this.bIn, 9 * nb);
+    this.bSame = growU8(this.bSame, nb + 1);
+    const bm = this.bm, bI = this.bI, V = this.bV, C = this.bC, M = this.bMass, In = this.bIn, same = this.bSame;
+    let e0 = 0;
+    for (let i = 0; i < nb; i++) {
+      const b = bodies[i], o6 = 6 * i, o9 = 9 * i, lv = b.linearVelocity, av = b.angularVelocity, cm = b.centerOfMass;
+      V[o6] = lv.x;
+      V[o6 + 1] = lv.y;
+      V[o6 + 2] = lv.z;
+      V[o6 + 3] = av.x;
+      V[o6 + 4] = av.y;
+      V[o6 + 5] = av.z;
+      const kf = b.keyframed === true;
+      // the same body as the last call's i (an active-set re-solve): its inverse inertia is kept
+      if (i < prev && sameBits(C[3 * i], cm.x) && sameBits(C[3 * i + 1], cm.y) && sameBits(C[3 * i + 2], cm.z) && (bm[i] === 0) === kf && (kf || sameInertia(M[i], In, o9, b.massKg, b.inertia))) {
+        same[i] = 1;
+        if (!kf) e0 += kinetic(M[i], In, o9, V, o6);
+        continue;
+      }
+      same[i] = 0;
+      C[3 * i] = cm.x;
+      C[3 * i + 1] = cm.y;
+      C[3 * i + 2] = cm.z;
+      if (kf) {
+        bm[i] = 0;
+        for (let k = 0; k < 9; k++) bI[o9 + k] = 0;
+        continue;
+      }
+      const m = b.massKg;
+      if (!(m > 0) || !Number.isFinite(m)) throw new ResponseInputError(`body ${b.id ?? i}: mass must be finite and > 0`);
+      bm[i] = 1 / m;
+      M[i] = m;
+      const I = b.inertia;
+      for (let k = 0; k < 9; k++) In[o9 + k] = I[k];
+      if (!invertSym3(In, bI, o9, o9)) throw new ResponseInputError(`body ${b.id ?? i}: inertia is not invertible`);
+      e0 += kinetic(m, In, o9, V, o6);
+    }
+    bm[W] = 0;
+    for (let k = 0; k < 9; k++) bI[9 * W + k] = 0;
+    for (let k = 0; k < 6; k++) V[6 * W + k] = 0;
+    same[W] = 1;
+    return e0;
+  }
+
+  /** Step 2 for the joints: bodies, arms, I⁻¹[r]× of both sides, the inverse of the 3×3 effective mass, the warm start (jP). */
+  private setupJoints(joints: readonly JointInput[], nb: number, lastNj: number, wj: ArrayLike<number> | undefined): void {
+    const nj = joints.length, W = nb;
+    const prev = this.ja.length >= nj && this.jb.length >= nj && this.jr.length >= 6 * nj && this.jK.length >= 9 * nj && this.jM.length >= 18 * nj && this.jPt.length >= 3 * nj ? Math.min(lastNj, nj) : 0;
+    this.ja = growI(this.ja, nj);
+    this.jb = growI(this.jb, nj);
+    this.jr = growF(this.jr, 6 * nj);
+    this.jK = growF(this.jK, 9 * nj);
+    this.jP = growF(this.jP, 3 * nj);
+    this.jM = growF(this.jM, 18 * nj);
+    this.jPt = growF(this.jPt, 3 * nj);
+    const ja = this.ja, jb = this.jb, jr = this.jr, jK = this.jK, K = this.k9, jM = this.jM, bm = this.bm, bI = this.bI, C = this.bC, P = this.jPt, same = this.bSame;
+    const warm = wj !== undefined && wj.length >= 3 * nj;
+    for (let j = 0; j < nj; j++) {
+      const jt = joints[j];
+      if (jt.kind !== 'ball' && jt.kind !== 'revolute') throw new ResponseInputError(`joint ${jt.id ?? j}: the sequential-impulse solver takes ball joints only`);
+      const a = jt.bodyA >= 0 ? jt.bodyA : W, b = jt.bodyB >= 0 ? jt.bodyB : W;
+      const o = 6 * j, p = jt.point, px = p.x, py = p.y, pz = p.z;
+      // the last call's joint j between the same bodies at the same point: arms, K⁻¹ and I⁻¹[r]× kept
+      if (j < prev && ja[j] === a && jb[j] === b && same[a] === 1 && same[b] === 1 && sameBits(P[3 * j], px) && sameBits(P[3 * j + 1], py) && sameBits(P[3 * j + 2], pz)) {
+        this.warmJoint(j, warm ? wj : undefined);
+        continue;
+      }
+      ja[j] = a;
+      jb[j] = b;
+      P[3 * j] = px;
+      P[3 * j + 1] = py;
+      P[3 * j + 2] = pz;
+      let ax = 0, ay = 0, az = 0, bx = 0, by = 0, bz = 0;
+      if (a < W) {
+        ax = px - C[3 * a];
+        ay = py - C[3 * a + 1];
+        az = pz - C[3 * a + 2];
+      }
+      if (b < W) {
+        bx = px - C[3 * b];
+        by = py - C[3 * b + 1];
+        bz = pz - C[3 * b + 2];
+      }
+      jr[o] = ax;
+      jr[o + 1] = ay;
+      jr[o + 2] = az;
+      jr[o + 3] = bx;
+      jr[o + 4] = by;
+      jr[o + 5] = bz;
+      K[0] = K[1] = K[2] = K[3] = K[4] = K[5] = K[6] = K[7] = K[8] = 0;
+      addPointMass(K, bm[a], bI, 9 * a, ax, ay, az);
+      addPointMass(K, bm[b], bI, 9 * b, bx, by, bz);
+      // Δω_A = I_A⁻¹ (r_A × p) = M_A p, column k: I_A⁻¹ (r_A × e_k); the same for B (jointPass)
+      crossMatrix(jM, 18 * j, bI, 9 * a, ax, ay, az);
+      crossMatrix(jM, 18 * j + 9, bI, 9 * b, bx, by, bz);
+      if (!invertSym3(K, jK, 9 * j)) {
+        // both sides fixed (or a degenerate block): the joint cannot act
+        for (let k = 0; k < 9; k++) jK[9 * j + k] = 0;
+      }
+      this.warmJoint(j, warm ? wj : undefined);
+    }
+  }
+
+  /** Joint j's warm start (finite, else zero) into jP. */
+  private warmJoint(j: number, wj: ArrayLike<number> | undefined): void {
+    let qx = 0, qy = 0, qz = 0;
+    if (wj !== undefined) {
+      qx = wj[3 * j];
+      qy = wj[3 * j + 1];
+      qz = wj[3 * j + 2];
+      if (!(Number.isFinite(qx) && Number.isFinite(qy) && Number.isFinite(qz))) qx = qy = qz = 0;
+    }
+    const jP = this.jP;
+    jP[3 * j] = qx;
+    jP[3 * j + 1] = qy;
+    jP[3 * j + 2] = qz;
+  }
+
+  /**
+   * Step 2 for the contacts: bodies, frame, arms, the rows' r × d and I⁻¹(r × d) (cJ), the normal mass,
+   * K_tt, friction, the warm start projected onto the cone (cL); joint limits' k_nj (limitBlocks).
+   */
+  private setupContacts(bodies: readonly RigidBodyInput[], contacts: readonly ContactInput[], nj: number, lastNc: number, warm: ArrayLike<number> | undefined): void {
+    const nc = contacts.length, W = bodies.length, limits = this.limitBlocks;
+    const prev =
+      !limits && this.ca.length >= nc && this.cb.length >= nc && this.cr.length >= 6 * nc && this.cf.length >= 9 * nc && this.cmn.length >= nc && this.cK.length >= 3 * nc && this.cg.length >= nc && this.cAct.length >= nc && this.cJ.length >= 36 * nc && this.cPt.length >= 6 * nc
+        ? Math.min(lastNc, nc)
+        : 0;
+    this.ca = growI(this.ca, nc);
+    this.cb = growI(this.cb, nc);
+    this.cr = growF(this.cr, 6 * nc);
+    this.cf = growF(this.cf, 9 * nc);
+    this.cmn = growF(this.cmn, nc);
+    this.cK = growF(this.cK, 3 * nc);
+    this.cg = growF(this.cg, nc);
+    this.cL = growF(this.cL, 3 * nc);
+    if (this.cAct.length < nc) this.cAct = new Uint8Array(Math.max(nc, 2 * this.cAct.length));
+    this.cJ = growF(this.cJ, 36 * nc);
+    this.cJt = growI(this.cJt, nc);
+    this.cArt = growU8(this.cArt, nc);
+    this.cArt.fill(0, 0, nc);
+    this.cKj = growF(this.cKj, 3 * nc);
+    this.cEff = growF(this.cEff, nc);
+    this.cPt = growF(this.cPt, 6 * nc);
+    this.cSame = growU8(this.cSame, nc);
+    const ca = this.ca, cb = this.cb, cr = this.cr, cf = this.cf, cmn = this.cmn, cK = this.cK, cg = this.cg, cL = this.cL, act = this.cAct, cJ = this.cJ, cJt = this.cJt;
+    const K = this.k9, bm = this.bm, bI = this.bI, C = this.bC, P = this.cPt, same = this.bSame, cSame = this.cSame;
+    const warmOk = warm !== undefined && warm.length >= 3 * nc;
+    let frame = -1; // the last contact set up in this call (its normal in cPt, its frame in cf)
+    for (let c = 0; c < nc; c++) {
+      const ct = contacts[c];
+      const a = ct.bodyA >= 0 ? ct.bodyA : W, b = ct.bodyB >= 0 ? ct.bodyB : W;
+      const n = ct.normal, p = ct.point, o6 = 6 * c;
+      let g = ct.friction;
+      if (g === undefined || g === null) {
+        const ba = bodies[ct.bodyA], bb = ct.bodyB >= 0 ? bodies[ct.bodyB] : null;
+        g = Math.max(ba.friction ?? 0, bb ? (bb.friction ?? 0) : 0);
+      }
+      cL[3 * c] = cL[3 * c + 1] = cL[3 * c + 2] = 0;
+      cJt[c] = -1;
+      // the last call's contact c between the same bodies at the same point, normal and friction: frame,
+      // arms, rows and effective masses kept
+      if (
+        c < prev &&
+        ca[c] === a &&
+        cb[c] === b &&
+        same[a] === 1 &&
+        same[b] === 1 &&
+        sameBits(cg[c], g) &&
+        sameBits(P[o6], p.x) &&
+        sameBits(P[o6 + 1], p.y) &&
+        sameBits(P[o6 + 2], p.z) &&
+        sameBits(P[o6 + 3], n.x) &&
+        sameBits(P[o6 + 4], n.y) &&
+        sameBits(P[o6 + 5], n.z)
+      ) {
+        cSame[c] = 1;
+        if (act[c] && warmOk) this.warmContact(c, warm, g);
+        continue;
+      }
+      cSame[c] = 0;
+      ca[c] = a;
+      cb[c] = b;
+      // a dynamic side: inverse mass > 0 (keyframed bodies and the world have 0)
+      const ma = bm[a], mb = bm[b], on = ma > 0 || mb > 0;
+      act[c] = on ? 1 : 0;
+      const o = 9 * c;
+      let nx = n.x, ny = n.y, nz = n.z;
+      P[o6 + 3] = nx;
+      P[o6 + 4] = ny;
+      P[o6 + 5] = nz;
+      if (frame >= 0 && sameBits(P[6 * frame + 3], nx) && sameBits(P[6 * frame + 4], ny) && sameBits(P[6 * frame + 5], nz)) {
+        // the normal of the last contact set up (the ground's, mostly): its frame
+        const f = 9 * frame;
+        for (let k = 0; k < 9; k++) cf[o + k] = cf[f + k];
+        nx = cf[o];
+        ny = cf[o + 1];
+        nz = cf[o + 2];
+      } else {
+        const nl = Math.sqrt(nx * nx + ny * ny + nz * nz);
+        if (!(nl > 0)) throw new ResponseInputError(`contact ${ct.id ?? c}: zero normal`);
+        nx /= nl;
+        ny /= nl;
+        nz /= nl;
+        cf[o] = nx;
+        cf[o + 1] = ny;
+        cf[o + 2] = nz;
+        tangentBasis(nx, ny, nz, cf, o + 3);
+      }
+      frame = c;
+      const px = p.x, py = p.y, pz = p.z;
+      P[o6] = px;
+      P[o6 + 1] = py;
+      P[o6 + 2] = pz;
+      let ax = 0, ay = 0, az = 0, bx = 0, by = 0, bz = 0;
+      if (a < W) {
+        ax = px - C[3 * a];
+        ay = py - C[3 * a + 1];
+        az = pz - C[3 * a + 2];
+      }
+      if (b < W) {
+        bx = px - C[3 * b];
+        by = py - C[3 * b + 1];
+        bz = pz - C[3 * b + 2];
+      }
+      cr[o6] = ax;
+      cr[o6 + 1] = ay;
+      cr[o6 + 2] = az;
+      cr[o6 + 3] = bx;
+      cr[o6 + 4] = by;
+      cr[o6 + 5] = bz;
+      cg[c] = g;
+      if (!on) {
+        cmn[c] = 0;
+        continue;
+      }
+      K[0] = K[1] = K[2] = K[3] = K[4] = K[5] = K[6] = K[7] = K[8] = 0;
+      addPointMass(K, ma, bI, 9 * a, ax, ay, az);
+      addPointMass(K, mb, bI, 9 * b, bx, by, bz);
+      const j = 36 * c, ia = 9 * a, ib = 9 * b, t1x = cf[o + 3], t1y = cf[o + 4], t1z = cf[o + 5], t2x = cf[o + 6], t2y = cf[o + 7], t2z = cf[o + 8];
+      jacobianRow(cJ, j, bI, ia, ax, ay, az, nx, ny, nz);
+      jacobianRow(cJ, j + 3, bI, ib, bx, by, bz, nx, ny, nz);
+      jacobianRow(cJ, j + 12, bI, ia, ax, ay, az, t1x, t1y, t1z);
+      jacobianRow(cJ, j + 15, bI, ib, bx, by, bz, t1x, t1y, t1z);
+      jacobianRow(cJ, j + 24, bI, ia, ax, ay, az, t2x, t2y, t2z);
+      jacobianRow(cJ, j + 27, bI, ib, bx, by, bz, t2x, t2y, t2z);
+      const knn = quad(K, cf, o, o);
+      cmn[c] = knn > 0 ? 1 / knn : 0;
+      if (limits && g === 0 && knn > 0 && a < W && b < W && ma > 0 && mb > 0) this.limitSetup(c, a, b, nj, knn);
+      cK[3 * c] = quad(K, cf, o + 3, o + 3);
+      cK[3 * c + 1] = quad(K, cf, o + 3, o + 6);
+      cK[3 * c + 2] = quad(K, cf, o + 6, o + 6);
+      if (warmOk) this.warmContact(c, warm, g);
+    }
+  }
+
+  /** Contact c's warm start (finite and pushing, else none) projected onto its cone (friction g) into cL. */
+  private warmContact(c: number, warm: ArrayLike<number>, g: number): void {
+    const ix = warm[3 * c], iy = warm[3 * c + 1], iz = warm[3 * c + 2];
+    if (!(Number.isFinite(ix) && Number.isFinite(iy) && Number.isFinite(iz))) return;
+    const cf = this.cf, o = 9 * c, cL = this.cL;
+    const ln = ix * cf[o] + iy * cf[o + 1] + iz * cf[o + 2];
+    if (!(ln > 0)) return;
+    let l1 = ix * cf[o + 3] + iy * cf[o + 4] + iz * cf[o + 5], l2 = ix * cf[o + 6] + iy * cf[o + 7] + iz * cf[o + 8];
+    const lt = Math.sqrt(l1 * l1 + l2 * l2);
+    if (g === 0) l1 = l2 = 0;
+    else if (lt > g * ln) {
+      l1 *= (g * ln) / lt;
+      l2 *= (g * ln) / lt;
+    }
+    cL[3 * c] = ln;
+    cL[3 * c + 1] = l1;
+    cL[3 * c + 2] = l2;
   }
 
   private pV = F64(0);
   private pL = F64(0);
   private pP = F64(0);
   private pE = F64(0);
+  private pSweeps = 0;
 
   /**
    * Poisson's restitution after the compression solve (`restitution`): every contact with ε > 0 gets
    * ε·s times its compression impulse on top, and the sweeps run again from zero accumulators from
    * there (contacts may only push more, joints hold again); s = 1, ½, ¼, 0 until the kinetic energy is
-   * at most E⁻ + the keyframed points' work. Leaves the totals in cL / jP; returns the sweeps and s.
+   * at most E⁻ + the keyframed points' work. Leaves the totals in cL / jP; returns s, its sweeps in pSweeps.
    */
-  private poisson(bodies: readonly RigidBodyInput[], contacts: readonly ContactInput[], nj: number, nc: number, bound: number, e0: number): { sweeps: number; scale: number } {
+  private poisson(bodies: readonly RigidBodyInput[], contacts: readonly ContactInput[], nj: number, nc: number, bound: number, e0: number): number {
     const nb = bodies.length, V = this.bV, cL = this.cL, jP = this.jP, F = this.cf, act = this.cAct;
     this.pE = growF(this.pE, nc);
     const E = this.pE;
@@ -491,7 +669,8 @@ export class SequentialImpulseSolver {
       E[c] = act[c] && e > 0 && cL[3 * c] > 0 ? e : 0;
       if (E[c] > 0) any = true;
     }
-    if (!any) return { sweeps: 0, scale: 1 };
+    this.pSweeps = 0;
+    if (!any) return 1;
     this.pV = growF(this.pV, 6 * (nb + 1));
     this.pL = growF(this.pL, 3 * nc);
     this.pP = growF(this.pP, 3 * nj);
@@ -517,12 +696,13 @@ export class SequentialImpulseSolver {
       for (let k = 0; k < 3 * nc; k++) cL[k] += (1 + s * E[(k / 3) | 0]) * L1[k];
       for (let k = 0; k < 3 * nj; k++) jP[k] += P1[k];
       const e2 = this.dynamicEnergy(bodies);
-      if (e2 - e0 - this.keyframedWork(bodies, nc) <= 1e-9 * (e0 + e2) + 1e-300) return { sweeps, scale: s };
+      this.pSweeps = sweeps;
+      if (e2 - e0 - this.keyframedWork(bodies, nc) <= 1e-9 * (e0 + e2) + 1e-300) return s;
     }
     V.set(V1.subarray(0, 6 * (nb + 1)));
     cL.set(L1.subarray(0, 3 * nc));
     jP.set(P1.subarray(0, 3 * nj));
-    return { sweeps, scale: 0 };
+    return 0;
   }
 
   // ---------------------------------------------------------------- joints exact per sweep (treeJoints)
@@ -1248,6 +1428,8 @@ export class SequentialImpulseSolver {
    */
   private gsSetup(nc: number): void {
     this.gsList = growI(this.gsList, nc);
+    // a contact with the last call's inputs (cSame) has the last call's decomposition in place
+    const keep = this.cEig.length >= 8 * nc, same = this.cSame;
     this.cEig = growF(this.cEig, 8 * nc);
     this.cKap = growF(this.cKap, nc);
     this.cKap.fill(0, 0, nc);
@@ -1268,7 +1450,7 @@ export class SequentialImpulseSolver {
         B[3 * c + 1] = F[f + 3] * vx + F[f + 4] * vy + F[f + 5] * vz + J[j + 15] * wx + J[j + 16] * wy + J[j + 17] * wz;
         B[3 * c + 2] = F[f + 6] * vx + F[f + 7] * vy + F[f + 8] * vz + J[j + 27] * wx + J[j + 28] * wy + J[j + 29] * wz;
       }
-      if (g[c] === 0) continue;
+      if (g[c] === 0 || (keep && same[c] === 1)) continue;
       const k11 = Kt[3 * c], k12 = Kt[3 * c + 1], k22 = Kt[3 * c + 2], e = 8 * c;
       eigen2(k11, k12, k22, E, e);
       const det = k11 * k22 - k12 * k12;
@@ -1563,10 +1745,11 @@ export class SequentialImpulseSolver {
     }
   }
 
-  /** Kinetic energy of the dynamic bodies at the current velocities. */
+  /** Kinetic energy of the dynamic bodies at the current velocities (masses and inertias as setupBodies kept them). */
   private dynamicEnergy(bodies: readonly RigidBodyInput[]): number {
+    const nb = bodies.length, bm = this.bm, M = this.bMass, I = this.bIn, V = this.bV;
     let e = 0;
-    for (let i = 0; i < bodies.length; i++) if (!bodies[i].keyframed) e += kinetic(bodies[i].massKg, bodies[i].inertia, this.bV, 6 * i);
+    for (let i = 0; i < nb; i++) if (bm[i] !== 0) e += kinetic(M[i], I, 9 * i, V, 6 * i);
     return e;
   }
 
@@ -1592,18 +1775,6 @@ export class SequentialImpulseSolver {
       w += sg * (px * vx + py * vy + pz * vz);
     }
     return w;
-  }
-
-  /** Arm point − centre of mass of body i (zero for the world) into out[o..o+2]. */
-  private arm(out: Float64Array, o: number, i: number, bodies: readonly RigidBodyInput[], p: { x: number; y: number; z: number }): void {
-    if (i >= bodies.length) {
-      out[o] = out[o + 1] = out[o + 2] = 0;
-      return;
-    }
-    const c = bodies[i].centerOfMass;
-    out[o] = p.x - c.x;
-    out[o + 1] = p.y - c.y;
-    out[o + 2] = p.z - c.z;
   }
 
   // relative velocity (A's point − B's point) of the last relVel call
@@ -1766,6 +1937,7 @@ const _x = F64(2);
 /** diskMinEig's Newton stops after a step below this (relative to e₁ + κ): the iteration is quadratic, so what is left is ≈ its square. */
 const DISK_STEP_TOL = 1e-6;
 const POISSON_SCALES = [1, 0.5, 0.25];
+const NO_OPTIONS: SequentialSolveOptions = {};
 
 /** K = [k11 k12; k12 k22]'s eigenvalues e₁ ≥ e₂ and the rotation (cos, sin) of e₁'s eigenvector, into out[o..o+3]. */
 function eigen2(k11: number, k12: number, k22: number, out: Float64Array, o: number): void {
@@ -1831,9 +2003,9 @@ function diskMinEig(E: Float64Array, o: number, z1: number, z2: number, R: numbe
   return kap;
 }
 
-/** Inverse of the symmetric 3×3 M (column-major, 9 numbers) into out[o..]; false when singular. */
-function invertSym3(M: ArrayLike<number>, out: Float64Array, o: number): boolean {
-  const a = M[0], b = M[3], c = M[6], d = M[1], e = M[4], f = M[7], g = M[2], h = M[5], i = M[8];
+/** Inverse of the symmetric 3×3 M[mo..] (column-major, 9 numbers) into out[o..]; false when singular. */
+function invertSym3(M: ArrayLike<number>, out: Float64Array, o: number, mo = 0): boolean {
+  const a = M[mo], b = M[mo + 3], c = M[mo + 6], d = M[mo + 1], e = M[mo + 4], f = M[mo + 7], g = M[mo + 2], h = M[mo + 5], i = M[mo + 8];
   const A = e * i - f * h, B = -(d * i - f * g), C = d * h - e * g;
   const det = a * A + b * B + c * C;
   if (!(Math.abs(det) > 0) || !Number.isFinite(det)) return false;
@@ -1851,18 +2023,67 @@ function invertSym3(M: ArrayLike<number>, out: Float64Array, o: number): boolean
   return true;
 }
 
-/** K += m I − [r]× I⁻¹ [r]× (the point's effective inverse mass, column-major). */
+/**
+ * K += m I − [r]× I⁻¹ [r]× (the point's effective inverse mass, column-major): column k is
+ * m e_k + (I⁻¹ (r × e_k)) × r, written out with the zero terms of r × e_k dropped (each sum then equals
+ * the full one but for the sign of a zero, which adding onto K's +0 start does not keep: K's bits are
+ * those of the full sums).
+ */
 function addPointMass(K: Float64Array, m: number, I: Float64Array, o: number, rx: number, ry: number, rz: number): void {
   if (m === 0) return;
-  // column e_k: m e_k + (I⁻¹ (r × e_k)) × r
-  for (let k = 0; k < 3; k++) {
-    const ex = k === 0 ? 1 : 0, ey = k === 1 ? 1 : 0, ez = k === 2 ? 1 : 0;
-    const tx = ry * ez - rz * ey, ty = rz * ex - rx * ez, tz = rx * ey - ry * ex;
-    const ux = I[o] * tx + I[o + 3] * ty + I[o + 6] * tz, uy = I[o + 1] * tx + I[o + 4] * ty + I[o + 7] * tz, uz = I[o + 2] * tx + I[o + 5] * ty + I[o + 8] * tz;
-    K[3 * k] += m * ex + uy * rz - uz * ry;
-    K[3 * k + 1] += m * ey + uz * rx - ux * rz;
-    K[3 * k + 2] += m * ez + ux * ry - uy * rx;
-  }
+  const i0 = I[o], i1 = I[o + 1], i2 = I[o + 2], i3 = I[o + 3], i4 = I[o + 4], i5 = I[o + 5], i6 = I[o + 6], i7 = I[o + 7], i8 = I[o + 8];
+  // column 0: r × e_0 = (0, rz, −ry)
+  let ux = i3 * rz - i6 * ry, uy = i4 * rz - i7 * ry, uz = i5 * rz - i8 * ry;
+  K[0] += m + uy * rz - uz * ry;
+  K[1] += uz * rx - ux * rz;
+  K[2] += ux * ry - uy * rx;
+  // column 1: r × e_1 = (−rz, 0, rx)
+  ux = i6 * rx - i0 * rz;
+  uy = i7 * rx - i1 * rz;
+  uz = i8 * rx - i2 * rz;
+  K[3] += uy * rz - uz * ry;
+  K[4] += m + uz * rx - ux * rz;
+  K[5] += ux * ry - uy * rx;
+  // column 2: r × e_2 = (ry, −rx, 0)
+  ux = i0 * ry - i3 * rx;
+  uy = i1 * ry - i4 * rx;
+  uz = i2 * ry - i5 * rx;
+  K[6] += uy * rz - uz * ry;
+  K[7] += uz * rx - ux * rz;
+  K[8] += m + ux * ry - uy * rx;
+}
+
+/** Whether mass m and inertia I (9) have the bits of the kept m0 and In[o..o+8]. */
+function sameInertia(m0: number, In: Float64Array, o: number, m: number, I: ArrayLike<number>): boolean {
+  if (!sameBits(m0, m)) return false;
+  for (let k = 0; k < 9; k++) if (!sameBits(In[o + k], I[k])) return false;
+  return true;
+}
+
+/** out[o..o+8] = I⁻¹[r]× (column-major; I⁻¹ at I[io..]): column k is I⁻¹ (r × e_k) (jointPass's Δω = M p). */
+function crossMatrix(out: Float64Array, o: number, I: Float64Array, io: number, rx: number, ry: number, rz: number): void {
+  const i0 = I[io], i1 = I[io + 1], i2 = I[io + 2], i3 = I[io + 3], i4 = I[io + 4], i5 = I[io + 5], i6 = I[io + 6], i7 = I[io + 7], i8 = I[io + 8];
+  // column 0: r × e_0 = (0, rz, −ry); column 1: (−rz, 0, rx); column 2: (ry, −rx, 0)
+  out[o] = i0 * 0 + i3 * rz + i6 * -ry;
+  out[o + 1] = i1 * 0 + i4 * rz + i7 * -ry;
+  out[o + 2] = i2 * 0 + i5 * rz + i8 * -ry;
+  out[o + 3] = i0 * -rz + i3 * 0 + i6 * rx;
+  out[o + 4] = i1 * -rz + i4 * 0 + i7 * rx;
+  out[o + 5] = i2 * -rz + i5 * 0 + i8 * rx;
+  out[o + 6] = i0 * ry + i3 * -rx + i6 * 0;
+  out[o + 7] = i1 * ry + i4 * -rx + i7 * 0;
+  out[o + 8] = i2 * ry + i5 * -rx + i8 * 0;
+}
+
+/** One side of a contact row (direction d, arm r): r × d into J[o..o+2], I⁻¹(r × d) into J[o+6..o+8] (I⁻¹ at I[io..]). */
+function jacobianRow(J: Float64Array, o: number, I: Float64Array, io: number, rx: number, ry: number, rz: number, dx: number, dy: number, dz: number): void {
+  const ax = ry * dz - rz * dy, ay = rz * dx - rx * dz, az = rx * dy - ry * dx;
+  J[o] = ax;
+  J[o + 1] = ay;
+  J[o + 2] = az;
+  J[o + 6] = I[io] * ax + I[io + 3] * ay + I[io + 6] * az;
+  J[o + 7] = I[io + 1] * ax + I[io + 4] * ay + I[io + 7] * az;
+  J[o + 8] = I[io + 2] * ax + I[io + 5] * ay + I[io + 8] * az;
 }
 
 /** uᵀ K v for frame vectors u = F[ou..], v = F[ov..] (K column-major, symmetric). */
@@ -1871,10 +2092,10 @@ function quad(K: Float64Array, F: Float64Array, ou: number, ov: number): number 
   return F[ou] * (K[0] * vx + K[3] * vy + K[6] * vz) + F[ou + 1] * (K[1] * vx + K[4] * vy + K[7] * vz) + F[ou + 2] * (K[2] * vx + K[5] * vy + K[8] * vz);
 }
 
-/** ½ m |v|² + ½ ωᵀ I ω (V[o..o+5] = v, ω). */
-function kinetic(m: number, I: ArrayLike<number>, V: Float64Array, o: number): number {
+/** ½ m |v|² + ½ ωᵀ I ω (I at I[io..io+8], V[o..o+5] = v, ω). */
+function kinetic(m: number, I: ArrayLike<number>, io: number, V: Float64Array, o: number): number {
   const vx = V[o], vy = V[o + 1], vz = V[o + 2], wx = V[o + 3], wy = V[o + 4], wz = V[o + 5];
-  return 0.5 * m * (vx * vx + vy * vy + vz * vz) + 0.5 * (wx * (I[0] * wx + I[3] * wy + I[6] * wz) + wy * (I[1] * wx + I[4] * wy + I[7] * wz) + wz * (I[2] * wx + I[5] * wy + I[8] * wz));
+  return 0.5 * m * (vx * vx + vy * vy + vz * vz) + 0.5 * (wx * (I[io] * wx + I[io + 3] * wy + I[io + 6] * wz) + wy * (I[io + 1] * wx + I[io + 4] * wy + I[io + 7] * wz) + wz * (I[io + 2] * wx + I[io + 5] * wy + I[io + 8] * wz));
 }
 
 /** Inverse of the symmetric 3×3 block M[o..o+8] (row-major; its upper triangle read) into out[o..o+8] (full), by the adjugate; out may be M (every read before the first write). */

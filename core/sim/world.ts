@@ -4111,7 +4111,25 @@ export class SimWorld {
   private ctBodyB = new Int32Array(0);
   private jtBodyA = new Int32Array(0);
   private jtBodyB = new Int32Array(0);
-  private readonly islandSolution = new ImpulseSolution();
+  private islandSolution = new ImpulseSolution();
+  /**
+   * Island solutions by size (bodies, joints, contacts; solveIslands): an ImpulseSolution allocates its
+   * arrays whenever its size changes, which with one for every island was at nearly every solve.
+   */
+  private readonly solutionBySize = new Map<number, ImpulseSolution>();
+
+  /** The solution object for an island of nb bodies, nj joints and nc contacts (islandSolution). */
+  private solutionFor(nb: number, nj: number, nc: number): ImpulseSolution {
+    if (nj >= 4096 || nc >= 1 << 20) return this.islandSolution;
+    const key = (nb * 4096 + nj) * (1 << 20) + nc;
+    let sol = this.solutionBySize.get(key);
+    if (!sol) {
+      if (this.solutionBySize.size >= 512) this.solutionBySize.clear();
+      sol = new ImpulseSolution();
+      this.solutionBySize.set(key, sol);
+    }
+    return sol;
+  }
 
   private ensureSolveBuffers(nc: number): void {
     const nb = this.dynCount;
@@ -4199,7 +4217,6 @@ export class SimWorld {
     // only the bodies of the islands are loaded into the solver input
     for (let i = 0; i < nd; i++) if (isl[i] >= 0) this.loadDynamicBody(this._loadState, i);
     const bview = this.bodyView, jview = this.jointView, cview = this.contactView;
-    const sol = this.islandSolution;
     const loc = this.localIndex;
     for (let root = 0; root < nd; root++) {
       if (isl[root] !== root) continue;
@@ -4262,6 +4279,7 @@ export class SimWorld {
         }
         continue;
       }
+      const sol = (this.islandSolution = this.solutionFor(bview.length, jview.length, cview.length));
       const t0 = performance.now();
       if (!this.restingSolve(bview, jview, cview, sol, root)) this.solver.solve(bview, jview, cview, {}, sol);
       this.stats.islandSolves++;
@@ -4375,16 +4393,9 @@ export class SimWorld {
   private siWarmC = new Float64Array(0);
   private siWarmJ = new Float64Array(0);
   private siUsed = new Uint8Array(0);
-
-  /** Global dynamic body on side A / B of global contact k, or −1 (the world or a keyframed body). */
-  private dynamicSideA(k: number): number {
-    const a = this.ctBodyA[k];
-    return a < this.dynCount ? a : -1;
-  }
-  private dynamicSideB(k: number): number {
-    const b = this.ctBodyB[k];
-    return b >= 0 && b < this.dynCount ? b : -1;
-  }
+  /** sequentialSolve's chains of the last solve's contacts (by collider A) and joints (by body A): heads (−1: none) and links. */
+  private siHead = new Int32Array(0);
+  private siNext = new Int32Array(0);
 
   /**
    * The sub-step solve of an island with joints by sequential impulses (WorldOptions.restingSolver
@@ -4405,15 +4416,30 @@ export class SimWorld {
     WJ.fill(NaN, 0, 3 * nj);
     if (prev) {
       const same = prev.stamp === stamp, scale = same || !(prev.hs > 0) ? 1 : hs / prev.hs, adv = same ? 0 : prev.hs;
-      if (this.siUsed.length < prev.nc) this.siUsed = new Uint8Array(2 * prev.nc);
-      const used = this.siUsed;
-      used.fill(0, 0, prev.nc);
-      const PK = prev.key, PF = prev.f;
+      const pn = prev.nc, PK = prev.key, PF = prev.f;
+      if (this.siUsed.length < pn) this.siUsed = new Uint8Array(2 * pn);
+      if (this.siNext.length < pn) this.siNext = new Int32Array(2 * pn);
+      const used = this.siUsed, next = this.siNext;
+      used.fill(0, 0, pn);
+      // the last solve's contacts chained by collider A (ascending: a contact's candidates in the order of the full scan)
+      let nh = 0;
+      for (let q = 0; q < pn; q++) nh = Math.max(nh, PK[4 * q] + 3);
+      if (this.siHead.length < nh) this.siHead = new Int32Array(2 * nh).fill(-1);
+      const head = this.siHead;
+      for (let q = pn - 1; q >= 0; q--) {
+        const h = PK[4 * q] >= -2 ? PK[4 * q] + 2 : 0;
+        next[q] = head[h];
+        head[h] = q;
+      }
+      const ctA = this.ctBodyA, ctB = this.ctBodyB, colA = this.contactColA, colB = this.contactColB, nd = this.dynCount, ict = this.islandCt;
       for (let m = 0; m < nc; m++) {
-        const k = this.islandCt[m], ca = this.contactColA[k], cb = this.contactColB[k], a = this.dynamicSideA(k), b = this.dynamicSideB(k);
-        const p = cview[m].point;
+        const k = ict[m], ca = colA[k], cb = colB[k], ga = ctA[k], gb = ctB[k];
+        const a = ga < nd ? ga : -1, b = gb >= 0 && gb < nd ? gb : -1;
+        const h = ca >= -2 ? ca + 2 : 0;
+        if (h >= nh) continue;
+        const p = cview[m].point, px = p.x, py = p.y, pz = p.z;
         let best = -1, bestD = 4e-6;
-        for (let q = 0; q < prev.nc; q++) {
+        for (let q = head[h]; q >= 0; q = next[q]) {
           if (used[q] || PK[4 * q] !== ca || PK[4 * q + 1] !== cb || PK[4 * q + 2] !== a || PK[4 * q + 3] !== b) continue;
           if (ca === -2) {
             // a joint limit: the same joint's same limit (one a solve), wherever its point went
@@ -4421,7 +4447,7 @@ export class SimWorld {
             break;
           }
           const o = 9 * q;
-          const dx = PF[o] + adv * PF[o + 3] - p.x, dy = PF[o + 1] + adv * PF[o + 4] - p.y, dz = PF[o + 2] + adv * PF[o + 5] - p.z;
+          const dx = PF[o] + adv * PF[o + 3] - px, dy = PF[o + 1] + adv * PF[o + 4] - py, dz = PF[o + 2] + adv * PF[o + 5] - pz;
           const d = dx * dx + dy * dy + dz * dz;
           if (d < bestD) {
             bestD = d;
@@ -4430,16 +4456,36 @@ export class SimWorld {
         }
         if (best < 0) continue;
         used[best] = 1;
-        for (let c = 0; c < 3; c++) WC[3 * m + c] = scale * PF[9 * best + 6 + c];
+        const o = 9 * best + 6;
+        WC[3 * m] = scale * PF[o];
+        WC[3 * m + 1] = scale * PF[o + 1];
+        WC[3 * m + 2] = scale * PF[o + 2];
+      }
+      for (let q = 0; q < pn; q++) head[PK[4 * q] >= -2 ? PK[4 * q] + 2 : 0] = -1;
+      // joints: the first of the last solve's joints between the same bodies (chained by body A, ascending)
+      const pj = prev.nj, JK = prev.jkey, JP = prev.jp;
+      let nhj = 0;
+      for (let q = 0; q < pj; q++) nhj = Math.max(nhj, JK[2 * q] + 1);
+      if (this.siHead.length < nhj) this.siHead = new Int32Array(2 * nhj).fill(-1);
+      if (this.siNext.length < pj) this.siNext = new Int32Array(2 * pj);
+      const jhead = this.siHead, jnext = this.siNext, ijt = this.islandJt, jtA = this.jtBodyA, jtB = this.jtBodyB;
+      for (let q = pj - 1; q >= 0; q--) {
+        if (JK[2 * q] < 0) continue;
+        jnext[q] = jhead[JK[2 * q]];
+        jhead[JK[2 * q]] = q;
       }
       for (let m = 0; m < nj; m++) {
-        const k = this.islandJt[m], a = this.jtBodyA[k], b = this.jtBodyB[k];
-        for (let q = 0; q < prev.nj; q++) {
-          if (prev.jkey[2 * q] !== a || prev.jkey[2 * q + 1] !== b) continue;
-          for (let c = 0; c < 3; c++) WJ[3 * m + c] = scale * prev.jp[3 * q + c];
+        const k = ijt[m], a = jtA[k], b = jtB[k];
+        if (a < 0 || a >= nhj) continue;
+        for (let q = jhead[a]; q >= 0; q = jnext[q]) {
+          if (JK[2 * q + 1] !== b) continue;
+          WJ[3 * m] = scale * JP[3 * q];
+          WJ[3 * m + 1] = scale * JP[3 * q + 1];
+          WJ[3 * m + 2] = scale * JP[3 * q + 2];
           break;
         }
       }
+      for (let q = 0; q < pj; q++) if (JK[2 * q] >= 0) jhead[JK[2 * q]] = -1;
     }
     const S = this.sequentialSolver;
     S.solve(bview, jview, cview, { warmImpulses: WC, warmJointImpulses: WJ }, sol);
@@ -4464,32 +4510,40 @@ export class SimWorld {
       rec.jkey = new Int32Array(4 * nj);
       rec.jp = new Float64Array(6 * nj);
     }
-    const L = sol.linearVelocity, A = sol.angularVelocity;
+    const L = sol.linearVelocity, A = sol.angularVelocity, CI = sol.contactImpulse, JI = sol.jointImpulse, RK = rec.key, RF = rec.f;
+    const ctA = this.ctBodyA, ctB = this.ctBodyB, colA = this.contactColA, colB = this.contactColB, nd = this.dynCount, ict = this.islandCt;
     for (let m = 0; m < nc; m++) {
-      const k = this.islandCt[m], ct = cview[m], o = 9 * m;
-      rec.key[4 * m] = this.contactColA[k];
-      rec.key[4 * m + 1] = this.contactColB[k];
-      rec.key[4 * m + 2] = this.dynamicSideA(k);
-      rec.key[4 * m + 3] = this.dynamicSideB(k);
-      rec.f[o] = ct.point.x;
-      rec.f[o + 1] = ct.point.y;
-      rec.f[o + 2] = ct.point.z;
+      const k = ict[m], ct = cview[m], o = 9 * m, ga = ctA[k], gb = ctB[k];
+      const da = ga < nd ? ga : -1, db = gb >= 0 && gb < nd ? gb : -1;
+      RK[4 * m] = colA[k];
+      RK[4 * m + 1] = colB[k];
+      RK[4 * m + 2] = da;
+      RK[4 * m + 3] = db;
+      const p = ct.point, px = p.x, py = p.y, pz = p.z;
+      RF[o] = px;
+      RF[o + 1] = py;
+      RF[o + 2] = pz;
       // the velocity of the point on its dynamic side (A's when both are)
-      const i = this.dynamicSideA(k) >= 0 ? ct.bodyA : this.dynamicSideB(k) >= 0 ? ct.bodyB : -1;
+      const i = da >= 0 ? ct.bodyA : db >= 0 ? ct.bodyB : -1;
       if (i >= 0) {
-        const c = bview[i].centerOfMass, rx = ct.point.x - c.x, ry = ct.point.y - c.y, rz = ct.point.z - c.z;
+        const c = bview[i].centerOfMass, rx = px - c.x, ry = py - c.y, rz = pz - c.z;
         const wx = A[3 * i], wy = A[3 * i + 1], wz = A[3 * i + 2];
-        rec.f[o + 3] = L[3 * i] + wy * rz - wz * ry;
-        rec.f[o + 4] = L[3 * i + 1] + wz * rx - wx * rz;
-        rec.f[o + 5] = L[3 * i + 2] + wx * ry - wy * rx;
-      } else rec.f[o + 3] = rec.f[o + 4] = rec.f[o + 5] = 0;
-      for (let c = 0; c < 3; c++) rec.f[o + 6 + c] = sol.contactImpulse[3 * m + c];
+        RF[o + 3] = L[3 * i] + wy * rz - wz * ry;
+        RF[o + 4] = L[3 * i + 1] + wz * rx - wx * rz;
+        RF[o + 5] = L[3 * i + 2] + wx * ry - wy * rx;
+      } else RF[o + 3] = RF[o + 4] = RF[o + 5] = 0;
+      RF[o + 6] = CI[3 * m];
+      RF[o + 7] = CI[3 * m + 1];
+      RF[o + 8] = CI[3 * m + 2];
     }
+    const ijt = this.islandJt, jtA = this.jtBodyA, jtB = this.jtBodyB, RJ = rec.jkey, RP = rec.jp;
     for (let m = 0; m < nj; m++) {
-      const k = this.islandJt[m];
-      rec.jkey[2 * m] = this.jtBodyA[k];
-      rec.jkey[2 * m + 1] = this.jtBodyB[k];
-      for (let c = 0; c < 3; c++) rec.jp[3 * m + c] = sol.jointImpulse[3 * m + c];
+      const k = ijt[m];
+      RJ[2 * m] = jtA[k];
+      RJ[2 * m + 1] = jtB[k];
+      RP[3 * m] = JI[3 * m];
+      RP[3 * m + 1] = JI[3 * m + 1];
+      RP[3 * m + 2] = JI[3 * m + 2];
     }
   }
 
