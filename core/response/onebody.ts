@@ -1,0 +1,292 @@
+/**
+ * One dynamic body against fixed bodies (the world, keyframed bodies) and no joints: the linear
+ * solve of a contact-state pass without the tree, the contact groups' bookkeeping or the Schur
+ * complement by paths (layer `OneBodyPass` of `ImpulseSolver`; `runContactStates` takes it for
+ * such islands, every other layer is shared).
+ *
+ * The pass solves what `solveSparse` solves for that island, the same equations in the same
+ * least-norm sense: the body's sticking and frictionless rows (its contact group, J = G) hold in
+ * the least-squares sense of the group (the projection of J_g u = c_g on the group's row space),
+ * its sliding rows (condition n, impulse n + γP) exactly, and the group's impulses are the
+ * least-norm split of the group's wrench. With M⁻¹ the body block's inverse, u⁻ the
+ * body's velocity before, and the secondary rows q (sliding rows, then the group's rows or the
+ * basis of its row space):
+ *   S μ = c − J u⁻,  S_pq = J_p M⁻¹ G_qᵀ (at most 6 + sliding rows; formed from 6-vectors),
+ *   u = u⁻ + M⁻¹ Σ_q G_qᵀ μ_q,
+ * solved by the general path's least-norm solvers (`solveSymmetricRobust`, `solveDenseRobust`),
+ * the group compressed (Gram eigen-decomposition, tolerance and order) as `decomposeGroup` does.
+ *
+ * A group that certainly pins all six freedoms with no sliding contact (a box resting or stuck on
+ * four corners, the usual case) is solved in closed form instead: with the Gram matrix
+ * G = J_gᵀJ_g and b = J_gᵀc_g, u = G⁻¹b (its least-squares velocity) and the least-norm impulses
+ * λ_g = J_g G⁻¹ M(u − u⁻), two 6×6 Cholesky solves. "Certainly": the bounds
+ * λ_min(G) ≥ 1/tr(G⁻¹), λ_max(G) ≤ tr(G) and those of M⁻¹ show the compressed system
+ * S = Λ^½ Q M⁻¹ Qᵀ Λ^½ (eigenvalues those of G M⁻¹) has λ_min > 1e-8 λ_max, so the general path
+ * keeps all six rows (rank cut at 1e-12 of Λ and at 1e-11 of S's pivots) and has this answer.
+ */
+import { invertDefinite, solveDenseRobust, solveSymmetricRobust, symmetricEigen } from './linalg';
+import { ContactState, ResponseInputError } from './types';
+import { F64, growF, growI } from './flat';
+import { ContactSpace } from './contactspace';
+
+export abstract class OneBodyPass extends ContactSpace {
+  private obSec = new Int32Array(0); // secondary rows: row index, or −1 − i for the group's basis row i
+  private obGrp = new Int32Array(0); // the group's rows
+  private obJ = F64(0); // 6 per secondary row: condition row
+  private obWG = F64(0); // 6 per secondary row: M⁻¹ G_qᵀ
+  private obC = F64(0);
+  private obMu = F64(0);
+  private obQ = F64(36); // the group's basis rows (√Λ_i q_i) in order
+  private obInv = F64(36);
+  private obL = F64(36);
+  private obY = F64(6);
+  private obU = F64(6);
+  private obLam = F64(6); // Λ_i of the group's basis rows
+
+  private obW = F64(36); // M⁻¹ of the body, 6×6 row-major
+
+  /**
+   * Before the first pass of a loop: the body's M⁻¹ = diag(1/m, 1/m, 1/m, I⁻¹) and room for its
+   * velocity in x (node 0, at offset 0 in any tree).
+   */
+  protected prepareOneBody(): void {
+    const b = this.dynBody[0], m = this.mass[b], Minv = this.obW, w = this.work36;
+    Minv.fill(0);
+    Minv[0] = Minv[7] = Minv[14] = 1 / m;
+    if (!invertDefinite(this.inertia, 9 * b, 3, 3, 1, w, 0, this.hScratch)) throw new ResponseInputError(`bodies[${b}]: singular body block in the impulse system`);
+    for (let r = 0; r < 3; r++) for (let c = 0; c < 3; c++) Minv[(3 + r) * 6 + 3 + c] = w[3 * r + c];
+    this.x = growF(this.x, 6);
+    this.nodeOff = growI(this.nodeOff, 1);
+    this.nodeOff[0] = 0;
+  }
+
+  /**
+   * One contact-state pass of an island of one dynamic body (dynamic index 0) and no joints:
+   * rowLambda of every row, the body's velocity in x (node 0), schurResidual. The rows are built
+   * (`buildRows`), M⁻¹ formed (`prepareOneBody`).
+   */
+  protected solveOneBody(): void {
+    this.xStale = false;
+    const nRows = this.nRows, nj = this.nj, Minv = this.obW;
+    const b = this.dynBody[0], vel = this.vel, vo = 6 * b;
+    const JA = this.rowJA, JB = this.rowJB, GA = this.rowGA, GB = this.rowGB, C = this.rowC, lam = this.rowLambda;
+    this.obSec = growI(this.obSec, nRows + 6);
+    this.obGrp = growI(this.obGrp, nRows);
+    const sec = this.obSec, grp = this.obGrp;
+    // sliding rows first (in row order), then the group, as `solveSparse` orders them
+    let s = 0, ng = 0, single = true;
+    for (let r = 0; r < nRows; r++) {
+      const da = this.rowDA[r], db = this.rowDB[r];
+      if (da < 0 && db < 0) {
+        lam[r] = 0;
+        continue;
+      }
+      const st = this.contactState[this.rowOwner[r] - nj];
+      if (st === ContactState.Stick || st === ContactState.Frictionless) {
+        if (ng > 0 && this.rowOwner[r] !== this.rowOwner[grp[0]]) single = false;
+        grp[ng++] = r;
+      } else sec[s++] = r;
+    }
+    const u0 = vel[vo], u1 = vel[vo + 1], u2 = vel[vo + 2], u3 = vel[vo + 3], u4 = vel[vo + 4], u5 = vel[vo + 5];
+    const x = this.x;
+    this.schurResidual = 0;
+    if (ng > 0 && !single) {
+      // Gram matrix and J_gᵀc_g of the group, summed as `decomposeGroup` sums them
+      const Gm = this.gram, bv = this.vec6;
+      Gm.fill(0);
+      bv.fill(0);
+      for (let g = 0; g < ng; g++) {
+        const r = grp[g], J = this.rowDA[r] === 0 ? JA : JB, o = 6 * r, c = C[r];
+        for (let i = 0; i < 6; i++) {
+          const ji = J[o + i];
+          bv[i] += ji * c;
+          for (let j = 0; j < 6; j++) Gm[i * 6 + j] += ji * J[o + j];
+        }
+      }
+      if (s === 0 && ng >= 6 && this.pinsAll(Gm)) {
+        // u = G⁻¹ b; y = G⁻¹ M (u − u⁻); λ_r = J_r·y
+        const L = this.obL, U = this.obU, Y = this.obY;
+        for (let i = 0; i < 6; i++) U[i] = bv[i];
+        choleskySolve(L, U);
+        const m = this.mass[b], I = this.inertia, io = 9 * b;
+        const d0 = U[0] - u0, d1 = U[1] - u1, d2 = U[2] - u2, d3 = U[3] - u3, d4 = U[4] - u4, d5 = U[5] - u5;
+        Y[0] = m * d0;
+        Y[1] = m * d1;
+        Y[2] = m * d2;
+        Y[3] = I[io] * d3 + I[io + 3] * d4 + I[io + 6] * d5;
+        Y[4] = I[io + 1] * d3 + I[io + 4] * d4 + I[io + 7] * d5;
+        Y[5] = I[io + 2] * d3 + I[io + 5] * d4 + I[io + 8] * d5;
+        choleskySolve(L, Y);
+        for (let g = 0; g < ng; g++) {
+          const r = grp[g], J = this.rowDA[r] === 0 ? JA : JB, o = 6 * r;
+          lam[r] = J[o] * Y[0] + J[o + 1] * Y[1] + J[o + 2] * Y[2] + J[o + 3] * Y[3] + J[o + 4] * Y[4] + J[o + 5] * Y[5];
+        }
+        for (let k = 0; k < 6; k++) x[k] = U[k];
+        return;
+      }
+      // the basis of the group's row space, as `decomposeGroup` / `compressGroup` form it
+      const V = this.eigV, w = this.eigW;
+      symmetricEigen(Gm, 6, V, w);
+      let wmax = 0;
+      for (let i = 0; i < 6; i++) wmax = Math.max(wmax, w[i]);
+      const tol = 1e-12 * wmax;
+      let rank = 0;
+      for (let i = 0; i < 6; i++) if (w[i] > tol) rank++;
+      if (rank < ng) {
+        const Q = this.obQ;
+        this.obC = growF(this.obC, nRows + 6);
+        let kept = 0;
+        for (let i = 0; i < 6; i++) {
+          if (!(w[i] > tol)) continue;
+          let t = 0;
+          for (let k = 0; k < 6; k++) t += V[k * 6 + i] * bv[k];
+          const sq = Math.sqrt(w[i]), qo = 6 * kept;
+          for (let k = 0; k < 6; k++) Q[qo + k] = sq * V[k * 6 + i];
+          this.obLam[kept] = w[i];
+          sec[s] = -1 - kept;
+          this.obC[s] = sq * (t / w[i]);
+          s++;
+          kept++;
+        }
+      } else for (let g = 0; g < ng; g++) sec[s++] = grp[g];
+    } else for (let g = 0; g < ng; g++) sec[s++] = grp[g];
+
+    // S μ = c − J u⁻ over the secondary rows
+    this.obJ = growF(this.obJ, 6 * s);
+    this.obWG = growF(this.obWG, 6 * s);
+    this.obC = growF(this.obC, s);
+    this.obMu = growF(this.obMu, s);
+    this.S = growF(this.S, s * s);
+    this.sWork = growF(this.sWork, 3 * s * s + 4 * s);
+    this.sPiv = growI(this.sPiv, 2 * s);
+    this.sRhs = growF(this.sRhs, s);
+    const Jq = this.obJ, WG = this.obWG, rhs = this.sRhs, S = this.S, Q = this.obQ;
+    let symmetric = true;
+    for (let q = 0; q < s; q++) {
+      const r = sec[q], o = 6 * q;
+      let c: number;
+      if (r < 0) {
+        const qo = 6 * (-1 - r);
+        for (let k = 0; k < 6; k++) Jq[o + k] = Q[qo + k];
+        c = this.obC[q];
+        mulMinv(Minv, Q, qo, WG, o);
+      } else {
+        const side = this.rowDA[r] === 0, J = side ? JA : JB, G = side ? GA : GB, ro = 6 * r;
+        for (let k = 0; k < 6; k++) Jq[o + k] = J[ro + k];
+        c = C[r];
+        mulMinv(Minv, G, ro, WG, o);
+        if (this.contactState[this.rowOwner[r] - nj] === ContactState.Slide) symmetric = false;
+      }
+      rhs[q] = c - (Jq[o] * u0 + Jq[o + 1] * u1 + Jq[o + 2] * u2 + Jq[o + 3] * u3 + Jq[o + 4] * u4 + Jq[o + 5] * u5);
+    }
+    for (let p = 0; p < s; p++) {
+      const po = 6 * p;
+      for (let q = 0; q < s; q++) {
+        const qo = 6 * q;
+        S[p * s + q] = Jq[po] * WG[qo] + Jq[po + 1] * WG[qo + 1] + Jq[po + 2] * WG[qo + 2] + Jq[po + 3] * WG[qo + 3] + Jq[po + 4] * WG[qo + 4] + Jq[po + 5] * WG[qo + 5];
+      }
+    }
+    const mu = this.obMu;
+    if (s > 0) this.schurResidual = symmetric ? solveSymmetricRobust(S, s, rhs, mu, this.sWork, this.sPiv) : solveDenseRobust(S, s, rhs, mu, this.sWork, this.sPiv);
+    let x0 = u0, x1 = u1, x2 = u2, x3 = u3, x4 = u4, x5 = u5;
+    const Y = this.obY;
+    Y.fill(0);
+    let anyBasis = false;
+    for (let q = 0; q < s; q++) {
+      const m = mu[q], o = 6 * q, r = sec[q];
+      x0 += m * WG[o];
+      x1 += m * WG[o + 1];
+      x2 += m * WG[o + 2];
+      x3 += m * WG[o + 3];
+      x4 += m * WG[o + 4];
+      x5 += m * WG[o + 5];
+      if (r >= 0) lam[r] = m;
+      else {
+        // y = Σ q_i ν_i / √Λ_i (the basis row is √Λ_i q_i: divide by Λ_i)
+        anyBasis = true;
+        const f = m * (1 / this.obLam[-1 - r]);
+        for (let k = 0; k < 6; k++) Y[k] += f * Jq[o + k];
+      }
+    }
+    if (anyBasis)
+      for (let g = 0; g < ng; g++) {
+        const r = grp[g], J = this.rowDA[r] === 0 ? JA : JB, o = 6 * r;
+        lam[r] = J[o] * Y[0] + J[o + 1] * Y[1] + J[o + 2] * Y[2] + J[o + 3] * Y[3] + J[o + 4] * Y[4] + J[o + 5] * Y[5];
+      }
+    x[0] = x0;
+    x[1] = x1;
+    x[2] = x2;
+    x[3] = x3;
+    x[4] = x4;
+    x[5] = x5;
+  }
+
+  /**
+   * Whether the group's Gram matrix G (6×6, full) certainly has all six of its rows kept by the
+   * general path (see the file's comment); leaves G's Cholesky factor in obL when it does.
+   */
+  private pinsAll(G: Float64Array): boolean {
+    const L = this.obL;
+    L.set(G);
+    let trG = 0;
+    for (let i = 0; i < 6; i++) trG += G[7 * i];
+    if (!cholesky(L)) return false;
+    // tr(G⁻¹) = |L⁻¹|_F²
+    const inv = this.obInv;
+    let trInv = 0;
+    for (let j = 0; j < 6; j++) {
+      // column j of L⁻¹ (lower triangular): forward substitution of e_j
+      for (let i = 0; i < 6; i++) {
+        let s = i === j ? 1 : 0;
+        for (let k = j; k < i; k++) s -= L[i * 6 + k] * inv[k];
+        inv[i] = i < j ? 0 : s / L[i * 7];
+        trInv += inv[i] * inv[i];
+      }
+    }
+    // M⁻¹'s bounds: λ(M⁻¹) within [min(1/m, 1/tr I), max(1/m, tr I⁻¹)]
+    const b = this.dynBody[0], m = this.mass[b], I = this.inertia, io = 9 * b, Minv = this.obW;
+    const trI = I[io] + I[io + 4] + I[io + 8], trIinv = Minv[21] + Minv[28] + Minv[35];
+    const wLo = Math.min(1 / m, 1 / trI), wHi = Math.max(1 / m, trIinv);
+    return 1 / trInv * wLo > 1e-8 * trG * wHi;
+  }
+}
+
+/** In-place Cholesky G = L Lᵀ of a 6×6 (row-major; the lower triangle holds L). False unless positive definite. */
+function cholesky(L: Float64Array): boolean {
+  for (let j = 0; j < 6; j++) {
+    let d = L[j * 7];
+    for (let k = 0; k < j; k++) d -= L[j * 6 + k] * L[j * 6 + k];
+    if (!(d > 0)) return false;
+    const ljj = Math.sqrt(d);
+    L[j * 7] = ljj;
+    for (let i = j + 1; i < 6; i++) {
+      let s = L[i * 6 + j];
+      for (let k = 0; k < j; k++) s -= L[i * 6 + k] * L[j * 6 + k];
+      L[i * 6 + j] = s / ljj;
+    }
+  }
+  return true;
+}
+
+/** v ← (L Lᵀ)⁻¹ v for the factor of `cholesky`. */
+function choleskySolve(L: Float64Array, v: Float64Array): void {
+  for (let i = 0; i < 6; i++) {
+    let s = v[i];
+    for (let k = 0; k < i; k++) s -= L[i * 6 + k] * v[k];
+    v[i] = s / L[i * 7];
+  }
+  for (let i = 5; i >= 0; i--) {
+    let s = v[i];
+    for (let k = i + 1; k < 6; k++) s -= L[k * 6 + i] * v[k];
+    v[i] = s / L[i * 7];
+  }
+}
+
+/** out[oo..oo+5] = M⁻¹ (6×6 row-major at 0) · g[go..go+5]. */
+function mulMinv(Minv: Float64Array, g: Float64Array, go: number, out: Float64Array, oo: number): void {
+  const g0 = g[go], g1 = g[go + 1], g2 = g[go + 2], g3 = g[go + 3], g4 = g[go + 4], g5 = g[go + 5];
+  for (let i = 0; i < 6; i++) {
+    const o = 6 * i;
+    out[oo + i] = Minv[o] * g0 + Minv[o + 1] * g1 + Minv[o + 2] * g2 + Minv[o + 3] * g3 + Minv[o + 4] * g4 + Minv[o + 5] * g5;
+  }
+}
