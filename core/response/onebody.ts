@@ -42,6 +42,7 @@ export abstract class OneBodyPass extends ContactSpace {
   private obY = F64(6);
   private obU = F64(6);
   private obLam = F64(6); // Λ_i of the group's basis rows
+  private obR = F64(36);
 
   private obW = F64(36); // M⁻¹ of the body, 6×6 row-major
 
@@ -90,6 +91,7 @@ export abstract class OneBodyPass extends ContactSpace {
     const u0 = vel[vo], u1 = vel[vo + 1], u2 = vel[vo + 2], u3 = vel[vo + 3], u4 = vel[vo + 4], u5 = vel[vo + 5];
     const x = this.x;
     this.schurResidual = 0;
+    let basis = 0, rank = 0; // the group's rows: 0 as they are, 1 eigen basis Λ^½Q, 2 pivoted Cholesky basis
     if (ng > 0 && !single) {
       // Gram matrix and J_gᵀc_g of the group, summed as `decomposeGroup` sums them
       const Gm = this.gram, bv = this.vec6;
@@ -103,7 +105,7 @@ export abstract class OneBodyPass extends ContactSpace {
           for (let j = 0; j < 6; j++) Gm[i * 6 + j] += ji * J[o + j];
         }
       }
-      if (s === 0 && ng >= 6 && this.pinsAll(Gm)) {
+      if (s === 0 && ng >= 6 && this.fullRank(Gm) && this.wellPosed()) {
         // u = G⁻¹ b; y = G⁻¹ M (u − u⁻); λ_r = J_r·y
         const L = this.obL, U = this.obU, Y = this.obY;
         for (let i = 0; i < 6; i++) U[i] = bv[i];
@@ -124,31 +126,44 @@ export abstract class OneBodyPass extends ContactSpace {
         for (let k = 0; k < 6; k++) x[k] = U[k];
         return;
       }
-      // the basis of the group's row space, as `decomposeGroup` / `compressGroup` form it
-      const V = this.eigV, w = this.eigW;
-      symmetricEigen(Gm, 6, V, w);
-      let wmax = 0;
-      for (let i = 0; i < 6; i++) wmax = Math.max(wmax, w[i]);
-      const tol = 1e-12 * wmax;
-      let rank = 0;
-      for (let i = 0; i < 6; i++) if (w[i] > tol) rank++;
-      if (rank < ng) {
-        const Q = this.obQ;
-        this.obC = growF(this.obC, nRows + 6);
-        let kept = 0;
-        for (let i = 0; i < 6; i++) {
-          if (!(w[i] > tol)) continue;
-          let t = 0;
-          for (let k = 0; k < 6; k++) t += V[k * 6 + i] * bv[k];
-          const sq = Math.sqrt(w[i]), qo = 6 * kept;
-          for (let k = 0; k < 6; k++) Q[qo + k] = sq * V[k * 6 + i];
-          this.obLam[kept] = w[i];
-          sec[s] = -1 - kept;
-          this.obC[s] = sq * (t / w[i]);
+      this.obC = growF(this.obC, nRows + 6);
+      if (ng <= 6 && this.rowsIndependent(grp, ng)) {
+        // (rank = rows: `solveSparse` takes the rows as they are)
+        for (let g = 0; g < ng; g++) sec[s++] = grp[g];
+      } else if ((rank = this.pivotedBasis(Gm, bv)) > 0) {
+        // basis rows B (r×6, BᵀB = G to round-off, as Λ^½Q's), targets (BBᵀ)⁻¹Bb: see `pivotedBasis`
+        for (let i = 0; i < rank; i++) {
+          sec[s] = -1 - i;
+          this.obC[s] = this.obT[i];
           s++;
-          kept++;
         }
-      } else for (let g = 0; g < ng; g++) sec[s++] = grp[g];
+        basis = 2;
+      } else {
+        // the basis of the group's row space as `decomposeGroup` / `compressGroup` form it
+        const V = this.eigV, w = this.eigW, Q = this.obQ;
+        symmetricEigen(Gm, 6, V, w);
+        let wmax = 0;
+        for (let i = 0; i < 6; i++) wmax = Math.max(wmax, w[i]);
+        const tol = 1e-12 * wmax;
+        rank = 0;
+        for (let i = 0; i < 6; i++) if (w[i] > tol) rank++;
+        if (rank < ng) {
+          let kept = 0;
+          for (let i = 0; i < 6; i++) {
+            if (!(w[i] > tol)) continue;
+            let t = 0;
+            for (let k = 0; k < 6; k++) t += V[k * 6 + i] * bv[k];
+            const sq = Math.sqrt(w[i]), qo = 6 * kept;
+            for (let k = 0; k < 6; k++) Q[qo + k] = sq * V[k * 6 + i];
+            this.obLam[kept] = w[i];
+            sec[s] = -1 - kept;
+            this.obC[s] = sq * (t / w[i]);
+            s++;
+            kept++;
+          }
+          basis = 1;
+        } else for (let g = 0; g < ng; g++) sec[s++] = grp[g];
+      }
     } else for (let g = 0; g < ng; g++) sec[s++] = grp[g];
 
     // S μ = c − J u⁻ over the secondary rows
@@ -191,7 +206,6 @@ export abstract class OneBodyPass extends ContactSpace {
     let x0 = u0, x1 = u1, x2 = u2, x3 = u3, x4 = u4, x5 = u5;
     const Y = this.obY;
     Y.fill(0);
-    let anyBasis = false;
     for (let q = 0; q < s; q++) {
       const m = mu[q], o = 6 * q, r = sec[q];
       x0 += m * WG[o];
@@ -201,18 +215,20 @@ export abstract class OneBodyPass extends ContactSpace {
       x4 += m * WG[o + 4];
       x5 += m * WG[o + 5];
       if (r >= 0) lam[r] = m;
-      else {
-        // y = Σ q_i ν_i / √Λ_i (the basis row is √Λ_i q_i: divide by Λ_i)
-        anyBasis = true;
+      else if (basis === 1) {
+        // y = Σ q_i ν_i / √Λ_i (the basis row is √Λ_i q_i)
         const f = m * (1 / this.obLam[-1 - r]);
         for (let k = 0; k < 6; k++) Y[k] += f * Jq[o + k];
-      }
+      } else Y[-1 - r] = m;
     }
-    if (anyBasis)
+    if (basis > 0) {
+      // y = Bᵀ(BBᵀ)⁻¹ν for the pivoted basis (the least-norm split: |λ_g| = |ν| as with Λ^½Q)
+      if (basis === 2) this.pivotedExpand(rank, Y);
       for (let g = 0; g < ng; g++) {
         const r = grp[g], J = this.rowDA[r] === 0 ? JA : JB, o = 6 * r;
         lam[r] = J[o] * Y[0] + J[o + 1] * Y[1] + J[o + 2] * Y[2] + J[o + 3] * Y[3] + J[o + 4] * Y[4] + J[o + 5] * Y[5];
       }
+    }
     x[0] = x0;
     x[1] = x1;
     x[2] = x2;
@@ -221,65 +237,234 @@ export abstract class OneBodyPass extends ContactSpace {
     x[5] = x5;
   }
 
+  private obP = new Int32Array(6);
+  private obT = F64(6);
+  private obM = F64(36);
+  private obZ = F64(6);
+
   /**
-   * Whether the group's Gram matrix G (6×6, full) certainly has all six of its rows kept by the
-   * general path (see the file's comment); leaves G's Cholesky factor in obL when it does.
+   * The group's row space by pivoted Cholesky of its Gram matrix G (6×6): P G Pᵀ = L Lᵀ + E with
+   * L (6×r) and the trailing block E ≤ 1e-14 tr(G). Its rank r is certainly `decomposeGroup`'s
+   * (eigenvalues above 1e-12 of the largest): λ_r(G) ≥ λ_min(L₁₁L₁₁ᵀ) ≥ 1/tr((L₁₁L₁₁ᵀ)⁻¹) >
+   * 1e-9 tr(G), and λ_{r+1}(G) ≤ tr(E) ≤ 1e-14 tr(G) (Weyl). Then the basis rows are B = LᵀP (so
+   * BᵀB = G to round-off, as for Λ^½Q), in obQ, and their targets B G⁺ b = (BBᵀ)⁻¹ B b in obT,
+   * BBᵀ = LᵀL factored in obM. Returns r, or 0 when the rank is not certain (the eigen-decomposition
+   * then decides, as in `decomposeGroup`).
    */
-  private pinsAll(G: Float64Array): boolean {
+  private pivotedBasis(G: Float64Array, bv: Float64Array): number {
+    const A = this.obL, p = this.obP;
+    A.set(G);
+    let trG = 0;
+    for (let i = 0; i < 6; i++) {
+      trG += G[7 * i];
+      p[i] = i;
+    }
+    let r = 0;
+    for (; r < 6; r++) {
+      let best = -1, bi = r, tail = 0;
+      for (let i = r; i < 6; i++) {
+        const d = A[7 * i];
+        tail += d;
+        if (d > best) {
+          best = d;
+          bi = i;
+        }
+      }
+      if (tail <= 1e-14 * trG) break;
+      if (bi !== r) {
+        // symmetric swap of rows and columns r and bi (full storage)
+        for (let k = 0; k < 6; k++) {
+          const t = A[r * 6 + k];
+          A[r * 6 + k] = A[bi * 6 + k];
+          A[bi * 6 + k] = t;
+        }
+        for (let k = 0; k < 6; k++) {
+          const t = A[k * 6 + r];
+          A[k * 6 + r] = A[k * 6 + bi];
+          A[k * 6 + bi] = t;
+        }
+        const t = p[r];
+        p[r] = p[bi];
+        p[bi] = t;
+      }
+      if (!(best > 0)) return 0;
+      const l = Math.sqrt(A[7 * r]);
+      A[7 * r] = l;
+      for (let i = r + 1; i < 6; i++) A[i * 6 + r] /= l;
+      for (let i = r + 1; i < 6; i++) for (let j = r + 1; j <= i; j++) {
+        const v = A[i * 6 + j] - A[i * 6 + r] * A[j * 6 + r];
+        A[i * 6 + j] = v;
+        A[j * 6 + i] = v;
+      }
+    }
+    if (r === 0) return 0;
+    // λ_min of L₁₁L₁₁ᵀ (r×r leading block of A's lower triangle, stride 6)
+    const inv = this.obInv;
+    let trInv = 0;
+    for (let j = 0; j < r; j++)
+      for (let i = j; i < r; i++) {
+        let sum = i === j ? 1 : 0;
+        for (let k = j; k < i; k++) sum -= A[i * 6 + k] * inv[k];
+        const v = sum / A[7 * i];
+        inv[i] = v;
+        trInv += v * v;
+      }
+    if (!(1 / trInv > 1e-9 * trG)) return 0;
+    // B_i = column i of L (rows 0..5, zero above the diagonal) in the original order
+    const Q = this.obQ, M = this.obM, t = this.obT;
+    for (let i = 0; i < r; i++) {
+      const qo = 6 * i;
+      let bt = 0;
+      for (let k = 0; k < 6; k++) {
+        const v = k < i ? 0 : A[k * 6 + i];
+        Q[qo + p[k]] = v;
+        bt += v * bv[p[k]];
+      }
+      t[i] = bt;
+    }
+    // BBᵀ = LᵀL (r×r), factored; t ← (BBᵀ)⁻¹ B b
+    for (let i = 0; i < r; i++)
+      for (let j = 0; j <= i; j++) {
+        let sum = 0;
+        for (let k = i; k < 6; k++) sum += A[k * 6 + i] * A[k * 6 + j];
+        M[i * r + j] = sum;
+      }
+    if (!cholesky(M, r)) return 0;
+    solveFactored(M, r, t);
+    return r;
+  }
+
+  /** y ← Bᵀ (BBᵀ)⁻¹ ν for the basis of `pivotedBasis` (ν in y[0..r−1] on entry). */
+  private pivotedExpand(r: number, y: Float64Array): void {
+    const z = this.obZ, Q = this.obQ;
+    for (let i = 0; i < r; i++) z[i] = y[i];
+    solveFactored(this.obM, r, z);
+    y.fill(0);
+    for (let i = 0; i < r; i++) for (let k = 0; k < 6; k++) y[k] += z[i] * Q[6 * i + k];
+  }
+
+  private obTrG = 0;
+  private obTrInv = 0;
+
+  /**
+   * Whether the group's Gram matrix G (6×6) certainly has rank 6 for `decomposeGroup` (eigenvalues
+   * above 1e-12 of the largest): λ_min ≥ 1/tr(G⁻¹) > 1e-9 tr(G) ≥ 1e-9 λ_max. Leaves G's Cholesky
+   * factor in obL.
+   */
+  private fullRank(G: Float64Array): boolean {
     const L = this.obL;
     L.set(G);
     let trG = 0;
     for (let i = 0; i < 6; i++) trG += G[7 * i];
-    if (!cholesky(L)) return false;
-    // tr(G⁻¹) = |L⁻¹|_F²
-    const inv = this.obInv;
-    let trInv = 0;
-    for (let j = 0; j < 6; j++) {
-      // column j of L⁻¹ (lower triangular): forward substitution of e_j
-      for (let i = 0; i < 6; i++) {
-        let s = i === j ? 1 : 0;
-        for (let k = j; k < i; k++) s -= L[i * 6 + k] * inv[k];
-        inv[i] = i < j ? 0 : s / L[i * 7];
-        trInv += inv[i] * inv[i];
+    if (!cholesky(L, 6)) return false;
+    const trInv = inverseTrace(L, 6, this.obInv);
+    this.obTrG = trG;
+    this.obTrInv = trInv;
+    return 1 / trInv > 1e-9 * trG;
+  }
+
+  /**
+   * After `fullRank`: whether the compressed system S (eigenvalues those of G M⁻¹) certainly keeps
+   * all six rows in the general path's pivoted Cholesky (pivots above 1e-11 of the largest
+   * diagonal): λ_min(G)λ_min(M⁻¹) > 1e-8 λ_max(G)λ_max(M⁻¹), with λ(M⁻¹) in
+   * [min(1/m, 1/tr I), max(1/m, tr I⁻¹)]. Then the closed form is its answer.
+   */
+  private wellPosed(): boolean {
+    const b = this.dynBody[0], m = this.mass[b], I = this.inertia, io = 9 * b, W = this.obW;
+    const trI = I[io] + I[io + 4] + I[io + 8], trIinv = W[21] + W[28] + W[35];
+    const wLo = Math.min(1 / m, 1 / trI), wHi = Math.max(1 / m, trIinv);
+    return (1 / this.obTrInv) * wLo > 1e-8 * this.obTrG * wHi;
+  }
+
+  /**
+   * Whether the k ≤ 6 group rows are certainly independent for `decomposeGroup` (G's k nonzero
+   * eigenvalues are those of R = J_g J_gᵀ: λ_min(R) ≥ 1/tr(R⁻¹) > 1e-9 tr(R); the other 6 − k
+   * are zero, at round-off in the eigen-decomposition, far below its 1e-12 cut).
+   */
+  private rowsIndependent(grp: Int32Array, k: number): boolean {
+    const R = this.obR, JA = this.rowJA, JB = this.rowJB;
+    let tr = 0;
+    for (let i = 0; i < k; i++) {
+      const ri = grp[i], Ji = this.rowDA[ri] === 0 ? JA : JB, oi = 6 * ri;
+      for (let j = 0; j <= i; j++) {
+        const rj = grp[j], Jj = this.rowDA[rj] === 0 ? JA : JB, oj = 6 * rj;
+        const v = Ji[oi] * Jj[oj] + Ji[oi + 1] * Jj[oj + 1] + Ji[oi + 2] * Jj[oj + 2] + Ji[oi + 3] * Jj[oj + 3] + Ji[oi + 4] * Jj[oj + 4] + Ji[oi + 5] * Jj[oj + 5];
+        R[i * k + j] = v;
+        if (i === j) tr += v;
       }
     }
-    // M⁻¹'s bounds: λ(M⁻¹) within [min(1/m, 1/tr I), max(1/m, tr I⁻¹)]
-    const b = this.dynBody[0], m = this.mass[b], I = this.inertia, io = 9 * b, Minv = this.obW;
-    const trI = I[io] + I[io + 4] + I[io + 8], trIinv = Minv[21] + Minv[28] + Minv[35];
-    const wLo = Math.min(1 / m, 1 / trI), wHi = Math.max(1 / m, trIinv);
-    return 1 / trInv * wLo > 1e-8 * trG * wHi;
+    if (!cholesky(R, k)) return false;
+    return 1 / inverseTrace(R, k, this.obInv) > 1e-9 * tr;
   }
 }
 
-/** In-place Cholesky G = L Lᵀ of a 6×6 (row-major; the lower triangle holds L). False unless positive definite. */
-function cholesky(L: Float64Array): boolean {
-  for (let j = 0; j < 6; j++) {
-    let d = L[j * 7];
-    for (let k = 0; k < j; k++) d -= L[j * 6 + k] * L[j * 6 + k];
+/** In-place Cholesky A = L Lᵀ of an n×n (row-major, stride n; the lower triangle is read and holds L). False unless positive definite. */
+function cholesky(L: Float64Array, n: number): boolean {
+  for (let j = 0; j < n; j++) {
+    let d = L[j * n + j];
+    for (let k = 0; k < j; k++) d -= L[j * n + k] * L[j * n + k];
     if (!(d > 0)) return false;
     const ljj = Math.sqrt(d);
-    L[j * 7] = ljj;
-    for (let i = j + 1; i < 6; i++) {
-      let s = L[i * 6 + j];
-      for (let k = 0; k < j; k++) s -= L[i * 6 + k] * L[j * 6 + k];
-      L[i * 6 + j] = s / ljj;
+    L[j * n + j] = ljj;
+    for (let i = j + 1; i < n; i++) {
+      let s = L[i * n + j];
+      for (let k = 0; k < j; k++) s -= L[i * n + k] * L[j * n + k];
+      L[i * n + j] = s / ljj;
     }
   }
   return true;
 }
 
-/** v ← (L Lᵀ)⁻¹ v for the factor of `cholesky`. */
-function choleskySolve(L: Float64Array, v: Float64Array): void {
+/** tr((L Lᵀ)⁻¹) = |L⁻¹|²_F for the factor of `cholesky` (col: n scratch). */
+function inverseTrace(L: Float64Array, n: number, col: Float64Array): number {
+  let tr = 0;
+  for (let j = 0; j < n; j++)
+    for (let i = j; i < n; i++) {
+      let s = i === j ? 1 : 0;
+      for (let k = j; k < i; k++) s -= L[i * n + k] * col[k];
+      const v = s / L[i * n + i];
+      col[i] = v;
+      tr += v * v;
+    }
+  return tr;
+}
+
+/** v ← (L Lᵀ)⁻¹ v for the n×n factor of `cholesky`. */
+function solveFactored(L: Float64Array, n: number, v: Float64Array): void {
+  for (let i = 0; i < n; i++) {
+    let s = v[i];
+    for (let k = 0; k < i; k++) s -= L[i * n + k] * v[k];
+    v[i] = s / L[i * n + i];
+  }
+  for (let i = n - 1; i >= 0; i--) {
+    let s = v[i];
+    for (let k = i + 1; k < n; k++) s -= L[k * n + i] * v[k];
+    v[i] = s / L[i * n + i];
+  }
+}
+
+/** v ← L⁻¹ v (6×6 factor of `cholesky`). */
+function forward(L: Float64Array, v: Float64Array): void {
   for (let i = 0; i < 6; i++) {
     let s = v[i];
     for (let k = 0; k < i; k++) s -= L[i * 6 + k] * v[k];
     v[i] = s / L[i * 7];
   }
+}
+
+/** v ← L⁻ᵀ v (6×6 factor of `cholesky`). */
+function backward(L: Float64Array, v: Float64Array): void {
   for (let i = 5; i >= 0; i--) {
     let s = v[i];
     for (let k = i + 1; k < 6; k++) s -= L[k * 6 + i] * v[k];
     v[i] = s / L[i * 7];
   }
+}
+
+/** v ← (L Lᵀ)⁻¹ v (6×6 factor of `cholesky`). */
+function choleskySolve(L: Float64Array, v: Float64Array): void {
+  forward(L, v);
+  backward(L, v);
 }
 
 /** out[oo..oo+5] = M⁻¹ (6×6 row-major at 0) · g[go..go+5]. */
