@@ -392,7 +392,7 @@ export function randomRotation(rand: () => number): number[] {
 
 /**
  * Seeded random island of one dynamic body and no joints (onebody.test.ts): a box (a face's
- * corners, edge midpoints, some points on other faces) or a ball (points on its sphere) on 1–8
+ * corners, edge midpoints, some points on other faces, or points nearly on one edge) or a ball (points on its sphere) on 1–8
  * contacts against the world or a keyframed body (at rest or moving); γ 0, finite or ∞ (per
  * contact in some), ε none, one for all or per contact; the body resting, sliding, approaching,
  * separating or tumbling; some with Poisson restitution, frictionless or rough friction, the
@@ -440,6 +440,12 @@ export function oneBodyIsland(seed: number): OneBodyIsland {
       if (seed % 8 === 5 && k >= 2) {
         const u = randomUnit(rand);
         contacts.push({ bodyA: 0, bodyB: fixed, point: world(u.x * hx, u.y * hy, u.z * hz), normal: randomUnit(rand), restitution: epsOf(), friction: gammaOf() });
+        continue;
+      }
+      if (seed % 12 === 10) {
+        // nearly on one line (an edge, points 1e-5 of the box off it): a group whose rank is not
+        // certain from the bounds (the eigen-decomposition decides)
+        contacts.push({ bodyA: 0, bodyB: fixed, point: world(hx * (2 * rand() - 1), -hy, hz * (1 + 1e-5 * (2 * rand() - 1))), normal: up, restitution: epsOf(), friction: gammaOf() });
         continue;
       }
       const [fx, fz] = face[k];

@@ -202,7 +202,7 @@ export abstract class OneBodyPass extends ContactSpace {
       }
     }
     const mu = this.obMu;
-    if (s > 0) this.schurResidual = symmetric ? solveSymmetricRobust(S, s, rhs, mu, this.sWork, this.sPiv) : solveDenseRobust(S, s, rhs, mu, this.sWork, this.sPiv);
+    if (s > 0) this.schurResidual = symmetric ? solveSymmetricRobust(S, s, rhs, mu, this.sWork, this.sPiv, true) : solveDenseRobust(S, s, rhs, mu, this.sWork, this.sPiv, true);
     let x0 = u0, x1 = u1, x2 = u2, x3 = u3, x4 = u4, x5 = u5;
     const Y = this.obY;
     Y.fill(0);
@@ -467,11 +467,13 @@ function choleskySolve(L: Float64Array, v: Float64Array): void {
   backward(L, v);
 }
 
-/** out[oo..oo+5] = M⁻¹ (6×6 row-major at 0) · g[go..go+5]. */
+/** out[oo..oo+5] = M⁻¹ g[go..go+5] for M⁻¹ = diag(1/m, 1/m, 1/m, I⁻¹) (6×6 row-major at 0; its zero blocks skipped). */
 function mulMinv(Minv: Float64Array, g: Float64Array, go: number, out: Float64Array, oo: number): void {
-  const g0 = g[go], g1 = g[go + 1], g2 = g[go + 2], g3 = g[go + 3], g4 = g[go + 4], g5 = g[go + 5];
-  for (let i = 0; i < 6; i++) {
-    const o = 6 * i;
-    out[oo + i] = Minv[o] * g0 + Minv[o + 1] * g1 + Minv[o + 2] * g2 + Minv[o + 3] * g3 + Minv[o + 4] * g4 + Minv[o + 5] * g5;
-  }
+  const im = Minv[0], g3 = g[go + 3], g4 = g[go + 4], g5 = g[go + 5];
+  out[oo] = im * g[go];
+  out[oo + 1] = im * g[go + 1];
+  out[oo + 2] = im * g[go + 2];
+  out[oo + 3] = Minv[21] * g3 + Minv[22] * g4 + Minv[23] * g5;
+  out[oo + 4] = Minv[27] * g3 + Minv[28] * g4 + Minv[29] * g5;
+  out[oo + 5] = Minv[33] * g3 + Minv[34] * g4 + Minv[35] * g5;
 }
