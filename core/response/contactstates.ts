@@ -1,7 +1,8 @@
 /**
  * The contact-state loop (stick → slide → frictionless → separated, and back), one linear solve per
- * pass: sparse (tree, contact groups, Schur complement or contact space) or the dense reference of the
- * paper's whole system (layer `ContactStates` of `ImpulseSolver`).
+ * pass: sparse (tree, contact groups, Schur complement or contact space), one body's own pass
+ * (`solveOneBody`: one dynamic body, no joints) or the dense reference of the paper's whole system
+ * (layer `ContactStates` of `ImpulseSolver`).
  *
  * Unilateral contacts: pulling frictionless contacts leave all at once and a
  * separated contact that would approach comes back (complementarity), with a
