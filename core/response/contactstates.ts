@@ -1,7 +1,8 @@
 /**
  * The contact-state loop (stick → slide → frictionless → separated, and back), one linear solve per
- * pass: sparse (tree, contact groups, Schur complement or contact space) or the dense reference of the
- * paper's whole system (layer `ContactStates` of `ImpulseSolver`).
+ * pass: sparse (tree, contact groups, Schur complement or contact space), one body's own pass
+ * (`solveOneBody`: one dynamic body, no joints) or the dense reference of the paper's whole system
+ * (layer `ContactStates` of `ImpulseSolver`).
  *
  * Unilateral contacts: pulling frictionless contacts leave all at once and a
  * separated contact that would approach comes back (complementarity), with a
@@ -11,9 +12,9 @@ import { luFactor, luSolve, solveDenseRobust, solveSymmetricRobust } from './lin
 import { ContactState } from './types';
 import { hypot2 } from '../math/libm';
 import { growF, growI } from './flat';
-import { ContactSpace } from './contactspace';
+import { OneBodyPass } from './onebody';
 
-export abstract class ContactStates extends ContactSpace {
+export abstract class ContactStates extends OneBodyPass {
   /**
    * The contact-state loop: solve, switch states (stick → slide →
    * frictionless → separated, separated contacts that approach come back),
@@ -32,6 +33,9 @@ export abstract class ContactStates extends ContactSpace {
     this.rejoins.fill(0, 0, nc);
     this.jointRowsReady = false;
     let iterations = 0, noEliminate = this.skipElimination;
+    // (one dynamic body and no joints: its own pass, `solveOneBody`; with 'eliminate' the group's
+    // body would be eliminated, which that pass does not do)
+    const oneBody = !dense && this.nd === 1 && nj === 0 && groupMode !== 'eliminate' && this.oneBodyPass;
     // (the Schur cache stays valid while the tree factorization of this solve stands: its rows
     // are matched by their data; the base solve x0 depends on the velocities, which phases change)
     if (!this.treeReady) this.pcValid = false;
@@ -41,7 +45,10 @@ export abstract class ContactStates extends ContactSpace {
       this.linearSolves++;
       this.buildRows(restModel);
       if (dense) this.solveDense();
-      else {
+      else if (oneBody) {
+        if (iterations === 1) this.prepareOneBody();
+        this.solveOneBody();
+      } else {
         const refactor = this.prepareGroups(noEliminate ? 'schur' : groupMode) || iterations === 1;
         let anyCon = false;
         for (let d = 0; d < this.nd && !anyCon; d++) if (this.conBody[d]) anyCon = true;

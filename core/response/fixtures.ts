@@ -1,5 +1,5 @@
 import type { Vec3Like } from '../math';
-import type { ContactInput, JointInput, RigidBodyInput } from './types';
+import type { ContactInput, JointInput, RigidBodyInput, SolveOptions } from './types';
 import type { ImpulseSolution } from './solver';
 
 /*
@@ -374,4 +374,108 @@ export function makeSimIsland(seed: number, friction: number, eps: number, solve
     if (a !== b) contacts.push(approachingContact(bodies, a, b, rand));
   }
   return { bodies, joints: r.joints, contacts };
+}
+
+/** An island of `oneBodyIsland`: one dynamic body (index 0), its contacts, the options and sliding rule. */
+export type OneBodyIsland = { bodies: RigidBodyInput[]; contacts: ContactInput[]; opts: SolveOptions; sliding: 'coulomb' | 'paper'; movingFixed: boolean };
+
+/** Column-major rotation matrix of a random unit quaternion. */
+export function randomRotation(rand: () => number): number[] {
+  const u = randomUnit(rand), a = Math.PI * rand();
+  const s = sin(a), qw = cos(a), qx = u.x * s, qy = u.y * s, qz = u.z * s;
+  return [
+    1 - 2 * (qy * qy + qz * qz), 2 * (qx * qy + qz * qw), 2 * (qx * qz - qy * qw),
+    2 * (qx * qy - qz * qw), 1 - 2 * (qx * qx + qz * qz), 2 * (qy * qz + qx * qw),
+    2 * (qx * qz + qy * qw), 2 * (qy * qz - qx * qw), 1 - 2 * (qx * qx + qy * qy),
+  ];
+}
+
+/**
+ * Seeded random island of one dynamic body and no joints (onebody.test.ts): a box (a face's
+ * corners, edge midpoints, some points on other faces, or points nearly on one edge) or a ball (points on its sphere) on 1–8
+ * contacts against the world or a keyframed body (at rest or moving); γ 0, finite or ∞ (per
+ * contact in some), ε none, one for all or per contact; the body resting, sliding, approaching,
+ * separating or tumbling; some with Poisson restitution, frictionless or rough friction, the
+ * paper's sliding rule.
+ */
+export function oneBodyIsland(seed: number): OneBodyIsland {
+  const rand = mulberry32(seed * 104729 + 17);
+  const ball = seed % 4 === 3;
+  const m = 0.2 + 5 * rand();
+  const c = randomVec(rand, 2);
+  const contacts: ContactInput[] = [];
+  const n = 1 + Math.floor(8 * rand());
+  let inertia: number[];
+  const movingFixed = seed % 5 === 1;
+  const fixed = seed % 3 === 0 || movingFixed ? 1 : -1;
+  // restitution: none, one for all, or per contact (Poisson's phases)
+  const epsMode = seed % 6;
+  const eps0 = epsMode === 0 || epsMode === 3 ? 0 : epsMode === 5 ? 1 : rand();
+  const epsOf = () => (epsMode === 4 ? (rand() < 0.5 ? 0 : rand()) : eps0);
+  const g = seed % 7 === 0 ? Infinity : seed % 11 === 0 ? 0 : [0.1, 0.3, 0.6, 1.2][seed % 4] * (0.5 + rand());
+  const gammaOf = () => (seed % 13 === 0 ? [0, 0.4, Infinity][Math.floor(3 * rand())] : g);
+  if (ball) {
+    const r = 0.05 + 0.5 * rand();
+    inertia = sphereInertia(m, r);
+    for (let k = 0; k < n; k++) {
+      // points on the sphere, normal from the point to the centre (B towards A)
+      const u = randomUnit(rand);
+      contacts.push({ bodyA: 0, bodyB: fixed, point: v3(c.x - r * u.x, c.y - r * u.y, c.z - r * u.z), normal: u, restitution: epsOf(), friction: gammaOf() });
+    }
+  } else {
+    const hx = 0.05 + 0.5 * rand(), hy = 0.05 + 0.5 * rand(), hz = 0.05 + 0.5 * rand();
+    const R = randomRotation(rand);
+    const d = [(m * (hy * hy + hz * hz)) / 3, (m * (hx * hx + hz * hz)) / 3, (m * (hx * hx + hy * hy)) / 3];
+    inertia = new Array<number>(9).fill(0);
+    for (let r = 0; r < 3; r++) for (let q = 0; q < 3; q++) for (let k = 0; k < 3; k++) inertia[q * 3 + r] += R[k * 3 + r] * d[k] * R[k * 3 + q];
+    inertia[3] = inertia[1];
+    inertia[6] = inertia[2];
+    inertia[7] = inertia[5];
+    const world = (x: number, y: number, z: number) => v3(c.x + R[0] * x + R[3] * y + R[6] * z, c.y + R[1] * x + R[4] * y + R[7] * z, c.z + R[2] * x + R[5] * y + R[8] * z);
+    // the face −y on the fixed side: its corners first (a box resting on four corners), then
+    // edge midpoints and points inside the face; some islands add contacts on other faces
+    const up = v3(R[3], R[4], R[5]);
+    const face: Array<[number, number]> = [[-1, -1], [1, -1], [1, 1], [-1, 1], [0, -1], [1, 0], [0, 1], [-1, 0]];
+    for (let k = 0; k < n; k++) {
+      if (seed % 8 === 5 && k >= 2) {
+        const u = randomUnit(rand);
+        contacts.push({ bodyA: 0, bodyB: fixed, point: world(u.x * hx, u.y * hy, u.z * hz), normal: randomUnit(rand), restitution: epsOf(), friction: gammaOf() });
+        continue;
+      }
+      if (seed % 12 === 10) {
+        // nearly on one line (an edge, points 1e-5 of the box off it): a group whose rank is not
+        // certain from the bounds (the eigen-decomposition decides)
+        contacts.push({ bodyA: 0, bodyB: fixed, point: world(hx * (2 * rand() - 1), -hy, hz * (1 + 1e-5 * (2 * rand() - 1))), normal: up, restitution: epsOf(), friction: gammaOf() });
+        continue;
+      }
+      const [fx, fz] = face[k];
+      contacts.push({ bodyA: 0, bodyB: fixed, point: world(fx * hx, -hy, fz * hz), normal: up, restitution: epsOf(), friction: gammaOf() });
+    }
+  }
+  // velocity: resting (round-off), sliding along the support, approaching, separating, or random
+  const kind = seed % 5;
+  const n0 = contacts[0].normal;
+  const t = randomUnit(rand);
+  const tn = dot(t, n0);
+  const tan = v3(t.x - tn * n0.x, t.y - tn * n0.y, t.z - tn * n0.z);
+  const speed = 0.01 + 3 * rand();
+  const lv =
+    kind === 0 ? v3(1e-9 * rand(), -1e-3 * rand(), 0) :
+    kind === 1 ? v3(speed * tan.x - 0.2 * n0.x, speed * tan.y - 0.2 * n0.y, speed * tan.z - 0.2 * n0.z) :
+    kind === 2 ? v3(-speed * n0.x, -speed * n0.y, -speed * n0.z) :
+    kind === 3 ? v3(speed * n0.x + 0.3 * tan.x, speed * n0.y + 0.3 * tan.y, speed * n0.z + 0.3 * tan.z) :
+    randomVec(rand, 3);
+  const av = kind === 0 ? v3(0, 0, 0) : randomVec(rand, kind === 4 ? 3 : 1);
+  const bodies: RigidBodyInput[] = [{ massKg: m, inertia, centerOfMass: c, linearVelocity: lv, angularVelocity: av }];
+  if (fixed === 1)
+    bodies.push({
+      massKg: 1,
+      inertia: randomInertia(rand, 1, 1),
+      centerOfMass: randomVec(rand, 2),
+      linearVelocity: movingFixed ? randomVec(rand, 1) : v3(0, 0, 0),
+      angularVelocity: movingFixed ? randomVec(rand, 1) : v3(0, 0, 0),
+      keyframed: true,
+    });
+  const opts: SolveOptions = seed % 9 === 4 ? { restitution: 'poisson' } : seed % 10 === 7 ? { friction: 'frictionless' } : seed % 17 === 2 ? { friction: 'rough' } : {};
+  return { bodies, contacts, opts, sliding: seed % 19 === 6 ? 'paper' : 'coulomb', movingFixed };
 }

@@ -22,6 +22,7 @@
  *   groups.ts           `ContactGroups`: redundant contacts compressed or eliminated with their body
  *   schur.ts            `SchurComplement`: the secondary rows' Schur complement (by bodies, by paths, low-rank)
  *   contactspace.ts     `ContactSpace`: the contact-space matrix A and the pass cache
+ *   onebody.ts          `OneBodyPass`: the pass of an island of one dynamic body and no joints (M⁻¹ and its rows)
  *   contactstates.ts    `ContactStates`: the contact-state loop and its linear solves (sparse, dense)
  *   coulomb.ts          `CoulombProblem`: Coulomb's complementarity problem (Tresca descent, Newton)
  *   friction.ts         `FrictionLaw`: Coulomb's law at sliding contacts

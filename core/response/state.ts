@@ -241,6 +241,13 @@ export abstract class SolverState {
    */
   reusePassFactors = true;
   /**
+   * Solve each contact-state pass of an island of one dynamic body and no joints by its own pass
+   * (`solveOneBody`, onebody.ts: the body's 6×6 inverse mass and its contact rows, no tree solves
+   * or contact groups), the same least-norm equations as the general pass. Default true; false =
+   * the general pass (for comparison).
+   */
+  oneBodyPass = true;
+  /**
    * The low-rank Schur solve (every touched body an eliminated or isolated node) forms
    * M = C₁ᵀC₂; with every impulse along its condition direction C₂ = C₁ and M is symmetric:
    * then only its lower triangle is summed (and the known zeros of the pivoted Cholesky factor
