@@ -87,7 +87,7 @@
 import type { Character, ImpulseDocument, Prop } from '../document/types';
 import { propMassProperties } from '../document/massProperties';
 import { SceneEvaluator } from '../anim/evaluate';
-import { Rig } from '../skeleton/rig';
+import { Rig, jointsWithAncestors } from '../skeleton/rig';
 import { computeSkinMatrices, dominantJointPerTriangle, skinVertex, skinVertexVelocity } from '../skeleton/skinning';
 import { ccdQueryFlat } from '../collision/ccd';
 import { ImpulseSolver, ImpulseSolution } from '../response/solver';
@@ -465,6 +465,26 @@ export class SimWorld {
   private readonly charJoints: Int32Array[] = [];
   private readonly charJointCE: Float64Array[] = [];
   private readonly charWs: Float64Array[] = [];
+  /**
+   * Per keyframed character: the joints whose world matrices are read
+   * (charJoints, the skin joints of the used slots, their ancestors),
+   * parent-first: the rig composes only these (Rig.updateWorld).
+   */
+  private readonly charOrder: Int32Array[] = [];
+  /**
+   * Per keyframed character: the time index of the last step over which it
+   * held still (the joints of charOrder the same numbers at both ends: the
+   * rig wrote none of them), -1000 none. Over such a step its skin matrices
+   * and joint-bounded boxes at the end are those at the start.
+   */
+  private readonly charStill: Int32Array;
+  /**
+   * Per keyframed character: the key each tracked channel held when last
+   * sampled into the rig (SceneEvaluator.characterLocalPoseTracked's record),
+   * and 1 when keyframedVertexVelocity posed the rig since the last step's pose.
+   */
+  private readonly charHeld: Int32Array[] = [];
+  private readonly charVelPosed: Uint8Array;
   private readonly propDot: Float64Array[] = [];
   private kfVelTime = NaN;
   /** Prop world matrices at the start and end of the step (keyframed props). */
@@ -650,6 +670,8 @@ export class SimWorld {
     this.awake = new Uint8Array(this.dynCount).fill(1);
     this.wokeStep = new Int32Array(this.dynCount).fill(-1);
     this.slowTime = new Float64Array(this.dynCount);
+    this.charStill = new Int32Array(doc.characters.length).fill(-1000);
+    this.charVelPosed = new Uint8Array(doc.characters.length);
     this.bodySize = new Float64Array(this.dynCount);
 
     // ---- colliders: dynamic bodies first (collider index = body index)
@@ -773,6 +795,13 @@ export class SimWorld {
         vOff += mesh.positions.length / 3;
       }
       this.charBounds(ci, rig.jointCount);
+      const read = Array.from(this.charJoints[ci]);
+      for (let mi = 0; mi < ch.meshes.length; mi++) {
+        const u = this.skinUnion[ci][mi];
+        for (let q = 0; q < u.length; q++) read.push(ch.meshes[mi].skinJoints[u[q]]);
+      }
+      this.charOrder[ci] = jointsWithAncestors(rig.parents, read);
+      this.charHeld[ci] = new Int32Array(this.evaluator.trackedChannelCount(ci)).fill(-1);
     }
     this.meshLimits = this.colliders.some((C) => C.kind !== KIND_DYNAMIC && C.outward);
     this.P0 = new Float64Array(3 * vOff);
@@ -1018,10 +1047,21 @@ export class SimWorld {
           // a test reads them (skinAt, meshBox, characterMoving); the character's box from the joints
           const rig = this.rigs[ci];
           // rig.local holds the rest pose where untracked (the Rig's own, written by nothing else)
-          this.evaluator.characterLocalPoseTracked(ci, timeSec, rig.local);
-          rig.computeWorld();
-          this.charWorld1[ci].set(rig.world);
-          this.charBound(ci, this.charBox1[ci]);
+          const same = this.evaluator.characterLocalPoseTracked(ci, timeSec, rig.local, this.charHeld[ci]);
+          if (same && !this.charVelPosed[ci]) {
+            // every track held the key of the last pose, and the rig was not posed since: the joint
+            // matrices of the start of the step (charWorld0) are still the rig's, and so is the box
+            this.charWorld1[ci].set(this.charWorld0[ci]);
+            copyBox(this.charBox0[ci], this.charBox1[ci]);
+            this.charStill[ci] = tIdx;
+          } else {
+            // only the joints read (charOrder): the skin's and their ancestors
+            rig.computeWorldOf(this.charOrder[ci]);
+            this.charWorld1[ci].set(rig.world);
+            this.charBound(ci, this.charBox1[ci]);
+            this.charStill[ci] = -1000;
+          }
+          this.charVelPosed[ci] = 0;
         }
         C.activeParts.length = 0; // a new step: no part skinned for it yet
         this.boxVersion++;
@@ -1143,7 +1183,8 @@ export class SimWorld {
           const rig = this.rigs[ci];
           if (K.mesh === 0) {
             // untracked channels: rest in rig.local, zeros in charPoseDot, as made (written by nothing else)
-            this.evaluator.characterLocalPoseTracked(ci, timeSec, rig.local);
+            this.evaluator.characterLocalPoseTracked(ci, timeSec, rig.local, this.charHeld[ci]);
+            this.charVelPosed[ci] = 1;
             this.evaluator.characterLocalPoseDerivativeTracked(ci, timeSec, this.charPoseDot[ci]);
             rig.computeWorldDerivative(this.charPoseDot[ci]);
           }
@@ -2717,7 +2758,12 @@ export class SimWorld {
     const M = end === 1 ? this.skinMats1[ci][r] : this.skinMats0[ci][r];
     if (S[r] !== t) {
       S[r] = t;
-      skinMatricesUsed(this.doc.characters[ci].meshes[r], end === 1 ? this.charWorld1[ci] : this.charWorld0[ci], M, this.skinUnion[ci][r]);
+      const other = end === 1 ? this.skinStamp0[ci] : this.skinStamp1[ci];
+      if (this.charStill[ci] === this.kfTimeIndex && other[r] === (end === 1 ? t - 1 : t + 1)) {
+        // held still over the step: the other end's matrices are these (the same joint matrices)
+        const O = end === 1 ? this.skinMats0[ci][r] : this.skinMats1[ci][r], used = this.skinUnion[ci][r];
+        for (let q = 0; q < used.length; q++) for (let k = 16 * used[q], e = k + 16; k < e; k++) M[k] = O[k];
+      } else skinMatricesUsed(this.doc.characters[ci].meshes[r], end === 1 ? this.charWorld1[ci] : this.charWorld0[ci], M, this.skinUnion[ci][r]);
     }
     return M;
   }
@@ -2733,7 +2779,9 @@ export class SimWorld {
         C.wholeT0 = t1 - 1;
       }
       if (C.wholeT1 !== t1) {
-        jointBoundedBox(g, this.skinAt(C.docIndex, C.mesh, 1), g.jbox1!);
+        // held still over the step (charStill): the end box is the start box (the same skin matrices)
+        if (this.charStill[C.docIndex] === t1) copyBox(g.jbox0!, g.jbox1!);
+        else jointBoundedBox(g, this.skinAt(C.docIndex, C.mesh, 1), g.jbox1!);
         C.wholeT1 = t1;
       }
       const a = g.jbox0!, b = g.jbox1!, bx = C.meshBox;
@@ -2833,7 +2881,8 @@ export class SimWorld {
         g.jbox1 = t;
       } else jointBoundedBox(g, this.skinAt(C.docIndex, C.mesh, 0), g.jbox0!);
       g.stamp = this.kfTimeIndex;
-      jointBoundedBox(g, this.skinAt(C.docIndex, C.mesh, 1), g.jbox1!);
+      if (this.charStill[C.docIndex] === this.kfTimeIndex) copyBox(g.jbox0!, g.jbox1!);
+      else jointBoundedBox(g, this.skinAt(C.docIndex, C.mesh, 1), g.jbox1!);
       const a = g.jbox0!, b = g.jbox1!, bx = g.box;
       for (let c = 0; c < 3; c++) {
         bx[c] = a[c] < b[c] ? a[c] : b[c];
@@ -2852,7 +2901,8 @@ export class SimWorld {
         p.jbox0 = p.jbox1;
         p.jbox1 = t;
       } else jointBoundedBox(p, this.skinAt(C.docIndex, C.mesh, 0), p.jbox0!);
-      jointBoundedBox(p, this.skinAt(C.docIndex, C.mesh, 1), p.jbox1!);
+      if (this.charStill[C.docIndex] === this.kfTimeIndex) copyBox(p.jbox0!, p.jbox1!);
+      else jointBoundedBox(p, this.skinAt(C.docIndex, C.mesh, 1), p.jbox1!);
       p.jstamp = this.kfTimeIndex;
     }
     const a = p.jbox0!, b = p.jbox1!, bx = p.box;
@@ -4923,6 +4973,11 @@ export class SimWorld {
     const C = this.colliders[body];
     return this.P0.slice(3 * C.vOff, 3 * (C.vOff + C.nv));
   }
+}
+
+/** Copies a 6-number box a into b (no TypedArray.set call: see emptyBox). */
+function copyBox(a: Float64Array, b: Float64Array): void {
+  for (let c = 0; c < 6; c++) b[c] = a[c];
 }
 
 /** Placeholders of a character collider's primitive box buffers until they are made (primitiveBoxes). */
