@@ -473,9 +473,10 @@ export class SimWorld {
   private readonly charOrder: Int32Array[] = [];
   /**
    * Per keyframed character: the time index of the last step over which it
-   * held still (the joints of charOrder the same numbers at both ends: the
-   * rig wrote none of them), -1000 none. Over such a step its skin matrices
-   * and joint-bounded boxes at the end are those at the start.
+   * held still (every track held the key it held at the step's start pose,
+   * and nothing posed the rig in between: the same joint matrices at both
+   * ends), -1000 none. Over such a step its skin matrices and joint-bounded
+   * boxes at the end are those at the start.
    */
   private readonly charStill: Int32Array;
   /**
@@ -485,6 +486,10 @@ export class SimWorld {
    */
   private readonly charHeld: Int32Array[] = [];
   private readonly charVelPosed: Uint8Array;
+  /** Per keyframed character: charBound's box of the rig's joint matrices as the last pose left them. */
+  private readonly charBoxRig: Float64Array[] = [];
+  /** swapKeyframed calls since the last poseKeyframed. */
+  private swapsSincePose = 0;
   private readonly propDot: Float64Array[] = [];
   private kfVelTime = NaN;
   /** Prop world matrices at the start and end of the step (keyframed props). */
@@ -726,6 +731,7 @@ export class SimWorld {
       this.charWorld1[ci] = new Float64Array(16 * rig.jointCount);
       this.charBox0[ci] = new Float64Array(6);
       this.charBox1[ci] = new Float64Array(6);
+      this.charBoxRig[ci] = new Float64Array(6);
       this.skinMats0[ci] = [];
       this.skinMats1[ci] = [];
       this.skinDots[ci] = [];
@@ -1011,6 +1017,8 @@ export class SimWorld {
    */
   private poseKeyframed(timeSec: number, tIdx: number): void {
     const out = this.K1;
+    const afterSwap = this.swapsSincePose === 1;
+    this.swapsSincePose = 0;
     for (let c = this.dynCount; c < this.colliders.length; c++) {
       const C = this.colliders[c];
       if (C.kind === KIND_PROP) {
@@ -1049,16 +1057,18 @@ export class SimWorld {
           // rig.local holds the rest pose where untracked (the Rig's own, written by nothing else)
           const same = this.evaluator.characterLocalPoseTracked(ci, timeSec, rig.local, this.charHeld[ci]);
           if (same && !this.charVelPosed[ci]) {
-            // every track held the key of the last pose, and the rig was not posed since: the joint
-            // matrices of the start of the step (charWorld0) are still the rig's, and so is the box
-            this.charWorld1[ci].set(this.charWorld0[ci]);
-            copyBox(this.charBox0[ci], this.charBox1[ci]);
-            this.charStill[ci] = tIdx;
+            // every track held the key of the last pose, and the rig was not posed since: its joint
+            // matrices are those of the last pose, and so is their box; if that pose is the start of
+            // this step (one swap since), the character holds still over the step
+            this.charWorld1[ci].set(rig.world);
+            copyBox(this.charBoxRig[ci], this.charBox1[ci]);
+            this.charStill[ci] = afterSwap ? tIdx : -1000;
           } else {
             // only the joints read (charOrder): the skin's and their ancestors
             rig.computeWorldOf(this.charOrder[ci]);
             this.charWorld1[ci].set(rig.world);
             this.charBound(ci, this.charBox1[ci]);
+            copyBox(this.charBox1[ci], this.charBoxRig[ci]);
             this.charStill[ci] = -1000;
           }
           this.charVelPosed[ci] = 0;
@@ -1087,6 +1097,7 @@ export class SimWorld {
 
   /** The end of the step becomes the start of the next. */
   private swapKeyframed(): void {
+    this.swapsSincePose++;
     let t = this.K0;
     this.K0 = this.K1;
     this.K1 = t;
