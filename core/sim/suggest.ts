@@ -240,10 +240,16 @@ export function suggestMotion(doc: ImpulseDocument, options: SuggestOptions, onP
     if (path === 'translation') maxPos = Math.max(maxPos, r.maxError * unitM);
     else maxAng = Math.max(maxAng, r.maxError);
   };
+  // one set of signal arrays for all props (views of a prop's n samples): reduceSignal and the
+  // trajectory keep none of them, and eight fresh arrays per prop cost more than their copying
+  let most = 0;
+  for (let i = 0; i < propObjs.length; i++) most = Math.max(most, propLen[i]);
+  const ptAll = new Float64Array(most), ppAll = new Uint8Array(most);
+  const TAll = new Float64Array(3 * most), QAll = new Float64Array(4 * most), TinAll = new Float64Array(3 * most), QinAll = new Float64Array(4 * most), ToutAll = new Float64Array(3 * most), QoutAll = new Float64Array(4 * most);
   propObjs.forEach((obj, i) => {
     const B = propBuf[i], n = propLen[i];
-    const pt = new Float64Array(n), pp = new Uint8Array(n);
-    const T = new Float64Array(3 * n), Q = new Float64Array(4 * n), Tin = new Float64Array(3 * n), Qin = new Float64Array(4 * n), Tout = new Float64Array(3 * n), Qout = new Float64Array(4 * n);
+    const pt = ptAll.subarray(0, n), pp = ppAll.subarray(0, n);
+    const T = TAll.subarray(0, 3 * n), Q = QAll.subarray(0, 4 * n), Tin = TinAll.subarray(0, 3 * n), Qin = QinAll.subarray(0, 4 * n), Tout = ToutAll.subarray(0, 3 * n), Qout = QoutAll.subarray(0, 4 * n);
     for (let k = 0; k < n; k++) {
       const o = PROP_SAMPLE * k;
       pt[k] = B[o];

@@ -486,8 +486,6 @@ export class SimWorld {
    */
   private readonly charHeld: Int32Array[] = [];
   private readonly charVelPosed: Uint8Array;
-  /** Per keyframed character: charBound's box of the rig's joint matrices as the last pose left them. */
-  private readonly charBoxRig: Float64Array[] = [];
   /** swapKeyframed calls since the last poseKeyframed. */
   private swapsSincePose = 0;
   private readonly propDot: Float64Array[] = [];
@@ -731,7 +729,6 @@ export class SimWorld {
       this.charWorld1[ci] = new Float64Array(16 * rig.jointCount);
       this.charBox0[ci] = new Float64Array(6);
       this.charBox1[ci] = new Float64Array(6);
-      this.charBoxRig[ci] = new Float64Array(6);
       this.skinMats0[ci] = [];
       this.skinMats1[ci] = [];
       this.skinDots[ci] = [];
@@ -1017,7 +1014,7 @@ export class SimWorld {
    */
   private poseKeyframed(timeSec: number, tIdx: number): void {
     const out = this.K1;
-    const afterSwap = this.swapsSincePose === 1;
+    const swaps = this.swapsSincePose;
     this.swapsSincePose = 0;
     for (let c = this.dynCount; c < this.colliders.length; c++) {
       const C = this.colliders[c];
@@ -1056,24 +1053,24 @@ export class SimWorld {
           const rig = this.rigs[ci];
           // rig.local holds the rest pose where untracked (the Rig's own, written by nothing else)
           const same = this.evaluator.characterLocalPoseTracked(ci, timeSec, rig.local, this.charHeld[ci]);
-          if (same && !this.charVelPosed[ci]) {
-            // every track held the key of the last pose, and the rig was not posed since: its joint
-            // matrices are those of the last pose, and so is their box; if that pose is the start of
-            // this step (one swap since), the character holds still over the step
-            this.charWorld1[ci].set(rig.world);
-            copyBox(this.charBoxRig[ci], this.charBox1[ci]);
-            this.charStill[ci] = afterSwap ? tIdx : -1000;
+          if (same && !this.charVelPosed[ci] && swaps <= 1) {
+            // every track held the key of the last pose, and the rig was not posed since: the joint
+            // matrices and box are the last pose's, in charWorld0 / charBox0 after the step's swap
+            // (the character holds still over the step), else still in charWorld1 / charBox1
+            if (swaps === 1) {
+              this.charWorld1[ci].set(this.charWorld0[ci]);
+              copyBox(this.charBox0[ci], this.charBox1[ci]);
+            }
+            this.charStill[ci] = swaps === 1 ? tIdx : -1000;
           } else {
-            // only the joints read (charOrder): the skin's and their ancestors
-            rig.computeWorldOf(this.charOrder[ci]);
-            this.charWorld1[ci].set(rig.world);
+            // only the joints read (charOrder): the skin's and their ancestors, into charWorld1
+            rig.computeWorldOf(this.charOrder[ci], this.charWorld1[ci]);
             this.charBound(ci, this.charBox1[ci]);
-            copyBox(this.charBox1[ci], this.charBoxRig[ci]);
             this.charStill[ci] = -1000;
           }
           this.charVelPosed[ci] = 0;
         }
-        C.activeParts.length = 0; // a new step: no part skinned for it yet
+        if (C.activeParts.length !== 0) C.activeParts.length = 0; // a new step: no part skinned for it yet (the length setter is a runtime call)
         this.boxVersion++;
       }
     }

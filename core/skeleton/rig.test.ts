@@ -105,13 +105,21 @@ describe('Rig forward kinematics', () => {
         const worldBefore = Float64Array.from(rig.world), localBefore = Float64Array.from(rig.localMatrix);
         rig.computeWorldOf(order);
         full.computeWorld();
+        // into a buffer of the caller's: the same numbers there, the rig's own world not written
+        const outside = new Rig(character), mine = new Float64Array(16 * rig.jointCount).fill(NaN);
+        outside.local.set(rig.local);
+        const outsideWorld = Float64Array.from(outside.world);
+        outside.computeWorldOf(order, mine);
+        expect(Array.from(outside.world), "the rig's own world untouched").toEqual(Array.from(outsideWorld));
         for (let j = 0; j < rig.jointCount; j++) {
           const m = (a: Float64Array) => Array.from(a.subarray(16 * j, 16 * j + 16));
           if (want.has(j)) {
             expect(m(rig.world), `joint ${j} world (pass ${pass})`).toEqual(m(full.world));
+            expect(m(mine), `joint ${j} world in the caller's buffer (pass ${pass})`).toEqual(m(full.world));
             expect(m(rig.localMatrix), `joint ${j} local matrix (pass ${pass})`).toEqual(m(full.localMatrix));
           } else {
             expect(m(rig.world), `joint ${j} world untouched (pass ${pass})`).toEqual(m(worldBefore));
+            expect(m(mine).every((x) => Number.isNaN(x)), `joint ${j} not written in the caller's buffer (pass ${pass})`).toBe(true);
             expect(m(rig.localMatrix), `joint ${j} local matrix untouched (pass ${pass})`).toEqual(m(localBefore));
           }
         }

@@ -89,9 +89,13 @@ export class Rig {
    * under parents, as `jointsWithAncestors` makes it): the same numbers for
    * them; the other joints' matrices are left as they were. For a caller
    * that reads only some joints (a skin's weighted joints) every step.
+   * `world` (16 numbers per joint, the parents' matrices read from it) is
+   * the rig's own unless the caller keeps the matrices in a buffer of its
+   * own (then the rig's `world` is not written).
    */
-  computeWorldOf(order: Int32Array): this {
-    const { parents, local, localMatrix, world, rootMatrix } = this;
+  computeWorldOf(order: Int32Array, world: Float64Array = this.world): this {
+    const { parents, local, localMatrix, rootMatrix } = this;
+    if (world.length < 16 * this.jointCount) throw new RangeError(`world has ${world.length} numbers, expected ${16 * this.jointCount}`);
     for (let q = 0; q < order.length; q++) {
       const j = order[q], p = parents[j];
       if (p < 0) composeTimes(world, localMatrix, j, rootMatrix, 0, local);
