@@ -468,7 +468,7 @@ export class SimWorld {
   /**
    * Per keyframed character: the joints whose world matrices are read
    * (charJoints, the skin joints of the used slots, their ancestors),
-   * parent-first: the rig composes only these (Rig.updateWorld).
+   * parent-first: the rig composes only these (Rig.computeWorldOf).
    */
   private readonly charOrder: Int32Array[] = [];
   /**
@@ -482,10 +482,11 @@ export class SimWorld {
   /**
    * Per keyframed character: the key each tracked channel held when last
    * sampled into the rig (SceneEvaluator.characterLocalPoseTracked's record),
-   * and 1 when keyframedVertexVelocity posed the rig since the last step's pose.
+   * and 1 when the last pose's joint matrices are not to be taken for the
+   * next (no pose yet, or keyframedVertexVelocity posed the rig since).
    */
   private readonly charHeld: Int32Array[] = [];
-  private readonly charVelPosed: Uint8Array;
+  private readonly charPoseStale: Uint8Array;
   /** swapKeyframed calls since the last poseKeyframed. */
   private swapsSincePose = 0;
   private readonly propDot: Float64Array[] = [];
@@ -674,7 +675,7 @@ export class SimWorld {
     this.wokeStep = new Int32Array(this.dynCount).fill(-1);
     this.slowTime = new Float64Array(this.dynCount);
     this.charStill = new Int32Array(doc.characters.length).fill(-1000);
-    this.charVelPosed = new Uint8Array(doc.characters.length);
+    this.charPoseStale = new Uint8Array(doc.characters.length).fill(1);
     this.bodySize = new Float64Array(this.dynCount);
 
     // ---- colliders: dynamic bodies first (collider index = body index)
@@ -1053,7 +1054,7 @@ export class SimWorld {
           const rig = this.rigs[ci];
           // rig.local holds the rest pose where untracked (the Rig's own, written by nothing else)
           const same = this.evaluator.characterLocalPoseTracked(ci, timeSec, rig.local, this.charHeld[ci]);
-          if (same && !this.charVelPosed[ci] && swaps <= 1) {
+          if (same && !this.charPoseStale[ci] && swaps <= 1) {
             // every track held the key of the last pose, and the rig was not posed since: the joint
             // matrices and box are the last pose's, in charWorld0 / charBox0 after the step's swap
             // (the character holds still over the step), else still in charWorld1 / charBox1
@@ -1068,7 +1069,7 @@ export class SimWorld {
             this.charBound(ci, this.charBox1[ci]);
             this.charStill[ci] = -1000;
           }
-          this.charVelPosed[ci] = 0;
+          this.charPoseStale[ci] = 0;
         }
         if (C.activeParts.length !== 0) C.activeParts.length = 0; // a new step: no part skinned for it yet (the length setter is a runtime call)
         this.boxVersion++;
@@ -1192,7 +1193,7 @@ export class SimWorld {
           if (K.mesh === 0) {
             // untracked channels: rest in rig.local, zeros in charPoseDot, as made (written by nothing else)
             this.evaluator.characterLocalPoseTracked(ci, timeSec, rig.local, this.charHeld[ci]);
-            this.charVelPosed[ci] = 1;
+            this.charPoseStale[ci] = 1;
             this.evaluator.characterLocalPoseDerivativeTracked(ci, timeSec, this.charPoseDot[ci]);
             rig.computeWorldDerivative(this.charPoseDot[ci]);
           }
