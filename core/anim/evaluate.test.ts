@@ -108,6 +108,54 @@ describe('SceneEvaluator poses', () => {
     });
   }
 
+  for (const seed of [23, 24]) {
+    it(`characterLocalPoseTracked with a held record says true exactly when every channel held its recorded key, and then wrote the same numbers (seed ${seed})`, () => {
+      const r = rng(seed);
+      const hero = character('hero', 10, r);
+      const kinds = ['translation', 'rotation', 'scale'] as const, interps: Interpolation[] = ['linear', 'cubic', 'step', 'step'];
+      const tracks: Track[] = [];
+      for (let j = 0; j < 10; j++)
+        for (const path of kinds)
+          if (r() < 0.3) tracks.push(randomTrack(r, path, interps[Math.floor(r() * 4)], { keys: 1 + Math.floor(r() * 4), target: { kind: 'joint', character: 'hero', joint: j } }));
+      const ev = new SceneEvaluator(doc([hero], [], tracks));
+      const channels = ev.trackedChannelCount(0);
+      expect(channels, 'tracked channels').toBe(tracks.length);
+      const held = new Int32Array(channels).fill(-1);
+      const out = ev.characterLocalPose(0, 0, new Float64Array(100)), before = new Float64Array(100);
+      let sames = 0;
+      for (let k = 0; k < 300; k++) {
+        // forward in small steps past the last keys, back, jumps; some times repeat
+        const m = k % 100;
+        const t = m < 70 ? -0.3 + m * 0.05 : m < 85 ? 3.2 - (m - 70) * 0.2 : 4 * r() - 0.5;
+        before.set(out);
+        const recorded = Array.from(held);
+        const same = ev.characterLocalPoseTracked(0, t, out, held);
+        // brute force: every channel's held key (clamped, on a step, a single key) equals its record
+        let expectSame = true;
+        tracks.forEach((track, c) => {
+          const n = track.times.length;
+          let key = -1;
+          if (n === 1 || t <= track.times[0]) key = 0;
+          else if (t >= track.times[n - 1]) key = n - 1;
+          else if (track.interpolation === 'step') {
+            key = 0;
+            while (track.times[key + 1] <= t) key++;
+          }
+          expect(held[c], `record of channel ${c} at t=${t}`).toBe(key);
+          if (key < 0 || recorded[c] !== key) expectSame = false;
+        });
+        expect(same, `same at t=${t}`).toBe(expectSame);
+        if (same) {
+          sames++;
+          for (let i = 0; i < 100; i++) expect(Object.is(out[i], before[i]), `out[${i}] at t=${t} unchanged`).toBe(true);
+        }
+      }
+      expect(sames, 'some poses held every key').toBeGreaterThan(10);
+      expect(ev.characterLocalPoseTracked(0, 0.5, out), 'without a record').toBe(false);
+      expect(() => ev.characterLocalPoseTracked(0, 0.5, out, new Int32Array(channels + 1))).toThrow(/held has/);
+    });
+  }
+
   it('a document without clips evaluates to rest poses; a named clip is selected', () => {
     const r = rng(2);
     const p = prop('ball', r);

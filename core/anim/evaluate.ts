@@ -185,12 +185,38 @@ export class SceneEvaluator {
    * character into it, never written there since): only the tracked channels
    * are sampled, into the same places with the same numbers. For callers
    * that pose the same buffer every step.
+   *
+   * `held` (optional, `trackedChannelCount(ci)` numbers, -1 at first) is
+   * the caller's record of the key each channel held (`TrackSampler.heldKey`:
+   * before the first key, after the last, on a step) when it last sampled
+   * into `out`, -1 where it interpolated; it is brought up to date. Returns
+   * whether every channel held the same key as recorded there, so wrote the
+   * numbers it had written then (false without a record): when nothing
+   * else wrote to `out` since, `out` did not change.
    */
-  characterLocalPoseTracked<T extends FlatOut>(ci: number, timeSec: number, out: T): T {
+  characterLocalPoseTracked(ci: number, timeSec: number, out: FlatOut, held?: Int32Array): boolean {
     const pairs = this.trackedChannels[ci];
     if (!pairs) throw new RangeError(`character index ${ci} out of range (${this.doc.characters.length} characters)`);
-    for (let k = 0; k < pairs.length; k += 2) this.samplers[pairs[k]].valueAt(timeSec, out, pairs[k + 1]);
-    return out;
+    if (held && held.length !== pairs.length / 2)
+      throw new RangeError(`held has ${held.length} numbers, expected ${pairs.length / 2} (the tracked channels of character ${ci})`);
+    let same = held !== undefined;
+    for (let k = 0; k < pairs.length; k += 2) {
+      const s = this.samplers[pairs[k]];
+      s.valueAt(timeSec, out, pairs[k + 1]);
+      if (held) {
+        const key = s.heldKey;
+        if (key < 0 || held[k >> 1] !== key) same = false;
+        held[k >> 1] = key;
+      }
+    }
+    return same;
+  }
+
+  /** Number of tracked channels (joint × path with a track) of character ci. */
+  trackedChannelCount(ci: number): number {
+    const pairs = this.trackedChannels[ci];
+    if (!pairs) throw new RangeError(`character index ${ci} out of range (${this.doc.characters.length} characters)`);
+    return pairs.length / 2;
   }
 
   /**

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { Interpolation, Track, TrackPath } from '../document/types';
 import { mat3FromQuat } from '../math';
 import { centralDiff8, forwardDiff6, maxAbs, maxAbsDiff, randomTrack, randomUnitQuat, rng } from './testkit';
-import { TrackError, TrackSampler, angularVelocityFromQuat } from './track';
+import { TrackError, TrackSampler, angularVelocityFromQuat, slerpUnit } from './track';
 
 const PATHS: TrackPath[] = ['translation', 'rotation', 'scale'];
 const INTERPS: Interpolation[] = ['step', 'linear', 'cubic'];
@@ -338,4 +338,69 @@ describe('TrackSampler rejects bad tracks, naming them', () => {
     expect(() => new TrackSampler({ ...base, times: [], values: [] })).toThrow(/has no keys/);
     expect(() => new TrackSampler(base).valueAt(NaN, [0, 0, 0])).toThrow(/time NaN/);
   });
+});
+
+describe('sequential sampling keeps per-interval numbers without changing a bit', () => {
+  /** Sample times that play forward, scrub backward, jump, and leave the key range on both sides. */
+  function playTimes(r: () => number, times: number[]): number[] {
+    const t0 = times[0], t1 = times[times.length - 1], span = t1 - t0;
+    const out: number[] = [];
+    let t = t0 - 0.1 * span;
+    for (let k = 0; k < 400; k++) {
+      const m = k % 100;
+      if (m < 60) t += span / 50; // forward, steps smaller than an interval
+      else if (m < 80) t -= span / 37; // scrubbing back
+      else if (m < 90) t = t0 + (1.4 * r() - 0.2) * span; // jumps, some outside the keys
+      else t = times[Math.floor(r() * times.length)]; // on a key
+      out.push(t);
+    }
+    return out;
+  }
+
+  for (const seed of [61, 62, 63]) {
+    it(`linear rotation: valueAt equals slerpUnit on the interval's keys, sampled in play order (seed ${seed})`, () => {
+      const r = rng(seed);
+      const track = randomTrack(r, 'rotation', 'linear', { keys: 3 + Math.floor(r() * 10), nearProb: 0.3 });
+      const s = new TrackSampler(track);
+      const got = new Float64Array(4), want = new Float64Array(4);
+      const n = s.keyCount, T = s.times;
+      for (const t of playTimes(r, track.times)) {
+        s.valueAt(t, got);
+        // brute force: the interval by linear search, slerpUnit from scratch (clamped outside)
+        if (!(t > T[0])) want.set(s.values.subarray(0, 4));
+        else if (t >= T[n - 1]) want.set(s.values.subarray(4 * (n - 1), 4 * n));
+        else {
+          let i = 0;
+          while (!(T[i] <= t && t < T[i + 1])) i++;
+          slerpUnit(want, 0, s.values, 4 * i, s.values, 4 * i + 4, (t - T[i]) / (T[i + 1] - T[i]), null, 0, 0);
+        }
+        for (let c = 0; c < 4; c++) expect(Object.is(got[c], want[c]), `component ${c} at t=${t}: ${got[c]} vs ${want[c]}`).toBe(true);
+      }
+    });
+  }
+
+  for (const seed of [64, 65])
+    for (const path of PATHS)
+      for (const interp of INTERPS)
+        it(`${path}/${interp}: a sampler played in any order gives a fresh sampler's numbers; heldKey names the key written as it is (seed ${seed})`, () => {
+          const r = rng(seed);
+          const track = randomTrack(r, path, interp, { keys: 1 + Math.floor(r() * 8) });
+          const s = new TrackSampler(track);
+          const got = new Float64Array(4), want = new Float64Array(4);
+          const n = track.times.length;
+          for (const t of playTimes(r, track.times)) {
+            s.valueAt(t, got);
+            new TrackSampler(track).valueAt(t, want);
+            expect(Array.from(got), `at t=${t}`).toEqual(Array.from(want));
+            // brute force: the key held (clamped, a step, one key), else -1
+            let held = -1;
+            if (n === 1 || t <= track.times[0]) held = 0;
+            else if (t >= track.times[n - 1]) held = n - 1;
+            else if (interp === 'step') {
+              held = 0;
+              while (track.times[held + 1] <= t) held++;
+            }
+            expect(s.heldKey, `held key at t=${t}`).toBe(held);
+          }
+        });
 });

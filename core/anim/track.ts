@@ -57,9 +57,23 @@ export class TrackSampler {
   intervalSearches = 0;
   /** Names the track in error messages. */
   readonly label: string;
+  /**
+   * The key whose value the last `valueAt` wrote as it is (before the first
+   * key, after the last, on a step, a one-key track), -1 when it
+   * interpolated (or before any call). Two calls that held the same key
+   * wrote the same numbers.
+   */
+  heldKey = -1;
 
   /** Index i of the last interval [times[i], times[i+1]) used. */
   private _i = 0;
+  /**
+   * Linear rotation tracks: slerpUnit's numbers that depend on the interval
+   * alone (key a, r = a* ⊗ b', sin θ, θ) for interval `_slerpAt` (-1 none),
+   * so sequential sampling computes them once per interval.
+   */
+  private _slerpAt = -1;
+  private readonly _slerp = new Float64Array(9);
 
   constructor(track: Track, label = describeTrack(track)) {
     this.label = label;
@@ -187,18 +201,22 @@ export class TrackSampler {
     const n = this.keyCount;
     if (timeSec !== timeSec) throw new TrackError(`${this.label}: sampled at time NaN`);
     if (n === 1 || !(timeSec > times[0])) {
+      this.heldKey = 0;
       this._key(0, out, offset);
       return out;
     }
     if (timeSec >= times[n - 1]) {
+      this.heldKey = n - 1;
       this._key(n - 1, out, offset);
       return out;
     }
     const i = this._interval(timeSec);
     if (this.interpolation === 'step') {
+      this.heldKey = i;
       this._key(i, out, offset);
       return out;
     }
+    this.heldKey = -1;
     const t0 = times[i];
     const dt = times[i + 1] - t0;
     const u = (timeSec - t0) / dt;
@@ -207,7 +225,7 @@ export class TrackSampler {
     if (this.interpolation === 'linear') {
       const a = i * s;
       const b = a + s;
-      if (s === 4) slerpUnit(out, offset, v, a, v, b, u, null, 0, 0);
+      if (s === 4) this._slerpCached(i, u, out, offset);
       else for (let c = 0; c < 3; c++) out[offset + c] = v[a + c] + (v[b + c] - v[a + c]) * u;
       return out;
     }
@@ -237,6 +255,49 @@ export class TrackSampler {
     out[offset + 2] = pz / l;
     out[offset + 3] = pw / l;
     return out;
+  }
+
+  /**
+   * slerpUnit(out, offset, keys i and i + 1, u) without its derivative, its
+   * per-interval numbers kept from the last call in the same interval: the
+   * same expressions on the same numbers, so the same result.
+   */
+  private _slerpCached(i: number, u: number, out: FlatOut, oo: number): void {
+    const c = this._slerp;
+    if (this._slerpAt !== i) {
+      const v = this.values, ao = 4 * i, bo = ao + 4;
+      const ax = v[ao], ay = v[ao + 1], az = v[ao + 2], aw = v[ao + 3];
+      let bx = v[bo], by = v[bo + 1], bz = v[bo + 2], bw = v[bo + 3];
+      if (ax * bx + ay * by + az * bz + aw * bw < 0) {
+        bx = -bx;
+        by = -by;
+        bz = -bz;
+        bw = -bw;
+      }
+      const rx = aw * bx - ax * bw - ay * bz + az * by;
+      const ry = aw * by - ay * bw - az * bx + ax * bz;
+      const rz = aw * bz - az * bw - ax * by + ay * bx;
+      const rw = aw * bw + ax * bx + ay * by + az * bz;
+      const sinTheta = Math.sqrt(rx * rx + ry * ry + rz * rz);
+      c[0] = ax;
+      c[1] = ay;
+      c[2] = az;
+      c[3] = aw;
+      c[4] = rx;
+      c[5] = ry;
+      c[6] = rz;
+      c[7] = sinTheta;
+      c[8] = atan2(sinTheta, rw);
+      this._slerpAt = i;
+    }
+    const ax = c[0], ay = c[1], az = c[2], aw = c[3], sinTheta = c[7], theta = c[8];
+    const k = sinTheta > 1e-12 ? sin(u * theta) / sinTheta : u;
+    const ex = c[4] * k, ey = c[5] * k, ez = c[6] * k;
+    const ew = cos(u * theta);
+    out[oo] = aw * ex + ax * ew + ay * ez - az * ey;
+    out[oo + 1] = aw * ey + ay * ew + az * ex - ax * ez;
+    out[oo + 2] = aw * ez + az * ew + ax * ey - ay * ex;
+    out[oo + 3] = aw * ew - ax * ex - ay * ey - az * ez;
   }
 
   /**

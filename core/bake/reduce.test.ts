@@ -3,6 +3,7 @@ import {
   type ChannelKind,
   type DenseSignal,
   type KeyCurve,
+  curveError,
   dimsOf,
   evaluateCurve,
   keysAtEverySample,
@@ -280,5 +281,35 @@ describe('reduceSignal', () => {
       evaluateCurve(curve, 'vector', t, out);
       expect(out[0]).toBeCloseTo(t ** 3, 12);
     }
+  });
+});
+
+describe('curveError with a limit', () => {
+  it('gives the full error when it is within the limit, and a number above the limit exactly when the full error is (seed 71)', () => {
+    const r = mulberry32(71);
+    let above = 0, within = 0;
+    for (let i = 0; i < 24; i++) {
+      const kind: ChannelKind = i % 2 === 0 ? 'vector' : 'rotation';
+      const signal = sampleDense(kind, kind === 'vector' ? randomVectorFn(r) : randomRotationFn(r), 2);
+      // candidates of every kind: fits at several tolerances, one key, every sample
+      const curves = [1e-2, 1e-3, 1e-4].map((tol) => reduceSignal(signal, { tolerance: tol }).curve);
+      curves.push({ interpolation: 'LINEAR', times: Float64Array.of(signal.times[0]), values: signal.values.slice(0, dimsOf(kind)) }, keysAtEverySample(signal));
+      for (const curve of curves) {
+        const full = curveError(curve, signal);
+        for (const limit of [0, full * 0.5, full, full * 2, 1e-3 * r(), Infinity]) {
+          const e = curveError(curve, signal, limit);
+          if (full <= limit) {
+            within++;
+            expect(e, `within the limit ${limit}: the full error`).toBe(full);
+          } else {
+            above++;
+            expect(e, `full error ${full} above the limit ${limit}`).toBeGreaterThan(limit);
+            expect(e, 'at most the full error').toBeLessThanOrEqual(full);
+          }
+        }
+      }
+    }
+    expect(above, 'cases above the limit').toBeGreaterThan(20);
+    expect(within, 'cases within the limit').toBeGreaterThan(20);
   });
 });

@@ -198,8 +198,13 @@ export function evaluateCurve(
   return i;
 }
 
-/** Largest error of `curve` against the dense samples of `signal`. */
-export function curveError(curve: KeyCurve, signal: DenseSignal): number {
+/**
+ * Largest error of `curve` against the dense samples of `signal` (Infinity
+ * if one is NaN). With `limit`, stops at the first sample whose error
+ * exceeds it and returns that error (some number above `limit`, for a
+ * caller that only accepts errors up to it).
+ */
+export function curveError(curve: KeyCurve, signal: DenseSignal, limit = Infinity): number {
   const dims = dimsOf(signal.kind);
   const n = signal.times.length;
   let worst = 0;
@@ -207,7 +212,10 @@ export function curveError(curve: KeyCurve, signal: DenseSignal): number {
   for (let i = 0; i < n; i++) {
     hint = evaluateCurve(curve, signal.kind, signal.times[i], _b, 0, hint);
     const e = valueError(signal.kind, _b, 0, signal.values, i * dims);
-    if (e > worst || e !== e) worst = e !== e ? Infinity : e;
+    if (e > worst || e !== e) {
+      worst = e !== e ? Infinity : e;
+      if (worst > limit) return worst;
+    }
   }
   return worst;
 }
@@ -522,8 +530,9 @@ export function reduceSignal(signal: DenseSignal, options: ReduceOptions): Reduc
   let best: ReduceResult | undefined;
   const consider = (curve: KeyCurve, method: ReduceResult['method']) => {
     const stored = toFloat32Curve(curve);
-    let err = curveError(stored, signal);
-    if (options.check && err <= tol) err = Math.max(err, curveError(stored, { kind: signal.kind, times: options.check.times, values: options.check.values }));
+    // a candidate is refused at its first sample beyond the tolerance (its error is kept only if it holds)
+    let err = curveError(stored, signal, tol);
+    if (options.check && err <= tol) err = Math.max(err, curveError(stored, { kind: signal.kind, times: options.check.times, values: options.check.values }, tol));
     if (!(err <= tol)) return;
     if (!best || curveBytes(stored) < curveBytes(best.curve) || (method === 'original' && curveBytes(stored) === curveBytes(best.curve)))
       best = { curve: stored, maxError: err, method };

@@ -97,6 +97,19 @@ describe('suggestMotion', () => {
     expect(again.impacts).toEqual(s.impacts);
   });
 
+  it("a suggestion started from another's progress callback gives the same keys as alone (each has its own sample buffers)", () => {
+    const innerOpts = { ...opts, fromFrame: 30 }; // another motion into the same kind of buffers
+    const alone = suggestMotion(tossDoc(), innerOpts);
+    let inner: ReturnType<typeof suggestMotion> | undefined;
+    const outer = suggestMotion(tossDoc(), opts, (f) => {
+      if (!inner && f > 0.5) inner = suggestMotion(tossDoc(), innerOpts);
+    });
+    expect(inner, 'the inner suggestion ran').toBeDefined();
+    expect(inner!.tracks).toEqual(alone.tracks);
+    expect(outer.tracks).toEqual(s.tracks);
+    expect(outer.trajectory).toEqual(s.trajectory);
+  });
+
   it('reports progress and stops when aborted', () => {
     const seen: number[] = [];
     suggestMotion(doc, { ...opts, toFrame: 30 }, (f) => seen.push(f));

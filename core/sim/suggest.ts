@@ -104,8 +104,9 @@ export function suggestMotion(doc: ImpulseDocument, options: SuggestOptions, onP
   // props: samples at every step and at their impacts (each prop has its own sample times: at an
   // impact elsewhere its island may already be at the end of the step)
   // one interleaved buffer per prop, PROP_SAMPLE numbers a sample (see PS_*): a step's samples of a
-  // prop are written next to each other, not into eight arrays
-  const propBuf = propObjs.map(() => new Float64Array(PROP_SAMPLE * (sampleCount + 16)));
+  // prop are written next to each other, not into eight arrays; taken from the last suggestion's (see
+  // propSampleBuffer), given back at the end
+  const propBuf = propObjs.map((_, i) => propSampleBuffer(i, PROP_SAMPLE * (sampleCount + 16)));
   const propLen = new Int32Array(propObjs.length);
   // characters: one sample per frame (their keys go on frames)
   const charPose = charObjs.map((o) => new Float64Array(10 * o.ragdoll!.parents.length * frameCount));
@@ -239,10 +240,16 @@ export function suggestMotion(doc: ImpulseDocument, options: SuggestOptions, onP
     if (path === 'translation') maxPos = Math.max(maxPos, r.maxError * unitM);
     else maxAng = Math.max(maxAng, r.maxError);
   };
+  // one set of signal arrays for all props (views of a prop's n samples): reduceSignal and the
+  // trajectory keep none of them, and eight fresh arrays per prop cost more than their copying
+  let most = 0;
+  for (let i = 0; i < propObjs.length; i++) most = Math.max(most, propLen[i]);
+  const ptAll = new Float64Array(most), ppAll = new Uint8Array(most);
+  const TAll = new Float64Array(3 * most), QAll = new Float64Array(4 * most), TinAll = new Float64Array(3 * most), QinAll = new Float64Array(4 * most), ToutAll = new Float64Array(3 * most), QoutAll = new Float64Array(4 * most);
   propObjs.forEach((obj, i) => {
     const B = propBuf[i], n = propLen[i];
-    const pt = new Float64Array(n), pp = new Uint8Array(n);
-    const T = new Float64Array(3 * n), Q = new Float64Array(4 * n), Tin = new Float64Array(3 * n), Qin = new Float64Array(4 * n), Tout = new Float64Array(3 * n), Qout = new Float64Array(4 * n);
+    const pt = ptAll.subarray(0, n), pp = ppAll.subarray(0, n);
+    const T = TAll.subarray(0, 3 * n), Q = QAll.subarray(0, 4 * n), Tin = TinAll.subarray(0, 3 * n), Qin = QinAll.subarray(0, 4 * n), Tout = ToutAll.subarray(0, 3 * n), Qout = QoutAll.subarray(0, 4 * n);
     for (let k = 0; k < n; k++) {
       const o = PROP_SAMPLE * k;
       pt[k] = B[o];
@@ -298,6 +305,8 @@ export function suggestMotion(doc: ImpulseDocument, options: SuggestOptions, onP
     }
   });
 
+  for (let i = 0; i < propBuf.length; i++) _propBufs[i] = propBuf[i];
+
   // ---- trajectory for the ghost (one sample per frame)
   const trajectory: TrajectoryEntry[] = propTraj;
   charObjs.forEach((obj, i) => {
@@ -339,6 +348,20 @@ export function suggestMotion(doc: ImpulseDocument, options: SuggestOptions, onP
  * PS_QIN) and out of it (PS_TOUT, PS_QOUT: they differ at an impact).
  */
 const PS_T = 2, PS_Q = 5, PS_TIN = 9, PS_QIN = 12, PS_TOUT = 16, PS_QOUT = 19, PROP_SAMPLE = 23;
+
+/**
+ * Prop i's sample buffer (at least n numbers), kept from one suggestion to
+ * the next: ~90 kB a prop, and fresh memory costs its page faults when the
+ * steps first write it (~0.6 ms of a props-only bench suggestion). Taken out
+ * while in use (a suggestion started inside another, from onProgress, gets
+ * new ones); every number read is written first; no result refers to it.
+ */
+const _propBufs: (Float64Array | null)[] = [];
+function propSampleBuffer(i: number, n: number): Float64Array {
+  const b = _propBufs[i];
+  _propBufs[i] = null;
+  return b && b.length >= n ? b : new Float64Array(n);
+}
 
 let _bp = new Float64Array(0);
 function bodyPoseBuffer(parts: number): Float64Array {

@@ -87,7 +87,7 @@
 import type { Character, ImpulseDocument, Prop } from '../document/types';
 import { propMassProperties } from '../document/massProperties';
 import { SceneEvaluator } from '../anim/evaluate';
-import { Rig } from '../skeleton/rig';
+import { Rig, jointsWithAncestors } from '../skeleton/rig';
 import { computeSkinMatrices, dominantJointPerTriangle, skinVertex, skinVertexVelocity } from '../skeleton/skinning';
 import { ccdQueryFlat } from '../collision/ccd';
 import { ImpulseSolver, ImpulseSolution } from '../response/solver';
@@ -465,6 +465,30 @@ export class SimWorld {
   private readonly charJoints: Int32Array[] = [];
   private readonly charJointCE: Float64Array[] = [];
   private readonly charWs: Float64Array[] = [];
+  /**
+   * Per keyframed character: the joints whose world matrices are read
+   * (charJoints, the skin joints of the used slots, their ancestors),
+   * parent-first: the rig composes only these (Rig.computeWorldOf).
+   */
+  private readonly charOrder: Int32Array[] = [];
+  /**
+   * Per keyframed character: the time index of the last step over which it
+   * held still (every track held the key it held at the step's start pose,
+   * and nothing posed the rig in between: the same joint matrices at both
+   * ends), -1000 none. Over such a step its skin matrices and joint-bounded
+   * boxes at the end are those at the start.
+   */
+  private readonly charStill: Int32Array;
+  /**
+   * Per keyframed character: the key each tracked channel held when last
+   * sampled into the rig (SceneEvaluator.characterLocalPoseTracked's record),
+   * and 1 when the last pose's joint matrices are not to be taken for the
+   * next (no pose yet, or keyframedVertexVelocity posed the rig since).
+   */
+  private readonly charHeld: Int32Array[] = [];
+  private readonly charPoseStale: Uint8Array;
+  /** swapKeyframed calls since the last poseKeyframed. */
+  private swapsSincePose = 0;
   private readonly propDot: Float64Array[] = [];
   private kfVelTime = NaN;
   /** Prop world matrices at the start and end of the step (keyframed props). */
@@ -650,6 +674,8 @@ export class SimWorld {
     this.awake = new Uint8Array(this.dynCount).fill(1);
     this.wokeStep = new Int32Array(this.dynCount).fill(-1);
     this.slowTime = new Float64Array(this.dynCount);
+    this.charStill = new Int32Array(doc.characters.length).fill(-1000);
+    this.charPoseStale = new Uint8Array(doc.characters.length).fill(1);
     this.bodySize = new Float64Array(this.dynCount);
 
     // ---- colliders: dynamic bodies first (collider index = body index)
@@ -773,6 +799,13 @@ export class SimWorld {
         vOff += mesh.positions.length / 3;
       }
       this.charBounds(ci, rig.jointCount);
+      const read = Array.from(this.charJoints[ci]);
+      for (let mi = 0; mi < ch.meshes.length; mi++) {
+        const u = this.skinUnion[ci][mi];
+        for (let q = 0; q < u.length; q++) read.push(ch.meshes[mi].skinJoints[u[q]]);
+      }
+      this.charOrder[ci] = jointsWithAncestors(rig.parents, read);
+      this.charHeld[ci] = new Int32Array(this.evaluator.trackedChannelCount(ci)).fill(-1);
     }
     this.meshLimits = this.colliders.some((C) => C.kind !== KIND_DYNAMIC && C.outward);
     this.P0 = new Float64Array(3 * vOff);
@@ -982,6 +1015,8 @@ export class SimWorld {
    */
   private poseKeyframed(timeSec: number, tIdx: number): void {
     const out = this.K1;
+    const swaps = this.swapsSincePose;
+    this.swapsSincePose = 0;
     for (let c = this.dynCount; c < this.colliders.length; c++) {
       const C = this.colliders[c];
       if (C.kind === KIND_PROP) {
@@ -1018,12 +1053,25 @@ export class SimWorld {
           // a test reads them (skinAt, meshBox, characterMoving); the character's box from the joints
           const rig = this.rigs[ci];
           // rig.local holds the rest pose where untracked (the Rig's own, written by nothing else)
-          this.evaluator.characterLocalPoseTracked(ci, timeSec, rig.local);
-          rig.computeWorld();
-          this.charWorld1[ci].set(rig.world);
-          this.charBound(ci, this.charBox1[ci]);
+          const same = this.evaluator.characterLocalPoseTracked(ci, timeSec, rig.local, this.charHeld[ci]);
+          if (same && !this.charPoseStale[ci] && swaps <= 1) {
+            // every track held the key of the last pose, and the rig was not posed since: the joint
+            // matrices and box are the last pose's, in charWorld0 / charBox0 after the step's swap
+            // (the character holds still over the step), else still in charWorld1 / charBox1
+            if (swaps === 1) {
+              this.charWorld1[ci].set(this.charWorld0[ci]);
+              copyBox(this.charBox0[ci], this.charBox1[ci]);
+            }
+            this.charStill[ci] = swaps === 1 ? tIdx : -1000;
+          } else {
+            // only the joints read (charOrder): the skin's and their ancestors, into charWorld1
+            rig.computeWorldOf(this.charOrder[ci], this.charWorld1[ci]);
+            this.charBound(ci, this.charBox1[ci]);
+            this.charStill[ci] = -1000;
+          }
+          this.charPoseStale[ci] = 0;
         }
-        C.activeParts.length = 0; // a new step: no part skinned for it yet
+        if (C.activeParts.length !== 0) C.activeParts.length = 0; // a new step: no part skinned for it yet (the length setter is a runtime call)
         this.boxVersion++;
       }
     }
@@ -1047,6 +1095,7 @@ export class SimWorld {
 
   /** The end of the step becomes the start of the next. */
   private swapKeyframed(): void {
+    this.swapsSincePose++;
     let t = this.K0;
     this.K0 = this.K1;
     this.K1 = t;
@@ -1143,7 +1192,8 @@ export class SimWorld {
           const rig = this.rigs[ci];
           if (K.mesh === 0) {
             // untracked channels: rest in rig.local, zeros in charPoseDot, as made (written by nothing else)
-            this.evaluator.characterLocalPoseTracked(ci, timeSec, rig.local);
+            this.evaluator.characterLocalPoseTracked(ci, timeSec, rig.local, this.charHeld[ci]);
+            this.charPoseStale[ci] = 1;
             this.evaluator.characterLocalPoseDerivativeTracked(ci, timeSec, this.charPoseDot[ci]);
             rig.computeWorldDerivative(this.charPoseDot[ci]);
           }
@@ -2717,7 +2767,12 @@ export class SimWorld {
     const M = end === 1 ? this.skinMats1[ci][r] : this.skinMats0[ci][r];
     if (S[r] !== t) {
       S[r] = t;
-      skinMatricesUsed(this.doc.characters[ci].meshes[r], end === 1 ? this.charWorld1[ci] : this.charWorld0[ci], M, this.skinUnion[ci][r]);
+      const other = end === 1 ? this.skinStamp0[ci] : this.skinStamp1[ci];
+      if (this.charStill[ci] === this.kfTimeIndex && other[r] === (end === 1 ? t - 1 : t + 1)) {
+        // held still over the step: the other end's matrices are these (the same joint matrices)
+        const O = end === 1 ? this.skinMats0[ci][r] : this.skinMats1[ci][r], used = this.skinUnion[ci][r];
+        for (let q = 0; q < used.length; q++) for (let k = 16 * used[q], e = k + 16; k < e; k++) M[k] = O[k];
+      } else skinMatricesUsed(this.doc.characters[ci].meshes[r], end === 1 ? this.charWorld1[ci] : this.charWorld0[ci], M, this.skinUnion[ci][r]);
     }
     return M;
   }
@@ -2733,7 +2788,9 @@ export class SimWorld {
         C.wholeT0 = t1 - 1;
       }
       if (C.wholeT1 !== t1) {
-        jointBoundedBox(g, this.skinAt(C.docIndex, C.mesh, 1), g.jbox1!);
+        // held still over the step (charStill): the end box is the start box (the same skin matrices)
+        if (this.charStill[C.docIndex] === t1) copyBox(g.jbox0!, g.jbox1!);
+        else jointBoundedBox(g, this.skinAt(C.docIndex, C.mesh, 1), g.jbox1!);
         C.wholeT1 = t1;
       }
       const a = g.jbox0!, b = g.jbox1!, bx = C.meshBox;
@@ -2833,7 +2890,8 @@ export class SimWorld {
         g.jbox1 = t;
       } else jointBoundedBox(g, this.skinAt(C.docIndex, C.mesh, 0), g.jbox0!);
       g.stamp = this.kfTimeIndex;
-      jointBoundedBox(g, this.skinAt(C.docIndex, C.mesh, 1), g.jbox1!);
+      if (this.charStill[C.docIndex] === this.kfTimeIndex) copyBox(g.jbox0!, g.jbox1!);
+      else jointBoundedBox(g, this.skinAt(C.docIndex, C.mesh, 1), g.jbox1!);
       const a = g.jbox0!, b = g.jbox1!, bx = g.box;
       for (let c = 0; c < 3; c++) {
         bx[c] = a[c] < b[c] ? a[c] : b[c];
@@ -2852,7 +2910,8 @@ export class SimWorld {
         p.jbox0 = p.jbox1;
         p.jbox1 = t;
       } else jointBoundedBox(p, this.skinAt(C.docIndex, C.mesh, 0), p.jbox0!);
-      jointBoundedBox(p, this.skinAt(C.docIndex, C.mesh, 1), p.jbox1!);
+      if (this.charStill[C.docIndex] === this.kfTimeIndex) copyBox(p.jbox0!, p.jbox1!);
+      else jointBoundedBox(p, this.skinAt(C.docIndex, C.mesh, 1), p.jbox1!);
       p.jstamp = this.kfTimeIndex;
     }
     const a = p.jbox0!, b = p.jbox1!, bx = p.box;
@@ -4977,6 +5036,11 @@ export class SimWorld {
     const C = this.colliders[body];
     return this.P0.slice(3 * C.vOff, 3 * (C.vOff + C.nv));
   }
+}
+
+/** Copies a 6-number box a into b (no TypedArray.set call: see emptyBox). */
+function copyBox(a: Float64Array, b: Float64Array): void {
+  for (let c = 0; c < 6; c++) b[c] = a[c];
 }
 
 /** Placeholders of a character collider's primitive box buffers until they are made (primitiveBoxes). */

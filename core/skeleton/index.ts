@@ -1,2 +1,2 @@
-export { Rig, SkeletonError, angularVelocityFromMatrix, skeletonHops } from './rig';
+export { Rig, SkeletonError, angularVelocityFromMatrix, jointsWithAncestors, skeletonHops } from './rig';
 export { computeSkinMatrices, skinPositions, skinVelocities, skinVertex, skinVertexVelocity, dominantJointPerVertex, dominantJointPerTriangle } from './skinning';

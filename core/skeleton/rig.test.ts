@@ -6,7 +6,7 @@ import { centralDiff8, maxAbs, maxAbsDiff, randomTrack, rng } from '../anim/test
 import { angularVelocityFromQuat } from '../anim/track';
 import { mat4Compose, mat4Multiply } from '../math/mat4';
 import { Vec3 } from '../math/vec3';
-import { Rig, SkeletonError, skeletonHops } from './rig';
+import { Rig, SkeletonError, jointsWithAncestors, skeletonHops } from './rig';
 import { randomCharacter } from './testkit';
 
 /** Slow obvious FK: recursion up to the root with three.js Matrix4. */
@@ -79,6 +79,50 @@ describe('Rig forward kinematics', () => {
         mat4Multiply(W, 16 * j, p < 0 ? rig.rootMatrix : W, p < 0 ? 0 : 16 * p, L, 0);
         expect(Array.from(rig.localMatrix.subarray(16 * j, 16 * j + 16)), `joint ${j} local matrix`).toEqual(Array.from(L));
         expect(Array.from(rig.world.subarray(16 * j, 16 * j + 16)), `joint ${j} world matrix`).toEqual(Array.from(W.subarray(16 * j, 16 * j + 16)));
+      }
+    });
+  }
+
+  for (const seed of [13, 14]) {
+    it(`computeWorldOf writes computeWorld's numbers for the joints of its order and leaves the others alone (seed ${seed})`, () => {
+      const r = rng(seed);
+      const character = randomCharacter(r, 40);
+      const rig = new Rig(character), full = new Rig(character);
+      for (let pass = 0; pass < 4; pass++) {
+        const picked: number[] = [];
+        for (let j = 0; j < rig.jointCount; j++) if (r() < 0.2) picked.push(j);
+        const order = jointsWithAncestors(rig.parents, picked);
+        // brute force: the picked joints and every ancestor, ascending
+        const want = new Set<number>();
+        for (const j of picked) for (let x = j; x >= 0; x = rig.parents[x]) want.add(x);
+        expect(Array.from(order), 'order').toEqual([...want].sort((a, b) => a - b));
+        for (let j = 0; j < rig.jointCount; j++) {
+          const q = new Quaternion(r() - 0.5, r() - 0.5, r() - 0.5, r() - 0.5).normalize();
+          const pose = [r() - 0.5, r() - 0.5, r() - 0.5, q.x, q.y, q.z, q.w, 0.5 + r(), 0.5 + r(), 0.5 + r()];
+          rig.local.set(pose, j * 10);
+          full.local.set(pose, j * 10);
+        }
+        const worldBefore = Float64Array.from(rig.world), localBefore = Float64Array.from(rig.localMatrix);
+        rig.computeWorldOf(order);
+        full.computeWorld();
+        // into a buffer of the caller's: the same numbers there, the rig's own world not written
+        const outside = new Rig(character), mine = new Float64Array(16 * rig.jointCount).fill(NaN);
+        outside.local.set(rig.local);
+        const outsideWorld = Float64Array.from(outside.world);
+        outside.computeWorldOf(order, mine);
+        expect(Array.from(outside.world), "the rig's own world untouched").toEqual(Array.from(outsideWorld));
+        for (let j = 0; j < rig.jointCount; j++) {
+          const m = (a: Float64Array) => Array.from(a.subarray(16 * j, 16 * j + 16));
+          if (want.has(j)) {
+            expect(m(rig.world), `joint ${j} world (pass ${pass})`).toEqual(m(full.world));
+            expect(m(mine), `joint ${j} world in the caller's buffer (pass ${pass})`).toEqual(m(full.world));
+            expect(m(rig.localMatrix), `joint ${j} local matrix (pass ${pass})`).toEqual(m(full.localMatrix));
+          } else {
+            expect(m(rig.world), `joint ${j} world untouched (pass ${pass})`).toEqual(m(worldBefore));
+            expect(m(mine).every((x) => Number.isNaN(x)), `joint ${j} not written in the caller's buffer (pass ${pass})`).toBe(true);
+            expect(m(rig.localMatrix), `joint ${j} local matrix untouched (pass ${pass})`).toEqual(m(localBefore));
+          }
+        }
       }
     });
   }

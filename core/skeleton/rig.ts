@@ -85,6 +85,26 @@ export class Rig {
   }
 
   /**
+   * computeWorld for the joints of `order` only (parent-first and closed
+   * under parents, as `jointsWithAncestors` makes it): the same numbers for
+   * them; the other joints' matrices are left as they were. For a caller
+   * that reads only some joints (a skin's weighted joints) every step.
+   * `world` (16 numbers per joint, the parents' matrices read from it) is
+   * the rig's own unless the caller keeps the matrices in a buffer of its
+   * own (then the rig's `world` is not written).
+   */
+  computeWorldOf(order: Int32Array, world: Float64Array = this.world): this {
+    const { parents, local, localMatrix, rootMatrix } = this;
+    if (world.length < 16 * this.jointCount) throw new RangeError(`world has ${world.length} numbers, expected ${16 * this.jointCount}`);
+    for (let q = 0; q < order.length; q++) {
+      const j = order[q], p = parents[j];
+      if (p < 0) composeTimes(world, localMatrix, j, rootMatrix, 0, local);
+      else composeTimes(world, localMatrix, j, world, p * 16, local);
+    }
+    return this;
+  }
+
+  /**
    * Fills `worldDot` = d/dt `world` given `localDot` (10 numbers per joint:
    * ṫ, q̇, ṡ, as `SceneEvaluator.characterLocalPoseDerivative` writes them)
    * for the pose in `local`. Recomputes `world` in the same pass, so it
@@ -224,6 +244,18 @@ export function skeletonHops(parents: ArrayLike<number>, a: number, b: number): 
     if (a < 0 || b < 0) return -1;
   }
   return hops;
+}
+
+/**
+ * The joints of `joints` and all their ancestors in ascending order (parents
+ * before their children): an `order` for `Rig.computeWorldOf`.
+ */
+export function jointsWithAncestors(parents: ArrayLike<number>, joints: ArrayLike<number>): Int32Array {
+  const on = new Uint8Array(parents.length);
+  for (let k = 0; k < joints.length; k++) for (let j = joints[k]; j >= 0 && !on[j]; j = parents[j]) on[j] = 1;
+  const order: number[] = [];
+  for (let j = 0; j < on.length; j++) if (on[j]) order.push(j);
+  return Int32Array.from(order);
 }
 
 /**
