@@ -16,7 +16,11 @@ import { SimWorld } from './world';
  * - partPair makes each part's side masks against the other part's box once
  *   (they were made twice), and returns at once when every vertex of a part
  *   lies outside one side of the other's box;
- * - vertexTriangles passes over a vertex with a side bit before its swept box;
+ * - vertexTriangles passes over a vertex with a side bit before its swept box,
+ *   and gathers the triangles near the other part only when some vertex's swept
+ *   box meets that part's box;
+ * - edgeEdges makes the edges' swept boxes only when both parts have edges near
+ *   the other's box;
  * - the Lipschitz filters read each vertex's move length once per pass (dispOf).
  *
  * The reference world has no side masks at all (every vertex's mask 0: every

@@ -2962,7 +2962,10 @@ export class SimWorld {
     return n;
   }
 
-  /** Edges of part p of C whose swept boxes overlap the other part's box (as trianglesNear), into `list`; returns how many. */
+  /**
+   * Edges of part p of C whose swept boxes overlap the other part's box (as trianglesNear), into
+   * `list`; returns how many. Their boxes are made by edgeBoxes, once both parts have such edges.
+   */
   private edgesNear(C: Collider, p: Part, list: Uint32Array): number {
     if (C.triStamp === _none32) this.primitiveBoxes(C);
     const M = this.vMask, E = C.edges, off = C.vOff, edges = p.edges;
@@ -2970,10 +2973,14 @@ export class SimWorld {
     for (let m = 0; m < edges.length; m++) {
       const e = edges[m];
       if (M[off + E[2 * e]] & M[off + E[2 * e + 1]]) continue;
-      this.edgeBoxOf(C, e);
       list[n++] = e;
     }
     return n;
+  }
+
+  /** The swept boxes of the first n edges of `list` of C (edgeBoxOf). */
+  private edgeBoxes(C: Collider, list: Uint32Array, n: number): void {
+    for (let m = 0; m < n; m++) this.edgeBoxOf(C, list[m]);
   }
 
   /** CCD between two parts (vertex–triangle both ways, edge–edge). Returns the earliest approaching hit time or Infinity. */
@@ -2996,22 +3003,30 @@ export class SimWorld {
   }
 
   private vertexTriangles(V: Collider, pv: Part, T: Collider, pt: Part, hs: number): number {
-    const P0 = this.P0, P1 = this.P1, co = _coords, TB = T.triBox, TI = T.tris;
+    const P0 = this.P0, P1 = this.P1, co = _coords, TI = T.tris;
     let tmin = Infinity;
+    // vertices of pv whose swept boxes meet pt's box, in order: a side bit in the vertex's mask
+    // (pv's against pt's box) means a side of that box its swept interval lies strictly outside of,
+    // where the box test fails (a NaN coordinate sets no bit); none, and no triangle is looked at
+    const M = this.vMask, vt = pv.vtVerts, near = (this._near = grown(this._near, vt.length));
+    let nv = 0;
+    for (let k = 0; k < vt.length; k++) {
+      const vi = V.vOff + vt[k];
+      if (M[vi] !== 0) continue;
+      sweptPointBox(P0, P1, vi, _vb, 0);
+      if (boxesOverlap(_vb, 0, pt.box, 0, 0)) near[nv++] = vt[k];
+    }
+    if (nv === 0) return tmin;
     // triangles of pt near pv
     const list = this.scratchList(pt.tris.length);
     const nt = this.trianglesNear(T, pt, list);
     if (nt === 0) return tmin;
-    const cull = T.closed, M = this.vMask;
-    const vt = pv.vtVerts;
-    for (let k = 0; k < vt.length; k++) {
-      const v = vt[k];
+    // read after trianglesNear, which makes a character mesh's box buffers when first tested
+    const cull = T.closed, TB = T.triBox;
+    for (let k = 0; k < nv; k++) {
+      const v = near[k];
       const vi = V.vOff + v;
-      // a side of pt's box the vertex's swept interval lies strictly outside of (its mask: pv's
-      // against pt's box): the box test below fails (a NaN coordinate sets no bit)
-      if (M[vi] !== 0) continue;
       sweptPointBox(P0, P1, vi, _vb, 0);
-      if (!boxesOverlap(_vb, 0, pt.box, 0, 0)) continue;
       for (let m = 0; m < nt; m++) {
         const t = list[m];
         if (!boxesOverlap(_vb, 0, TB, 6 * t, 0)) continue;
@@ -3096,6 +3111,9 @@ export class SimWorld {
     return this.vDisp[g];
   }
 
+  /** Scratch of vertexTriangles: the vertices whose swept boxes meet the other part's box. */
+  private _near = new Uint32Array(64);
+
   private _cand = new Uint32Array(64);
   private scratchCand(n: number): Uint32Array {
     return (this._cand = grown(this._cand, n));
@@ -3120,6 +3138,9 @@ export class SimWorld {
     if (nb === 0) return tmin;
     const listA = this.scratchListA(pa.edges.length);
     const na = this.edgesNear(A, pa, listA);
+    if (na === 0) return tmin;
+    this.edgeBoxes(B, list, nb);
+    this.edgeBoxes(A, listA, na);
     for (let k = 0; k < na; k++) {
       const e = listA[k];
       const i0 = 3 * (A.vOff + EA[2 * e]), i1 = 3 * (A.vOff + EA[2 * e + 1]);
