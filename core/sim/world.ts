@@ -3133,12 +3133,13 @@ export class SimWorld {
     const P0 = this.P0, P1 = this.P1, co = _coords, EA = A.edges, EB = B.edges;
     let tmin = Infinity;
     const ca = A.index, cb = B.index;
-    const list = this.scratchList(pb.edges.length);
-    const nb = this.edgesNear(B, pb, list);
-    if (nb === 0) return tmin;
+    // A's near edges first (A is the dynamic body: few edges, where B may be a character cluster)
     const listA = this.scratchListA(pa.edges.length);
     const na = this.edgesNear(A, pa, listA);
     if (na === 0) return tmin;
+    const list = this.scratchList(pb.edges.length);
+    const nb = this.edgesNear(B, pb, list);
+    if (nb === 0) return tmin;
     this.edgeBoxes(B, list, nb);
     this.edgeBoxes(A, listA, na);
     for (let k = 0; k < na; k++) {
