@@ -388,6 +388,9 @@ export class SimWorld {
   private readonly P1: Float64Array;
   /** Scratch per vertex: sides of a box its swept interval lies outside of (sideMasks). */
   private readonly vMask: Uint8Array;
+  /** Scratch per vertex: the length of its move over the sub-step (dispOf), made in detection pass dispStamp. */
+  private readonly vDisp: Float64Array;
+  private readonly dispStamp: Int32Array;
   /** Keyframed vertex positions at the start (K0) and end (K1) of the step; character vertices only where kStamp says so. */
   private K0: Float64Array;
   private K1: Float64Array;
@@ -811,6 +814,8 @@ export class SimWorld {
     this.P0 = new Float64Array(3 * vOff);
     this.P1 = new Float64Array(3 * vOff);
     this.vMask = new Uint8Array(vOff);
+    this.vDisp = new Float64Array(vOff);
+    this.dispStamp = new Int32Array(vOff).fill(-1);
     this.K0 = new Float64Array(3 * vOff);
     this.K1 = new Float64Array(3 * vOff);
     this.propK1Box = new Float64Array(6 * this.colliders.length);
@@ -2927,11 +2932,13 @@ export class SimWorld {
    * side (x below, x above, y below, ...). A triangle's or edge's swept box
    * overlaps Q exactly when the AND of its vertices' masks is 0 (the box is
    * the union of its vertices' intervals), so only those primitives need
-   * their boxes.
+   * their boxes. Returns the AND of all the masks (a side every vertex lies
+   * outside of, 0 if none).
    */
-  private sideMasks(C: Collider, p: Part, Q: Float64Array): void {
+  private sideMasks(C: Collider, p: Part, Q: Float64Array): number {
     const P0 = this.P0, P1 = this.P1, vs = p.verts, M = this.vMask, off = C.vOff;
     const qx0 = Q[0], qy0 = Q[1], qz0 = Q[2], qx1 = Q[3], qy1 = Q[4], qz1 = Q[5];
+    let all = 63;
     for (let k = 0; k < vs.length; k++) {
       const g = off + vs[k], o = 3 * g;
       const ax = P0[o], bx = P1[o], ay = P0[o + 1], by = P1[o + 1], az = P0[o + 2], bz = P1[o + 2];
@@ -2943,7 +2950,9 @@ export class SimWorld {
       if ((az > bz ? az : bz) < qz0) m |= 16;
       if ((az < bz ? az : bz) > qz1) m |= 32;
       M[g] = m;
+      all &= m;
     }
+    return all;
   }
 
   /** Swept box of triangle t of C (triBox), once per detection pass. */
@@ -2995,10 +3004,12 @@ export class SimWorld {
     C.edgeStamp = new Int32Array(C.edges.length / 2).fill(-1);
   }
 
-  /** Triangles of part p of C whose swept boxes overlap Q, into `list` (their boxes computed); returns how many. */
-  private trianglesNear(C: Collider, p: Part, Q: Float64Array, list: Uint32Array): number {
+  /**
+   * Triangles of part p of C whose swept boxes overlap the other part's box, into `list` (their
+   * boxes computed); returns how many. Reads p's side masks against that box (partPair makes them).
+   */
+  private trianglesNear(C: Collider, p: Part, list: Uint32Array): number {
     if (C.triStamp === _none32) this.primitiveBoxes(C);
-    this.sideMasks(C, p, Q);
     const M = this.vMask, T = C.tris, off = C.vOff, tris = p.tris;
     let n = 0;
     for (let m = 0; m < tris.length; m++) {
@@ -3010,24 +3021,37 @@ export class SimWorld {
     return n;
   }
 
-  /** Edges of part p of C whose swept boxes overlap Q, into `list` (their boxes computed); returns how many. */
-  private edgesNear(C: Collider, p: Part, Q: Float64Array, list: Uint32Array): number {
+  /**
+   * Edges of part p of C whose swept boxes overlap the other part's box (as trianglesNear), into
+   * `list`; returns how many. Their boxes are made by edgeBoxes, once both parts have such edges.
+   */
+  private edgesNear(C: Collider, p: Part, list: Uint32Array): number {
     if (C.triStamp === _none32) this.primitiveBoxes(C);
-    this.sideMasks(C, p, Q);
     const M = this.vMask, E = C.edges, off = C.vOff, edges = p.edges;
     let n = 0;
     for (let m = 0; m < edges.length; m++) {
       const e = edges[m];
       if (M[off + E[2 * e]] & M[off + E[2 * e + 1]]) continue;
-      this.edgeBoxOf(C, e);
       list[n++] = e;
     }
     return n;
   }
 
+  /** The swept boxes of the first n edges of `list` of C (edgeBoxOf). */
+  private edgeBoxes(C: Collider, list: Uint32Array, n: number): void {
+    for (let m = 0; m < n; m++) this.edgeBoxOf(C, list[m]);
+  }
+
   /** CCD between two parts (vertex–triangle both ways, edge–edge). Returns the earliest approaching hit time or Infinity. */
   private partPair(A: Collider, pa: Part, B: Collider, pb: Part, hs: number): number {
     let tmin = Infinity;
+    // each part's side masks against the other's box, once per pair (A and B are different
+    // colliders: their vertices' masks sit side by side in vMask); every test below reads them.
+    // All of a part's vertices outside one side of the other's box (a dynamic body's box is its
+    // oriented box's, looser than its vertices): none of its triangles or edges is near the other
+    // part and none of its vertices' boxes meets the other's box, so no test below passes
+    if (this.sideMasks(B, pb, pa.box) !== 0) return tmin;
+    if (this.sideMasks(A, pa, pb.box) !== 0) return tmin;
     const t1 = this.vertexTriangles(A, pa, B, pb, hs);
     if (t1 < tmin) tmin = t1;
     const t2 = this.vertexTriangles(B, pb, A, pa, hs);
@@ -3038,19 +3062,30 @@ export class SimWorld {
   }
 
   private vertexTriangles(V: Collider, pv: Part, T: Collider, pt: Part, hs: number): number {
-    const P0 = this.P0, P1 = this.P1, co = _coords, TB = T.triBox, TI = T.tris;
+    const P0 = this.P0, P1 = this.P1, co = _coords, TI = T.tris;
     let tmin = Infinity;
+    // vertices of pv whose swept boxes meet pt's box, in order: a side bit in the vertex's mask
+    // (pv's against pt's box) means a side of that box its swept interval lies strictly outside of,
+    // where the box test fails (a NaN coordinate sets no bit); none, and no triangle is looked at
+    const M = this.vMask, vt = pv.vtVerts, near = (this._near = grown(this._near, vt.length));
+    let nv = 0;
+    for (let k = 0; k < vt.length; k++) {
+      const vi = V.vOff + vt[k];
+      if (M[vi] !== 0) continue;
+      sweptPointBox(P0, P1, vi, _vb, 0);
+      if (boxesOverlap(_vb, 0, pt.box, 0, 0)) near[nv++] = vt[k];
+    }
+    if (nv === 0) return tmin;
     // triangles of pt near pv
     const list = this.scratchList(pt.tris.length);
-    const nt = this.trianglesNear(T, pt, pv.box, list);
+    const nt = this.trianglesNear(T, pt, list);
     if (nt === 0) return tmin;
-    const cull = T.closed;
-    const vt = pv.vtVerts;
-    for (let k = 0; k < vt.length; k++) {
-      const v = vt[k];
+    // read after trianglesNear, which makes a character mesh's box buffers when first tested
+    const cull = T.closed, TB = T.triBox;
+    for (let k = 0; k < nv; k++) {
+      const v = near[k];
       const vi = V.vOff + v;
       sweptPointBox(P0, P1, vi, _vb, 0);
-      if (!boxesOverlap(_vb, 0, pt.box, 0, 0)) continue;
       for (let m = 0; m < nt; m++) {
         const t = list[m];
         if (!boxesOverlap(_vb, 0, TB, 6 * t, 0)) continue;
@@ -3062,7 +3097,7 @@ export class SimWorld {
         // Lipschitz filter: the distance cannot shrink by more than the largest relative displacement
         // (the point moves against any triangle point by a convex combination of its moves against
         // the corners: bodies moving together, a ball carried by a bat, have a small one)
-        const reach = disp(P0, P1, ip) + Math.max(disp(P0, P1, ia), disp(P0, P1, ib), disp(P0, P1, ic));
+        const reach = this.dispOf(vi) + Math.max(this.dispOf(ia / 3), this.dispOf(ib / 3), this.dispOf(ic / 3));
         const rel = vertexTriangleReach(P0, P1, ip, ia, ib, ic);
         const r2 = rel < reach ? rel * rel : reach * reach;
         if (pointTriangleDistanceSq(P0, ip, ia, ib, ic) > r2 || pointTriangleDistanceSq(P1, ip, ia, ib, ic) > r2) continue;
@@ -3126,6 +3161,18 @@ export class SimWorld {
     return tmin;
   }
 
+  /** disp(P0, P1, 3 g): the length of vertex g's move over the sub-step, once per detection pass. */
+  private dispOf(g: number): number {
+    if (this.dispStamp[g] !== this.detectPass) {
+      this.dispStamp[g] = this.detectPass;
+      this.vDisp[g] = disp(this.P0, this.P1, 3 * g);
+    }
+    return this.vDisp[g];
+  }
+
+  /** Scratch of vertexTriangles: the vertices whose swept boxes meet the other part's box. */
+  private _near = new Uint32Array(64);
+
   private _cand = new Uint32Array(64);
   private scratchCand(n: number): Uint32Array {
     return (this._cand = grown(this._cand, n));
@@ -3145,11 +3192,15 @@ export class SimWorld {
     const P0 = this.P0, P1 = this.P1, co = _coords, EA = A.edges, EB = B.edges;
     let tmin = Infinity;
     const ca = A.index, cb = B.index;
-    const list = this.scratchList(pb.edges.length);
-    const nb = this.edgesNear(B, pb, pa.box, list);
-    if (nb === 0) return tmin;
+    // A's near edges first (A is the dynamic body: few edges, where B may be a character cluster)
     const listA = this.scratchListA(pa.edges.length);
-    const na = this.edgesNear(A, pa, pb.box, listA);
+    const na = this.edgesNear(A, pa, listA);
+    if (na === 0) return tmin;
+    const list = this.scratchList(pb.edges.length);
+    const nb = this.edgesNear(B, pb, list);
+    if (nb === 0) return tmin;
+    this.edgeBoxes(B, list, nb);
+    this.edgeBoxes(A, listA, na);
     for (let k = 0; k < na; k++) {
       const e = listA[k];
       const i0 = 3 * (A.vOff + EA[2 * e]), i1 = 3 * (A.vOff + EA[2 * e + 1]);
@@ -3157,7 +3208,7 @@ export class SimWorld {
         const f = list[m];
         if (!boxesOverlap(A.edgeBox, 6 * e, B.edgeBox, 6 * f, 0)) continue;
         const j0 = 3 * (B.vOff + EB[2 * f]), j1 = 3 * (B.vOff + EB[2 * f + 1]);
-        const reach = Math.max(disp(P0, P1, i0), disp(P0, P1, i1)) + Math.max(disp(P0, P1, j0), disp(P0, P1, j1));
+        const reach = Math.max(this.dispOf(i0 / 3), this.dispOf(i1 / 3)) + Math.max(this.dispOf(j0 / 3), this.dispOf(j1 / 3));
         // the closest points move against each other by a convex combination of the endpoints' relative moves
         const rel = edgeEdgeReach(P0, P1, i0, i1, j0, j1);
         const r2 = rel < reach ? rel * rel : reach * reach;
