@@ -194,12 +194,14 @@ export interface WorldOptions {
   reuseRestingSolves?: boolean;
   /**
    * Solver of the sub-step (resting-contact) solves of islands with joints (a ragdoll on the
-   * ground). 'si-restitution' (default): `SequentialImpulseSolver` (core/response/si.ts), sequential
-   * impulses over the joint and contact rows together (Catto's accumulated impulses, clamped per
-   * row, friction in the disc γ·λₙ), warm-started per contact identity (colliders, bodies, point
-   * carried by its body's velocity) and per joint from the island's last such solve; a capped number
-   * of sweeps, no fallback (the joints' drift is corrected at the position level as for every
-   * answer); a part touching down on the ground or on another dynamic body faster than the
+   * ground). 'si-restitution' (default): `SequentialImpulseSolver` (core/response/si.ts): the ball
+   * joints of a spanning forest held exactly after every sweep (block-tree LDLᵀ, Baraff 1996), each
+   * joint limit swept as one block with its joint, the contacts by sequential impulses (Catto's
+   * accumulated impulses, clamped per row, friction in the disc γ·λₙ), warm-started per contact
+   * identity (colliders, bodies, point carried by its body's velocity) and per joint from the
+   * island's last such solve; a capped number of sweeps (12; 64 for an island nearly at rest), no
+   * fallback (the joints' drift is corrected at the position level as for every answer); a part
+   * touching down on the ground or on another dynamic body faster than the
    * restitution threshold (ε > 0) by Poisson's phases in the sweeps. An island that a keyframed prop
    * or character meets with ε > 0 goes to the analytic `ImpulseSolver`, as impact events always do.
    * 'si': the same for islands whose contacts all have ε = 0 only (the others to the analytic
