@@ -101,7 +101,7 @@ import type { Collider, JointGroup, Part } from './collider';
 import { disp, edgeEdgeReach, inTri, lerp, placeVertices, reduceGroundLine, reduceGroundPatch, sameSideEE, sameSideVT, signedPlaneNormalized, signedVolume, turnFraction, vertexTriangleReach } from './meshGeometry';
 import { characterTopology, emptyBox, jointBoundedBox, slotsBox, outwardMesh, sameSkin, skinMatricesUsed, slotBounds, triangleTopology, usedSkinSlots } from './characterSkin';
 import { chunked, heightTolerance, localBox, lowChunks, lowChunks2, maxNorm, orientedBottomY, orientedBoxInto, sortAscending } from './chunks';
-import { acos, atan2, cos, exp, hypot3, sin } from '../math/libm';
+import { acos, atan2, cos, exp, hypot3, sinCos } from '../math/libm';
 import { coneSkipCos, twistSkipTan } from './limits';
 
 export { vertexTriangleReach, edgeEdgeReach } from './meshGeometry';
@@ -2513,11 +2513,12 @@ export class SimWorld {
   private rotateAbout(st: Float64Array, i: number, px: number, py: number, pz: number, nx: number, ny: number, nz: number, angleRad: number): void {
     if (angleRad === 0) return;
     const s = STATE_STRIDE * i;
-    const h = 0.5 * angleRad, sh = sin(h);
+    sinCos(0.5 * angleRad, _sc5, 0);
+    const sh = _sc5[0];
     _q5[0] = nx * sh;
     _q5[1] = ny * sh;
     _q5[2] = nz * sh;
-    _q5[3] = cos(h);
+    _q5[3] = _sc5[1];
     rotateF64(_e, 0, _q5, 0, st[s] - px, st[s + 1] - py, st[s + 2] - pz);
     st[s] = px + _e[0];
     st[s + 1] = py + _e[1];
@@ -5126,6 +5127,7 @@ const _w = new Float64Array(3);
 const _acc = new Float64Array(3);
 const _q4 = new Float64Array(4);
 const _q5 = new Float64Array(4);
+const _sc5 = new Float64Array(2);
 const _e = new Float64Array(3);
 const _o10 = new Float64Array(10);
 const _k9 = new Float64Array(9);
