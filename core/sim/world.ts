@@ -1412,6 +1412,11 @@ export class SimWorld {
     if (c <= 0 || this.joints.length === 0) return;
     const f = 1 - exp(-c * hs);
     const B = this.bodies, on = this.active;
+    if (this.dampStamp.length < this.dynCount) {
+      this.dampStamp = new Float64Array(this.dynCount);
+      this.dampI9 = new Float64Array(9 * this.dynCount);
+    }
+    const stamp = ++this.dampCall;
     for (const j of this.joints) {
       const a = j.bodyA, b = j.bodyB;
       if (!this.awake[a] || !this.awake[b] || !on[a] || !on[b]) continue;
@@ -1419,12 +1424,9 @@ export class SimWorld {
       B.angularVelocity(st, b, _b);
       const dx = _b[0] - _a[0], dy = _b[1] - _a[1], dz = _b[2] - _a[2];
       if (dx * dx + dy * dy + dz * dz === 0) continue;
-      // K = I_A⁻¹ + I_B⁻¹ column by column
-      for (let k = 0; k < 3; k++) {
-        this.invInertiaTimes(st, a, k === 0 ? 1 : 0, k === 1 ? 1 : 0, k === 2 ? 1 : 0, _c);
-        this.invInertiaTimes(st, b, k === 0 ? 1 : 0, k === 1 ? 1 : 0, k === 2 ? 1 : 0, _d);
-        for (let r = 0; r < 3; r++) _k9[3 * k + r] = _c[r] + _d[r];
-      }
+      // K = I_A⁻¹ + I_B⁻¹ column by column (each body's columns made once per call: the orientations do not change here)
+      const ia = this.dampInvInertia(st, a, stamp), ib = this.dampInvInertia(st, b, stamp), D = this.dampI9;
+      for (let k = 0; k < 9; k++) _k9[k] = D[ia + k] + D[ib + k];
       // x = K⁻¹ Δω by Cramer's rule (K symmetric positive definite)
       const k0 = _k9[0], k1 = _k9[1], k2 = _k9[2], k3 = _k9[3], k4 = _k9[4], k5 = _k9[5], k6 = _k9[6], k7 = _k9[7], k8 = _k9[8];
       const c0 = k4 * k8 - k7 * k5, c1 = k7 * k2 - k1 * k8, c2 = k1 * k5 - k4 * k2;
@@ -1441,6 +1443,26 @@ export class SimWorld {
       st[sb + 1] -= f * y;
       st[sb + 2] -= f * z;
     }
+  }
+
+  /** dampJoints' call count, the call that made each body's I_world⁻¹ columns, and the columns (9 a body). */
+  private dampCall = 0;
+  private dampStamp = new Float64Array(0);
+  private dampI9 = new Float64Array(0);
+
+  /** Offset in dampI9 of body i's I_world⁻¹ columns (invInertiaTimes of the unit axes), made on the first ask of call `stamp`. */
+  private dampInvInertia(st: Float64Array, i: number, stamp: number): number {
+    const o = 9 * i;
+    if (this.dampStamp[i] === stamp) return o;
+    this.dampStamp[i] = stamp;
+    const D = this.dampI9;
+    for (let k = 0; k < 3; k++) {
+      this.invInertiaTimes(st, i, k === 0 ? 1 : 0, k === 1 ? 1 : 0, k === 2 ? 1 : 0, _c);
+      D[o + 3 * k] = _c[0];
+      D[o + 3 * k + 1] = _c[1];
+      D[o + 3 * k + 2] = _c[2];
+    }
+    return o;
   }
 
   /** out = I_world⁻¹ · (x, y, z) for body i. */
