@@ -3770,8 +3770,8 @@ export class SimWorld {
       ji.point.y = py;
       ji.point.z = pz;
       // cone limit: child axis must stay within coneLimitRad of the parent's reference axis
-      rotate(_c, 0, st, sa + 3, j.coneAxisA[0], j.coneAxisA[1], j.coneAxisA[2]);
-      rotate(_d, 0, st, sb + 3, j.axisB[0], j.axisB[1], j.axisB[2]);
+      rotateF64(_c, 0, st, sa + 3, j.coneAxisA[0], j.coneAxisA[1], j.coneAxisA[2]);
+      rotateF64(_d, 0, st, sb + 3, j.axisB[0], j.axisB[1], j.axisB[2]);
       const cosA = _c[0] * _d[0] + _c[1] * _d[1] + _c[2] * _d[2];
       // engaged at the boundary (the position correction keeps the angle at most at the limit)
       if (j.coneLimitRad < Math.PI && cosA < this.engageAt[2 * j.index]) {
