@@ -103,6 +103,19 @@ describe('libm special cases, every pair of special values', () => {
     }
     expect(bad.slice(0, 5)).toEqual([]);
   });
+  it('sinCos gives sin and cos bit for bit: special values, every range of the reduction, the kernels\' branch edges', () => {
+    const r = mulberry32(29);
+    const xs: number[] = [...SPECIAL_VALUES];
+    for (const e of [2 ** -27, 0.3, 0.78125, Math.PI / 4]) for (const d of [-2, -1, 0, 1, 2]) xs.push(e + d * 2 ** -52 * e, -(e + d * 2 ** -52 * e));
+    for (let k = 0; k < 40000; k++) xs.push(k % 4 === 0 ? (r() - 0.5) * 0.02 : k % 4 === 1 ? (r() - 0.5) * 8 : logUniform(r, -40, k % 4 === 2 ? 3 : 1100));
+    const out = new Float64Array(3);
+    const bad: string[] = [];
+    for (const x of xs) {
+      libm.sinCos(x, out, 1);
+      if (!Object.is(out[1], libm.sin(x)) || !Object.is(out[2], libm.cos(x))) bad.push(`${x}: ${out[1]}, ${out[2]} vs ${libm.sin(x)}, ${libm.cos(x)}`);
+    }
+    expect(bad.slice(0, 5)).toEqual([]);
+  });
   it('exact values: the special cases fdlibm and ECMAScript fix', () => {
     expect(Object.is(libm.sin(-0), -0)).toBe(true);
     expect(Object.is(libm.tan(-0), -0)).toBe(true);

@@ -539,6 +539,64 @@ export function cos(x: number): number {
   }
 }
 
+/**
+ * sin(x) into out[o] and cos(x) into out[o + 1]: the same numbers as `sin` and `cos`
+ * (the same kernels on the same reduction), with the classification, the argument
+ * reduction and, for |x| ≤ π/4, x² shared.
+ */
+export function sinCos(x: number, out: Float64Array, o: number): void {
+  const ix = hi(x) & 0x7fffffff;
+  if (ix <= 0x3fe921fb) {
+    if (ix < 0x3e400000) {
+      // |x| < 2^-27: kernelSin returns x, kernelCos 1
+      out[o] = x;
+      out[o + 1] = 1;
+      return;
+    }
+    const z = x * x;
+    const v = z * x;
+    const rs = S2 + z * (S3 + z * (S4 + z * (S5 + z * S6)));
+    out[o] = x + v * (S1 + z * rs);
+    const r = z * (C1 + z * (C2 + z * (C3 + z * (C4 + z * (C5 + z * C6)))));
+    if (ix < 0x3fd33333) {
+      out[o + 1] = 1 - (0.5 * z - (z * r - x * 0));
+      return;
+    }
+    const qx = ix > 0x3fe90000 ? 0.28125 : fromWords(ix - 0x00200000, 0);
+    const iz = 0.5 * z - qx;
+    const a = 1 - qx;
+    out[o + 1] = a - (iz - (z * r - x * 0));
+    return;
+  }
+  if (ix >= 0x7ff00000) {
+    out[o] = x - x; // NaN
+    out[o + 1] = x - x;
+    return;
+  }
+  const n = remPio2(x);
+  const y0 = _y[0],
+    y1 = _y[1];
+  const s = kernelSin(y0, y1, 1),
+    c = kernelCos(y0, y1);
+  switch (n & 3) {
+    case 0:
+      out[o] = s;
+      out[o + 1] = c;
+      return;
+    case 1:
+      out[o] = c;
+      out[o + 1] = -s;
+      return;
+    case 2:
+      out[o] = -s;
+      out[o + 1] = -c;
+      return;
+    default:
+      out[o] = -c;
+      out[o + 1] = s;
+  }
+}
+
 /** Tangent of angleRad; bit-identical to node 20's Math.tan. */
 export function tan(x: number): number {
   const ix = hi(x) & 0x7fffffff;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { principalAxes } from './principal';
-import { RigidBodySet, STATE_STRIDE, quatMul, quatMulF64, rotate, rotateF64, rotateInv, rotateInvF64, type Integrator } from './rigid';
+import { RigidBodySet, STATE_STRIDE, quatMul, quatMulF64, rotate, rotateF64, rotateInv, rotateInvF64, turnAboutAxis, type Integrator } from './rigid';
 import { mulberry32 } from '../document/fixtures';
 
 function rng(seed: number) {
@@ -32,6 +32,31 @@ describe('rotateF64, rotateInvF64 and quatMulF64', () => {
       quatMulF64(b, 0, q, 0, q, 4);
       expect(Array.from(b), `quatMul, case ${n}`).toEqual(Array.from(a));
     }
+  });
+});
+
+describe('turnAboutAxis (the drift\'s turn about a principal axis)', () => {
+  it('gives quatMulF64(q, q, (sn e_axis, c)) bit for bit: zeros of both signs, cancelling products, non-finite components (seed 37)', () => {
+    const r = mulberry32(37);
+    const pick = [0, -0, 0.5, -0.5, 1, -1, Infinity, -Infinity, NaN, 2 ** -600, -(2 ** -600)];
+    const val = () => (r() < 0.45 ? pick[Math.floor(r() * pick.length)] : 2 * r() - 1);
+    const q = new Float64Array(5), want = new Float64Array(5), b = new Float64Array(4);
+    let zeros = 0;
+    for (let n = 0; n < 40000; n++) {
+      for (let k = 1; k < 5; k++) q[k] = val();
+      const axis = (n % 3) as 0 | 1 | 2;
+      const sn = r() < 0.3 ? [0, -0, 0.5, -0.5, 1][n % 5] : val(), c = r() < 0.3 ? [0, -0, 0.5, 1, -1][n % 5] : val();
+      b.fill(0);
+      b[axis] = sn;
+      b[3] = c;
+      quatMulF64(want, 1, q, 1, b, 0);
+      turnAboutAxis(q, 1, axis, sn, c);
+      for (let k = 1; k < 5; k++) {
+        if (want[k] === 0) zeros++;
+        if (!Object.is(q[k], want[k])) expect([n, axis, k, q[k]], 'turnAboutAxis').toEqual([n, axis, k, want[k]]);
+      }
+    }
+    expect(zeros).toBeGreaterThan(1000);
   });
 });
 

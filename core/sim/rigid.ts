@@ -8,7 +8,7 @@
  * mass plus optional accumulated external forces and torques.
  */
 import { principalAxes } from './principal';
-import { cos, hypot4, pow, sin } from '../math/libm';
+import { hypot4, pow, sinCos } from '../math/libm';
 
 /** x (3), q (4), P (3), L (3). */
 export const STATE_STRIDE = 13;
@@ -246,15 +246,14 @@ export class RigidBodySet {
   /** Exact flow of H_axis = L_axis² / (2 I_axis) for time tau: a turn about the principal axis. */
   private rotateAbout(st: Float64Array, i: number, axis: 0 | 1 | 2, tau: number): void {
     const s = STATE_STRIDE * i;
-    rotateInvF64(_t, st, s + 3, st[s + 10], st[s + 11], st[s + 12]);
-    const angle = (_t[axis] / this.moments[3 * i + axis]) * tau;
-    const half = angle / 2,
-      sn = sin(half);
-    _q[0] = axis === 0 ? sn : 0;
-    _q[1] = axis === 1 ? sn : 0;
-    _q[2] = axis === 2 ? sn : 0;
-    _q[3] = cos(half);
-    quatMulF64(st, s + 3, st, s + 3, _q, 0);
+    // The axis component of rotateInvF64(_t, st, s + 3, L): the same expression, the others not made.
+    const qx = -st[s + 3], qy = -st[s + 4], qz = -st[s + 5], qw = st[s + 6];
+    const vx = st[s + 10], vy = st[s + 11], vz = st[s + 12];
+    const tx = 2 * (qy * vz - qz * vy), ty = 2 * (qz * vx - qx * vz), tz = 2 * (qx * vy - qy * vx);
+    const la = axis === 0 ? vx + qw * tx + qy * tz - qz * ty : axis === 1 ? vy + qw * ty + qz * tx - qx * tz : vz + qw * tz + qx * ty - qy * tx;
+    const angle = (la / this.moments[3 * i + axis]) * tau;
+    sinCos(angle / 2, _sc, 0);
+    turnAboutAxis(st, s + 3, axis, _sc[0], _sc[1]);
   }
 
   /**
@@ -299,6 +298,47 @@ export class RigidBodySet {
 const _t = new Float64Array(3);
 const _w = new Float64Array(3);
 const _q = Float64Array.of(0, 0, 0, 1);
+const _sc = new Float64Array(2);
+
+/**
+ * q ← q ⊗ (sn e_axis, c) in place: the same numbers as `quatMulF64(q, o, q, o, [sn e_axis, c], 0)`.
+ * Each component of that product is two products plus two of a finite component times 0 (±0):
+ * adding or subtracting ±0 leaves a nonzero sum as it is, so the two products' sum is the
+ * answer when it is nonzero and q finite; otherwise (a zero sum, whose sign the ±0 terms
+ * decide, or a non-finite q) the full product is taken.
+ */
+export function turnAboutAxis(q: Float64Array, o: number, axis: 0 | 1 | 2, sn: number, c: number): void {
+  const ax = q[o], ay = q[o + 1], az = q[o + 2], aw = q[o + 3];
+  let x: number, y: number, z: number, w: number;
+  if (axis === 0) {
+    x = ax * c + aw * sn;
+    y = ay * c + az * sn;
+    z = az * c - ay * sn;
+    w = aw * c - ax * sn;
+  } else if (axis === 1) {
+    x = ax * c - az * sn;
+    y = ay * c + aw * sn;
+    z = az * c + ax * sn;
+    w = aw * c - ay * sn;
+  } else {
+    x = ax * c + ay * sn;
+    y = ay * c - ax * sn;
+    z = az * c + aw * sn;
+    w = aw * c - az * sn;
+  }
+  if (x !== 0 && y !== 0 && z !== 0 && w !== 0 && Math.abs(ax) + Math.abs(ay) + Math.abs(az) + Math.abs(aw) < Infinity) {
+    q[o] = x;
+    q[o + 1] = y;
+    q[o + 2] = z;
+    q[o + 3] = w;
+    return;
+  }
+  _q[0] = axis === 0 ? sn : 0;
+  _q[1] = axis === 1 ? sn : 0;
+  _q[2] = axis === 2 ? sn : 0;
+  _q[3] = c;
+  quatMulF64(q, o, q, o, _q, 0);
+}
 
 /** out = q ⊗ r (flat). Safe when out aliases q or r. */
 export function quatMul(out: { [i: number]: number }, oo: number, q: ArrayLike<number>, qo: number, r: ArrayLike<number>, ro: number): void {

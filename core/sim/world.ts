@@ -100,8 +100,8 @@ import { buildRagdoll, type Ragdoll, type RagdollOptions } from './ragdoll';
 import type { Collider, JointGroup, Part } from './collider';
 import { disp, edgeEdgeReach, inTri, lerp, placeVertices, reduceGroundLine, reduceGroundPatch, sameSideEE, sameSideVT, signedPlaneNormalized, signedVolume, turnFraction, vertexTriangleReach } from './meshGeometry';
 import { characterTopology, emptyBox, jointBoundedBox, slotsBox, outwardMesh, sameSkin, skinMatricesUsed, slotBounds, triangleTopology, usedSkinSlots } from './characterSkin';
-import { chunked, heightTolerance, localBox, lowChunks, lowChunks2, maxNorm, orientedBottomY, orientedBoxInto, sortAscending } from './chunks';
-import { acos, atan2, cos, exp, hypot3, sin } from '../math/libm';
+import { chunkedShared, heightTolerance, localBox, lowChunks, lowChunks2, maxNorm, orientedBottomY, orientedBoxInto, sortAscending } from './chunks';
+import { acos, atan2, cos, exp, hypot3, sinCos } from '../math/libm';
 import { coneSkipCos, twistSkipTan } from './limits';
 
 export { vertexTriangleReach, edgeEdgeReach } from './meshGeometry';
@@ -990,7 +990,7 @@ export class SimWorld {
       groupStart: undefined,
       whole: undefined,
       radius: kind === KIND_DYNAMIC ? maxNorm(local) : 0,
-      ...(kind === KIND_DYNAMIC ? chunked(local) : { chunkStart: new Int32Array(1), chunkVerts: new Uint32Array(0), chunkSphere: new Float64Array(0), chunkBox: new Float64Array(0), chunkOf: new Int32Array(0), chunkLocal: new Float64Array(0) }),
+      ...(kind === KIND_DYNAMIC ? chunkedShared(local) : { chunkStart: new Int32Array(1), chunkVerts: new Uint32Array(0), chunkSphere: new Float64Array(0), chunkBox: new Float64Array(0), chunkOf: new Int32Array(0), chunkLocal: new Float64Array(0) }),
     };
   }
 
@@ -1414,6 +1414,11 @@ export class SimWorld {
     if (c <= 0 || this.joints.length === 0) return;
     const f = 1 - exp(-c * hs);
     const B = this.bodies, on = this.active;
+    if (this.dampStamp.length < this.dynCount) {
+      this.dampStamp = new Float64Array(this.dynCount);
+      this.dampI9 = new Float64Array(9 * this.dynCount);
+    }
+    const stamp = ++this.dampCall;
     for (const j of this.joints) {
       const a = j.bodyA, b = j.bodyB;
       if (!this.awake[a] || !this.awake[b] || !on[a] || !on[b]) continue;
@@ -1421,12 +1426,9 @@ export class SimWorld {
       B.angularVelocity(st, b, _b);
       const dx = _b[0] - _a[0], dy = _b[1] - _a[1], dz = _b[2] - _a[2];
       if (dx * dx + dy * dy + dz * dz === 0) continue;
-      // K = I_A⁻¹ + I_B⁻¹ column by column
-      for (let k = 0; k < 3; k++) {
-        this.invInertiaTimes(st, a, k === 0 ? 1 : 0, k === 1 ? 1 : 0, k === 2 ? 1 : 0, _c);
-        this.invInertiaTimes(st, b, k === 0 ? 1 : 0, k === 1 ? 1 : 0, k === 2 ? 1 : 0, _d);
-        for (let r = 0; r < 3; r++) _k9[3 * k + r] = _c[r] + _d[r];
-      }
+      // K = I_A⁻¹ + I_B⁻¹ column by column (each body's columns made once per call: the orientations do not change here)
+      const ia = this.dampInvInertia(st, a, stamp), ib = this.dampInvInertia(st, b, stamp), D = this.dampI9;
+      for (let k = 0; k < 9; k++) _k9[k] = D[ia + k] + D[ib + k];
       // x = K⁻¹ Δω by Cramer's rule (K symmetric positive definite)
       const k0 = _k9[0], k1 = _k9[1], k2 = _k9[2], k3 = _k9[3], k4 = _k9[4], k5 = _k9[5], k6 = _k9[6], k7 = _k9[7], k8 = _k9[8];
       const c0 = k4 * k8 - k7 * k5, c1 = k7 * k2 - k1 * k8, c2 = k1 * k5 - k4 * k2;
@@ -1443,6 +1445,26 @@ export class SimWorld {
       st[sb + 1] -= f * y;
       st[sb + 2] -= f * z;
     }
+  }
+
+  /** dampJoints' call count, the call that made each body's I_world⁻¹ columns, and the columns (9 a body). */
+  private dampCall = 0;
+  private dampStamp = new Float64Array(0);
+  private dampI9 = new Float64Array(0);
+
+  /** Offset in dampI9 of body i's I_world⁻¹ columns (invInertiaTimes of the unit axes), made on the first ask of call `stamp`. */
+  private dampInvInertia(st: Float64Array, i: number, stamp: number): number {
+    const o = 9 * i;
+    if (this.dampStamp[i] === stamp) return o;
+    this.dampStamp[i] = stamp;
+    const D = this.dampI9;
+    for (let k = 0; k < 3; k++) {
+      this.invInertiaTimes(st, i, k === 0 ? 1 : 0, k === 1 ? 1 : 0, k === 2 ? 1 : 0, _c);
+      D[o + 3 * k] = _c[0];
+      D[o + 3 * k + 1] = _c[1];
+      D[o + 3 * k + 2] = _c[2];
+    }
+    return o;
   }
 
   /** out = I_world⁻¹ · (x, y, z) for body i. */
@@ -2515,11 +2537,12 @@ export class SimWorld {
   private rotateAbout(st: Float64Array, i: number, px: number, py: number, pz: number, nx: number, ny: number, nz: number, angleRad: number): void {
     if (angleRad === 0) return;
     const s = STATE_STRIDE * i;
-    const h = 0.5 * angleRad, sh = sin(h);
+    sinCos(0.5 * angleRad, _sc5, 0);
+    const sh = _sc5[0];
     _q5[0] = nx * sh;
     _q5[1] = ny * sh;
     _q5[2] = nz * sh;
-    _q5[3] = cos(h);
+    _q5[3] = _sc5[1];
     rotateF64(_e, 0, _q5, 0, st[s] - px, st[s + 1] - py, st[s + 2] - pz);
     st[s] = px + _e[0];
     st[s + 1] = py + _e[1];
@@ -3749,8 +3772,8 @@ export class SimWorld {
       ji.point.y = py;
       ji.point.z = pz;
       // cone limit: child axis must stay within coneLimitRad of the parent's reference axis
-      rotate(_c, 0, st, sa + 3, j.coneAxisA[0], j.coneAxisA[1], j.coneAxisA[2]);
-      rotate(_d, 0, st, sb + 3, j.axisB[0], j.axisB[1], j.axisB[2]);
+      rotateF64(_c, 0, st, sa + 3, j.coneAxisA[0], j.coneAxisA[1], j.coneAxisA[2]);
+      rotateF64(_d, 0, st, sb + 3, j.axisB[0], j.axisB[1], j.axisB[2]);
       const cosA = _c[0] * _d[0] + _c[1] * _d[1] + _c[2] * _d[2];
       // engaged at the boundary (the position correction keeps the angle at most at the limit)
       if (j.coneLimitRad < Math.PI && cosA < this.engageAt[2 * j.index]) {
@@ -5128,6 +5151,7 @@ const _w = new Float64Array(3);
 const _acc = new Float64Array(3);
 const _q4 = new Float64Array(4);
 const _q5 = new Float64Array(4);
+const _sc5 = new Float64Array(2);
 const _e = new Float64Array(3);
 const _o10 = new Float64Array(10);
 const _k9 = new Float64Array(9);
