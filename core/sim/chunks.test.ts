@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { mulberry32 } from '../document/fixtures';
 import { hypot3 } from '../math/libm';
-import { chunked, chunkedShared, orientedBottomY, orientedBoxInto } from './chunks';
+import { chunked, orientedBottomY, orientedBoxInto } from './chunks';
 
 /**
  * The chunking as it was before its selection read each key once: the order
@@ -102,39 +102,6 @@ function chunkOrderReference(X: Float64Array): { verts: Uint32Array; starts: num
 }
 
 describe('vertexChunks selection', () => {
-  it('seeded 67: chunkedShared gives chunked\'s chunks bit for bit, shared only for the same points bit for bit (one ulp, −0 and a swapped pair apart), past its 512 kept sets too', () => {
-    const rand = mulberry32(67);
-    const key = (c: ReturnType<typeof chunked>) => [c.chunkStart, c.chunkVerts, c.chunkSphere, c.chunkBox, c.chunkOf, c.chunkLocal].map((a) => Array.from(a, (x) => (Object.is(x, -0) ? '-0' : String(x))).join(',')).join('|');
-    const sets: Float64Array[] = [];
-    for (let trial = 0; trial < 700; trial++) {
-      const nv = 1 + Math.floor(rand() * 60);
-      const X = new Float64Array(3 * nv);
-      for (let i = 0; i < X.length; i++) X[i] = trial % 2 ? Math.round(rand() * 4) / 4 : rand() * 2 - 1;
-      sets.push(X);
-      // near twins: one coordinate one ulp up, a zero made −0, two points swapped
-      const ulp = X.slice();
-      ulp[0] = ulp[0] + Math.abs(ulp[0]) * Number.EPSILON || Number.MIN_VALUE;
-      const neg = X.slice();
-      neg[1] = 0;
-      const negZ = X.slice();
-      negZ[1] = -0;
-      sets.push(ulp, neg, negZ);
-      if (nv > 1) {
-        const sw = X.slice();
-        sw.copyWithin(0, 3, 6);
-        sw.set(X.subarray(0, 3), 3);
-        sets.push(sw);
-      }
-    }
-    for (let pass = 0; pass < 2; pass++)
-      for (let k = 0; k < sets.length; k++) {
-        const X = sets[k];
-        const got = chunkedShared(X);
-        expect(key(got), `pass ${pass}, set ${k}`).toBe(key(chunked(X)));
-        // the same answer again is the shared one, and a copy of the points finds it
-        expect(chunkedShared(X.slice()), `set ${k} again`).toBe(got);
-      }
-  });
   it('seeded 61: the same chunks (vertex order, spheres and boxes bit for bit) as the two-index comparison and per-chunk arrays (distinct, tied and duplicated keys)', () => {
     const rand = mulberry32(61);
     for (let trial = 0; trial < 60; trial++) {

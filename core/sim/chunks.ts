@@ -163,45 +163,6 @@ export function chunked(X: Float64Array): ReturnType<typeof vertexChunks> & { ch
   return { ...ch, chunkLocal };
 }
 
-type Chunked = ReturnType<typeof chunked>;
-
-/** chunkedShared's entries: the points' bits (a copy) and their chunking, by a hash of the bits. */
-const chunkedMemo = new Map<number, { bits: Uint32Array; ch: Chunked }[]>();
-let chunkedMemoCount = 0;
-const CHUNKED_MEMO_MAX = 512;
-
-/**
- * `chunked(X)` made once for the same points bit for bit and shared (read-only: the
- * simulator never writes a collider's chunk arrays): a suggestion's ragdoll parts and
- * props are chunked again in every world made for the same scene. Up to 512 point sets
- * are kept (forgotten all at once past that).
- */
-export function chunkedShared(X: Float64Array): Chunked {
-  const w = new Uint32Array(X.buffer, X.byteOffset, 2 * X.length);
-  let h = 0x811c9dc5 ^ w.length;
-  for (let i = 0; i < w.length; i++) h = Math.imul(h ^ w[i], 0x01000193);
-  const list = chunkedMemo.get(h);
-  if (list)
-    for (const e of list) {
-      const b = e.bits;
-      if (b.length !== w.length) continue;
-      let i = 0;
-      while (i < b.length && b[i] === w[i]) i++;
-      if (i === b.length) return e.ch;
-    }
-  if (chunkedMemoCount >= CHUNKED_MEMO_MAX) {
-    chunkedMemo.clear();
-    chunkedMemoCount = 0;
-  }
-  const ch = chunked(X);
-  const e = { bits: w.slice(), ch };
-  const cur = chunkedMemo.get(h);
-  if (cur) cur.push(e);
-  else chunkedMemo.set(h, [e]);
-  chunkedMemoCount++;
-  return ch;
-}
-
 /**
  * Reorders idx[a..b) so that idx[m] holds the element of its rank by the key
  * (X[3 idx + ax], idx) and no element before it has a larger key nor after it
