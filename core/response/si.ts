@@ -911,16 +911,17 @@ export class SequentialImpulseSolver {
     const leaf = this.tLeaf;
     for (let q = 0; q < qn; q++) leaf[Q[q]] = 1;
     for (let q = 0; q < qn; q++) if (par[Q[q]] >= 0) leaf[par[Q[q]]] = 0;
-    // per node its children (CSR, in the order of tOrder: treeProject sums them in the order treeSolve does)
+    // per node its children but the leaf bodies (CSR, in the order of tOrder: treeProject sums them in the order treeSolve does)
     this.tChS = growI(this.tChS, NN + 1);
     this.tCh = growI(this.tCh, NN);
     const CS = this.tChS, CH = this.tCh;
     CS.fill(0, 0, NN + 1);
-    for (let q = 0; q < qn; q++) if (par[Q[q]] >= 0) CS[par[Q[q]] + 1]++;
+    // (a leaf body's z is 0: not listed)
+    for (let q = 0; q < qn; q++) if (par[Q[q]] >= 0 && !leaf[Q[q]]) CS[par[Q[q]] + 1]++;
     for (let i = 0; i < NN; i++) CS[i + 1] += CS[i];
     for (let q = 0; q < qn; q++) {
       const p = par[Q[q]];
-      if (p >= 0) CH[CS[p]++] = Q[q];
+      if (p >= 0 && !leaf[Q[q]]) CH[CS[p]++] = Q[q];
     }
     for (let i = NN; i > 0; i--) CS[i] = CS[i - 1];
     CS[0] = 0;
@@ -1043,12 +1044,14 @@ export class SequentialImpulseSolver {
         const v0 = V[oa] + way * az - waz * ay - (V[ob] + wby * bz - wbz * by);
         const v1 = V[oa + 1] + waz * ax - wax * az - (V[ob + 1] + wbz * bx - wbx * bz);
         const v2 = V[oa + 2] + wax * ay - way * ax - (V[ob + 2] + wbx * by - wby * bx);
-        const r = Math.max(Math.abs(v0), Math.abs(v1), Math.abs(v2));
-        if (r > res) res = r;
+        // (comparisons, not Math.max: the same res but for a NaN, which is skipped either way)
+        const a0 = Math.abs(v0), a1 = Math.abs(v1), a2 = Math.abs(v2);
+        if (a0 > res) res = a0;
+        if (a1 > res) res = a1;
+        if (a2 > res) res = a2;
         let x0 = -v0, x1 = -v1, x2 = -v2;
         for (let e = CS[n], e1 = CS[n + 1]; e < e1; e++) {
           const c = CH[e];
-          if (leaf[c]) continue;
           const zc = 6 * c, ec = 4 * c, rx = E[ec], ry = E[ec + 1], rz = E[ec + 2], s = E[ec + 3];
           const z0 = Z[zc], z1 = Z[zc + 1], z2 = Z[zc + 2], wx = Z[zc + 3], wy = Z[zc + 4], wz = Z[zc + 5];
           x0 -= s * (z0 + wy * rz - wz * ry);
@@ -1084,15 +1087,20 @@ export class SequentialImpulseSolver {
     for (let q = qn - 1; q >= 0; q--) {
       const n = Q[q], p = par[n], x = 6 * n;
       if (n < nb) {
-        let z0 = 0, z1 = 0, z2 = 0, z3 = 0, z4 = 0, z5 = 0;
-        if (!leaf[n]) {
-          z0 = Z[x];
-          z1 = Z[x + 1];
-          z2 = Z[x + 2];
-          z3 = Z[x + 3];
-          z4 = Z[x + 4];
-          z5 = Z[x + 5];
+        if (leaf[n]) {
+          // z = 0; no child reads its x
+          if (p >= 0) {
+            const xp = 6 * p, l = 18 * n, y0 = X[xp], y1 = X[xp + 1], y2 = X[xp + 2];
+            V[x] += 0 - (L[l] * y0 + L[l + 1] * y1 + L[l + 2] * y2);
+            V[x + 1] += 0 - (L[l + 3] * y0 + L[l + 4] * y1 + L[l + 5] * y2);
+            V[x + 2] += 0 - (L[l + 6] * y0 + L[l + 7] * y1 + L[l + 8] * y2);
+            V[x + 3] += 0 - (L[l + 9] * y0 + L[l + 10] * y1 + L[l + 11] * y2);
+            V[x + 4] += 0 - (L[l + 12] * y0 + L[l + 13] * y1 + L[l + 14] * y2);
+            V[x + 5] += 0 - (L[l + 15] * y0 + L[l + 16] * y1 + L[l + 17] * y2);
+          }
+          continue;
         }
+        let z0 = Z[x], z1 = Z[x + 1], z2 = Z[x + 2], z3 = Z[x + 3], z4 = Z[x + 4], z5 = Z[x + 5];
         if (p >= 0) {
           const xp = 6 * p, l = 18 * n, y0 = X[xp], y1 = X[xp + 1], y2 = X[xp + 2];
           z0 -= L[l] * y0 + L[l + 1] * y1 + L[l + 2] * y2;
