@@ -1058,9 +1058,11 @@ export class SequentialImpulseSolver {
           x1 -= s * (z1 + wz * rx - wx * rz);
           x2 -= s * (z2 + wx * ry - wy * rx);
         }
-        Z[x] = Di[o] * x0 + Di[o + 1] * x1 + Di[o + 2] * x2;
-        Z[x + 1] = Di[o + 3] * x0 + Di[o + 4] * x1 + Di[o + 5] * x2;
-        Z[x + 2] = Di[o + 6] * x0 + Di[o + 7] * x1 + Di[o + 8] * x2;
+        // D⁻¹ is symmetric bit for bit (invert3Sym): its upper triangle read once
+        const g00 = Di[o], g01 = Di[o + 1], g02 = Di[o + 2], g11 = Di[o + 4], g12 = Di[o + 5], g22 = Di[o + 8];
+        Z[x] = g00 * x0 + g01 * x1 + g02 * x2;
+        Z[x + 1] = g01 * x0 + g11 * x1 + g12 * x2;
+        Z[x + 2] = g02 * x0 + g12 * x1 + g22 * x2;
       } else {
         if (leaf[n]) continue;
         let x0 = 0, x1 = 0, x2 = 0, x3 = 0, x4 = 0, x5 = 0;
@@ -1074,12 +1076,19 @@ export class SequentialImpulseSolver {
           x4 -= s * (rz * z0 - rx * z2);
           x5 -= s * (rx * z1 - ry * z0);
         }
-        Z[x] = Di[o] * x0 + Di[o + 1] * x1 + Di[o + 2] * x2 + Di[o + 3] * x3 + Di[o + 4] * x4 + Di[o + 5] * x5;
-        Z[x + 1] = Di[o + 6] * x0 + Di[o + 7] * x1 + Di[o + 8] * x2 + Di[o + 9] * x3 + Di[o + 10] * x4 + Di[o + 11] * x5;
-        Z[x + 2] = Di[o + 12] * x0 + Di[o + 13] * x1 + Di[o + 14] * x2 + Di[o + 15] * x3 + Di[o + 16] * x4 + Di[o + 17] * x5;
-        Z[x + 3] = Di[o + 18] * x0 + Di[o + 19] * x1 + Di[o + 20] * x2 + Di[o + 21] * x3 + Di[o + 22] * x4 + Di[o + 23] * x5;
-        Z[x + 4] = Di[o + 24] * x0 + Di[o + 25] * x1 + Di[o + 26] * x2 + Di[o + 27] * x3 + Di[o + 28] * x4 + Di[o + 29] * x5;
-        Z[x + 5] = Di[o + 30] * x0 + Di[o + 31] * x1 + Di[o + 32] * x2 + Di[o + 33] * x3 + Di[o + 34] * x4 + Di[o + 35] * x5;
+        // D⁻¹ is symmetric bit for bit (invert6Sym): its upper triangle read once
+        const d00 = Di[o], d01 = Di[o + 1], d02 = Di[o + 2], d03 = Di[o + 3], d04 = Di[o + 4], d05 = Di[o + 5],
+          d11 = Di[o + 7], d12 = Di[o + 8], d13 = Di[o + 9], d14 = Di[o + 10], d15 = Di[o + 11],
+          d22 = Di[o + 14], d23 = Di[o + 15], d24 = Di[o + 16], d25 = Di[o + 17],
+          d33 = Di[o + 21], d34 = Di[o + 22], d35 = Di[o + 23],
+          d44 = Di[o + 28], d45 = Di[o + 29],
+          d55 = Di[o + 35];
+        Z[x] = d00 * x0 + d01 * x1 + d02 * x2 + d03 * x3 + d04 * x4 + d05 * x5;
+        Z[x + 1] = d01 * x0 + d11 * x1 + d12 * x2 + d13 * x3 + d14 * x4 + d15 * x5;
+        Z[x + 2] = d02 * x0 + d12 * x1 + d22 * x2 + d23 * x3 + d24 * x4 + d25 * x5;
+        Z[x + 3] = d03 * x0 + d13 * x1 + d23 * x2 + d33 * x3 + d34 * x4 + d35 * x5;
+        Z[x + 4] = d04 * x0 + d14 * x1 + d24 * x2 + d34 * x3 + d44 * x4 + d45 * x5;
+        Z[x + 5] = d05 * x0 + d15 * x1 + d25 * x2 + d35 * x3 + d45 * x4 + d55 * x5;
       }
     }
     if (res === 0) return 0;
@@ -1129,9 +1138,10 @@ export class SequentialImpulseSolver {
           const ex = 4 * n, rx = E[ex], ry = E[ex + 1], rz = E[ex + 2], s = E[ex + 3], xp = 6 * p, o = 36 * n;
           const wx = X[xp + 3], wy = X[xp + 4], wz = X[xp + 5];
           const u0 = s * (X[xp] + wy * rz - wz * ry), u1 = s * (X[xp + 1] + wz * rx - wx * rz), u2 = s * (X[xp + 2] + wx * ry - wy * rx);
-          z0 -= Di[o] * u0 + Di[o + 1] * u1 + Di[o + 2] * u2;
-          z1 -= Di[o + 3] * u0 + Di[o + 4] * u1 + Di[o + 5] * u2;
-          z2 -= Di[o + 6] * u0 + Di[o + 7] * u1 + Di[o + 8] * u2;
+          const g00 = Di[o], g01 = Di[o + 1], g02 = Di[o + 2], g11 = Di[o + 4], g12 = Di[o + 5], g22 = Di[o + 8];
+          z0 -= g00 * u0 + g01 * u1 + g02 * u2;
+          z1 -= g01 * u0 + g11 * u1 + g12 * u2;
+          z2 -= g02 * u0 + g12 * u1 + g22 * u2;
         }
         X[x] = z0;
         X[x + 1] = z1;
