@@ -1888,16 +1888,25 @@ export class SequentialImpulseSolver {
   private limitStep(c: number): number {
     const j = this.cJt[c], jr = this.jr, K = this.jK, q = 9 * j, F = this.cf, f = 9 * c, Kj = this.cKj, kc = 3 * c, J = this.cJ, jo = 36 * c;
     const V = this.bV, bm = this.bm, M = this.jM;
+    // the contact's bodies are the joint's (limitSetup), maybe swapped: both read once, updated in registers in
+    // the order of the separate updates (the same sums) and stored once
+    const a = this.ca[c], b = this.cb[c], oa = 6 * a, ob = 6 * b, ja = this.ja[j], sw = ja !== a;
+    let A0 = V[oa], A1 = V[oa + 1], A2 = V[oa + 2], A3 = V[oa + 3], A4 = V[oa + 4], A5 = V[oa + 5];
+    let B0 = V[ob], B1 = V[ob + 1], B2 = V[ob + 2], B3 = V[ob + 3], B4 = V[ob + 4], B5 = V[ob + 5];
     // the joint's relative velocity u (its arms), the contact's normal velocity (its rows r × n)
-    const ja = this.ja[j], jb = this.jb[j], oja = 6 * ja, ojb = 6 * jb, o6 = 6 * j;
+    const o6 = 6 * j;
     const ax = jr[o6], ay = jr[o6 + 1], az = jr[o6 + 2], bx = jr[o6 + 3], by = jr[o6 + 4], bz = jr[o6 + 5];
-    let wax = V[oja + 3], way = V[oja + 4], waz = V[oja + 5], wbx = V[ojb + 3], wby = V[ojb + 4], wbz = V[ojb + 5];
-    const u0 = V[oja] + way * az - waz * ay - (V[ojb] + wby * bz - wbz * by);
-    const u1 = V[oja + 1] + waz * ax - wax * az - (V[ojb + 1] + wbz * bx - wbx * bz);
-    const u2 = V[oja + 2] + wax * ay - way * ax - (V[ojb + 2] + wbx * by - wby * bx);
-    const a = this.ca[c], b = this.cb[c], oa = 6 * a, ob = 6 * b;
+    const u0 = sw
+      ? B0 + B4 * az - B5 * ay - (A0 + A4 * bz - A5 * by)
+      : A0 + A4 * az - A5 * ay - (B0 + B4 * bz - B5 * by);
+    const u1 = sw
+      ? B1 + B5 * ax - B3 * az - (A1 + A5 * bx - A3 * bz)
+      : A1 + A5 * ax - A3 * az - (B1 + B5 * bx - B3 * bz);
+    const u2 = sw
+      ? B2 + B3 * ay - B4 * ax - (A2 + A3 * by - A4 * bx)
+      : A2 + A3 * ay - A4 * ax - (B2 + B3 * by - B4 * bx);
     const nx = F[f], ny = F[f + 1], nz = F[f + 2];
-    const vn = nx * (V[oa] - V[ob]) + ny * (V[oa + 1] - V[ob + 1]) + nz * (V[oa + 2] - V[ob + 2]) + J[jo] * V[oa + 3] + J[jo + 1] * V[oa + 4] + J[jo + 2] * V[oa + 5] - (J[jo + 3] * V[ob + 3] + J[jo + 4] * V[ob + 4] + J[jo + 5] * V[ob + 5]);
+    const vn = nx * (A0 - B0) + ny * (A1 - B1) + nz * (A2 - B2) + J[jo] * A3 + J[jo + 1] * A4 + J[jo + 2] * A5 - (J[jo + 3] * B3 + J[jo + 4] * B4 + J[jo + 5] * B5);
     const k0 = Kj[kc], k1 = Kj[kc + 1], k2 = Kj[kc + 2];
     // w = K_j⁻¹ u
     const w0 = K[q] * u0 + K[q + 3] * u1 + K[q + 6] * u2, w1 = K[q + 1] * u0 + K[q + 4] * u1 + K[q + 7] * u2, w2 = K[q + 2] * u0 + K[q + 5] * u1 + K[q + 8] * u2;
@@ -1905,50 +1914,81 @@ export class SequentialImpulseSolver {
     const ln = Math.max(0, ln0 - this.cEff[c] * (vn - (k0 * w0 + k1 * w1 + k2 * w2))), dl = ln - ln0;
     const e0 = u0 + k0 * dl, e1 = u1 + k1 * dl, e2 = u2 + k2 * dl;
     const px = -(K[q] * e0 + K[q + 3] * e1 + K[q + 6] * e2), py = -(K[q + 1] * e0 + K[q + 4] * e1 + K[q + 7] * e2), pz = -(K[q + 2] * e0 + K[q + 5] * e1 + K[q + 8] * e2);
+    const pn = px !== 0 || py !== 0 || pz !== 0;
     if (dl !== 0) {
       L[3 * c] = ln;
       // dl n on A at r_A (Δω = dl I_A⁻¹(r_A × n)), the opposite on B
       let m = bm[a] * dl;
-      V[oa] += m * nx;
-      V[oa + 1] += m * ny;
-      V[oa + 2] += m * nz;
-      V[oa + 3] += dl * J[jo + 6];
-      V[oa + 4] += dl * J[jo + 7];
-      V[oa + 5] += dl * J[jo + 8];
+      A0 += m * nx;
+      A1 += m * ny;
+      A2 += m * nz;
+      A3 += dl * J[jo + 6];
+      A4 += dl * J[jo + 7];
+      A5 += dl * J[jo + 8];
       m = bm[b] * dl;
-      V[ob] -= m * nx;
-      V[ob + 1] -= m * ny;
-      V[ob + 2] -= m * nz;
-      V[ob + 3] -= dl * J[jo + 9];
-      V[ob + 4] -= dl * J[jo + 10];
-      V[ob + 5] -= dl * J[jo + 11];
+      B0 -= m * nx;
+      B1 -= m * ny;
+      B2 -= m * nz;
+      B3 -= dl * J[jo + 9];
+      B4 -= dl * J[jo + 10];
+      B5 -= dl * J[jo + 11];
     }
-    if (px !== 0 || py !== 0 || pz !== 0) {
+    if (pn) {
       const P = this.jP;
       P[3 * j] += px;
       P[3 * j + 1] += py;
       P[3 * j + 2] += pz;
       // p on the joint's A (Δω = M_A p, jM), −p on B
-      const u = 18 * j;
-      let m = bm[ja];
-      V[oja] += m * px;
-      V[oja + 1] += m * py;
-      V[oja + 2] += m * pz;
-      V[oja + 3] += M[u] * px + M[u + 3] * py + M[u + 6] * pz;
-      V[oja + 4] += M[u + 1] * px + M[u + 4] * py + M[u + 7] * pz;
-      V[oja + 5] += M[u + 2] * px + M[u + 5] * py + M[u + 8] * pz;
-      m = bm[jb];
-      V[ojb] -= m * px;
-      V[ojb + 1] -= m * py;
-      V[ojb + 2] -= m * pz;
-      V[ojb + 3] -= M[u + 9] * px + M[u + 12] * py + M[u + 15] * pz;
-      V[ojb + 4] -= M[u + 10] * px + M[u + 13] * py + M[u + 16] * pz;
-      V[ojb + 5] -= M[u + 11] * px + M[u + 14] * py + M[u + 17] * pz;
+      const u = 18 * j, mA = bm[sw ? b : a], mB = bm[sw ? a : b];
+      const dA0 = mA * px, dA1 = mA * py, dA2 = mA * pz;
+      const dA3 = M[u] * px + M[u + 3] * py + M[u + 6] * pz, dA4 = M[u + 1] * px + M[u + 4] * py + M[u + 7] * pz, dA5 = M[u + 2] * px + M[u + 5] * py + M[u + 8] * pz;
+      const dB0 = mB * px, dB1 = mB * py, dB2 = mB * pz;
+      const dB3 = M[u + 9] * px + M[u + 12] * py + M[u + 15] * pz, dB4 = M[u + 10] * px + M[u + 13] * py + M[u + 16] * pz, dB5 = M[u + 11] * px + M[u + 14] * py + M[u + 17] * pz;
+      if (sw) {
+        B0 += dA0;
+        B1 += dA1;
+        B2 += dA2;
+        B3 += dA3;
+        B4 += dA4;
+        B5 += dA5;
+        A0 -= dB0;
+        A1 -= dB1;
+        A2 -= dB2;
+        A3 -= dB3;
+        A4 -= dB4;
+        A5 -= dB5;
+      } else {
+        A0 += dA0;
+        A1 += dA1;
+        A2 += dA2;
+        A3 += dA3;
+        A4 += dA4;
+        A5 += dA5;
+        B0 -= dB0;
+        B1 -= dB1;
+        B2 -= dB2;
+        B3 -= dB3;
+        B4 -= dB4;
+        B5 -= dB5;
+      }
     }
+    V[oa] = A0;
+    V[oa + 1] = A1;
+    V[oa + 2] = A2;
+    V[oa + 3] = A3;
+    V[oa + 4] = A4;
+    V[oa + 5] = A5;
+    V[ob] = B0;
+    V[ob + 1] = B1;
+    V[ob + 2] = B2;
+    V[ob + 3] = B3;
+    V[ob + 4] = B4;
+    V[ob + 5] = B5;
     // the normal row's velocity change: Kₙₙ Δλ + k_njᵀ ΔP
     const dvn = dl / this.cmn[c] + k0 * px + k1 * py + k2 * pz;
     return Math.max(Math.abs(dvn), Math.abs(u0), Math.abs(u1), Math.abs(u2));
   }
+
 }
 
 const _x = F64(2);
