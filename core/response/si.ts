@@ -946,13 +946,15 @@ export class SequentialImpulseSolver {
       const n = Q[q], p = par[n];
       if (n < nb) {
         const o = 36 * n;
-        for (let k = 0; k < 36; k++) D[o + k] = 0;
         if (leaf[n]) {
-          // no joint below: D = M, D⁻¹ = diag(1/m, I⁻¹)
+          // no joint below: D = M, D⁻¹ = diag(1/m, I⁻¹) (all 36 entries read)
+          for (let k = 0; k < 36; k++) D[o + k] = 0;
           const m = bm[n], io = 9 * n;
           Di[o] = Di[o + 7] = Di[o + 14] = m;
           for (let r = 0; r < 3; r++) for (let c = 0; c < 3; c++) Di[o + 6 * (3 + r) + 3 + c] = bI[io + 3 * c + r];
         } else {
+          // the upper triangle only: the children subtract into it, invert6Sym reads it and writes all 36
+          for (let r = 0; r < 6; r++) for (let k = o + 7 * r, k1 = o + 6 * r + 6; k < k1; k++) D[k] = 0;
           const m = bodies[n].massKg, I = bodies[n].inertia;
           D[o] = D[o + 7] = D[o + 14] = m;
           for (let r = 0; r < 3; r++) for (let c = 0; c < 3; c++) D[o + 6 * (3 + r) + 3 + c] = I[3 * c + r];
