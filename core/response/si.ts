@@ -911,16 +911,17 @@ export class SequentialImpulseSolver {
     const leaf = this.tLeaf;
     for (let q = 0; q < qn; q++) leaf[Q[q]] = 1;
     for (let q = 0; q < qn; q++) if (par[Q[q]] >= 0) leaf[par[Q[q]]] = 0;
-    // per node its children (CSR, in the order of tOrder: treeProject sums them in the order treeSolve does)
+    // per node its children but the leaf bodies (CSR, in the order of tOrder: treeProject sums them in the order treeSolve does)
     this.tChS = growI(this.tChS, NN + 1);
     this.tCh = growI(this.tCh, NN);
     const CS = this.tChS, CH = this.tCh;
     CS.fill(0, 0, NN + 1);
-    for (let q = 0; q < qn; q++) if (par[Q[q]] >= 0) CS[par[Q[q]] + 1]++;
+    // (a leaf body's z is 0: not listed)
+    for (let q = 0; q < qn; q++) if (par[Q[q]] >= 0 && !leaf[Q[q]]) CS[par[Q[q]] + 1]++;
     for (let i = 0; i < NN; i++) CS[i + 1] += CS[i];
     for (let q = 0; q < qn; q++) {
       const p = par[Q[q]];
-      if (p >= 0) CH[CS[p]++] = Q[q];
+      if (p >= 0 && !leaf[Q[q]]) CH[CS[p]++] = Q[q];
     }
     for (let i = NN; i > 0; i--) CS[i] = CS[i - 1];
     CS[0] = 0;
@@ -945,13 +946,15 @@ export class SequentialImpulseSolver {
       const n = Q[q], p = par[n];
       if (n < nb) {
         const o = 36 * n;
-        for (let k = 0; k < 36; k++) D[o + k] = 0;
         if (leaf[n]) {
-          // no joint below: D = M, D⁻¹ = diag(1/m, I⁻¹)
+          // no joint below: D = M, D⁻¹ = diag(1/m, I⁻¹) (all 36 entries read)
+          for (let k = 0; k < 36; k++) D[o + k] = 0;
           const m = bm[n], io = 9 * n;
           Di[o] = Di[o + 7] = Di[o + 14] = m;
           for (let r = 0; r < 3; r++) for (let c = 0; c < 3; c++) Di[o + 6 * (3 + r) + 3 + c] = bI[io + 3 * c + r];
         } else {
+          // the upper triangle only: the children subtract into it, invert6Sym reads it and writes all 36
+          for (let r = 0; r < 6; r++) for (let k = o + 7 * r, k1 = o + 6 * r + 6; k < k1; k++) D[k] = 0;
           const m = bodies[n].massKg, I = bodies[n].inertia;
           D[o] = D[o + 7] = D[o + 14] = m;
           for (let r = 0; r < 3; r++) for (let c = 0; c < 3; c++) D[o + 6 * (3 + r) + 3 + c] = I[3 * c + r];
@@ -1043,21 +1046,25 @@ export class SequentialImpulseSolver {
         const v0 = V[oa] + way * az - waz * ay - (V[ob] + wby * bz - wbz * by);
         const v1 = V[oa + 1] + waz * ax - wax * az - (V[ob + 1] + wbz * bx - wbx * bz);
         const v2 = V[oa + 2] + wax * ay - way * ax - (V[ob + 2] + wbx * by - wby * bx);
-        const r = Math.max(Math.abs(v0), Math.abs(v1), Math.abs(v2));
-        if (r > res) res = r;
+        // (comparisons, not Math.max: the same res but for a NaN, which is skipped either way)
+        const a0 = Math.abs(v0), a1 = Math.abs(v1), a2 = Math.abs(v2);
+        if (a0 > res) res = a0;
+        if (a1 > res) res = a1;
+        if (a2 > res) res = a2;
         let x0 = -v0, x1 = -v1, x2 = -v2;
         for (let e = CS[n], e1 = CS[n + 1]; e < e1; e++) {
           const c = CH[e];
-          if (leaf[c]) continue;
           const zc = 6 * c, ec = 4 * c, rx = E[ec], ry = E[ec + 1], rz = E[ec + 2], s = E[ec + 3];
           const z0 = Z[zc], z1 = Z[zc + 1], z2 = Z[zc + 2], wx = Z[zc + 3], wy = Z[zc + 4], wz = Z[zc + 5];
           x0 -= s * (z0 + wy * rz - wz * ry);
           x1 -= s * (z1 + wz * rx - wx * rz);
           x2 -= s * (z2 + wx * ry - wy * rx);
         }
-        Z[x] = Di[o] * x0 + Di[o + 1] * x1 + Di[o + 2] * x2;
-        Z[x + 1] = Di[o + 3] * x0 + Di[o + 4] * x1 + Di[o + 5] * x2;
-        Z[x + 2] = Di[o + 6] * x0 + Di[o + 7] * x1 + Di[o + 8] * x2;
+        // D⁻¹ is symmetric bit for bit (invert3Sym): its upper triangle read once
+        const g00 = Di[o], g01 = Di[o + 1], g02 = Di[o + 2], g11 = Di[o + 4], g12 = Di[o + 5], g22 = Di[o + 8];
+        Z[x] = g00 * x0 + g01 * x1 + g02 * x2;
+        Z[x + 1] = g01 * x0 + g11 * x1 + g12 * x2;
+        Z[x + 2] = g02 * x0 + g12 * x1 + g22 * x2;
       } else {
         if (leaf[n]) continue;
         let x0 = 0, x1 = 0, x2 = 0, x3 = 0, x4 = 0, x5 = 0;
@@ -1071,12 +1078,19 @@ export class SequentialImpulseSolver {
           x4 -= s * (rz * z0 - rx * z2);
           x5 -= s * (rx * z1 - ry * z0);
         }
-        Z[x] = Di[o] * x0 + Di[o + 1] * x1 + Di[o + 2] * x2 + Di[o + 3] * x3 + Di[o + 4] * x4 + Di[o + 5] * x5;
-        Z[x + 1] = Di[o + 6] * x0 + Di[o + 7] * x1 + Di[o + 8] * x2 + Di[o + 9] * x3 + Di[o + 10] * x4 + Di[o + 11] * x5;
-        Z[x + 2] = Di[o + 12] * x0 + Di[o + 13] * x1 + Di[o + 14] * x2 + Di[o + 15] * x3 + Di[o + 16] * x4 + Di[o + 17] * x5;
-        Z[x + 3] = Di[o + 18] * x0 + Di[o + 19] * x1 + Di[o + 20] * x2 + Di[o + 21] * x3 + Di[o + 22] * x4 + Di[o + 23] * x5;
-        Z[x + 4] = Di[o + 24] * x0 + Di[o + 25] * x1 + Di[o + 26] * x2 + Di[o + 27] * x3 + Di[o + 28] * x4 + Di[o + 29] * x5;
-        Z[x + 5] = Di[o + 30] * x0 + Di[o + 31] * x1 + Di[o + 32] * x2 + Di[o + 33] * x3 + Di[o + 34] * x4 + Di[o + 35] * x5;
+        // D⁻¹ is symmetric bit for bit (invert6Sym): its upper triangle read once
+        const d00 = Di[o], d01 = Di[o + 1], d02 = Di[o + 2], d03 = Di[o + 3], d04 = Di[o + 4], d05 = Di[o + 5],
+          d11 = Di[o + 7], d12 = Di[o + 8], d13 = Di[o + 9], d14 = Di[o + 10], d15 = Di[o + 11],
+          d22 = Di[o + 14], d23 = Di[o + 15], d24 = Di[o + 16], d25 = Di[o + 17],
+          d33 = Di[o + 21], d34 = Di[o + 22], d35 = Di[o + 23],
+          d44 = Di[o + 28], d45 = Di[o + 29],
+          d55 = Di[o + 35];
+        Z[x] = d00 * x0 + d01 * x1 + d02 * x2 + d03 * x3 + d04 * x4 + d05 * x5;
+        Z[x + 1] = d01 * x0 + d11 * x1 + d12 * x2 + d13 * x3 + d14 * x4 + d15 * x5;
+        Z[x + 2] = d02 * x0 + d12 * x1 + d22 * x2 + d23 * x3 + d24 * x4 + d25 * x5;
+        Z[x + 3] = d03 * x0 + d13 * x1 + d23 * x2 + d33 * x3 + d34 * x4 + d35 * x5;
+        Z[x + 4] = d04 * x0 + d14 * x1 + d24 * x2 + d34 * x3 + d44 * x4 + d45 * x5;
+        Z[x + 5] = d05 * x0 + d15 * x1 + d25 * x2 + d35 * x3 + d45 * x4 + d55 * x5;
       }
     }
     if (res === 0) return 0;
@@ -1084,15 +1098,20 @@ export class SequentialImpulseSolver {
     for (let q = qn - 1; q >= 0; q--) {
       const n = Q[q], p = par[n], x = 6 * n;
       if (n < nb) {
-        let z0 = 0, z1 = 0, z2 = 0, z3 = 0, z4 = 0, z5 = 0;
-        if (!leaf[n]) {
-          z0 = Z[x];
-          z1 = Z[x + 1];
-          z2 = Z[x + 2];
-          z3 = Z[x + 3];
-          z4 = Z[x + 4];
-          z5 = Z[x + 5];
+        if (leaf[n]) {
+          // z = 0; no child reads its x
+          if (p >= 0) {
+            const xp = 6 * p, l = 18 * n, y0 = X[xp], y1 = X[xp + 1], y2 = X[xp + 2];
+            V[x] += 0 - (L[l] * y0 + L[l + 1] * y1 + L[l + 2] * y2);
+            V[x + 1] += 0 - (L[l + 3] * y0 + L[l + 4] * y1 + L[l + 5] * y2);
+            V[x + 2] += 0 - (L[l + 6] * y0 + L[l + 7] * y1 + L[l + 8] * y2);
+            V[x + 3] += 0 - (L[l + 9] * y0 + L[l + 10] * y1 + L[l + 11] * y2);
+            V[x + 4] += 0 - (L[l + 12] * y0 + L[l + 13] * y1 + L[l + 14] * y2);
+            V[x + 5] += 0 - (L[l + 15] * y0 + L[l + 16] * y1 + L[l + 17] * y2);
+          }
+          continue;
         }
+        let z0 = Z[x], z1 = Z[x + 1], z2 = Z[x + 2], z3 = Z[x + 3], z4 = Z[x + 4], z5 = Z[x + 5];
         if (p >= 0) {
           const xp = 6 * p, l = 18 * n, y0 = X[xp], y1 = X[xp + 1], y2 = X[xp + 2];
           z0 -= L[l] * y0 + L[l + 1] * y1 + L[l + 2] * y2;
@@ -1121,9 +1140,10 @@ export class SequentialImpulseSolver {
           const ex = 4 * n, rx = E[ex], ry = E[ex + 1], rz = E[ex + 2], s = E[ex + 3], xp = 6 * p, o = 36 * n;
           const wx = X[xp + 3], wy = X[xp + 4], wz = X[xp + 5];
           const u0 = s * (X[xp] + wy * rz - wz * ry), u1 = s * (X[xp + 1] + wz * rx - wx * rz), u2 = s * (X[xp + 2] + wx * ry - wy * rx);
-          z0 -= Di[o] * u0 + Di[o + 1] * u1 + Di[o + 2] * u2;
-          z1 -= Di[o + 3] * u0 + Di[o + 4] * u1 + Di[o + 5] * u2;
-          z2 -= Di[o + 6] * u0 + Di[o + 7] * u1 + Di[o + 8] * u2;
+          const g00 = Di[o], g01 = Di[o + 1], g02 = Di[o + 2], g11 = Di[o + 4], g12 = Di[o + 5], g22 = Di[o + 8];
+          z0 -= g00 * u0 + g01 * u1 + g02 * u2;
+          z1 -= g01 * u0 + g11 * u1 + g12 * u2;
+          z2 -= g02 * u0 + g12 * u1 + g22 * u2;
         }
         X[x] = z0;
         X[x + 1] = z1;
@@ -1870,16 +1890,25 @@ export class SequentialImpulseSolver {
   private limitStep(c: number): number {
     const j = this.cJt[c], jr = this.jr, K = this.jK, q = 9 * j, F = this.cf, f = 9 * c, Kj = this.cKj, kc = 3 * c, J = this.cJ, jo = 36 * c;
     const V = this.bV, bm = this.bm, M = this.jM;
+    // the contact's bodies are the joint's (limitSetup), maybe swapped: both read once, updated in registers in
+    // the order of the separate updates (the same sums) and stored once
+    const a = this.ca[c], b = this.cb[c], oa = 6 * a, ob = 6 * b, ja = this.ja[j], sw = ja !== a;
+    let A0 = V[oa], A1 = V[oa + 1], A2 = V[oa + 2], A3 = V[oa + 3], A4 = V[oa + 4], A5 = V[oa + 5];
+    let B0 = V[ob], B1 = V[ob + 1], B2 = V[ob + 2], B3 = V[ob + 3], B4 = V[ob + 4], B5 = V[ob + 5];
     // the joint's relative velocity u (its arms), the contact's normal velocity (its rows r × n)
-    const ja = this.ja[j], jb = this.jb[j], oja = 6 * ja, ojb = 6 * jb, o6 = 6 * j;
+    const o6 = 6 * j;
     const ax = jr[o6], ay = jr[o6 + 1], az = jr[o6 + 2], bx = jr[o6 + 3], by = jr[o6 + 4], bz = jr[o6 + 5];
-    let wax = V[oja + 3], way = V[oja + 4], waz = V[oja + 5], wbx = V[ojb + 3], wby = V[ojb + 4], wbz = V[ojb + 5];
-    const u0 = V[oja] + way * az - waz * ay - (V[ojb] + wby * bz - wbz * by);
-    const u1 = V[oja + 1] + waz * ax - wax * az - (V[ojb + 1] + wbz * bx - wbx * bz);
-    const u2 = V[oja + 2] + wax * ay - way * ax - (V[ojb + 2] + wbx * by - wby * bx);
-    const a = this.ca[c], b = this.cb[c], oa = 6 * a, ob = 6 * b;
+    const u0 = sw
+      ? B0 + B4 * az - B5 * ay - (A0 + A4 * bz - A5 * by)
+      : A0 + A4 * az - A5 * ay - (B0 + B4 * bz - B5 * by);
+    const u1 = sw
+      ? B1 + B5 * ax - B3 * az - (A1 + A5 * bx - A3 * bz)
+      : A1 + A5 * ax - A3 * az - (B1 + B5 * bx - B3 * bz);
+    const u2 = sw
+      ? B2 + B3 * ay - B4 * ax - (A2 + A3 * by - A4 * bx)
+      : A2 + A3 * ay - A4 * ax - (B2 + B3 * by - B4 * bx);
     const nx = F[f], ny = F[f + 1], nz = F[f + 2];
-    const vn = nx * (V[oa] - V[ob]) + ny * (V[oa + 1] - V[ob + 1]) + nz * (V[oa + 2] - V[ob + 2]) + J[jo] * V[oa + 3] + J[jo + 1] * V[oa + 4] + J[jo + 2] * V[oa + 5] - (J[jo + 3] * V[ob + 3] + J[jo + 4] * V[ob + 4] + J[jo + 5] * V[ob + 5]);
+    const vn = nx * (A0 - B0) + ny * (A1 - B1) + nz * (A2 - B2) + J[jo] * A3 + J[jo + 1] * A4 + J[jo + 2] * A5 - (J[jo + 3] * B3 + J[jo + 4] * B4 + J[jo + 5] * B5);
     const k0 = Kj[kc], k1 = Kj[kc + 1], k2 = Kj[kc + 2];
     // w = K_j⁻¹ u
     const w0 = K[q] * u0 + K[q + 3] * u1 + K[q + 6] * u2, w1 = K[q + 1] * u0 + K[q + 4] * u1 + K[q + 7] * u2, w2 = K[q + 2] * u0 + K[q + 5] * u1 + K[q + 8] * u2;
@@ -1887,50 +1916,81 @@ export class SequentialImpulseSolver {
     const ln = Math.max(0, ln0 - this.cEff[c] * (vn - (k0 * w0 + k1 * w1 + k2 * w2))), dl = ln - ln0;
     const e0 = u0 + k0 * dl, e1 = u1 + k1 * dl, e2 = u2 + k2 * dl;
     const px = -(K[q] * e0 + K[q + 3] * e1 + K[q + 6] * e2), py = -(K[q + 1] * e0 + K[q + 4] * e1 + K[q + 7] * e2), pz = -(K[q + 2] * e0 + K[q + 5] * e1 + K[q + 8] * e2);
+    const pn = px !== 0 || py !== 0 || pz !== 0;
     if (dl !== 0) {
       L[3 * c] = ln;
       // dl n on A at r_A (Δω = dl I_A⁻¹(r_A × n)), the opposite on B
       let m = bm[a] * dl;
-      V[oa] += m * nx;
-      V[oa + 1] += m * ny;
-      V[oa + 2] += m * nz;
-      V[oa + 3] += dl * J[jo + 6];
-      V[oa + 4] += dl * J[jo + 7];
-      V[oa + 5] += dl * J[jo + 8];
+      A0 += m * nx;
+      A1 += m * ny;
+      A2 += m * nz;
+      A3 += dl * J[jo + 6];
+      A4 += dl * J[jo + 7];
+      A5 += dl * J[jo + 8];
       m = bm[b] * dl;
-      V[ob] -= m * nx;
-      V[ob + 1] -= m * ny;
-      V[ob + 2] -= m * nz;
-      V[ob + 3] -= dl * J[jo + 9];
-      V[ob + 4] -= dl * J[jo + 10];
-      V[ob + 5] -= dl * J[jo + 11];
+      B0 -= m * nx;
+      B1 -= m * ny;
+      B2 -= m * nz;
+      B3 -= dl * J[jo + 9];
+      B4 -= dl * J[jo + 10];
+      B5 -= dl * J[jo + 11];
     }
-    if (px !== 0 || py !== 0 || pz !== 0) {
+    if (pn) {
       const P = this.jP;
       P[3 * j] += px;
       P[3 * j + 1] += py;
       P[3 * j + 2] += pz;
       // p on the joint's A (Δω = M_A p, jM), −p on B
-      const u = 18 * j;
-      let m = bm[ja];
-      V[oja] += m * px;
-      V[oja + 1] += m * py;
-      V[oja + 2] += m * pz;
-      V[oja + 3] += M[u] * px + M[u + 3] * py + M[u + 6] * pz;
-      V[oja + 4] += M[u + 1] * px + M[u + 4] * py + M[u + 7] * pz;
-      V[oja + 5] += M[u + 2] * px + M[u + 5] * py + M[u + 8] * pz;
-      m = bm[jb];
-      V[ojb] -= m * px;
-      V[ojb + 1] -= m * py;
-      V[ojb + 2] -= m * pz;
-      V[ojb + 3] -= M[u + 9] * px + M[u + 12] * py + M[u + 15] * pz;
-      V[ojb + 4] -= M[u + 10] * px + M[u + 13] * py + M[u + 16] * pz;
-      V[ojb + 5] -= M[u + 11] * px + M[u + 14] * py + M[u + 17] * pz;
+      const u = 18 * j, mA = bm[sw ? b : a], mB = bm[sw ? a : b];
+      const dA0 = mA * px, dA1 = mA * py, dA2 = mA * pz;
+      const dA3 = M[u] * px + M[u + 3] * py + M[u + 6] * pz, dA4 = M[u + 1] * px + M[u + 4] * py + M[u + 7] * pz, dA5 = M[u + 2] * px + M[u + 5] * py + M[u + 8] * pz;
+      const dB0 = mB * px, dB1 = mB * py, dB2 = mB * pz;
+      const dB3 = M[u + 9] * px + M[u + 12] * py + M[u + 15] * pz, dB4 = M[u + 10] * px + M[u + 13] * py + M[u + 16] * pz, dB5 = M[u + 11] * px + M[u + 14] * py + M[u + 17] * pz;
+      if (sw) {
+        B0 += dA0;
+        B1 += dA1;
+        B2 += dA2;
+        B3 += dA3;
+        B4 += dA4;
+        B5 += dA5;
+        A0 -= dB0;
+        A1 -= dB1;
+        A2 -= dB2;
+        A3 -= dB3;
+        A4 -= dB4;
+        A5 -= dB5;
+      } else {
+        A0 += dA0;
+        A1 += dA1;
+        A2 += dA2;
+        A3 += dA3;
+        A4 += dA4;
+        A5 += dA5;
+        B0 -= dB0;
+        B1 -= dB1;
+        B2 -= dB2;
+        B3 -= dB3;
+        B4 -= dB4;
+        B5 -= dB5;
+      }
     }
+    V[oa] = A0;
+    V[oa + 1] = A1;
+    V[oa + 2] = A2;
+    V[oa + 3] = A3;
+    V[oa + 4] = A4;
+    V[oa + 5] = A5;
+    V[ob] = B0;
+    V[ob + 1] = B1;
+    V[ob + 2] = B2;
+    V[ob + 3] = B3;
+    V[ob + 4] = B4;
+    V[ob + 5] = B5;
     // the normal row's velocity change: Kₙₙ Δλ + k_njᵀ ΔP
     const dvn = dl / this.cmn[c] + k0 * px + k1 * py + k2 * pz;
     return Math.max(Math.abs(dvn), Math.abs(u0), Math.abs(u1), Math.abs(u2));
   }
+
 }
 
 const _x = F64(2);
