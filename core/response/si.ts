@@ -35,7 +35,7 @@
  *    solve applied and the sweeps run again from there, scaled down while the energy would grow.
  *
  * Joints exact per sweep (`treeJoints`, the default since the thirteenth round, with `limitBlocks`, local
- * limit blocks, `maxSweeps` 12, `slowMaxSweeps` 32): the ball joints of a spanning forest (all of a
+ * limit blocks, `maxSweeps` 12, `slowMaxSweeps` 64): the ball joints of a spanning forest (all of a
  * ragdoll's) are not swept; once per call the block-tree LDLᵀ of [M Jᵀ; J 0] (Baraff 1996, bodies 6×6
  * and joints 3×3 as nodes, children first, no fill-in) is factored, and every sweep ends with one tree
  * solve that projects the velocities onto those joints (the kinetic energy's minimum over their
