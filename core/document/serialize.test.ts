@@ -65,7 +65,7 @@ function awkwardDocument(seed: number): ImpulseDocument {
   for (const t of doc.clips[0].tracks) {
     let time = (rand() - 0.5) * 10;
     t.times = t.times.map(() => (time += rand() / 3 + 1e-9));
-    t.values = t.values.map((v, i) => (t.path === 'rotation' && i % 4 === 3 ? 1 : randomDouble()));
+    t.values = t.values.map((_v, i) => (t.path === 'rotation' && i % 4 === 3 ? 1 : randomDouble()));
   }
   doc.name = 'Ünïcödé "quoted" \\ back\nslash 🎾';
   return doc;

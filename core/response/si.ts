@@ -225,7 +225,7 @@ export class SequentialImpulseSolver {
     // sweeps
     const bound = this.tolerance * vs, cap = this.maxSweeps;
     if (vs < this.slowScale) this.maxSweeps = Math.max(cap, this.slowMaxSweeps);
-    let sweeps = this.sweepLoop(nj, nc, bound);
+    let sweeps = this.sweepLoop(nj, bound);
     let e1 = this.dynamicEnergy(bodies);
     st.coldRestart = false;
     if (this.energyGuard && warmed && e1 - e0 - this.keyframedWork(bodies, nc) > 1e-9 * (e0 + e1) + 1e-300) {
@@ -236,7 +236,7 @@ export class SequentialImpulseSolver {
       this.loadVelocities(bodies);
       jP.fill(0, 0, 3 * nj);
       cL.fill(0, 0, 3 * nc);
-      sweeps += this.sweepLoop(nj, nc, bound);
+      sweeps += this.sweepLoop(nj, bound);
       e1 = this.dynamicEnergy(bodies);
     }
     let rScale = 1;
@@ -691,7 +691,7 @@ export class SequentialImpulseSolver {
       jP.fill(0, 0, 3 * nj);
       const cap = this.maxSweeps;
       this.maxSweeps = Math.min(cap, this.poissonMaxSweeps);
-      sweeps += this.sweepLoop(nj, nc, bound);
+      sweeps += this.sweepLoop(nj, bound);
       this.maxSweeps = cap;
       for (let k = 0; k < 3 * nc; k++) cL[k] += (1 + s * E[(k / 3) | 0]) * L1[k];
       for (let k = 0; k < 3 * nj; k++) jP[k] += P1[k];
@@ -1410,7 +1410,7 @@ export class SequentialImpulseSolver {
    * outside the forest and the contacts by Gauss–Seidel, then the forest's joints exactly (treeProject),
    * then the joint limits in the joint-eliminated space (artStep; the joints stay exact).
    */
-  private sweepLoop(nj: number, nc: number, bound: number): number {
+  private sweepLoop(nj: number, bound: number): number {
     if (this.tN === 0) return this.gsLoop(nj, bound);
     const st = this.stats, prim = this.tPrim, na = this.aN, art = this.cArt, list = this.aList;
     let sweeps = 0, change = 0;

@@ -306,7 +306,7 @@ function ragdollTopology(ch: Character, parents: Int32Array, maxBodies: number):
   bodyJoints.forEach((j, k) => (partOfJoint[j] = k));
   // triangles of each body (mesh, triangle), in mesh then triangle order: one pass over the meshes
   const bodyTriRefs: number[][] = bodyJoints.map(() => []);
-  ch.meshes.forEach((mesh, mi) => {
+  ch.meshes.forEach((_mesh, mi) => {
     const dom = dominant[mi];
     for (let t = 0; t < dom.length; t++) if (dom[t] >= 0) bodyTriRefs[partOfJoint[owner[dom[t]]]].push(mi, t);
   });

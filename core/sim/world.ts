@@ -1184,7 +1184,7 @@ export class SimWorld {
   }
 
   /** Whether a character part's vertices are skinned for this step. */
-  private partActive(C: Collider, p: Part): boolean {
+  private partActive(p: Part): boolean {
     return p.skinned === this.kfTimeIndex;
   }
 
@@ -1899,7 +1899,7 @@ export class SimWorld {
         let list: Uint32Array | null = null;
         if (character) {
           const p = M.activeParts[q];
-          if (!this.partActive(M, p)) continue;
+          if (!this.partActive(p)) continue;
           // the part's box (swept over the last sub-step, so holding its end-of-step pose) against the sphere's
           const pb = p.box;
           if (cx + r < pb[0] || cx - r > pb[3] || cy + r < pb[1] || cy - r > pb[4] || cz + r < pb[2] || cz - r > pb[5]) continue;
@@ -2708,7 +2708,7 @@ export class SimWorld {
             }
           for (let q = q0; q < q1; q++) {
             const pb = BP[q];
-            if (character && !this.partActive(Bc, pb)) {
+            if (character && !this.partActive(pb)) {
               // bounded from the joints so far: its joint's box, its own box, then skin it for
               // this step and test its exact box
               if (!boxesOverlap(pa.box, 0, this.groupBox(Bc, pb.group), 0, 0)) continue;
@@ -2755,7 +2755,7 @@ export class SimWorld {
         }
       }
       const act = C.activeParts;
-      for (let k = 0; k < act.length; k++) if (this.partActive(C, act[k])) this.exactPartBox(C, act[k]);
+      for (let k = 0; k < act.length; k++) if (this.partActive(act[k])) this.exactPartBox(C, act[k]);
       return;
     }
     for (const p of C.parts) {
@@ -4987,7 +4987,7 @@ export class SimWorld {
     let best = '', bd = Infinity;
     const joints = this.doc.characters[C.docIndex].skeleton.joints;
     for (const p of C.parts) {
-      if (!this.partActive(C, p)) continue; // the part hit was skinned in this step
+      if (!this.partActive(p)) continue; // the part hit was skinned in this step
       const cx = 0.5 * (p.box[0] + p.box[3]) - ct.point.x, cy = 0.5 * (p.box[1] + p.box[4]) - ct.point.y, cz = 0.5 * (p.box[2] + p.box[5]) - ct.point.z;
       const d = cx * cx + cy * cy + cz * cz;
       if (d < bd) {
