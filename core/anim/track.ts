@@ -265,39 +265,10 @@ export class TrackSampler {
   private _slerpCached(i: number, u: number, out: FlatOut, oo: number): void {
     const c = this._slerp;
     if (this._slerpAt !== i) {
-      const v = this.values, ao = 4 * i, bo = ao + 4;
-      const ax = v[ao], ay = v[ao + 1], az = v[ao + 2], aw = v[ao + 3];
-      let bx = v[bo], by = v[bo + 1], bz = v[bo + 2], bw = v[bo + 3];
-      if (ax * bx + ay * by + az * bz + aw * bw < 0) {
-        bx = -bx;
-        by = -by;
-        bz = -bz;
-        bw = -bw;
-      }
-      const rx = aw * bx - ax * bw - ay * bz + az * by;
-      const ry = aw * by - ay * bw - az * bx + ax * bz;
-      const rz = aw * bz - az * bw - ax * by + ay * bx;
-      const rw = aw * bw + ax * bx + ay * by + az * bz;
-      const sinTheta = Math.sqrt(rx * rx + ry * ry + rz * rz);
-      c[0] = ax;
-      c[1] = ay;
-      c[2] = az;
-      c[3] = aw;
-      c[4] = rx;
-      c[5] = ry;
-      c[6] = rz;
-      c[7] = sinTheta;
-      c[8] = atan2(sinTheta, rw);
+      slerpInterval(this.values, 4 * i, this.values, 4 * i + 4, c);
       this._slerpAt = i;
     }
-    const ax = c[0], ay = c[1], az = c[2], aw = c[3], sinTheta = c[7], theta = c[8];
-    const k = sinTheta > 1e-12 ? sin(u * theta) / sinTheta : u;
-    const ex = c[4] * k, ey = c[5] * k, ez = c[6] * k;
-    const ew = cos(u * theta);
-    out[oo] = aw * ex + ax * ew + ay * ez - az * ey;
-    out[oo + 1] = aw * ey + ay * ew + az * ex - ax * ez;
-    out[oo + 2] = aw * ez + az * ew + ax * ey - ay * ex;
-    out[oo + 3] = aw * ew - ax * ex - ay * ey - az * ez;
+    slerpAt(c, u, out, oo, null, 0, 0);
   }
 
   /**
@@ -386,6 +357,17 @@ export function slerpUnit(
   doo: number,
   dudt: number,
 ): void {
+  slerpInterval(a, ao, b, bo, _slerpC);
+  slerpAt(_slerpC, u, out, oo, dOut, doo, dudt);
+}
+
+const _slerpC = new Float64Array(9);
+
+/**
+ * slerpUnit's numbers that depend on the keys alone, into c: a (4), r = a* ⊗ b'
+ * without its w (3), sin θ = |vec r| and θ.
+ */
+function slerpInterval(a: ArrayLike<number>, ao: number, b: ArrayLike<number>, bo: number, c: Float64Array): void {
   const ax = a[ao], ay = a[ao + 1], az = a[ao + 2], aw = a[ao + 3];
   let bx = b[bo], by = b[bo + 1], bz = b[bo + 2], bw = b[bo + 3];
   if (ax * bx + ay * by + az * bz + aw * bw < 0) {
@@ -400,7 +382,20 @@ export function slerpUnit(
   const rz = aw * bz - az * bw - ax * by + ay * bx;
   const rw = aw * bw + ax * bx + ay * by + az * bz;
   const sinTheta = Math.sqrt(rx * rx + ry * ry + rz * rz);
-  const theta = atan2(sinTheta, rw); // in [0, π/2] since rw >= 0
+  c[0] = ax;
+  c[1] = ay;
+  c[2] = az;
+  c[3] = aw;
+  c[4] = rx;
+  c[5] = ry;
+  c[6] = rz;
+  c[7] = sinTheta;
+  c[8] = atan2(sinTheta, rw); // in [0, π/2] since rw >= 0
+}
+
+/** q(u) = a ⊗ r^u from slerpInterval's numbers c; with dOut, also dq/dt = q ⊗ log r · dudt. */
+function slerpAt(c: Float64Array, u: number, out: FlatOut, oo: number, dOut: FlatOut | null, doo: number, dudt: number): void {
+  const ax = c[0], ay = c[1], az = c[2], aw = c[3], rx = c[4], ry = c[5], rz = c[6], sinTheta = c[7], theta = c[8];
   // r^u = (r̂ sin(uθ), cos(uθ)); k = sin(uθ)/sinθ → u as θ → 0.
   const k = sinTheta > 1e-12 ? sin(u * theta) / sinTheta : u;
   const ex = rx * k, ey = ry * k, ez = rz * k;

@@ -443,23 +443,8 @@ export class SequentialImpulseSolver {
       P[3 * j] = px;
       P[3 * j + 1] = py;
       P[3 * j + 2] = pz;
-      let ax = 0, ay = 0, az = 0, bx = 0, by = 0, bz = 0;
-      if (a < W) {
-        ax = px - C[3 * a];
-        ay = py - C[3 * a + 1];
-        az = pz - C[3 * a + 2];
-      }
-      if (b < W) {
-        bx = px - C[3 * b];
-        by = py - C[3 * b + 1];
-        bz = pz - C[3 * b + 2];
-      }
-      jr[o] = ax;
-      jr[o + 1] = ay;
-      jr[o + 2] = az;
-      jr[o + 3] = bx;
-      jr[o + 4] = by;
-      jr[o + 5] = bz;
+      armsInto(jr, o, C, W, a, b, px, py, pz);
+      const ax = jr[o], ay = jr[o + 1], az = jr[o + 2], bx = jr[o + 3], by = jr[o + 4], bz = jr[o + 5];
       K[0] = K[1] = K[2] = K[3] = K[4] = K[5] = K[6] = K[7] = K[8] = 0;
       addPointMass(K, bm[a], bI, 9 * a, ax, ay, az);
       addPointMass(K, bm[b], bI, 9 * b, bx, by, bz);
@@ -585,23 +570,8 @@ export class SequentialImpulseSolver {
       P[o6] = px;
       P[o6 + 1] = py;
       P[o6 + 2] = pz;
-      let ax = 0, ay = 0, az = 0, bx = 0, by = 0, bz = 0;
-      if (a < W) {
-        ax = px - C[3 * a];
-        ay = py - C[3 * a + 1];
-        az = pz - C[3 * a + 2];
-      }
-      if (b < W) {
-        bx = px - C[3 * b];
-        by = py - C[3 * b + 1];
-        bz = pz - C[3 * b + 2];
-      }
-      cr[o6] = ax;
-      cr[o6 + 1] = ay;
-      cr[o6 + 2] = az;
-      cr[o6 + 3] = bx;
-      cr[o6 + 4] = by;
-      cr[o6 + 5] = bz;
+      armsInto(cr, o6, C, W, a, b, px, py, pz);
+      const ax = cr[o6], ay = cr[o6 + 1], az = cr[o6 + 2], bx = cr[o6 + 3], by = cr[o6 + 4], bz = cr[o6 + 5];
       cg[c] = g;
       if (!on) {
         cmn[c] = 0;
@@ -2081,6 +2051,27 @@ function invertSym3(M: ArrayLike<number>, out: Float64Array, o: number, mo = 0):
   out[o + 7] = -(a * f - c * d) * s;
   out[o + 8] = (a * e - b * d) * s;
   return true;
+}
+
+/** The arms r_A, r_B of point p from the bodies' centres C (a body index ≥ W, the world: 0) into R[o..o + 5]. */
+function armsInto(R: Float64Array, o: number, C: Float64Array, W: number, a: number, b: number, px: number, py: number, pz: number): void {
+  let ax = 0, ay = 0, az = 0, bx = 0, by = 0, bz = 0;
+  if (a < W) {
+    ax = px - C[3 * a];
+    ay = py - C[3 * a + 1];
+    az = pz - C[3 * a + 2];
+  }
+  if (b < W) {
+    bx = px - C[3 * b];
+    by = py - C[3 * b + 1];
+    bz = pz - C[3 * b + 2];
+  }
+  R[o] = ax;
+  R[o + 1] = ay;
+  R[o + 2] = az;
+  R[o + 3] = bx;
+  R[o + 4] = by;
+  R[o + 5] = bz;
 }
 
 /**

@@ -4,7 +4,7 @@ import type { ImpulseDocument } from '../document/types';
 import { mulberry32 } from '../document/fixtures';
 import { SimWorld } from './world';
 import { STATE_STRIDE } from './rigid';
-import { ragdollWalkDoc } from './testkit';
+import { ragdollWalkDoc, firstDifference } from './testkit';
 
 /**
  * The ragdoll's band record (the vertices near the ground that the active set
@@ -147,18 +147,6 @@ function asBefore(w: SimWorld): void {
   W.lowSet = function (this: Internals, c: number, r10: number, r11: number, r12: number): void {
     lowSet.call(this, c, r10, r11, r12, Infinity);
   };
-}
-
-/** Index of the first step after which the two worlds' states differ (Object.is per number), or -1. */
-function firstDifference(a: SimWorld, b: SimWorld, steps: number, before?: (s: number) => void): number {
-  for (let s = 0; s < steps; s++) {
-    before?.(s);
-    a.step();
-    b.step();
-    const x = a.bodies.state, y = b.bodies.state;
-    for (let k = 0; k < x.length; k++) if (!Object.is(x[k], y[k])) return s;
-  }
-  return -1;
 }
 
 describe('the ragdoll band record below the reach of its fastest vertex', () => {

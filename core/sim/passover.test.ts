@@ -4,7 +4,7 @@ import type { ImpulseDocument } from '../document/types';
 import { importGltf } from '../io/importGltf';
 import { benchScene } from '../bench/sim.bench';
 import { SimWorld } from './world';
-import { boxPropAt, linearTranslation, lowestVertexY, ragdollWalkDoc, sceneDoc } from './testkit';
+import { boxPropAt, linearTranslation, lowestVertexY, ragdollWalkDoc, sceneDoc, firstDifference } from './testkit';
 import { bend } from './repro/bend';
 import { mulberry32 } from '../document/fixtures';
 
@@ -42,18 +42,6 @@ interface Internals {
 }
 
 const internals = (w: SimWorld): Internals => w as unknown as Internals;
-
-/** Index of the first step after which the two worlds' states differ (Object.is per number), or -1. */
-function firstDifference(a: SimWorld, b: SimWorld, steps: number, before?: () => void): number {
-  for (let s = 0; s < steps; s++) {
-    before?.();
-    a.step();
-    b.step();
-    const x = a.bodies.state, y = b.bodies.state;
-    for (let k = 0; k < x.length; k++) if (!Object.is(x[k], y[k])) return s;
-  }
-  return -1;
-}
 
 /** The mannequin as a ragdoll from its walk pose, raised by `heightM`. */
 const ragdollDrop = (heightM: number): Promise<ImpulseDocument> => ragdollWalkDoc(new Uint8Array(readFileSync(new URL('../../assets/characters/mannequin.glb', import.meta.url))), heightM);

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { ImpulseDocument } from '../document/types';
 import { SimWorld } from './world';
-import { ragdollWalkDoc } from './testkit';
+import { ragdollWalkDoc, firstDifference } from './testkit';
 
 /**
  * Work made once and reused where it is the same numbers (twelfth round of
@@ -20,17 +20,6 @@ interface Internals {
 }
 
 const internals = (w: SimWorld): Internals => w as unknown as Internals;
-
-/** Index of the first step after which the two worlds' states differ (Object.is per number), or -1. */
-function firstDifference(a: SimWorld, b: SimWorld, steps: number): number {
-  for (let s = 0; s < steps; s++) {
-    a.step();
-    b.step();
-    const x = a.bodies.state, y = b.bodies.state;
-    for (let k = 0; k < x.length; k++) if (!Object.is(x[k], y[k])) return s;
-  }
-  return -1;
-}
 
 const ragdollDrop = (heightM: number): Promise<ImpulseDocument> => ragdollWalkDoc(new Uint8Array(readFileSync(new URL('../../assets/characters/mannequin.glb', import.meta.url))), heightM);
 

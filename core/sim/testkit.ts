@@ -104,3 +104,18 @@ export async function ragdollWalkDoc(glb: Uint8Array, raiseM = 0): Promise<Impul
   doc.clips[0].tracks = walk.tracks.map((t): Track => (t.target.kind === 'joint' ? { ...t, target: { ...t.target, character: 'ragdoll' } } : t));
   return doc;
 }
+
+/**
+ * Steps two worlds side by side (`before(s)` first, if given) and returns the index of the first step
+ * after which their states differ (Object.is per number), or -1 if none does in `steps` steps.
+ */
+export function firstDifference(a: SimWorld, b: SimWorld, steps: number, before?: (s: number) => void): number {
+  for (let s = 0; s < steps; s++) {
+    before?.(s);
+    a.step();
+    b.step();
+    const x = a.bodies.state, y = b.bodies.state;
+    for (let k = 0; k < x.length; k++) if (!Object.is(x[k], y[k])) return s;
+  }
+  return -1;
+}
